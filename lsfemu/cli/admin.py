@@ -1,0 +1,158 @@
+"""badmin (configuration checks, reconfiguration, restart, queue and host
+control, showconf) and the daemon-side `lsfemu` subcommands (clock, daemon
+status and stop).
+
+badmin never prompts (there is no terminal behind the daemon): it prints the
+detailed messages that LSF would offer to show, as `badmin -v` does.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from lsfemu.cli.base import Ctx, Result
+from lsfemu.clock import parse_duration, parse_time
+from lsfemu.config import parser as config_parser
+from lsfemu.render import messages, timefmt
+
+_CHECKING = "\nChecking configuration files ...\n\n"
+
+
+def _check_text(issues) -> tuple[str, bool]:
+    """stderr text of a configuration check, and whether it found fatal errors."""
+    fatal = [i for i in issues if i.fatal]
+    warn = [i for i in issues if not i.fatal]
+    if not issues:
+        return _CHECKING + "No errors found.\n\n", False
+    head = "There are fatal errors.\n\n" if fatal else "There are warning errors.\n\n"
+    body = "".join(f"{i}\n" for i in fatal + warn)
+    return _CHECKING + head + body + "\n", bool(fatal)
+
+
+def badmin(c: Ctx) -> Result:
+    argv = list(c.argv)
+    if not argv or argv[0] in ("-h", "--help"):
+        return Result("", messages.usage("badmin"), 0 if argv else 255)
+    sub, args = argv[0], argv[1:]
+    args = [a for a in args if a not in ("-f", "-v")]  # no prompts here: -f/-v change nothing
+    cl = c.cluster
+    if sub == "ckconfig":
+        _, issues = config_parser.check(cl.envdir)
+        text, fatal = _check_text(issues)
+        return Result("", text, 255 if fatal else 0)
+    if sub == "showconf":
+        if args[:1] != ["mbd"]:
+            return Result("", "badmin: showconf: only 'mbd' is supported\n" + messages.usage("badmin"), 255)
+        lines = [f"MBD configuration at {timefmt.ctime(cl.now())}"]
+        conf = dict(cl.config.lsf_conf)
+        conf.setdefault("LSF_CONFDIR", cl.envdir)
+        conf.setdefault("LSB_SHAREDIR", cl.home)
+        conf.setdefault("LSF_ENVDIR", cl.envdir)
+        for k in sorted(conf):
+            lines.append(f"    {k} = {conf[k]}")
+        return Result("\n".join(lines) + "\n", "", 0)
+    if not c.is_cluster_admin:
+        return Result("", "User permission denied\n", 255)
+    if sub in ("reconfig", "mbdrestart"):
+        _, issues = config_parser.check(cl.envdir)
+        text, fatal = _check_text(issues)
+        if fatal:
+            return Result("", text + "No reconfiguration: the running configuration is kept.\n", 255)
+        if sub == "reconfig":
+            cl.reconfig()
+            return Result("Reconfiguration initiated\n", text, 0)
+        from lsfemu.daemon import server
+
+        if server.CURRENT is not None:
+            server.CURRENT.stop_after_reply(restart=True)
+        else:
+            cl.reconfig()
+            cl.reload_jobs()
+        return Result("MBD restart initiated\n", text, 0)
+    if sub in ("qopen", "qclose", "qact", "qinact"):
+        return _queue_ctrl(c, sub, args)
+    if sub in ("hopen", "hclose"):
+        return _host_ctrl(c, sub, args)
+    return Result("", f"badmin: unknown subcommand <{sub}>\n" + messages.usage("badmin"), 255)
+
+
+def _queue_ctrl(c: Ctx, sub: str, names: list[str]) -> Result:
+    cl = c.cluster
+    cfg = cl.config
+    names = names or [q.name for q in cfg.queues]
+    out, err, rc = [], [], 0
+    words = {"qopen": "opened", "qclose": "closed", "qact": "activated", "qinact": "inactivated"}
+    for n in names:
+        if cfg.queue(n) is None:
+            err.append(f"{n}: No such queue\n")
+            rc = 255
+            continue
+        cl.set_queue_state(n, sub, c.user)
+        out.append(f"Queue <{n}> is {words[sub]}\n")
+    return Result("".join(out), "".join(err), rc)
+
+
+def _host_ctrl(c: Ctx, sub: str, names: list[str]) -> Result:
+    cl = c.cluster
+    cfg = cl.config
+    names = names or list(cfg.host_names)
+    err, rc = [], 0
+    for n in names:
+        if n not in cfg.host_names:
+            err.append(f"{n}: Bad host name, host group name or cluster name\n")
+            rc = 255
+            continue
+        cl.set_host_state(n, sub == "hopen", c.user)
+        err.append(f"{'Open' if sub == 'hopen' else 'Close'} <{n}> ...... done\n")
+    return Result("", "".join(err), rc)
+
+
+def lsfemu_remote(c: Ctx) -> Result:
+    """`lsfemu clock ...` and `lsfemu daemon status|stop`, run inside the daemon."""
+    argv = c.argv
+    cl = c.cluster
+    if argv[:1] == ["clock"]:
+        sub = argv[1] if len(argv) > 1 else "show"
+        if sub == "show" and len(argv) <= 2:
+            now = cl.now()
+            return Result(f"{cl.clock.mode} clock: {timefmt.ctime(now)} ({now:.0f})\n", "", 0)
+        if sub in ("set", "advance") and len(argv) == 3:
+            if cl.clock.mode != "virtual":
+                return Result("", "lsfemu: the clock is wall time; set LSFEMU_CLOCK=virtual in lsf.conf to move it\n", 255)
+            now = cl.now()
+            try:
+                target = parse_time(argv[2], now) if sub == "set" else now + parse_duration(argv[2])
+            except ValueError as e:
+                return Result("", f"lsfemu: {e}\n", 255)
+            if target < now:
+                return Result("", f"lsfemu: the clock cannot go back (it is {timefmt.ctime(now)})\n", 255)
+            before = sum(1 for j in cl.jobs.values() if j.status in ("DONE", "EXIT"))
+            passes = cl.run_until(target)
+            after = sum(1 for j in cl.jobs.values() if j.status in ("DONE", "EXIT"))
+            return Result(f"virtual clock: {timefmt.ctime(cl.now())} ({cl.now():.0f}); "
+                          f"{passes} scheduling pass(es), {after - before} job(s) finished\n", "", 0)
+        return Result("", "Usage: lsfemu clock show | set TIME | advance DURATION\n", 255)
+    if argv[:2] == ["daemon", "status"]:
+        from lsfemu.daemon import server
+
+        d = server.CURRENT
+        lines = [
+            f"daemon: running, pid {os.getpid()}" + (f", up {time.time() - d.started_at:.0f} s" if d else " (in-process)"),
+            f"LSF_ENVDIR: {cl.envdir}",
+            f"LSFEMU_HOME: {cl.home}",
+            f"store: {cl.engine.url.render_as_string(hide_password=True)}",
+            f"clock: {cl.clock.mode}, now {timefmt.ctime(cl.now())}",
+            "jobs: simulated (run time from 'sleep N', LSFEMU_RUNTIME, LSFEMU_CPUTIME); "
+            + ("real execution is not implemented yet, also in wall mode" if cl.clock.mode == "wall" else "virtual time"),
+            f"jobs in memory: {len(cl.jobs)}",
+        ]
+        return Result("\n".join(lines) + "\n", "", 0)
+    if argv[:2] == ["daemon", "stop"]:
+        from lsfemu.daemon import server
+
+        if server.CURRENT is None:
+            return Result("", "lsfemu: no daemon in this process (in-process mode)\n", 255)
+        server.CURRENT.stop_after_reply()
+        return Result("daemon stopping\n", "", 0)
+    return Result("", "Usage: lsfemu init DIR | demo | clock show|set|advance | daemon start|stop|status|restart\n", 255)

@@ -1,0 +1,156 @@
+"""What every command shares: the request context, the result, argv parsing
+with typer in LSF's style, job ID parsing, and the permission rules.
+
+Commands never print: they return a `Result` (stdout, stderr, exit code).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import click
+import typer
+
+from lsfemu.render import messages
+
+
+@dataclass
+class Result:
+    out: str = ""
+    err: str = ""
+    rc: int = 0
+
+
+@dataclass
+class Ctx:
+    cluster: Any  # lsfemu.daemon.cluster.Cluster (None for commands that need no cluster)
+    cmd: str
+    argv: list[str]
+    user: str
+    uid: int
+    cwd: str
+    env: dict[str, str]
+    stdin: str | None = None
+    out: list[str] = field(default_factory=list)
+    err: list[str] = field(default_factory=list)
+    rc: int = 0
+
+    def print(self, text: str = "") -> None:
+        self.out.append(text + "\n")
+
+    def error(self, text: str, rc: int = 255) -> None:
+        self.err.append(text + "\n")
+        self.rc = rc
+
+    def result(self) -> Result:
+        return Result("".join(self.out), "".join(self.err), self.rc)
+
+    # -- permissions ---------------------------------------------------------
+    @property
+    def is_cluster_admin(self) -> bool:
+        return self.uid == 0 and self.user == "root" or self.cluster.config.is_cluster_admin(self.user)
+
+    def is_queue_admin(self, queue: str) -> bool:
+        q = self.cluster.config.queue(queue)
+        return q is not None and self.user in q.administrators
+
+    def may_control(self, job) -> bool:
+        """Owner, cluster administrators, and the administrators of the job's queue."""
+        return job.user == self.user or self.is_cluster_admin or self.is_queue_admin(job.queue)
+
+
+_current: contextvars.ContextVar[Ctx] = contextvars.ContextVar("lsfemu_ctx")
+
+
+def ctx() -> Ctx:
+    return _current.get()
+
+
+class UsageExit(Exception):
+    """Raised inside a command body to print LSF's usage text and exit 255."""
+
+    def __init__(self, message: str | None = None):
+        self.message = message
+
+
+def run_typer(c: Ctx, app: typer.Typer, interspersed: bool = True) -> Result:
+    """Parse c.argv with a typer app in LSF's getopt style and run it.
+
+    Bad options give LSF's `cmd: illegal option -- x` and the usage text; a
+    `-h` gives the usage; a `-V` the version banner.
+    """
+    if c.argv and c.argv[0] in ("-h", "--help"):
+        return Result("", messages.usage(c.cmd), 0)
+    if c.argv and c.argv[0] == "-V":
+        from lsfemu.render.lsid import banner
+
+        return Result("", banner_version(), 0)
+    command = typer.main.get_command(app)
+    command.context_settings = {"allow_interspersed_args": interspersed, "help_option_names": []}
+    token = _current.set(c)
+    try:
+        command.main(args=list(c.argv), prog_name=c.cmd, standalone_mode=False)
+    except UsageExit as e:
+        if e.message:
+            c.err.append(e.message + "\n")
+        c.err.append(messages.usage(c.cmd))
+        c.rc = 255
+    except click.NoSuchOption as e:
+        opt = e.option_name.lstrip("-")
+        c.err.append(f"{c.cmd}: illegal option -- {opt}\n" + messages.usage(c.cmd))
+        c.rc = 255
+    except click.BadOptionUsage as e:
+        opt = (e.option_name or "").lstrip("-")
+        c.err.append(f"{c.cmd}: option requires an argument -- {opt}\n" + messages.usage(c.cmd))
+        c.rc = 255
+    except click.ClickException as e:
+        msg = e.format_message()
+        m = re.search(r"Option '(-\w+)' requires an argument", msg)
+        if m:
+            msg = f"{c.cmd}: option requires an argument -- {m.group(1).lstrip('-')}"
+        elif "Invalid value" in msg:
+            msg = f"{c.cmd}: Bad argument"
+        else:
+            msg = f"{c.cmd}: {msg}"
+        c.err.append(msg + "\n" + messages.usage(c.cmd))
+        c.rc = 255
+    except click.exceptions.Exit as e:
+        c.rc = e.exit_code
+    finally:
+        _current.reset(token)
+    return c.result()
+
+
+def banner_version() -> str:
+    return "IBM Spectrum LSF Standard 10.1.0.13, Jan 04 2023\nCopyright International Business Machines Corp. 1992, 2016.\nUS Government Users Restricted Rights - Use, duplication or disclosure restricted by GSA ADP Schedule Contract with IBM Corp.\n"
+
+
+# -- job IDs -----------------------------------------------------------------
+_JOBID = re.compile(r"^(\d{1,10})(?:\[(\d{1,10})\])?$")
+
+
+def parse_job_ids(args: list[str]) -> tuple[list[tuple[int, int, str]], list[str]]:
+    """Split arguments (also comma lists, as parsl sends) into (id, index, as typed) and bad ones."""
+    good: list[tuple[int, int, str]] = []
+    bad: list[str] = []
+    for arg in args:
+        for part in (arg.split(",") if "," in arg and "[" not in arg else [arg]):
+            part = part.strip()
+            m = _JOBID.match(part)
+            if not m:
+                bad.append(part)
+                continue
+            jid = int(m.group(1))
+            idx = int(m.group(2)) if m.group(2) else 0
+            if jid > 2147483647 or idx > 2147483647:
+                bad.append(part)
+                continue
+            good.append((jid, idx, part))
+    return good, bad
+
+
+def command(fn: Callable[[Ctx], Result]) -> Callable[[Ctx], Result]:
+    return fn

@@ -1,0 +1,189 @@
+"""bjobs: select jobs as LSF does and hand them to the renderers.
+
+Selection: by default the caller's unfinished jobs; -a adds jobs finished
+within CLEAN_PERIOD; -d/-p/-r/-s pick states; -u/-q/-J filter; job IDs select
+jobs of any user and state. Output order: started jobs, then pending jobs in
+dispatch order, then finished jobs in completion order (mbatchd's lists).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from typing import Optional
+
+import typer
+
+from lsfemu.cli.base import Ctx, Result, UsageExit, ctx, parse_job_ids, run_typer
+from lsfemu.render import bjobs as R
+
+app = typer.Typer(add_completion=False)
+
+PENDING = ("PEND", "PSUSP")
+SUSPENDED = ("USUSP", "SSUSP", "PSUSP")
+
+
+def select_users(c: Ctx, u: str | None) -> set[str] | None:
+    """None = all users."""
+    if u is None:
+        return {c.user}
+    if u == "all":
+        return None
+    cfg = c.cluster.config
+    if u in cfg.user_groups:
+        return cfg.group_members(u) if "all" not in cfg.user_groups[u].members else None
+    return {u}
+
+
+def order_key(c: Ctx, job) -> tuple:
+    cfg = c.cluster.config
+    if job.status in ("RUN", "USUSP", "SSUSP"):
+        return (0, job.start_time or 0, job.position)
+    if job.status in PENDING:
+        order = {q.name: i for i, q in enumerate(cfg.queues)}
+        q = cfg.queue(job.queue)
+        return (1, -(q.priority if q else 0), order.get(job.queue, 0), -(job.priority or 0), job.position)
+    return (2, job.finish_time or 0, job.position)
+
+
+@app.command()
+def bjobs(
+    all_: bool = typer.Option(False, "-a"),
+    done: bool = typer.Option(False, "-d"),
+    pend: bool = typer.Option(False, "-p"),
+    run: bool = typer.Option(False, "-r"),
+    susp: bool = typer.Option(False, "-s"),
+    long: bool = typer.Option(False, "-l"),
+    uf: bool = typer.Option(False, "-UF"),
+    wide: bool = typer.Option(False, "-w"),
+    aps: bool = typer.Option(False, "-aps"),
+    noheader: bool = typer.Option(False, "-noheader"),
+    json_: bool = typer.Option(False, "-json"),
+    hms: bool = typer.Option(False, "-hms"),
+    user: Optional[str] = typer.Option(None, "-u"),
+    queue: Optional[str] = typer.Option(None, "-q"),
+    name: Optional[str] = typer.Option(None, "-J"),
+    fmt: Optional[str] = typer.Option(None, "-o"),
+    job_ids: Optional[list[str]] = typer.Argument(None),
+) -> None:
+    c = ctx()
+    cl = c.cluster
+    cfg = cl.config
+    now = cl.now()
+    if json_ and not fmt and not cfg.lsf_conf.get("LSB_BJOBS_FORMAT"):
+        raise UsageExit("bjobs: -json must be used with -o")
+    if json_ and noheader:
+        raise UsageExit("bjobs: -json cannot be used with -noheader")
+    if queue is not None and cfg.queue(queue) is None:
+        c.error(f"{queue}: No such queue")
+        return
+    fmt_spec = fmt or (cfg.lsf_conf.get("LSB_BJOBS_FORMAT") if not (long or uf or wide or aps) else None)
+    parsed_fmt = None
+    if fmt_spec:
+        try:
+            parsed_fmt = R.parse_format(fmt_spec)
+        except R.FormatError as e:
+            c.error(str(e))
+            return
+
+    ids, bad = parse_job_ids(job_ids or [])
+    for b in bad:
+        c.error(f"{b}: Illegal job ID.")
+    if bad:
+        return
+    jobs: list = []
+    missing: list[str] = []
+    if ids and not (len(ids) == 1 and ids[0][0] == 0):
+        for jid, idx, typed in ids:
+            found = [j for (k, i), j in cl.jobs.items() if k == jid and (idx == 0 or i == idx)]
+            found = [j for j in found if _state_ok(j, all_ or True, done, pend, run, susp)]
+            if queue is not None:
+                found = [j for j in found if j.queue == queue]
+            if not found:
+                missing.append(typed)
+            jobs.extend(found)
+    else:
+        users = select_users(c, user if user is not None else ("all" if ids else None))
+        for j in cl.jobs.values():
+            if users is not None and j.user not in users:
+                continue
+            if queue is not None and j.queue != queue:
+                continue
+            if name is not None and not fnmatch.fnmatchcase(j.name if j.name is not None else j.command, name):
+                continue
+            if not _state_ok(j, all_, done, pend, run, susp):
+                continue
+            jobs.append(j)
+    if aps:
+        jobs = [j for j in jobs if j.status in PENDING]
+    jobs.sort(key=lambda j: order_key(c, j))
+    views = [cl.view(j, now) for j in jobs]
+    year = cfg.lsf_conf.get("LSB_DISPLAY_YEAR", "N").upper() == "Y"
+
+    if json_:
+        c.out.append(R.json_out(views, parsed_fmt, now=now, not_found=missing))
+        return
+    for m in missing:
+        suffix = f" in queue <{queue}>" if queue else ""
+        c.error(f"Job <{m}> is not found{suffix}")
+    if not views:
+        if not missing:
+            c.error(_nothing_found(name, all_, done, pend, run, susp, aps, queue))
+        return
+    if parsed_fmt is not None:
+        c.out.append(R.custom(views, parsed_fmt, now=now, header=not noheader, hms=hms or cfg.lsf_conf.get("LSB_HMS_TIME_FORMAT", "N").upper() == "Y"))
+    elif long or uf:
+        c.out.append(R.long(views, now=now, max_user_priority_set=cfg.params.max_user_priority is not None, year=year, uf=uf))
+    elif aps:
+        c.out.append(R.aps_table(views, wide=wide, jobid_width=_jobid_width(cfg), year=year))
+    else:
+        c.out.append(R.table(views, wide=wide, jobid_width=_jobid_width(cfg), year=year, header=not noheader))
+
+
+def _jobid_width(cfg) -> int:
+    try:
+        w = int(cfg.lsf_conf.get("LSB_JOBID_DISP_LENGTH", "7"))
+    except ValueError:
+        return 7
+    return min(10, max(7, w))
+
+
+def _state_ok(j, all_: bool, done: bool, pend: bool, run: bool, susp: bool) -> bool:
+    st = j.status
+    wanted = []
+    if pend:
+        wanted += list(PENDING)
+    if run:
+        wanted.append("RUN")
+    if susp:
+        wanted += list(SUSPENDED)
+    if done:
+        wanted += ["DONE", "EXIT"]
+    if wanted:
+        return st in wanted
+    if all_:
+        return True
+    return st not in ("DONE", "EXIT")
+
+
+def _nothing_found(name, all_, done, pend, run, susp, aps, queue) -> str:
+    if name is not None:
+        return f"Job <{name}> is not found"
+    if pend or aps:
+        text = "No pending job found"
+    elif run:
+        text = "No running job found"
+    elif susp:
+        text = "No suspended job found"
+    elif done:
+        text = "No DONE/EXIT job found"
+    elif all_:
+        text = "No job found"
+    else:
+        text = "No unfinished job found"
+    if queue:
+        text += f" in queue <{queue}>"
+    return text
+
+
+def run(c: Ctx) -> Result:
+    return run_typer(c, app)

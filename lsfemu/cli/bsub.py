@@ -1,0 +1,273 @@
+"""bsub: validate a submission and store it; answer `Job <N> is submitted...`.
+
+The command comes from the arguments, or, when there are none, from the
+script on stdin, whose `#BSUB` lines carry options (command-line options win).
+Nothing is stored unless every check passes.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from typing import Optional
+
+import typer
+
+from lsfemu.cli.base import Ctx, Result, ctx, run_typer
+from lsfemu.daemon.cluster import SubmitSpec
+
+app = typer.Typer(add_completion=False)
+
+_RUSAGE_MEM = re.compile(r"rusage\s*\[([^\]]*)\]")
+
+
+class SubmitError(Exception):
+    """A rejected submission: `<object>: <message>. Job not submitted.`"""
+
+    def __init__(self, message: str, obj: str | None = None):
+        self.text = f"{obj}: {message}" if obj else message
+        super().__init__(self.text)
+
+
+def parse_runlimit(text: str) -> float:
+    """`-W [hour:]minute[/host]` -> minutes."""
+    value = text.split("/", 1)[0]
+    m = re.fullmatch(r"(?:(\d+):)?(\d+)", value.strip())
+    if not m:
+        raise SubmitError("Bad RUNLIMIT specification", text)
+    hours = int(m.group(1) or 0)
+    minutes = int(m.group(2))
+    total = hours * 60 + minutes
+    if total <= 0:
+        raise SubmitError("Bad RUNLIMIT specification", text)
+    return float(total)
+
+
+def mem_from_rusage(res_req: str) -> float | None:
+    """mem=N (MB) from the rusage sections of a resource requirement, if any."""
+    total = None
+    for section in _RUSAGE_MEM.findall(res_req):
+        first = section.split("||")[0]
+        for item in re.split(r"[:,]", first):
+            k, _, v = item.partition("=")
+            if k.strip() == "mem":
+                try:
+                    total = (total or 0.0) + float(v.strip())
+                except ValueError:
+                    raise SubmitError("Bad resource requirement syntax", res_req) from None
+    return total
+
+
+def check_res_req(res_req: str) -> None:
+    """Reject what LSF's parser would: unbalanced brackets, empty sections, bad rusage values."""
+    depth = 0
+    for ch in res_req:
+        if ch in "[{(":
+            depth += 1
+        elif ch in "]})":
+            depth -= 1
+        if depth < 0:
+            break
+    if depth != 0:
+        raise SubmitError("Bad resource requirement syntax", res_req)
+    for section in _RUSAGE_MEM.findall(res_req):
+        for alt in section.split("||"):
+            for item in re.split(r"[:,]", alt):
+                if not item.strip():
+                    continue
+                k, eq, v = item.partition("=")
+                if not eq or not k.strip() or not v.strip():
+                    raise SubmitError("Bad resource requirement syntax", res_req)
+    mem_from_rusage(res_req)
+
+
+def parse_script(text: str) -> tuple[list[str], str]:
+    """`#BSUB` option lines and the script body of a job script on stdin."""
+    opts: list[str] = []
+    for line in text.splitlines():
+        s = line.strip()
+        if s.startswith("#BSUB"):
+            try:
+                opts.extend(shlex.split(s[5:], comments=True))
+            except ValueError:
+                raise SubmitError("Bad argument", s) from None
+    return opts, text
+
+
+@app.command()
+def bsub(
+    queue: Optional[str] = typer.Option(None, "-q"),
+    nproc: Optional[str] = typer.Option(None, "-n"),
+    job_name: Optional[str] = typer.Option(None, "-J"),
+    out: Optional[str] = typer.Option(None, "-o"),
+    out_over: Optional[str] = typer.Option(None, "-oo"),
+    err: Optional[str] = typer.Option(None, "-e"),
+    err_over: Optional[str] = typer.Option(None, "-eo"),
+    runlimit: Optional[str] = typer.Option(None, "-W"),
+    sp: Optional[str] = typer.Option(None, "-sp"),
+    res_req: Optional[list[str]] = typer.Option(None, "-R"),
+    project: Optional[str] = typer.Option(None, "-P"),
+    group: Optional[str] = typer.Option(None, "-G"),
+    cwd: Optional[str] = typer.Option(None, "-cwd"),
+    command: Optional[list[str]] = typer.Argument(None),
+) -> None:
+    c = ctx()
+    opts = dict(queue=queue, nproc=nproc, job_name=job_name, out=out, out_over=out_over, err=err,
+                err_over=err_over, runlimit=runlimit, sp=sp, res_req=res_req or [], project=project,
+                group=group, cwd=cwd)
+    try:
+        if command:
+            cmdline = " ".join(command)
+        else:
+            script = c.stdin
+            if script is None or not script.strip():
+                raise SubmitError("Empty job")
+            script_opts, cmdline = parse_script(script)
+            _merge_script_options(opts, script_opts)
+        job = _submit(c, cmdline, opts)
+    except SubmitError as e:
+        c.error(f"{e.text}. Job not submitted.")
+        return
+    where = "default queue" if job.default_queue_used else "queue"
+    c.print(f"Job <{job.id}> is submitted to {where} <{job.queue}>.")
+
+
+def _merge_script_options(opts: dict, script_opts: list[str]) -> None:
+    """Fill options the command line did not give from `#BSUB` lines."""
+    parsed = _parse_bsub_flags(script_opts)
+    for k, v in parsed.items():
+        if k == "res_req":
+            if not opts["res_req"]:
+                opts["res_req"] = v
+        elif opts.get(k) is None:
+            opts[k] = v
+
+
+_SCRIPT_FLAGS = {"-q": "queue", "-n": "nproc", "-J": "job_name", "-o": "out", "-oo": "out_over",
+                 "-e": "err", "-eo": "err_over", "-W": "runlimit", "-sp": "sp", "-R": "res_req",
+                 "-P": "project", "-G": "group", "-cwd": "cwd"}
+
+
+def _parse_bsub_flags(args: list[str]) -> dict:
+    out: dict = {}
+    i = 0
+    while i < len(args):
+        flag = args[i]
+        key = _SCRIPT_FLAGS.get(flag)
+        if key is None or i + 1 >= len(args):
+            raise SubmitError("Bad argument", f"#BSUB {flag}")
+        if key == "res_req":
+            out.setdefault("res_req", []).append(args[i + 1])
+        else:
+            out[key] = args[i + 1]
+        i += 2
+    return out
+
+
+def _submit(c: Ctx, cmdline: str, o: dict):
+    cl = c.cluster
+    cfg = cl.config
+    if not cmdline.strip():
+        raise SubmitError("Empty job")
+    if c.user == "root" and cfg.lsf_conf.get("LSF_ROOT_USER", "N").upper() not in ("Y", "YES"):
+        raise SubmitError("Root job submission is disabled")
+    # Queue
+    default_used = o["queue"] is None
+    if default_used:
+        qname = next((q for q in cfg.params.default_queues if cfg.queue(q) is not None), None)
+        if qname is None:
+            qname = cfg.queues[0].name if cfg.queues else None
+        if qname is None:
+            raise SubmitError("No such queue")
+    else:
+        qname = o["queue"]
+    q = cfg.queue(qname)
+    if q is None:
+        raise SubmitError("No such queue", qname)
+    if not cl.queue_open(qname):
+        raise SubmitError("Queue has been closed", qname)
+    if not cfg.queue_allows_user(q, c.user) and not c.is_cluster_admin:
+        raise SubmitError("User cannot use the queue", qname)
+    # Processors
+    nmin, nmax = 1, None
+    if o["nproc"] is not None:
+        m = re.fullmatch(r"\s*(\d{1,9})\s*(?:,\s*(\d{1,9})\s*)?", o["nproc"])
+        if not m:
+            raise SubmitError("Bad argument for option -n")
+        nmin = int(m.group(1))
+        nmax = int(m.group(2)) if m.group(2) else None
+        if nmin < 1 or (nmax is not None and nmax < nmin):
+            raise SubmitError("Bad argument for option -n")
+        if nmax is not None and nmax == nmin:
+            nmax = None
+    total_slots = _cluster_slots(cl, q)
+    if total_slots is not None and nmin > total_slots:
+        raise SubmitError("Too many processors requested")
+    # Name
+    name = o["job_name"]
+    if name is not None:
+        if not name.strip() or len(name) > 4094 or any(ch in name for ch in "\n\r"):
+            raise SubmitError("Bad job name", name if name.strip() else None)
+        if "[" in name or "]" in name:
+            raise SubmitError("Job arrays are not supported by this lsfemu version", name)
+    # Run limit
+    run_limit = parse_runlimit(o["runlimit"]) if o["runlimit"] is not None else None
+    if run_limit is not None and q.run_limit is not None and run_limit > q.run_limit:
+        raise SubmitError("Cannot exceed queue's hard limit(s)", "RUNLIMIT")
+    # Priority
+    prio = None
+    if o["sp"] is not None:
+        mup = cfg.params.max_user_priority
+        if mup is None:
+            raise SubmitError("Job priority control undefined")
+        if not re.fullmatch(r"\s*\d{1,10}\s*", o["sp"]):
+            raise SubmitError("Bad user priority")
+        prio = int(o["sp"])
+        admin = c.is_cluster_admin or c.is_queue_admin(qname)
+        if prio < 1 or prio > 2147483647 or (prio > mup and not admin):
+            raise SubmitError("Bad user priority")
+    # Resource requirements
+    res_req = " ".join(o["res_req"]) if o["res_req"] else None
+    if res_req is not None:
+        check_res_req(res_req)
+    mem = mem_from_rusage(res_req) if res_req else None
+    # User group (-G): the user must belong to it
+    ugroup = o["group"]
+    if ugroup is not None:
+        if ugroup not in cfg.user_groups:
+            raise SubmitError("Bad user group name", ugroup)
+        members = cfg.group_members(ugroup)
+        if c.user not in members and "all" not in cfg.user_groups[ugroup].members:
+            raise SubmitError("User not in the specified user group", ugroup)
+    project = o["project"] or c.env.get("LSB_DEFAULTPROJECT") or cfg.params.default_project
+    home = c.env.get("HOME", "")
+    spec_cwd = None
+    if o["cwd"] is not None:
+        spec_cwd = o["cwd"] if os.path.isabs(o["cwd"]) else os.path.normpath(os.path.join(c.cwd, o["cwd"]))
+    outf, oover = (o["out_over"], True) if o["out_over"] is not None else (o["out"], False)
+    errf, eover = (o["err_over"], True) if o["err_over"] is not None else (o["err"], False)
+    spec = SubmitSpec(
+        user=c.user, queue=qname, default_queue_used=default_used, command=cmdline.rstrip("\n"),
+        name=name, num_processors=nmin, max_processors=nmax, cwd=c.cwd, home=home,
+        specified_cwd=spec_cwd, output_file=outf, error_file=errf, output_overwrite=oover,
+        error_overwrite=eover, run_limit_min=run_limit, submit_priority=prio, res_req=res_req,
+        mem_req_mb=mem, project=project, user_group=ugroup, env=c.env,
+        from_host=c.env.get("LSFEMU_SUBMIT_HOST") or cfg.master_host,
+    )
+    return cl.submit(spec)
+
+
+def _cluster_slots(cl, q) -> int | None:
+    total = 0
+    for h in cl.config.queue_hosts(q):
+        mxj = cl.config.host_mxj(h)
+        if mxj is None:
+            return None
+        total += mxj
+    return total
+
+
+def run(c: Ctx) -> Result:
+    return run_typer(c, app, interspersed=False)
+

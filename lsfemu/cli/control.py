@@ -1,0 +1,260 @@
+"""Job control: bkill, bstop, bresume, bswitch.
+
+One resolver picks the jobs (IDs, `0` for all of the caller's unfinished
+jobs, -u/-q/-J filters); each command then acts per job, printing LSF's
+success line on stdout or `Job <N>: <reason>` on stderr, exit 255 when any
+job failed.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import signal as _signal
+from typing import Callable, Optional
+
+import typer
+
+from lsfemu.cli.base import Ctx, Result, UsageExit, ctx, parse_job_ids, run_typer
+from lsfemu.cli.bjobs import select_users
+
+UNFINISHED = ("PEND", "PSUSP", "RUN", "USUSP", "SSUSP")
+
+# Signals that leave a simulated job running (their default action is to ignore).
+_IGNORED = {"CHLD", "URG", "WINCH", "CONT"}
+_STOPS = {"STOP", "TSTP", "TTIN", "TTOU"}
+
+
+def resolve(c: Ctx, ids_args: list[str], user: str | None, queue: str | None, name: str | None) -> list[tuple[object | None, str]]:
+    """(job or None when unknown, the ID as typed) for every job to act on."""
+    cl = c.cluster
+    ids, bad = parse_job_ids(ids_args)
+    for b in bad:
+        c.error(f"{b}: Illegal job ID.")
+    if bad:
+        return []
+    out: list[tuple[object | None, str]] = []
+    if ids and not any(i[0] == 0 for i in ids):
+        for jid, idx, typed in ids:
+            found = [j for (k, i), j in cl.jobs.items() if k == jid and (idx == 0 or i == idx)]
+            if not found:
+                out.append((None, typed))
+            for j in found:
+                out.append((j, typed if idx or len(found) == 1 else f"{j.id}[{j.array_index}]"))
+        return out
+    users = select_users(c, user)
+    for j in sorted(cl.jobs.values(), key=lambda j: j.position):
+        if j.status not in UNFINISHED:
+            continue
+        if users is not None and j.user not in users:
+            continue
+        if queue is not None and j.queue != queue:
+            continue
+        if name is not None and not fnmatch.fnmatchcase(j.name if j.name is not None else j.command, name):
+            continue
+        out.append((j, str(j.id) if not j.array_index else f"{j.id}[{j.array_index}]"))
+    return out
+
+
+def act(c: Ctx, targets, action: Callable[[object, str], str | None]) -> None:
+    """Run `action(job, typed)`; it returns an error text or None on success."""
+    for job, typed in targets:
+        if job is None:
+            c.error(f"Job <{typed}>: No matching job found")
+            continue
+        if not c.may_control(job):
+            c.error(f"Job <{typed}>: User permission denied")
+            continue
+        err = action(job, typed)
+        if err:
+            c.error(f"Job <{typed}>: {err}")
+
+
+def _need_selection(c: Ctx, job_ids, user, queue, name) -> bool:
+    if not job_ids and user is None and queue is None and name is None:
+        raise UsageExit("Job ID or one of '-m', '-u' '-q' and '-J' must be specified.")
+    if queue is not None and c.cluster.config.queue(queue) is None:
+        c.error(f"{queue}: No such queue")
+        return False
+    return True
+
+
+def _nothing(c: Ctx, targets) -> bool:
+    if not targets and c.rc == 0:
+        c.error("No unfinished job found")
+        return True
+    return False
+
+
+def _signal_number(spec: str) -> tuple[str, int] | None:
+    s = spec.upper().removeprefix("SIG")
+    if s.isdigit():
+        try:
+            return _signal.Signals(int(s)).name.removeprefix("SIG"), int(s)
+        except ValueError:
+            return None
+    try:
+        return s, int(_signal.Signals["SIG" + s])
+    except KeyError:
+        return None
+
+
+kill_app = typer.Typer(add_completion=False)
+
+
+@kill_app.command()
+def bkill(
+    sig: Optional[str] = typer.Option(None, "-s"),
+    user: Optional[str] = typer.Option(None, "-u"),
+    queue: Optional[str] = typer.Option(None, "-q"),
+    name: Optional[str] = typer.Option(None, "-J"),
+    job_ids: Optional[list[str]] = typer.Argument(None),
+) -> None:
+    c = ctx()
+    signame, signum = "KILL", 9
+    if sig is not None:
+        parsed = _signal_number(sig)
+        if parsed is None:
+            c.error(f"{sig}: Illegal signal value")
+            return
+        signame, signum = parsed
+    if not _need_selection(c, job_ids, user, queue, name):
+        return
+    targets = resolve(c, job_ids or [], user, queue, name)
+    if _nothing(c, targets):
+        return
+    cl = c.cluster
+
+    def one(job, typed):
+        if job.status in ("DONE", "EXIT"):
+            return "Job has already finished"
+        if signame in ("KILL", "TERM", "INT") or sig is None:
+            cl.kill(job, c.user, signum=signum if sig is not None else None)
+            c.print(f"Job <{typed}> is being {'terminated' if sig is None else 'signaled'}")
+        elif signame in _STOPS:
+            cl.stop(job, c.user)
+            c.print(f"Job <{typed}> is being signaled")
+        elif signame in _IGNORED:
+            if signame == "CONT":
+                cl.resume(job, c.user)
+            else:
+                cl.note_signal(job, c.user, signame)
+            c.print(f"Job <{typed}> is being signaled")
+        else:  # any other signal's default action ends the simulated job
+            cl.kill(job, c.user, signum=signum)
+            c.print(f"Job <{typed}> is being signaled")
+        return None
+
+    act(c, targets, one)
+
+
+stop_app = typer.Typer(add_completion=False)
+
+
+@stop_app.command()
+def bstop(
+    user: Optional[str] = typer.Option(None, "-u"),
+    queue: Optional[str] = typer.Option(None, "-q"),
+    name: Optional[str] = typer.Option(None, "-J"),
+    job_ids: Optional[list[str]] = typer.Argument(None),
+) -> None:
+    c = ctx()
+    if not _need_selection(c, job_ids, user, queue, name):
+        return
+    targets = resolve(c, job_ids or [], user, queue, name)
+    if _nothing(c, targets):
+        return
+
+    def one(job, typed):
+        if job.status in ("DONE", "EXIT"):
+            return "Job has already finished"
+        if job.status in ("PEND", "RUN", "SSUSP"):
+            c.cluster.stop(job, c.user)
+        c.print(f"Job <{typed}> is being stopped")
+        return None
+
+    act(c, targets, one)
+
+
+resume_app = typer.Typer(add_completion=False)
+
+
+@resume_app.command()
+def bresume(
+    user: Optional[str] = typer.Option(None, "-u"),
+    queue: Optional[str] = typer.Option(None, "-q"),
+    name: Optional[str] = typer.Option(None, "-J"),
+    job_ids: Optional[list[str]] = typer.Argument(None),
+) -> None:
+    c = ctx()
+    if not _need_selection(c, job_ids, user, queue, name):
+        return
+    targets = resolve(c, job_ids or [], user, queue, name)
+    if _nothing(c, targets):
+        return
+
+    def one(job, typed):
+        if job.status in ("DONE", "EXIT"):
+            return "Job has already finished"
+        if job.status not in ("PSUSP", "USUSP", "SSUSP"):
+            return "Job is not suspended"
+        c.cluster.resume(job, c.user)
+        c.print(f"Job <{typed}> is being resumed")
+        return None
+
+    act(c, targets, one)
+
+
+switch_app = typer.Typer(add_completion=False)
+
+
+@switch_app.command()
+def bswitch(
+    user: Optional[str] = typer.Option(None, "-u"),
+    queue: Optional[str] = typer.Option(None, "-q"),
+    name: Optional[str] = typer.Option(None, "-J"),
+    args: Optional[list[str]] = typer.Argument(None),
+) -> None:
+    c = ctx()
+    args = list(args or [])
+    if not args:
+        raise UsageExit("The destination queue name must be specified.")
+    dest = args.pop(0)
+    if not _need_selection(c, args, user, queue, name):
+        return
+    cfg = c.cluster.config
+    targets = resolve(c, args, user, queue, name)
+    if _nothing(c, targets):
+        return
+
+    def one(job, typed):
+        q = cfg.queue(dest)
+        if q is None:
+            return "No such queue"
+        if job.status in ("DONE", "EXIT"):
+            return "Job has already finished"
+        if not c.cluster.queue_open(dest):
+            return "Queue has been closed"
+        if not cfg.queue_allows_user(q, job.user):
+            return "User cannot use the queue"
+        if job.queue != dest:
+            c.cluster.switch(job, dest, c.user)
+        c.print(f"Job <{typed}> is switched to queue <{dest}>")
+        return None
+
+    act(c, targets, one)
+
+
+def run_bkill(c: Ctx) -> Result:
+    return run_typer(c, kill_app)
+
+
+def run_bstop(c: Ctx) -> Result:
+    return run_typer(c, stop_app)
+
+
+def run_bresume(c: Ctx) -> Result:
+    return run_typer(c, resume_app)
+
+
+def run_bswitch(c: Ctx) -> Result:
+    return run_typer(c, switch_app)

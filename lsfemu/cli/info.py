@@ -1,0 +1,231 @@
+"""Cluster information: bqueues, bparams, bhosts, busers, lsid.
+
+Each builds plain views from the configuration and the live job counts
+(counted in slots, as LSF does) and hands them to `lsfemu.render`.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from lsfemu.cli.base import Ctx, Result, ctx, run_typer
+from lsfemu.render import bhosts as RH
+from lsfemu.render import bparams as RP
+from lsfemu.render import bqueues as RQ
+from lsfemu.render import busers as RU
+from lsfemu.render import lsid as RL
+from lsfemu.views import HostView, ParamsView, QueueView, UserView
+
+
+def _count(jobs, key):
+    """Slots per `key(job)` and state bucket: PEND (incl. PSUSP), RUN, SSUSP, USUSP."""
+    out: dict = {}
+    for j in jobs:
+        if j.status in ("DONE", "EXIT"):
+            continue
+        k = key(j)
+        bucket = {"PSUSP": "PEND"}.get(j.status, j.status)
+        d = out.setdefault(k, {"PEND": 0, "RUN": 0, "SSUSP": 0, "USUSP": 0})
+        if bucket in d:
+            d[bucket] += j.num_processors
+    return out
+
+
+def queue_views(c: Ctx, names: list[str] | None = None) -> list[QueueView]:
+    cl = c.cluster
+    cfg = cl.config
+    counts = _count(cl.jobs.values(), lambda j: j.queue)
+    defaults = [q for q in cfg.params.default_queues if cfg.queue(q)]
+    views = []
+    for q in cfg.queues:
+        if names is not None and q.name not in names:
+            continue
+        d = counts.get(q.name, {"PEND": 0, "RUN": 0, "SSUSP": 0, "USUSP": 0})
+        status = ("Open" if cl.queue_open(q.name) else "Closed") + ":" + ("Active" if cl.queue_active(q.name) else "Inact")
+        policies = []
+        if q.fairshare:
+            policies.append("FAIRSHARE")
+        if q.aps_priority:
+            policies.append("APS_PRIORITY")
+        views.append(QueueView(
+            name=q.name, priority=q.priority, nice=q.nice, status=status, max_slots=q.qjob_limit,
+            jl_u=q.ujob_limit, jl_p=q.pjob_limit, jl_h=q.hjob_limit,
+            njobs=sum(d.values()), pend=d["PEND"], run=d["RUN"], ssusp=d["SSUSP"], ususp=d["USUSP"],
+            description=q.description, is_default=q.name in defaults, several_defaults=len(defaults) > 1,
+            users=[u + "/" if u in cfg.user_groups else u for u in q.users],
+            hosts=q.hosts, administrators=q.administrators, run_limit=q.run_limit,
+            job_accept_interval_s=cfg.params.job_accept_interval * cfg.params.mbd_sleep_time,
+            policies=policies,
+        ))
+    # bqueues lists by priority, highest first; equal priorities keep file order.
+    views.sort(key=lambda v: -v.priority)
+    return views
+
+
+bqueues_app = typer.Typer(add_completion=False)
+
+
+@bqueues_app.command()
+def bqueues(
+    wide: bool = typer.Option(False, "-w"),
+    long: bool = typer.Option(False, "-l"),
+    queues: Optional[list[str]] = typer.Argument(None),
+) -> None:
+    c = ctx()
+    cfg = c.cluster.config
+    names = None
+    if queues:
+        names = []
+        for q in queues:
+            if cfg.queue(q) is None:
+                c.error(f"{q}: No such queue")
+            else:
+                names.append(q)
+        if not names:
+            return
+    views = queue_views(c, names)
+    c.out.append(RQ.long(views) if long else RQ.table(views, wide=wide))
+
+
+def params_view(cfg) -> ParamsView:
+    p = cfg.params
+    jpot = f"{p.job_priority_over_time[0]}/{p.job_priority_over_time[1]}" if p.job_priority_over_time else None
+    return ParamsView(
+        default_queues=p.default_queues, mbd_sleep_time=p.mbd_sleep_time, sbd_sleep_time=p.sbd_sleep_time,
+        job_accept_interval=p.job_accept_interval, pg_susp_it=p.pg_susp_it, clean_period=p.clean_period,
+        max_job_num=p.max_job_num, max_sbd_fail=p.max_sbd_fail, default_project=p.default_project,
+        job_terminate_interval=p.job_terminate_interval, max_job_array_size=p.max_job_array_size,
+        max_user_priority=p.max_user_priority, job_priority_over_time=jpot, max_jobid=p.max_jobid,
+        run_time_factor=p.run_time_factor, cpu_time_factor=p.cpu_time_factor,
+        run_job_factor=p.run_job_factor, hist_hours=p.hist_hours,
+    )
+
+
+bparams_app = typer.Typer(add_completion=False)
+
+
+@bparams_app.command()
+def bparams(long: bool = typer.Option(False, "-l")) -> None:
+    c = ctx()
+    pv = params_view(c.cluster.config)
+    c.out.append(RP.long(pv) if long else RP.short(pv))
+
+
+bhosts_app = typer.Typer(add_completion=False)
+
+
+@bhosts_app.command()
+def bhosts(
+    wide: bool = typer.Option(False, "-w"),
+    hosts: Optional[list[str]] = typer.Argument(None),
+) -> None:
+    c = ctx()
+    cl = c.cluster
+    cfg = cl.config
+    per_host: dict[str, dict[str, int]] = {}
+    for j in cl.jobs.values():
+        if j.status in ("RUN", "USUSP", "SSUSP"):
+            for h in j.exec_hosts.split():
+                d = per_host.setdefault(h, {"RUN": 0, "USUSP": 0, "SSUSP": 0})
+                d[j.status] += 1
+    names = cfg.host_names
+    if hosts:
+        unknown = [h for h in hosts if h not in names]
+        for h in unknown:
+            c.error(f"{h}: Bad host name, host group name or cluster name")
+        names = [h for h in names if h in hosts]
+        if not names:
+            return
+    views = []
+    for h in names:
+        d = per_host.get(h, {"RUN": 0, "USUSP": 0, "SSUSP": 0})
+        mxj = cfg.host_mxj(h)
+        njobs = sum(d.values())
+        if not cl.host_open(h):
+            status = "closed_Adm"
+        elif mxj is not None and njobs >= mxj:
+            status = "closed_Full"
+        else:
+            status = "ok"
+        if not wide and status.startswith("closed"):
+            status = "closed"
+        row = cfg.hosts.get(h) or cfg.hosts.get("default")
+        views.append(HostView(name=h, status=status, jl_u=row.jl_u if row else None, max_slots=mxj,
+                              njobs=njobs, run=d["RUN"], ssusp=d["SSUSP"], ususp=d["USUSP"]))
+    c.out.append(RH.table(views, wide=wide))
+
+
+busers_app = typer.Typer(add_completion=False)
+
+
+@busers_app.command()
+def busers(
+    wide: bool = typer.Option(False, "-w"),
+    names: Optional[list[str]] = typer.Argument(None),
+) -> None:
+    c = ctx()
+    cl = c.cluster
+    cfg = cl.config
+    counts = _count(cl.jobs.values(), lambda j: j.user)
+    wanted: list[str]
+    if not names:
+        wanted = [c.user]
+    elif "all" in names:
+        users = set(counts) | {u for u in cfg.user_limits if not u.endswith("@") and u != "default" and u not in cfg.user_groups}
+        for g in cfg.user_groups:
+            users |= {m for m in cfg.group_members(g) if m != "all"}
+        wanted = sorted(users) + sorted(cfg.user_groups)
+    else:
+        wanted = list(names)
+    views = []
+    for name in wanted:
+        if name in cfg.user_groups:
+            members = cfg.group_members(name)
+            d = {"PEND": 0, "RUN": 0, "SSUSP": 0, "USUSP": 0}
+            for u, du in counts.items():
+                if u in members or "all" in cfg.user_groups[name].members:
+                    for k in d:
+                        d[k] += du[k]
+            row = cfg.user_limits.get(name)
+            views.append(UserView(name=name + "/", max_jobs=row.max_jobs if row else None,
+                                  jl_p=row.jl_p if row else None, njobs=sum(d.values()), pend=d["PEND"],
+                                  run=d["RUN"], ssusp=d["SSUSP"], ususp=d["USUSP"]))
+            continue
+        d = counts.get(name, {"PEND": 0, "RUN": 0, "SSUSP": 0, "USUSP": 0})
+        row = cfg.user_limits.get(name)
+        views.append(UserView(name=name, max_jobs=cl.user_limit(name), jl_p=row.jl_p if row else None,
+                              njobs=sum(d.values()), pend=d["PEND"], run=d["RUN"], ssusp=d["SSUSP"],
+                              ususp=d["USUSP"]))
+    c.out.append(RU.table(views, wide=wide))
+
+
+lsid_app = typer.Typer(add_completion=False)
+
+
+@lsid_app.command()
+def lsid() -> None:
+    c = ctx()
+    cfg = c.cluster.config
+    c.out.append(RL.banner(cfg.cluster_name, cfg.master_host))
+
+
+def run_bqueues(c: Ctx) -> Result:
+    return run_typer(c, bqueues_app)
+
+
+def run_bparams(c: Ctx) -> Result:
+    return run_typer(c, bparams_app)
+
+
+def run_bhosts(c: Ctx) -> Result:
+    return run_typer(c, bhosts_app)
+
+
+def run_busers(c: Ctx) -> Result:
+    return run_typer(c, busers_app)
+
+
+def run_lsid(c: Ctx) -> Result:
+    return run_typer(c, lsid_app)

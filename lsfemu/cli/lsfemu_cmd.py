@@ -1,0 +1,229 @@
+"""`lsfemu init|demo|daemon ...`: the subcommands that manage a cluster from
+outside (they run in the caller's process, with typer). `lsfemu clock ...`
+goes to the daemon like the LSF commands (see lsfemu.cli.admin).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import typer
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="lsfemu: an IBM Spectrum LSF emulator on one machine.")
+daemon_app = typer.Typer(add_completion=False, no_args_is_help=True, help="Start, stop or inspect the daemon.")
+app.add_typer(daemon_app, name="daemon")
+
+CLUSTER = "cluster1"
+
+
+def init_files(cluster: str = CLUSTER, clock: str = "virtual", confdir: str = "") -> dict[str, str]:
+    """The files of a small working cluster, relative path -> text."""
+    lsb = f"lsbatch/{cluster}/configdir"
+    return {
+        "lsf.conf": f"""# lsf.conf written by 'lsfemu init'
+LSF_CONFDIR={confdir}
+LSB_CONFDIR={confdir}/lsbatch
+LSF_CLUSTER_NAME={cluster}
+LSF_UNIT_FOR_LIMITS=MB
+LSF_MASTER_LIST="hostA"
+# Allow root to submit (LSF refuses root jobs unless this is set).
+LSF_ROOT_USER=Y
+# lsfemu: 'virtual' time moves only with 'lsfemu clock advance'; 'wall' is real time.
+LSFEMU_CLOCK={clock}
+""",
+        f"lsf.cluster.{cluster}": """Begin ClusterAdmins
+Administrators = lsfadmin
+End ClusterAdmins
+
+Begin Host
+HOSTNAME  model    type     server  r1m  mem  swp  RESOURCES
+hostA     !        !        1       -    -    -    ()
+hostB     !        !        1       -    -    -    ()
+hostC     !        !        1       -    -    -    ()
+End Host
+""",
+        f"{lsb}/lsb.params": """Begin Parameters
+DEFAULT_QUEUE  = normal   #default job queue name
+MBD_SLEEP_TIME = 10       #mbatchd scheduling interval (seconds)
+SBD_SLEEP_TIME = 7        #sbatchd scheduling interval (seconds)
+JOB_ACCEPT_INTERVAL = 0   #interval for any host to accept a job
+MAX_USER_PRIORITY = 100   #bsub -sp 1..100; default job priority 50
+CLEAN_PERIOD = 3600       #finished jobs stay visible in bjobs -a this long
+End Parameters
+""",
+        f"{lsb}/lsb.queues": """Begin Queue
+QUEUE_NAME   = normal
+PRIORITY     = 30
+NICE         = 20
+DESCRIPTION  = For normal low priority jobs, running only if hosts are \\
+lightly loaded.
+End Queue
+
+Begin Queue
+QUEUE_NAME   = priority
+PRIORITY     = 43
+NICE         = 10
+ADMINISTRATORS = user3
+RUNLIMIT     = 60
+DESCRIPTION  = Jobs submitted for this queue are scheduled as urgent jobs.
+End Queue
+""",
+        f"{lsb}/lsb.users": """Begin UserGroup
+GROUP_NAME   GROUP_MEMBER          USER_SHARES
+research     (user1 user2)         ([user1, 2] [user2, 1])
+End UserGroup
+
+Begin User
+USER_NAME    MAX_JOBS
+user1        8
+default      12
+End User
+""",
+        f"{lsb}/lsb.hosts": """Begin Host
+HOST_NAME  MXJ   JL/U
+hostA      4     ()
+hostB      4     ()
+hostC      4     ()
+default    2     ()
+End Host
+""",
+    }
+
+
+def write_cluster(directory: str, clock: str = "virtual", force: bool = False) -> Path:
+    d = Path(directory).expanduser().resolve()
+    if (d / "lsf.conf").exists() and not force:
+        raise FileExistsError(f"{d}/lsf.conf exists; use --force to overwrite")
+    for rel, text in init_files(clock=clock, confdir=str(d)).items():
+        p = d / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    return d
+
+
+@app.command()
+def init(directory: str = typer.Argument(..., help="folder for lsf.conf and the lsb.* files"),
+         clock: str = typer.Option("virtual", help="virtual (time moves with 'lsfemu clock') or wall"),
+         force: bool = typer.Option(False, help="overwrite an existing configuration")) -> None:
+    """Write a small working cluster: 2 queues, 3 hosts, 3 users and an admin."""
+    if clock not in ("virtual", "wall"):
+        typer.echo("lsfemu: --clock must be virtual or wall", err=True)
+        raise typer.Exit(2)
+    try:
+        d = write_cluster(directory, clock=clock, force=force)
+    except (OSError, FileExistsError) as e:
+        typer.echo(f"lsfemu: {e}", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"Cluster <{CLUSTER}> written to {d} (clock: {clock}).\nNow run:\n    export LSF_ENVDIR={d}")
+
+
+@app.command()
+def demo(keep: bool = typer.Option(False, help="keep the temporary cluster folder")) -> None:
+    """A guided tour on a fresh temporary cluster."""
+    from lsfemu.demo import run_demo
+
+    raise typer.Exit(run_demo(keep=keep))
+
+
+def _home() -> str:
+    from lsfemu.client import state_dir
+
+    return state_dir()
+
+
+@daemon_app.command("start")
+def daemon_start() -> None:
+    """Start the daemon for LSFEMU_HOME (no-op when one runs)."""
+    from lsfemu.client import start_daemon
+
+    if not os.environ.get("LSF_ENVDIR"):
+        typer.echo("lsfemu: LSF_ENVDIR is not set; run 'lsfemu init DIR' and 'export LSF_ENVDIR=DIR'", err=True)
+        raise typer.Exit(1)
+    try:
+        start_daemon(_home())
+    except RuntimeError as e:
+        typer.echo(f"lsfemu: {e}", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"daemon running for {_home()}")
+
+
+def _remote(argv: list[str]) -> tuple[str, str, int]:
+    from lsfemu import client
+
+    os.environ["LSFEMU_AUTOSTART"] = "0"
+    return client.call("lsfemu", argv)
+
+
+@daemon_app.command("status")
+def daemon_status() -> None:
+    """Is the daemon running, and how is it set up."""
+    from lsfemu import client
+
+    if client._connect(client.socket_path()) is None:
+        typer.echo(f"daemon: not running (LSFEMU_HOME={_home()})")
+        raise typer.Exit(1)
+    out, err, rc = _remote(["daemon", "status"])
+    typer.echo(out + err, nl=False)
+    raise typer.Exit(rc)
+
+
+def stop_daemon(timeout: float = 15.0) -> bool:
+    """Ask the daemon to stop and wait until it has; False when none ran."""
+    from lsfemu import client
+
+    if client._connect(client.socket_path()) is None:
+        return False
+    _remote(["daemon", "stop"])
+    lock = os.path.join(_home(), "mbatchd.lock")
+    import fcntl
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with open(lock, "a") as f:
+            try:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return True
+            except BlockingIOError:
+                time.sleep(0.05)
+    raise RuntimeError("the daemon did not stop in time")
+
+
+@daemon_app.command("stop")
+def daemon_stop() -> None:
+    """Stop the daemon (the store keeps every job)."""
+    try:
+        stopped = stop_daemon()
+    except RuntimeError as e:
+        typer.echo(f"lsfemu: {e}", err=True)
+        raise typer.Exit(1)
+    typer.echo("daemon stopped" if stopped else "daemon: not running")
+
+
+@daemon_app.command("restart")
+def daemon_restart() -> None:
+    """Stop and start the daemon."""
+    try:
+        stop_daemon()
+    except RuntimeError as e:
+        typer.echo(f"lsfemu: {e}", err=True)
+        raise typer.Exit(1)
+    daemon_start()
+
+
+@daemon_app.command("run")
+def daemon_run() -> None:
+    """Run the daemon in the foreground (for service managers)."""
+    from lsfemu.daemon.server import main
+
+    raise typer.Exit(main())
+
+
+def local_main(argv: list[str]) -> int:
+    try:
+        app(args=argv, prog_name="lsfemu", standalone_mode=True)
+    except SystemExit as e:
+        return int(e.code or 0) if not isinstance(e.code, str) else 1
+    return 0

@@ -1,0 +1,21 @@
+"""The table of commands the daemon serves: command name -> function(Ctx) -> Result."""
+
+from __future__ import annotations
+
+from lsfemu.cli import admin, bjobs, bsub, control, info
+
+COMMANDS = {
+    "bsub": bsub.run,
+    "bjobs": bjobs.run,
+    "bkill": control.run_bkill,
+    "bstop": control.run_bstop,
+    "bresume": control.run_bresume,
+    "bswitch": control.run_bswitch,
+    "bqueues": info.run_bqueues,
+    "bparams": info.run_bparams,
+    "bhosts": info.run_bhosts,
+    "busers": info.run_busers,
+    "lsid": info.run_lsid,
+    "badmin": admin.badmin,
+    "lsfemu": admin.lsfemu_remote,
+}

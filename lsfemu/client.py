@@ -1,0 +1,236 @@
+"""The thin client behind every LSF command (bsub, bjobs, ...) and `lsfemu`.
+
+Standard library only: this module runs on every command call, so it must
+import fast. It sends argv, the caller's cwd and environment (and stdin for
+`bsub < script`) to the daemon over a Unix socket in LSFEMU_HOME, prints what
+comes back and exits with the daemon's exit code. When no daemon answers it
+starts one, under a lock so that concurrent first calls start exactly one.
+
+Wire format (both directions): 4-byte big-endian length + UTF-8 JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import struct
+import sys
+import time
+
+PROTOCOL = 1
+CONNECT_TIMEOUT = 60.0  # seconds to wait for a reply (a busy daemon may take a while)
+START_TIMEOUT = 30.0  # seconds to wait for a freshly started daemon's socket
+
+
+def state_dir() -> str:
+    return os.environ.get("LSFEMU_HOME") or os.path.join(os.path.expanduser("~"), ".lsfemu")
+
+
+def socket_path(home: str | None = None) -> str:
+    return os.path.join(home or state_dir(), "mbatchd.sock")
+
+
+def _send(sock: socket.socket, obj: dict) -> None:
+    data = json.dumps(obj).encode()
+    sock.sendall(struct.pack(">I", len(data)) + data)
+
+
+def _recv_exact(sock: socket.socket, n: int) -> bytes:
+    buf = bytearray()
+    while len(buf) < n:
+        chunk = sock.recv(min(n - len(buf), 1 << 20))
+        if not chunk:
+            raise ConnectionError("connection closed by the daemon")
+        buf += chunk
+    return bytes(buf)
+
+
+def _recv(sock: socket.socket) -> dict:
+    (n,) = struct.unpack(">I", _recv_exact(sock, 4))
+    return json.loads(_recv_exact(sock, n))
+
+
+def _connect(path: str) -> socket.socket | None:
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        s.connect(path)
+        return s
+    except (FileNotFoundError, ConnectionRefusedError):
+        s.close()
+        return None
+    except OSError as e:
+        s.close()
+        if len(path) > 100:
+            raise OSError(f"socket path too long for a Unix socket: {path}") from e
+        raise
+
+
+def start_daemon(home: str, quiet: bool = True) -> None:
+    """Start a daemon for `home` unless one answers; concurrent callers start one."""
+    import fcntl
+    import subprocess
+
+    os.makedirs(home, exist_ok=True)
+    path = socket_path(home)
+    with open(os.path.join(home, "autostart.lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        s = _connect(path)
+        if s is not None:
+            s.close()
+            return
+        env = dict(os.environ)
+        env["LSFEMU_HOME"] = home
+        pkg_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        env["PYTHONPATH"] = pkg_root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        log = open(os.path.join(home, "daemon.log"), "a")
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "lsfemu.daemon"],
+            env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+            start_new_session=True, cwd="/",
+        )
+        log.close()
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            s = _connect(path)
+            if s is not None:
+                s.close()
+                return
+            if proc.poll() is not None:
+                raise RuntimeError("the daemon could not start:\n" + _log_tail(os.path.join(home, "daemon.log")))
+            time.sleep(0.02)
+        raise RuntimeError(f"the daemon did not start within {START_TIMEOUT:.0f} s (see {home}/daemon.log)")
+
+
+def _log_tail(path: str, lines: int = 15) -> str:
+    try:
+        with open(path, errors="replace") as f:
+            text = f.read()[-8000:]
+    except OSError:
+        return f"(no log at {path})"
+    tail = text.splitlines()
+    start = max((i for i, l in enumerate(tail) if l.startswith("lsfemu: cannot start")), default=max(0, len(tail) - lines))
+    return "\n".join(tail[start:start + 40])
+
+
+def build_request(cmd: str, argv: list[str], stdin_text: str | None) -> dict:
+    return {
+        "v": PROTOCOL,
+        "cmd": cmd,
+        "argv": argv,
+        "cwd": _cwd(),
+        "env": dict(os.environ),
+        "stdin": stdin_text,
+        "tty": sys.stdin.isatty() if sys.stdin else False,
+    }
+
+
+def _cwd() -> str:
+    try:
+        return os.getcwd()
+    except OSError:
+        return os.environ.get("PWD", "/")
+
+
+def _read_stdin(cmd: str, argv: list[str]) -> str | None:
+    """bsub without a command reads a script from stdin (LSF's `bsub < script`)."""
+    if cmd != "bsub" or sys.stdin is None or sys.stdin.isatty():
+        return None
+    if _bsub_has_command(argv):
+        return None
+    try:
+        return sys.stdin.read()
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+# bsub options that take a value; anything else starting with '-' is a flag.
+_BSUB_VALUE_OPTS = {
+    "-q", "-n", "-J", "-o", "-oo", "-e", "-eo", "-W", "-We", "-sp", "-R", "-P", "-G", "-cwd",
+    "-M", "-u", "-g", "-app", "-env", "-b", "-w", "-m", "-i", "-is", "-c", "-E", "-Ep", "-L",
+    "-k", "-t", "-F", "-D", "-S", "-v", "-f", "-Jd", "-sla", "-U", "-C", "-p", "-T", "-ext",
+    "-gpu", "-alloc_flags", "-nnodes", "-data", "-datagrp", "-pack", "-rn", "-stage", "-smt",
+    "-eptl", "-ptl", "-jsdl", "-jsdl_strict", "-XF", "-tty", "-outdir", "-hostfile",
+}
+
+
+def _bsub_has_command(argv: list[str]) -> bool:
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--":
+            return i + 1 < len(argv)
+        if not a.startswith("-") or a == "-":
+            return True
+        i += 2 if a in _BSUB_VALUE_OPTS else 1
+    return False
+
+
+def call(cmd: str, argv: list[str], stdin_text: str | None = None) -> tuple[str, str, int]:
+    """Run one command through the daemon (starting it if needed)."""
+    if os.environ.get("LSFEMU_DAEMON", "").lower() in ("off", "0", "no", "inprocess"):
+        from lsfemu.daemon.inprocess import run_request
+
+        return run_request(build_request(cmd, argv, stdin_text))
+    home = state_dir()
+    path = socket_path(home)
+    req = build_request(cmd, argv, stdin_text)
+    s = _connect(path)
+    if s is None:
+        if not os.environ.get("LSF_ENVDIR"):
+            return ("", "lsfemu: LSF_ENVDIR is not set; run 'lsfemu init DIR' and 'export LSF_ENVDIR=DIR'\n", 255)
+        if os.environ.get("LSFEMU_AUTOSTART", "1") in ("0", "no", "off"):
+            return ("", f"lsfemu: no daemon answers at {path} (LSFEMU_AUTOSTART=0)\n", 255)
+        start_daemon(home)
+        s = _connect(path)
+        if s is None:
+            return ("", f"lsfemu: the daemon does not answer at {path}\n", 255)
+    with s:
+        s.settimeout(CONNECT_TIMEOUT)
+        try:
+            _send(s, req)
+            resp = _recv(s)
+        except (OSError, ConnectionError, ValueError, struct.error) as e:
+            # No answer means no acknowledgement: say so, never pretend.
+            return ("", f"lsfemu: no answer from the daemon ({e}); the request may not have been carried out\n", 255)
+    return resp.get("out", ""), resp.get("err", ""), int(resp.get("rc", 255))
+
+
+def _emit(out: str, err: str, rc: int) -> int:
+    try:
+        if out:
+            sys.stdout.write(out)
+            sys.stdout.flush()
+        if err:
+            sys.stderr.write(err)
+            sys.stderr.flush()
+    except BrokenPipeError:
+        pass
+    return rc
+
+
+def run(cmd: str, argv: list[str]) -> int:
+    try:
+        stdin_text = _read_stdin(cmd, argv)
+        return _emit(*call(cmd, argv, stdin_text))
+    except KeyboardInterrupt:
+        return 130
+    except Exception as e:  # never a traceback from a command
+        return _emit("", f"lsfemu: {e}\n", 255)
+
+
+def main() -> None:
+    """Console-script entry for the LSF commands: the program name is the command."""
+    cmd = os.path.basename(sys.argv[0])
+    sys.exit(run(cmd, sys.argv[1:]))
+
+
+def main_lsfemu() -> None:
+    """Console-script entry for `lsfemu`; some subcommands run locally."""
+    argv = sys.argv[1:]
+    if argv[:1] in (["init"], ["demo"]) or argv[:2] in (["daemon", "start"], ["daemon", "stop"], ["daemon", "status"], ["daemon", "restart"], ["daemon", "run"]) or not argv or argv[0] in ("-h", "--help"):
+        # These manage the cluster itself (or run without one): run them here.
+        from lsfemu.cli.lsfemu_cmd import local_main
+
+        sys.exit(local_main(argv))
+    sys.exit(run("lsfemu", argv))

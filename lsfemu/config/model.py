@@ -1,0 +1,220 @@
+"""Typed, validated configuration of one cluster.
+
+The parsers in `lsfemu.config.parser` build these objects from LSF's own files
+(lsf.conf, lsb.params, lsb.queues, lsb.users, lsb.hosts, lsf.cluster.<name>).
+Everything downstream (daemon, scheduler, renderers) reads configuration only
+through these classes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class ConfigIssue:
+    """One problem found in a configuration file, located by file and line."""
+
+    file: str  # path as given
+    line: int  # 1-based; 0 when the problem is about a whole file
+    message: str
+    fatal: bool = True
+
+    def __str__(self) -> str:
+        return f"{self.file}({self.line}): {self.message}"
+
+
+class ConfigError(Exception):
+    """Raised by `load()` when the configuration has fatal problems."""
+
+    def __init__(self, issues: list[ConfigIssue]):
+        self.issues = issues
+        super().__init__("\n".join(str(i) for i in issues))
+
+
+@dataclass
+class Params:
+    """lsb.params, Begin/End Parameters. Defaults are LSF 10.1's."""
+
+    default_queues: list[str] = field(default_factory=list)
+    mbd_sleep_time: int = 10
+    sbd_sleep_time: int = 30
+    job_accept_interval: int = 0
+    clean_period: int = 3600
+    max_job_num: int = 1000
+    max_user_priority: int | None = None
+    job_priority_over_time: tuple[int, int] | None = None  # (increment, interval minutes)
+    max_jobid: int = 999999
+    default_project: str = "default"
+    job_terminate_interval: int = 10
+    max_job_array_size: int = 1000
+    pg_susp_it: int = 180
+    max_sbd_fail: int = 3
+    hist_hours: float = 5.0
+    cpu_time_factor: float = 0.7
+    run_time_factor: float = 0.7
+    run_job_factor: float = 3.0
+    fairshare_adjustment_factor: float = 0.0
+    enable_hist_run_time: bool = False
+    committed_run_time_factor: float = 0.0
+    run_time_decay: bool = False
+    gpu_run_time_factor: float = 0.0
+    fwd_job_factor: float | None = None
+    # Keys we accept and keep verbatim for later features (upper-case key -> raw value).
+    extra: dict[str, str] = field(default_factory=dict)
+    # Upper-case key -> line number, for messages that point back at the file.
+    lines: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class QueueConf:
+    """One Begin/End Queue section of lsb.queues."""
+
+    name: str
+    file: str = ""
+    line: int = 0  # line of "Begin Queue"
+    priority: int = 1
+    nice: int = 0
+    description: str | None = None
+    users: list[str] = field(default_factory=lambda: ["all"])
+    hosts: list[str] = field(default_factory=lambda: ["all"])
+    administrators: list[str] = field(default_factory=list)
+    run_limit: float | None = None  # minutes
+    qjob_limit: int | None = None  # MAX in bqueues
+    ujob_limit: int | None = None  # JL/U
+    pjob_limit: int | None = None  # JL/P
+    hjob_limit: int | None = None  # JL/H
+    # Scheduling keys kept verbatim (their parsers belong to the fairshare / APS features).
+    fairshare: str | None = None
+    aps_priority: str | None = None
+    queue_group: list[str] = field(default_factory=list)
+    # Per-queue fairshare factor overrides (CPU_TIME_FACTOR, ...), upper-case key -> value.
+    factors: dict[str, float] = field(default_factory=dict)
+    extra: dict[str, str] = field(default_factory=dict)
+    lines: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class UserGroupConf:
+    name: str
+    members: list[str]  # user names, group names, or ["all"]
+    user_shares: str | None = None  # verbatim "[user1, 5] [default, 1]" (without outer parens)
+    file: str = ""
+    line: int = 0
+
+
+@dataclass
+class UserLimitConf:
+    """A row of the User section of lsb.users (`name` may be `group@` or `default`)."""
+
+    name: str
+    max_jobs: int | None = None
+    jl_p: float | None = None
+    max_pend_jobs: int | None = None
+    line: int = 0
+
+
+@dataclass
+class HostConf:
+    """A row of the Host section of lsb.hosts (`name` may be `default`)."""
+
+    name: str
+    mxj: int | None = None  # None = unlimited
+    mxj_is_ncpus: bool = False  # "!"
+    jl_u: int | None = None
+    line: int = 0
+
+
+@dataclass
+class ClusterHost:
+    """A row of the Host section of lsf.cluster.<name>."""
+
+    name: str
+    model: str = "!"
+    type: str = "!"
+    server: bool = True
+    resources: list[str] = field(default_factory=list)
+    line: int = 0
+
+
+@dataclass
+class ClusterConfig:
+    """The whole configuration of one cluster, as the daemon uses it."""
+
+    envdir: str
+    confdir: str  # folder holding the lsb.* files
+    cluster_name: str
+    lsf_conf: dict[str, str]  # lsf.conf, upper-case keys, unquoted values
+    admins: list[str]  # ClusterAdmins; the first is the primary admin
+    cluster_hosts: list[ClusterHost]
+    params: Params
+    queues: list[QueueConf]  # file order
+    user_groups: dict[str, UserGroupConf]
+    user_limits: dict[str, UserLimitConf]
+    hosts: dict[str, HostConf]  # lsb.hosts rows by name (incl. "default")
+    warnings: list[ConfigIssue] = field(default_factory=list)
+
+    # -- lookups used everywhere -------------------------------------------------
+    def queue(self, name: str) -> QueueConf | None:
+        for q in self.queues:
+            if q.name == name:
+                return q
+        return None
+
+    @property
+    def master_host(self) -> str:
+        if self.lsf_conf.get("LSF_MASTER_LIST"):
+            return self.lsf_conf["LSF_MASTER_LIST"].split()[0]
+        return self.cluster_hosts[0].name if self.cluster_hosts else "localhost"
+
+    @property
+    def host_names(self) -> list[str]:
+        """Server hosts in lsf.cluster order: the hosts jobs can run on."""
+        return [h.name for h in self.cluster_hosts if h.server]
+
+    def host_mxj(self, host: str) -> int | None:
+        """Job slots of a host (MXJ), falling back to the `default` row; None = unlimited."""
+        row = self.hosts.get(host) or self.hosts.get("default")
+        if row is None:
+            return None
+        if row.mxj_is_ncpus:
+            import os
+
+            return os.cpu_count() or 1
+        return row.mxj
+
+    def is_cluster_admin(self, user: str) -> bool:
+        return user in self.admins
+
+    def group_members(self, group: str, _seen: frozenset[str] = frozenset()) -> set[str]:
+        """All users in a user group, recursively (cycles are rejected by the parser)."""
+        g = self.user_groups.get(group)
+        if g is None or group in _seen:
+            return set()
+        out: set[str] = set()
+        for m in g.members:
+            if m in self.user_groups:
+                out |= self.group_members(m, _seen | {group})
+            else:
+                out.add(m)
+        return out
+
+    def queue_allows_user(self, q: QueueConf, user: str) -> bool:
+        if "all" in q.users:
+            return True
+        for u in q.users:
+            name = u.rstrip("/")
+            if name == user or (name in self.user_groups and ("all" in self.user_groups[name].members or user in self.group_members(name))):
+                return True
+        return False
+
+    def queue_hosts(self, q: QueueConf) -> list[str]:
+        """Hosts a queue may dispatch to, in cluster order."""
+        if not q.hosts or "all" in q.hosts:
+            return self.host_names
+        wanted = []
+        for h in q.hosts:
+            h = h.rstrip("+0123456789") if "+" in h else h  # host preference "hostA+2"
+            if h not in wanted:
+                wanted.append(h)
+        return [h for h in self.host_names if h in wanted]

@@ -1,0 +1,503 @@
+"""The cluster's live state, as mbatchd holds it: configuration, the store,
+the clock, the jobs, and the loop of scheduling passes and job completions.
+
+All mutations go through `Cluster` and are committed before a command
+answers, so an acknowledged submission is durable. Jobs that matter to the
+commands (unfinished, and finished within CLEAN_PERIOD) are kept in memory
+(`self.jobs`) as ORM objects attached to one long-lived session; the
+scheduling math itself lives in `lsfemu.sched`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+from dataclasses import dataclass
+
+from sqlalchemy import select
+
+from lsfemu.clock import Clock, parse_duration
+from lsfemu.config import parser as config_parser
+from lsfemu.config.model import ClusterConfig, ConfigIssue
+from lsfemu.sched import dispatch, simulate
+from lsfemu.store.db import open_store
+from lsfemu.store.models import ClockState, Counter, HostState, Job, JobEvent, QueueState, UserUsage
+from lsfemu.views import JobView
+
+UNFINISHED = ("PEND", "PSUSP", "RUN", "USUSP", "SSUSP")
+STARTED = ("RUN", "USUSP", "SSUSP")
+FINISHED = ("DONE", "EXIT")
+
+JobKey = tuple[int, int]
+
+
+@dataclass
+class SubmitSpec:
+    """A validated submission, ready to store."""
+
+    user: str
+    queue: str
+    default_queue_used: bool
+    command: str
+    name: str | None
+    num_processors: int
+    max_processors: int | None
+    cwd: str
+    home: str
+    specified_cwd: str | None
+    output_file: str | None
+    error_file: str | None
+    output_overwrite: bool
+    error_overwrite: bool
+    run_limit_min: float | None
+    submit_priority: int | None
+    res_req: str | None
+    mem_req_mb: float | None
+    project: str
+    user_group: str | None
+    env: dict[str, str]
+    from_host: str
+
+
+class Cluster:
+    """One cluster's state. Not thread-safe: the daemon serialises calls."""
+
+    def __init__(self, envdir: str, home: str, db_url: str | None = None):
+        from lsfemu.store.db import default_url
+
+        self.envdir = envdir
+        self.home = home
+        os.makedirs(home, exist_ok=True)
+        os.makedirs(os.path.join(home, "logdir"), exist_ok=True)
+        self.config: ClusterConfig = config_parser.load(envdir)
+        self.db_url = db_url or default_url(home)
+        self.engine, self.Session = open_store(self.db_url)
+        self.session = self.Session()
+        self._init_clock()
+        self.jobs: dict[JobKey, Job] = {}
+        self._load_jobs()
+        self.queue_state: dict[str, QueueState] = {}
+        self.host_state: dict[str, HostState] = {}
+        self._load_admin_state()
+        self.dirty = False
+        self.dirty_since = 0.0
+        self.mark_dirty()  # a (re)started daemon looks at every pending job once
+        self.session.commit()
+
+    # -- loading ---------------------------------------------------------------
+    def _init_clock(self) -> None:
+        st = self.session.get(ClockState, 1)
+        mode = self.config.lsf_conf.get("LSFEMU_CLOCK", "wall").lower()
+        if st is None:
+            start = os.environ.get("LSFEMU_CLOCK_START")
+            now = float(start) if start else float(int(time.time()))
+            st = ClockState(id=1, virtual_now=now, last_pass=now)
+            self.session.add(st)
+        self.clock_state = st
+        self.clock = Clock(mode, st.virtual_now)
+
+    def _load_jobs(self) -> None:
+        now = self.now()
+        horizon = now - self.config.params.clean_period
+        rows = self.session.scalars(
+            select(Job).where((Job.status.in_(UNFINISHED)) | (Job.finish_time >= horizon))
+        )
+        self.jobs = {(j.id, j.array_index): j for j in rows}
+
+    def _load_admin_state(self) -> None:
+        for qs in self.session.scalars(select(QueueState)):
+            self.queue_state[qs.name] = qs
+        for hs in self.session.scalars(select(HostState)):
+            self.host_state[hs.name] = hs
+
+    def reload_jobs(self) -> None:
+        """Forget cached objects and read the store again (in-process mode)."""
+        self.session.expire_all()
+        self.clock_state = self.session.get(ClockState, 1)
+        self.clock.virtual_now = self.clock_state.virtual_now
+        self._load_jobs()
+        self.queue_state.clear()
+        self.host_state.clear()
+        self._load_admin_state()
+
+    # -- time ------------------------------------------------------------------
+    def now(self) -> float:
+        return self.clock.now()
+
+    def commit(self) -> None:
+        self.clock_state.virtual_now = self.clock.virtual_now
+        self.session.commit()
+
+    # -- configuration ---------------------------------------------------------
+    def reconfig(self) -> list[ConfigIssue]:
+        """Apply the configuration on disk if it has no fatal errors."""
+        cfg, issues = config_parser.check(self.envdir)
+        if cfg is not None:
+            self.config = cfg
+            mode = cfg.lsf_conf.get("LSFEMU_CLOCK", "wall").lower()
+            if mode in ("wall", "virtual"):
+                if mode == "virtual" and self.clock.mode == "wall":
+                    self.clock.virtual_now = time.time()
+                self.clock.mode = mode
+            self.mark_dirty()
+        return issues
+
+    # -- ids and events --------------------------------------------------------
+    def next_job_id(self) -> int:
+        c = self.session.get(Counter, "next_job_id")
+        if c is None:
+            c = Counter(name="next_job_id", value=1)
+            self.session.add(c)
+        max_id = self.config.params.max_jobid
+        jid = c.value
+        tries = 0
+        while self.session.get(Job, (jid, 0)) is not None:
+            jid = jid + 1 if jid < max_id else 1
+            tries += 1
+            if tries > max_id:
+                raise RuntimeError("no free job ID below MAX_JOBID")
+        c.value = jid + 1 if jid < max_id else 1
+        return jid
+
+    def log(self, job: Job, kind: str, actor: str | None, t: float, **data) -> None:
+        self.session.add(JobEvent(job_id=job.id, array_index=job.array_index, time=t, kind=kind,
+                                  actor=actor, data=json.dumps(data)))
+
+    def history(self, job: Job) -> list[JobEvent]:
+        return list(self.session.scalars(
+            select(JobEvent).where(JobEvent.job_id == job.id, JobEvent.array_index == job.array_index)
+            .order_by(JobEvent.id)))
+
+    # -- job lifecycle ---------------------------------------------------------
+    def submit(self, spec: SubmitSpec) -> Job:
+        now = self.now()
+        slots = spec.num_processors
+        runtime, cputime, exit_code = simulate.plan(spec.command, spec.env, slots, parse_duration)
+        jid = self.next_job_id()
+        p = self.config.params
+        priority = None
+        if p.max_user_priority is not None:
+            priority = spec.submit_priority if spec.submit_priority is not None else p.max_user_priority // 2
+        job = Job(
+            id=jid, array_index=0, user=spec.user, status="PEND", queue=spec.queue,
+            from_host=spec.from_host, command=spec.command, name=spec.name, project=spec.project,
+            user_group=spec.user_group, cwd=spec.cwd, home=spec.home, specified_cwd=spec.specified_cwd,
+            output_file=spec.output_file, error_file=spec.error_file,
+            output_overwrite=spec.output_overwrite, error_overwrite=spec.error_overwrite,
+            num_processors=spec.num_processors, max_processors=spec.max_processors,
+            res_req=spec.res_req, mem_req_mb=spec.mem_req_mb, run_limit_min=spec.run_limit_min,
+            submit_priority=spec.submit_priority, priority=priority,
+            default_queue_used=spec.default_queue_used, submit_time=now, position=0.0,
+            exec_hosts="", pend_reasons=dispatch.NEW_JOB, sim_runtime=runtime, sim_cputime=cputime,
+            sim_exit_code=exit_code, work_done=0.0, env_json=json.dumps(spec.env),
+        )
+        job.position = self._next_position()
+        self.session.add(job)
+        self.jobs[(jid, 0)] = job
+        self.log(job, "SUBMIT", spec.user, now, queue=spec.queue)
+        self.mark_dirty()
+        return job
+
+    def _next_position(self) -> float:
+        c = self.session.get(Counter, "position")
+        if c is None:
+            c = Counter(name="position", value=1)
+            self.session.add(c)
+        v = c.value
+        c.value = v + 1
+        return float(v)
+
+    def effective_run_limit(self, job: Job) -> float | None:
+        if job.run_limit_min is not None:
+            return job.run_limit_min
+        q = self.config.queue(job.queue)
+        return q.run_limit if q else None
+
+    def _start(self, job: Job, hosts: list[str], t: float) -> None:
+        job.status = "RUN"
+        job.start_time = t
+        job.segment_start = t
+        job.exec_hosts = " ".join(hosts)
+        job.pend_reasons = ""
+        self.log(job, "START", None, t, hosts=hosts)
+
+    def _finish(self, job: Job, t: float, status: str, exit_code: int | None, reason: str | None) -> None:
+        work = simulate.work_at(job.work_done, job.segment_start, t)
+        if job.status in STARTED:
+            job.work_done = work
+            self._charge_usage(job, t)
+        job.segment_start = None
+        job.status = status
+        job.finish_time = t
+        job.exit_code = exit_code
+        job.exit_reason = reason
+        job.pend_reasons = ""
+        self.log(job, "FINISH", None, t, status=status, exit_code=exit_code, reason=reason)
+        self.mark_dirty()
+
+    def _charge_usage(self, job: Job, t: float) -> None:
+        """Add a finished job's run and CPU time to its user's history in its queue."""
+        u = self.session.get(UserUsage, (job.user, job.queue))
+        if u is None:
+            u = UserUsage(user=job.user, queue=job.queue, hist_cpu_s=0.0, hist_run_s=0.0, updated_at=t)
+            self.session.add(u)
+        u.hist_cpu_s += simulate.cpu_at(job.sim_runtime, job.sim_cputime, job.work_done)
+        u.hist_run_s += job.work_done
+        u.updated_at = t
+
+    def kill(self, job: Job, actor: str, signum: int | None = None) -> None:
+        """End a job by a signal: bkill's default sequence (None) or `bkill -s`."""
+        t = self.now()
+        self.log(job, "SIGNAL", actor, t, signal="KILL" if signum is None else signum)
+        owner = actor == job.user
+        reason = "TERM_OWNER: job killed by owner" if owner else "TERM_ADMIN: job killed by root or LSF administrator"
+        code = simulate.KILL_EXIT_CODE if signum is None else 128 + signum
+        self._finish(job, t, "EXIT", code, reason)
+
+    def note_signal(self, job: Job, actor: str, signame: str) -> None:
+        """A signal whose default action a simulated job ignores: only recorded."""
+        self.log(job, "SIGNAL", actor, self.now(), signal=signame)
+
+    def stop(self, job: Job, actor: str) -> None:
+        t = self.now()
+        admin = actor != job.user
+        if job.status == "PEND":
+            job.status = "PSUSP"
+            job.pend_reasons = dispatch.ADMIN_STOP if admin else dispatch.USER_STOP
+        elif job.status in ("RUN", "SSUSP"):
+            job.work_done = simulate.work_at(job.work_done, job.segment_start, t)
+            job.segment_start = None
+            job.status = "USUSP"
+            job.susp_reason = ("The job was suspended by LSF admin or root while running" if admin
+                               else "The job was suspended by user")
+        self.log(job, "SIGNAL", actor, t, signal="STOP")
+        self.mark_dirty()
+
+    def resume(self, job: Job, actor: str) -> None:
+        t = self.now()
+        if job.status == "PSUSP":
+            job.status = "PEND"
+            job.pend_reasons = "Waiting for scheduling after resumed by user"
+        elif job.status in ("USUSP", "SSUSP"):
+            job.status = "RUN"
+            job.segment_start = t
+            job.susp_reason = None
+        self.log(job, "SIGNAL", actor, t, signal="CONT")
+        self.mark_dirty()
+
+    def switch(self, job: Job, queue: str, actor: str) -> None:
+        t = self.now()
+        old = job.queue
+        job.queue = queue
+        if job.status == "PEND":
+            job.pend_reasons = "Waiting for re-scheduling after switching queue"
+        self.log(job, "SWITCH", actor, t, queue=queue, old=old)
+        self.mark_dirty()
+
+    # -- the event loop --------------------------------------------------------
+    def _end_instant(self, job: Job) -> tuple[float, bool] | None:
+        if job.status != "RUN" or job.segment_start is None:
+            return None
+        return simulate.end_of_run(job.sim_runtime, self.effective_run_limit(job), job.work_done, job.segment_start)
+
+    def _next_finish(self) -> tuple[float, Job, bool] | None:
+        best = None
+        for job in self.jobs.values():
+            e = self._end_instant(job)
+            if e is not None and (best is None or (e[0], job.position) < (best[0], best[1].position)):
+                best = (e[0], job, e[1])
+        return best
+
+    def mark_dirty(self) -> None:
+        """Something changed that a scheduling pass should look at."""
+        if not self.dirty:
+            self.dirty = True
+            self.dirty_since = self.now()
+
+    def _next_pass(self) -> float | None:
+        """Passes run on a grid of MBD_SLEEP_TIME, and only when something changed."""
+        if not self.dirty or not any(j.status == "PEND" for j in self.jobs.values()):
+            return None
+        sleep = max(1, self.config.params.mbd_sleep_time)
+        last = self.clock_state.last_pass
+        if last is None:
+            last = self.clock_state.last_pass = self.now()
+        steps = max(1, math.ceil((self.dirty_since - last) / sleep))
+        return last + steps * sleep
+
+    def run_until(self, target: float) -> int:
+        """Process every job end and scheduling pass due up to `target`, in order.
+
+        Returns the number of passes run. In virtual mode the clock is moved
+        to each event and finally to `target`.
+        """
+        passes = 0
+        while True:
+            fin = self._next_finish()
+            nxt = self._next_pass()
+            candidates = []
+            if fin is not None and fin[0] <= target:
+                candidates.append((fin[0], 0))
+            if nxt is not None and nxt <= target:
+                candidates.append((nxt, 1))
+            if not candidates:
+                break
+            t, kind = min(candidates)
+            if self.clock.mode == "virtual":
+                self.clock.virtual_now = max(self.clock.virtual_now, t)
+            if kind == 0:
+                _, job, by_limit = fin
+                if by_limit:
+                    self._finish(job, t, "EXIT", simulate.RUNLIMIT_EXIT_CODE,
+                                 "TERM_RUNLIMIT: job killed after reaching LSF run time limit")
+                elif job.sim_exit_code == 0:
+                    self._finish(job, t, "DONE", None, None)
+                else:
+                    self._finish(job, t, "EXIT", job.sim_exit_code, None)
+            else:
+                self.scheduling_pass(t)
+                passes += 1
+        if self.clock.mode == "virtual":
+            self.clock.virtual_now = max(self.clock.virtual_now, target)
+        return passes
+
+    def catch_up(self) -> None:
+        """Wall mode: run what is due by now. Virtual mode: run what is due at the current instant."""
+        self.run_until(self.now())
+
+    def advance(self, seconds: float) -> int:
+        if self.clock.mode != "virtual":
+            raise ValueError("the clock is not virtual (set LSFEMU_CLOCK=virtual in lsf.conf)")
+        return self.run_until(self.clock.virtual_now + seconds)
+
+    # -- the scheduling pass ---------------------------------------------------
+    def user_limit(self, user: str) -> int | None:
+        """MAX_JOBS of a user: own row, else a group@ row of one of its groups, else default."""
+        lim = self.config.user_limits
+        if user in lim:
+            return lim[user].max_jobs
+        for name, row in lim.items():
+            if name.endswith("@") and user in self.config.group_members(name[:-1]):
+                return row.max_jobs
+        if "default" in lim:
+            return lim["default"].max_jobs
+        return None
+
+    def queue_active(self, name: str) -> bool:
+        qs = self.queue_state.get(name)
+        return qs.active if qs else True
+
+    def queue_open(self, name: str) -> bool:
+        qs = self.queue_state.get(name)
+        return qs.open if qs else True
+
+    def set_queue_state(self, name: str, action: str, actor: str) -> None:
+        """badmin qopen/qclose/qact/qinact."""
+        qs = self.queue_state.get(name)
+        if qs is None:
+            qs = self.queue_state[name] = QueueState(name=name, open=True, active=True)
+            self.session.add(qs)
+        if action in ("qopen", "qclose"):
+            qs.open = action == "qopen"
+        else:
+            qs.active = action == "qact"
+        self.mark_dirty()
+
+    def set_host_state(self, name: str, is_open: bool, actor: str) -> None:
+        """badmin hopen/hclose."""
+        hs = self.host_state.get(name)
+        if hs is None:
+            hs = self.host_state[name] = HostState(name=name, open=True)
+            self.session.add(hs)
+        hs.open = is_open
+        self.mark_dirty()
+
+    def host_open(self, name: str) -> bool:
+        hs = self.host_state.get(name)
+        return hs.open if hs else True
+
+    def pass_input(self) -> dispatch.PassInput:
+        cfg = self.config
+        hosts = {}
+        for name in cfg.host_names:
+            mxj = cfg.host_mxj(name)
+            hosts[name] = dispatch.HostInfo(name=name, max_slots=mxj, open=self.host_open(name),
+                                            ncpus=mxj if mxj else (os.cpu_count() or 1))
+        queues = {}
+        for i, q in enumerate(cfg.queues):
+            queues[q.name] = dispatch.QueueInfo(
+                name=q.name, priority=q.priority, order=i, active=self.queue_active(q.name),
+                hosts=cfg.queue_hosts(q), qjob_limit=q.qjob_limit, ujob_limit=q.ujob_limit,
+                hjob_limit=q.hjob_limit, pjob_limit=q.pjob_limit)
+        interval = cfg.params.job_accept_interval * cfg.params.mbd_sleep_time
+        if interval > 0:
+            now = self.now()
+            for job in self.jobs.values():
+                if job.start_time is not None and job.start_time + interval > now:
+                    for h in set(job.exec_hosts.split()):
+                        if h in hosts:
+                            hosts[h].accepting = False
+            for h in hosts.values():
+                h.accept_once = True
+        user_used: dict[str, int] = {}
+        pending = []
+        for job in self.jobs.values():
+            if job.status in STARTED:
+                n = job.num_processors
+                user_used[job.user] = user_used.get(job.user, 0) + n
+                qi = queues.get(job.queue)
+                if qi:
+                    qi.used += n
+                    qi.used_by_user[job.user] = qi.used_by_user.get(job.user, 0) + n
+                for h in job.exec_hosts.split():
+                    if h in hosts:
+                        hosts[h].used += 1
+                    if qi:
+                        qi.used_on_host[h] = qi.used_on_host.get(h, 0) + 1
+            elif job.status == "PEND":
+                pending.append(dispatch.PendingJob(job.id, job.array_index, job.user, job.queue,
+                                                   job.num_processors, job.priority or 0, job.position))
+        users = {j.user for j in pending}
+        limits = {u: self.user_limit(u) for u in users}
+        return dispatch.PassInput(pending, queues, hosts, limits, user_used)
+
+    def scheduling_pass(self, t: float) -> None:
+        inp = self.pass_input()
+        result = dispatch.schedule_pass(inp)
+        for pj, hosts in result.started:
+            self._start(self.jobs[(pj.job_id, pj.array_index)], hosts, t)
+        for key, reasons in result.reasons.items():
+            self.jobs[key].pend_reasons = "\n".join(reasons)
+        self.clock_state.last_pass = t
+        self.dirty = False
+
+    # -- views -----------------------------------------------------------------
+    def view(self, job: Job, now: float | None = None) -> JobView:
+        now = self.now() if now is None else now
+        work = simulate.work_at(job.work_done, job.segment_start, now)
+        started = job.start_time is not None
+        end = job.finish_time if job.finish_time is not None else now
+        return JobView(
+            job_id=job.id, array_index=job.array_index, user=job.user, status=job.status,
+            queue=job.queue, from_host=job.from_host, command=job.command,
+            submit_time=job.submit_time, name=job.name, project=job.project,
+            user_group=job.user_group, exec_hosts=job.exec_hosts.split(),
+            start_time=job.start_time, finish_time=job.finish_time, cwd=job.cwd, home=job.home,
+            specified_cwd=job.specified_cwd, output_file=job.output_file, error_file=job.error_file,
+            output_overwrite=job.output_overwrite, error_overwrite=job.error_overwrite,
+            num_processors=job.num_processors, max_processors=job.max_processors,
+            res_req=job.res_req, run_limit=self.effective_run_limit(job),
+            run_limit_from_queue=job.run_limit_min is None,
+            priority=job.priority, submit_priority=job.submit_priority,
+            exit_code=job.exit_code, exit_reason=job.exit_reason,
+            cpu_time=simulate.cpu_at(job.sim_runtime, job.sim_cputime, work) if started else 0.0,
+            run_time=work if started else 0.0,
+            exec_home=job.home if started else None,
+            exec_cwd=(job.specified_cwd or job.cwd) if started else None,
+            pend_reasons=[r for r in job.pend_reasons.split("\n") if r],
+            susp_reasons=[job.susp_reason] if job.susp_reason else [],
+            pend_time=max(0.0, (job.start_time if started else end) - job.submit_time),
+            share_group=None,
+        )

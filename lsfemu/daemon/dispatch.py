@@ -1,0 +1,85 @@
+"""Turning one request (argv, user, cwd, env, stdin) into (stdout, stderr, rc).
+
+Shared by the socket server and in-process mode, so that there is one
+implementation of each command. Identity: the peer's uid maps to its user
+name; LSFEMU_USER is honoured only when the peer runs as the daemon's uid.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import pwd
+import time
+import traceback
+
+from lsfemu.cli.base import Ctx, Result
+from lsfemu.cli.registry import COMMANDS
+
+log = logging.getLogger("lsfemu.daemon")
+
+MAX_ARGV_BYTES = 2 * 1024 * 1024
+_DAEMON_TZ = os.environ.get("TZ")
+
+
+def use_timezone(tz: str | None) -> None:
+    """Render times in the caller's time zone, as LSF's client-side formatting does."""
+    want = tz if tz is not None else _DAEMON_TZ
+    if os.environ.get("TZ") != want:
+        if want is None:
+            os.environ.pop("TZ", None)
+        else:
+            os.environ["TZ"] = want
+        time.tzset()
+
+
+def user_for(peer_uid: int, env: dict[str, str]) -> str:
+    if peer_uid == os.getuid() and env.get("LSFEMU_USER"):
+        return env["LSFEMU_USER"]
+    try:
+        return pwd.getpwuid(peer_uid).pw_name
+    except KeyError:
+        return str(peer_uid)
+
+
+def handle(cluster, req: dict, peer_uid: int) -> Result:
+    """Run one request against `cluster`; never raises."""
+    cmd = req.get("cmd")
+    argv = req.get("argv")
+    env = req.get("env") or {}
+    if not isinstance(cmd, str) or not isinstance(argv, list) or not all(isinstance(a, str) for a in argv) or not isinstance(env, dict):
+        return Result("", "lsfemu: malformed request\n", 255)
+    fn = COMMANDS.get(cmd)
+    if fn is None:
+        return Result("", f"lsfemu: unknown command <{cmd}>\n", 255)
+    if any("\x00" in a for a in argv):
+        return Result("", f"{cmd}: Bad argument\n", 255)
+    if sum(len(a) for a in argv) > MAX_ARGV_BYTES:
+        return Result("", f"{cmd}: Bad argument: the command line is longer than {MAX_ARGV_BYTES} bytes\n", 255)
+    ctx = Ctx(
+        cluster=cluster,
+        cmd=cmd,
+        argv=argv,
+        user=user_for(peer_uid, env),
+        uid=peer_uid,
+        cwd=req.get("cwd") or "/",
+        env={str(k): str(v) for k, v in env.items()},
+        stdin=req.get("stdin") if isinstance(req.get("stdin"), str) else None,
+    )
+    use_timezone(ctx.env.get("TZ"))
+    try:
+        if cluster is not None:
+            cluster.catch_up()
+        result = fn(ctx)
+        if cluster is not None:
+            cluster.commit()
+        return result
+    except Exception:  # a bug must not kill the daemon nor show a traceback
+        log.error("command %s %r failed:\n%s", cmd, argv, traceback.format_exc())
+        if cluster is not None:
+            try:
+                cluster.session.rollback()
+                cluster.reload_jobs()
+            except Exception:
+                log.error("rollback failed:\n%s", traceback.format_exc())
+        return Result("", f"{cmd}: internal error in lsfemu (details in the daemon log); nothing was changed\n", 255)

@@ -1,0 +1,51 @@
+"""In-process mode (LSFEMU_DAEMON=off): the same command functions, run in
+the calling process without a socket. For unit tests and the library API.
+
+Each call re-reads the store, so several processes in this mode see one
+another's changes (SQLite serialises the writes).
+"""
+
+from __future__ import annotations
+
+import os
+
+from lsfemu.daemon import dispatch
+
+_clusters: dict[tuple[str, str], object] = {}
+
+
+def get_cluster(envdir: str, home: str):
+    from lsfemu.daemon.cluster import Cluster
+
+    key = (os.path.realpath(envdir), os.path.realpath(home))
+    cl = _clusters.get(key)
+    if cl is None:
+        cl = _clusters[key] = Cluster(envdir, home)
+    else:
+        cl.reload_jobs()
+    return cl
+
+
+def run_request(req: dict) -> tuple[str, str, int]:
+    env = req.get("env") or {}
+    envdir = env.get("LSF_ENVDIR")
+    if not envdir:
+        return "", "lsfemu: LSF_ENVDIR is not set; run 'lsfemu init DIR' and 'export LSF_ENVDIR=DIR'\n", 255
+    home = env.get("LSFEMU_HOME") or os.path.join(os.path.expanduser("~"), ".lsfemu")
+    try:
+        cluster = get_cluster(envdir, home)
+    except Exception as e:  # configuration or store error
+        return "", f"lsfemu: {e}\n", 255
+    r = dispatch.handle(cluster, req, os.getuid())
+    return r.out, r.err, r.rc
+
+
+def reset() -> None:
+    """Forget every cached cluster (tests)."""
+    for cl in _clusters.values():
+        try:
+            cl.session.close()
+            cl.engine.dispose()
+        except Exception:
+            pass
+    _clusters.clear()

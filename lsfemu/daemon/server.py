@@ -1,0 +1,188 @@
+"""The daemon (mbatchd's role): a Unix-socket server in LSFEMU_HOME that owns
+the cluster state and runs every command.
+
+- One daemon per LSFEMU_HOME, guaranteed by an exclusive lock on
+  `mbatchd.lock`; a stale socket left by a crash is removed by the next
+  daemon that holds the lock.
+- Requests are served by threads but executed one at a time (one writer).
+- Limits: a request may be at most MAX_REQUEST bytes and must arrive within
+  READ_TIMEOUT seconds; otherwise the connection is dropped.
+- In wall mode a ticker runs due scheduling passes and job ends every second.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import logging
+import os
+import signal
+import socket
+import socketserver
+import struct
+import sys
+import threading
+import time
+
+from lsfemu.daemon import dispatch
+
+MAX_REQUEST = 64 * 1024 * 1024
+READ_TIMEOUT = 30.0
+log = logging.getLogger("lsfemu.daemon")
+
+
+class _Handler(socketserver.BaseRequestHandler):
+    def handle(self) -> None:
+        daemon: Daemon = self.server.daemon  # type: ignore[attr-defined]
+        sock: socket.socket = self.request
+        sock.settimeout(READ_TIMEOUT)
+        try:
+            creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+            _pid, uid, _gid = struct.unpack("3i", creds)
+            head = _recv_exact(sock, 4)
+            (n,) = struct.unpack(">I", head)
+            if n > MAX_REQUEST:
+                _send(sock, {"out": "", "err": f"lsfemu: request larger than {MAX_REQUEST} bytes refused\n", "rc": 255})
+                return
+            req = json.loads(_recv_exact(sock, n))
+            if not isinstance(req, dict):
+                raise ValueError("request is not an object")
+        except (OSError, ValueError, struct.error, ConnectionError) as e:
+            log.info("dropped a connection: %s", e)
+            return
+        resp = daemon.serve(req, uid)
+        try:
+            _send(sock, resp)
+        except OSError as e:
+            log.info("client went away before the answer: %s", e)
+        if daemon.stop_pending:
+            daemon.stopping.set()
+
+
+def _recv_exact(sock: socket.socket, n: int) -> bytes:
+    buf = bytearray()
+    while len(buf) < n:
+        chunk = sock.recv(min(n - len(buf), 1 << 20))
+        if not chunk:
+            raise ConnectionError("client closed the connection")
+        buf += chunk
+    return bytes(buf)
+
+
+def _send(sock: socket.socket, obj: dict) -> None:
+    data = json.dumps(obj).encode()
+    sock.sendall(struct.pack(">I", len(data)) + data)
+
+
+class _Server(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+class Daemon:
+    def __init__(self, home: str, envdir: str):
+        self.home = home
+        self.envdir = envdir
+        self.lock = threading.Lock()
+        self.cluster = None
+        self.stopping = threading.Event()
+        self.restart_requested = False
+        self.stop_pending = False
+        self.started_at = time.time()
+
+    # Called by commands (lsfemu daemon stop, badmin mbdrestart): the daemon
+    # stops once the answer to that command has been sent.
+    def stop_after_reply(self, restart: bool = False) -> None:
+        self.restart_requested = restart
+        self.stop_pending = True
+
+    def serve(self, req: dict, uid: int) -> dict:
+        with self.lock:
+            env = req.get("env") or {}
+            want = env.get("LSF_ENVDIR") if isinstance(env, dict) else None
+            if want and os.path.realpath(want) != os.path.realpath(self.envdir) and req.get("cmd") != "lsfemu":
+                return {"out": "", "err": (
+                    f"lsfemu: the daemon in {self.home} serves LSF_ENVDIR={self.envdir}, not {want}; "
+                    f"run 'lsfemu daemon stop' or set LSFEMU_HOME to another folder\n"), "rc": 255}
+            r = dispatch.handle(self.cluster, req, uid)
+            return {"out": r.out, "err": r.err, "rc": r.rc}
+
+    def tick(self) -> None:
+        while not self.stopping.wait(1.0):
+            if self.cluster.clock.mode != "wall":
+                continue
+            with self.lock:
+                try:
+                    self.cluster.catch_up()
+                    self.cluster.commit()
+                except Exception:
+                    log.exception("scheduling tick failed")
+                    self.cluster.session.rollback()
+                    self.cluster.reload_jobs()
+
+    def run(self) -> int:
+        from lsfemu.daemon.cluster import Cluster
+
+        os.makedirs(self.home, exist_ok=True)
+        lockf = open(os.path.join(self.home, "mbatchd.lock"), "a+")
+        try:
+            fcntl.flock(lockf, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print(f"lsfemu: a daemon already runs for {self.home}", file=sys.stderr)
+            return 1
+        lockf.seek(0)
+        lockf.truncate()
+        lockf.write(f"{os.getpid()}\n")
+        lockf.flush()
+        try:
+            self.cluster = Cluster(self.envdir, self.home)
+        except Exception as e:  # config or store error: say it and stop
+            print(f"lsfemu: cannot start the daemon:\n{e}", file=sys.stderr)
+            return 1
+        import lsfemu.cli.registry  # noqa: F401  (import the commands before the first request)
+
+        path = os.path.join(self.home, "mbatchd.sock")
+        if os.path.exists(path):
+            os.unlink(path)  # stale: we hold the lock, so no daemon owns it
+        old_umask = os.umask(0o077)
+        try:
+            server = _Server(path, _Handler)
+        finally:
+            os.umask(old_umask)
+        os.chmod(path, 0o700)
+        server.daemon = self  # type: ignore[attr-defined]
+        threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True).start()
+        threading.Thread(target=self.tick, daemon=True).start()
+        signal.signal(signal.SIGTERM, lambda *_: self.stopping.set())
+        signal.signal(signal.SIGINT, lambda *_: self.stopping.set())
+        log.info("daemon %d serving %s (envdir %s)", os.getpid(), path, self.envdir)
+        self.stopping.wait()
+        server.shutdown()
+        with self.lock:
+            try:
+                os.unlink(path)
+            except FileNotFoundError:
+                pass
+            self.cluster.commit()
+            self.cluster.engine.dispose()
+        lockf.close()
+        if self.restart_requested:
+            os.execv(sys.executable, [sys.executable, "-m", "lsfemu.daemon"])
+        return 0
+
+
+def main() -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    home = os.environ.get("LSFEMU_HOME") or os.path.join(os.path.expanduser("~"), ".lsfemu")
+    envdir = os.environ.get("LSF_ENVDIR")
+    if not envdir:
+        print("lsfemu: LSF_ENVDIR is not set; run 'lsfemu init DIR' and 'export LSF_ENVDIR=DIR'", file=sys.stderr)
+        return 1
+    d = Daemon(home, envdir)
+    import lsfemu.daemon.server as me
+
+    me.CURRENT = d
+    return d.run()
+
+
+CURRENT: Daemon | None = None

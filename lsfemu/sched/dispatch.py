@@ -1,0 +1,205 @@
+"""One scheduling pass, as pure functions over plain data.
+
+`schedule_pass` takes the pending jobs, the queues, the hosts' free slots and
+the limits, and returns which jobs start where and why the others wait. No
+database, no clock, no printing: the daemon gathers the data and applies the
+result. Order of consideration: queues by PRIORITY (highest first, equal
+priorities in lsb.queues order), inside a queue by job priority (highest
+first), then first come first served (`position`).
+
+Pending-reason texts are LSF's (lsb_pendreason); host-based reasons carry a
+host count (` Job slot limit reached: 3 hosts`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# LSF's pending reason texts (the non-host ones are printed with a trailing ';').
+NEW_JOB = "New job is waiting for scheduling"
+QUEUE_INACTIVE = "The queue is inactivated by the administrator"
+QUEUE_JOB_LIMIT = "The queue has reached its job slot limit"
+QUEUE_PJOB_LIMIT = "The queue has not enough job slots for the parallel job"
+QUEUE_USER_LIMIT = "User has reached the per-user job slot limit of the queue"
+QUEUE_USER_PLIMIT = "Not enough per-user job slots of the queue for the parallel job"
+USER_JOB_LIMIT = "The user has reached his/her job slot limit"
+USER_PJOB_LIMIT = "The user has not enough job slots for the parallel job"
+USER_STOP = "The job was suspended by the user while pending"
+ADMIN_STOP = "The job was suspended by LSF admin or root while pending"
+# Host-based reasons.
+HOST_CLOSED = "Closed by LSF administrator"
+HOST_JOB_LIMIT = "Job slot limit reached"
+HOST_LESS_SLOTS = "Not enough job slot(s)"
+QUEUE_HOST_LIMIT = "Queue's per-host job slot limit reached"
+QUEUE_PROC_LIMIT = "Queue's per-CPU job slot limit reached"
+NOT_USABLE = "Not usable to the queue"
+JUST_STARTED = "Just started a job recently"
+NO_SPAN = "Not enough processors to meet the job's spanning requirement"
+
+
+@dataclass(frozen=True)
+class PendingJob:
+    job_id: int
+    array_index: int
+    user: str
+    queue: str
+    slots: int
+    priority: int  # job priority (0 when user priorities are off)
+    position: float  # FCFS order; smaller is earlier
+
+
+@dataclass
+class QueueInfo:
+    name: str
+    priority: int
+    order: int  # index in lsb.queues
+    active: bool = True
+    hosts: list[str] = field(default_factory=list)  # usable hosts, cluster order
+    qjob_limit: int | None = None
+    ujob_limit: int | None = None
+    hjob_limit: int | None = None
+    pjob_limit: int | None = None
+    used: int = 0  # slots of this queue's started jobs
+    used_by_user: dict[str, int] = field(default_factory=dict)
+    used_on_host: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class HostInfo:
+    name: str
+    max_slots: int | None  # MXJ; None = unlimited
+    used: int = 0
+    open: bool = True
+    ncpus: int = 1  # for per-CPU limits (JL/P)
+    # JOB_ACCEPT_INTERVAL > 0: a host takes one job per interval. `accepting`
+    # is False while the interval since its last dispatch runs; `accept_once`
+    # closes it for the rest of this pass after it takes a job.
+    accepting: bool = True
+    accept_once: bool = False
+
+
+@dataclass
+class PassInput:
+    jobs: list[PendingJob]
+    queues: dict[str, QueueInfo]
+    hosts: dict[str, HostInfo]
+    user_limits: dict[str, int | None]  # effective MAX_JOBS per user (absent = unlimited)
+    user_used: dict[str, int]  # slots of each user's started jobs
+
+
+@dataclass
+class PassResult:
+    started: list[tuple[PendingJob, list[str]]]  # job, one host name per slot
+    reasons: dict[tuple[int, int], list[str]]  # (job_id, index) -> reasons of jobs left pending
+
+
+def order_jobs(jobs: list[PendingJob], queues: dict[str, QueueInfo]) -> list[PendingJob]:
+    """The order in which jobs are considered for dispatch."""
+
+    def key(j: PendingJob):
+        q = queues.get(j.queue)
+        return (-(q.priority if q else 0), q.order if q else 0, -j.priority, j.position, j.job_id, j.array_index)
+
+    return sorted(jobs, key=key)
+
+
+def _host_reason(counts: dict[str, int]) -> list[str]:
+    out = []
+    for reason, n in counts.items():
+        out.append(f"{reason}: {n} host{'s' if n != 1 else ''}")
+    return out
+
+
+def schedule_pass(inp: PassInput) -> PassResult:
+    """Start what fits, in order; the state in `inp` is updated as jobs start."""
+    started: list[tuple[PendingJob, list[str]]] = []
+    reasons: dict[tuple[int, int], list[str]] = {}
+    for job in order_jobs(inp.jobs, inp.queues):
+        key = (job.job_id, job.array_index)
+        q = inp.queues.get(job.queue)
+        if q is None or not q.active:
+            reasons[key] = [QUEUE_INACTIVE]
+            continue
+        n = job.slots
+        if q.qjob_limit is not None and q.used + n > q.qjob_limit:
+            reasons[key] = [QUEUE_JOB_LIMIT if q.used >= q.qjob_limit else QUEUE_PJOB_LIMIT]
+            continue
+        if q.ujob_limit is not None:
+            u = q.used_by_user.get(job.user, 0)
+            if u + n > q.ujob_limit:
+                reasons[key] = [QUEUE_USER_LIMIT if u >= q.ujob_limit else QUEUE_USER_PLIMIT]
+                continue
+        limit = inp.user_limits.get(job.user)
+        if limit is not None:
+            u = inp.user_used.get(job.user, 0)
+            if u + n > limit:
+                reasons[key] = [USER_JOB_LIMIT if u >= limit else USER_PJOB_LIMIT]
+                continue
+        alloc, host_reasons = _allocate(job, q, inp.hosts)
+        if alloc is None:
+            reasons[key] = _host_reason(host_reasons) or [NO_SPAN]
+            continue
+        for h in alloc:
+            inp.hosts[h].used += 1
+            q.used_on_host[h] = q.used_on_host.get(h, 0) + 1
+            if inp.hosts[h].accept_once:
+                inp.hosts[h].accepting = False
+        q.used += n
+        q.used_by_user[job.user] = q.used_by_user.get(job.user, 0) + n
+        inp.user_used[job.user] = inp.user_used.get(job.user, 0) + n
+        started.append((job, alloc))
+    return PassResult(started, reasons)
+
+
+def _allocate(job: PendingJob, q: QueueInfo, hosts: dict[str, HostInfo]) -> tuple[list[str] | None, dict[str, int]]:
+    """Take free slots host by host (cluster order) until the job has enough.
+
+    Returns the allocation (one host per slot) or None with the count of hosts
+    per reason that could not contribute.
+    """
+    free_by_host: list[tuple[str, int]] = []
+    why: dict[str, int] = {}
+
+    def note(reason: str) -> None:
+        why[reason] = why.get(reason, 0) + 1
+
+    for name in q.hosts:
+        h = hosts.get(name)
+        if h is None:
+            note(NOT_USABLE)
+            continue
+        if not h.open:
+            note(HOST_CLOSED)
+            continue
+        if not h.accepting:
+            note(JUST_STARTED)
+            continue
+        free = None if h.max_slots is None else h.max_slots - h.used
+        if q.hjob_limit is not None:
+            qfree = q.hjob_limit - q.used_on_host.get(name, 0)
+            if qfree <= 0:
+                note(QUEUE_HOST_LIMIT)
+                continue
+            free = qfree if free is None else min(free, qfree)
+        if q.pjob_limit is not None:
+            pfree = q.pjob_limit * h.ncpus - q.used_on_host.get(name, 0)
+            if pfree <= 0:
+                note(QUEUE_PROC_LIMIT)
+                continue
+            free = pfree if free is None else min(free, pfree)
+        if free is not None and free <= 0:
+            note(HOST_JOB_LIMIT)
+            continue
+        free_by_host.append((name, job.slots if free is None else free))
+    need = job.slots
+    alloc: list[str] = []
+    for name, free in free_by_host:
+        take = min(free, need - len(alloc))
+        alloc.extend([name] * take)
+        if len(alloc) == need:
+            return alloc, why
+    if free_by_host:
+        # Some hosts had room, but not enough in all for this job.
+        for name, _ in free_by_host:
+            note(HOST_LESS_SLOTS)
+    return None, why

@@ -1,0 +1,133 @@
+"""SQLAlchemy 2 typed models of the store: jobs, their event history, usage,
+queue and host state, the clock and counters.
+
+The daemon is the only writer. Times are epoch seconds (float) of the
+cluster's clock (virtual or wall). Schema changes go through Alembic
+(`migrations/`); the daemon upgrades the schema when it starts.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Boolean, Float, Index, Integer, String, Text
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Job(Base):
+    """One batch job (array elements will be rows of their own)."""
+
+    __tablename__ = "jobs"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    array_index: Mapped[int] = mapped_column(Integer, primary_key=True, default=0)
+    user: Mapped[str] = mapped_column(String(256), index=True)
+    status: Mapped[str] = mapped_column(String(8), index=True)
+    queue: Mapped[str] = mapped_column(String(256), index=True)
+    from_host: Mapped[str] = mapped_column(String(256))
+    command: Mapped[str] = mapped_column(Text)
+    name: Mapped[str | None] = mapped_column(Text, nullable=True)
+    project: Mapped[str] = mapped_column(String(256), default="default")
+    user_group: Mapped[str | None] = mapped_column(String(256), nullable=True)
+    cwd: Mapped[str] = mapped_column(Text, default="")
+    home: Mapped[str] = mapped_column(Text, default="")
+    specified_cwd: Mapped[str | None] = mapped_column(Text, nullable=True)
+    output_file: Mapped[str | None] = mapped_column(Text, nullable=True)
+    error_file: Mapped[str | None] = mapped_column(Text, nullable=True)
+    output_overwrite: Mapped[bool] = mapped_column(Boolean, default=False)
+    error_overwrite: Mapped[bool] = mapped_column(Boolean, default=False)
+    num_processors: Mapped[int] = mapped_column(Integer, default=1)
+    max_processors: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    res_req: Mapped[str | None] = mapped_column(Text, nullable=True)
+    mem_req_mb: Mapped[float | None] = mapped_column(Float, nullable=True)
+    run_limit_min: Mapped[float | None] = mapped_column(Float, nullable=True)  # bsub -W
+    submit_priority: Mapped[int | None] = mapped_column(Integer, nullable=True)  # bsub -sp
+    priority: Mapped[int | None] = mapped_column(Integer, nullable=True)  # current user priority
+    default_queue_used: Mapped[bool] = mapped_column(Boolean, default=False)
+    submit_time: Mapped[float] = mapped_column(Float)
+    # Dispatch order among equal priorities (FCFS; btop/bbot move it later).
+    position: Mapped[float] = mapped_column(Float, index=True)
+    start_time: Mapped[float | None] = mapped_column(Float, nullable=True)
+    finish_time: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
+    exec_hosts: Mapped[str] = mapped_column(Text, default="")  # space-separated, one per slot
+    exit_code: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    exit_reason: Mapped[str | None] = mapped_column(Text, nullable=True)
+    pend_reasons: Mapped[str] = mapped_column(Text, default="")  # newline-separated
+    susp_reason: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # Simulation: total work (s) and CPU (s) the job needs, work done so far,
+    # and the instant the current run segment began (None when not running).
+    sim_runtime: Mapped[float] = mapped_column(Float, default=0.0)
+    sim_cputime: Mapped[float] = mapped_column(Float, default=0.0)
+    sim_exit_code: Mapped[int] = mapped_column(Integer, default=0)
+    work_done: Mapped[float] = mapped_column(Float, default=0.0)
+    segment_start: Mapped[float | None] = mapped_column(Float, nullable=True)
+    env_json: Mapped[str] = mapped_column(Text, default="{}")  # submission environment
+
+    __table_args__ = (Index("ix_jobs_user_status", "user", "status"),)
+
+
+class JobEvent(Base):
+    """Every change of a job's state or parameters, with time and actor."""
+
+    __tablename__ = "job_events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    job_id: Mapped[int] = mapped_column(Integer, index=True)
+    array_index: Mapped[int] = mapped_column(Integer, default=0)
+    time: Mapped[float] = mapped_column(Float)
+    kind: Mapped[str] = mapped_column(String(32))  # SUBMIT START FINISH SIGNAL SWITCH MODIFY STATUS
+    actor: Mapped[str | None] = mapped_column(String(256), nullable=True)
+    data: Mapped[str] = mapped_column(Text, default="{}")  # JSON
+
+
+class UserUsage(Base):
+    """Historical usage per user and queue, decayed by the fairshare feature."""
+
+    __tablename__ = "user_usage"
+
+    user: Mapped[str] = mapped_column(String(256), primary_key=True)
+    queue: Mapped[str] = mapped_column(String(256), primary_key=True)
+    hist_cpu_s: Mapped[float] = mapped_column(Float, default=0.0)
+    hist_run_s: Mapped[float] = mapped_column(Float, default=0.0)
+    updated_at: Mapped[float] = mapped_column(Float, default=0.0)
+
+
+class QueueState(Base):
+    """Administrative state of a queue (badmin qopen/qclose/qact/qinact)."""
+
+    __tablename__ = "queue_state"
+
+    name: Mapped[str] = mapped_column(String(256), primary_key=True)
+    open: Mapped[bool] = mapped_column(Boolean, default=True)
+    active: Mapped[bool] = mapped_column(Boolean, default=True)
+
+
+class HostState(Base):
+    """Administrative state of a host (badmin hclose/hopen)."""
+
+    __tablename__ = "host_state"
+
+    name: Mapped[str] = mapped_column(String(256), primary_key=True)
+    open: Mapped[bool] = mapped_column(Boolean, default=True)
+
+
+class ClockState(Base):
+    """The cluster clock: virtual time and the instant of the last scheduling pass."""
+
+    __tablename__ = "clock"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    virtual_now: Mapped[float] = mapped_column(Float)
+    last_pass: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class Counter(Base):
+    """Named counters (next job ID)."""
+
+    __tablename__ = "counters"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[int] = mapped_column(Integer)
+

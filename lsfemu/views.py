@@ -1,0 +1,155 @@
+"""Plain data handed from the daemon to the renderers.
+
+The store and the commands build these; `lsfemu.render` turns them into LSF's
+text. Nothing here touches the database or the clock: times are epoch seconds
+(float) and durations are seconds unless a field name says otherwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class JobView:
+    """One job as the display commands see it."""
+
+    job_id: int
+    user: str
+    status: str  # PEND PSUSP RUN USUSP SSUSP DONE EXIT UNKWN
+    queue: str
+    from_host: str
+    command: str
+    submit_time: float
+    name: str | None = None  # bsub -J; None means "the command" in tables
+    array_index: int = 0  # 0 = not an array element
+    project: str = "default"
+    user_group: str | None = None  # bsub -G
+    exec_hosts: list[str] = field(default_factory=list)  # one entry per slot, dispatch order
+    start_time: float | None = None
+    finish_time: float | None = None
+    cwd: str = ""  # submission directory (absolute)
+    home: str = ""  # submitting user's HOME, for the "$HOME/..." form
+    specified_cwd: str | None = None  # bsub -cwd
+    output_file: str | None = None
+    error_file: str | None = None
+    output_overwrite: bool = False  # -oo
+    error_overwrite: bool = False  # -eo
+    num_processors: int = 1  # bsub -n min (tasks)
+    max_processors: int | None = None  # bsub -n min,max
+    res_req: str | None = None  # bsub -R, merged
+    run_limit: float | None = None  # minutes (bsub -W or queue RUNLIMIT)
+    run_limit_from_queue: bool = False
+    priority: int | None = None  # current job priority; None when MAX_USER_PRIORITY unset
+    submit_priority: int | None = None  # bsub -sp value (None when not given)
+    exit_code: int | None = None  # EXIT jobs
+    exit_reason: str | None = None  # e.g. "TERM_OWNER: job killed by owner"
+    cpu_time: float = 0.0  # seconds
+    run_time: float = 0.0  # seconds of RUN so far (or total when finished)
+    mem_kb: int | None = None
+    swap_kb: int | None = None
+    pids: list[int] = field(default_factory=list)
+    pgid: int | None = None
+    exec_home: str | None = None
+    exec_cwd: str | None = None
+    pend_reasons: list[str] = field(default_factory=list)  # without trailing ';'
+    susp_reasons: list[str] = field(default_factory=list)
+    pend_time: float = 0.0  # seconds pending so far
+    aps_value: float | None = None  # calculated APS (later issue)
+    aps_system: float | None = None  # bmod -aps system=
+    aps_admin: float | None = None  # bmod -aps admin=
+    share_group: str | None = None  # "/user1"; "Share group charged" in bjobs -l
+    dependency: str | None = None
+
+    @property
+    def display_id(self) -> str:
+        return f"{self.job_id}[{self.array_index}]" if self.array_index else str(self.job_id)
+
+    @property
+    def display_name(self) -> str:
+        base = self.name if self.name is not None else self.command
+        return base
+
+
+@dataclass
+class QueueView:
+    """One queue with its configuration and current counts (slots)."""
+
+    name: str
+    priority: int
+    nice: int = 0
+    status: str = "Open:Active"  # Open:Active Open:Inact Closed:Active Closed:Inact
+    max_slots: int | None = None  # QJOB_LIMIT
+    jl_u: int | None = None  # UJOB_LIMIT
+    jl_p: int | None = None  # PJOB_LIMIT
+    jl_h: int | None = None  # HJOB_LIMIT
+    njobs: int = 0
+    pend: int = 0
+    run: int = 0
+    ssusp: int = 0
+    ususp: int = 0
+    rsv: int = 0
+    description: str | None = None
+    is_default: bool = False
+    several_defaults: bool = False  # "This is one of the default queues."
+    users: list[str] = field(default_factory=lambda: ["all"])  # groups carry a trailing "/"
+    hosts: list[str] = field(default_factory=lambda: ["all"])
+    administrators: list[str] = field(default_factory=list)
+    run_limit: float | None = None  # minutes
+    job_accept_interval_s: int | None = None  # "Interval for a host to accept two jobs is N seconds"
+    policies: list[str] = field(default_factory=list)  # e.g. ["FAIRSHARE", "APS_PRIORITY"]
+
+
+@dataclass
+class HostView:
+    name: str
+    status: str = "ok"  # ok closed_Adm closed_Full ...
+    jl_u: int | None = None
+    max_slots: int | None = None  # MXJ
+    njobs: int = 0
+    run: int = 0
+    ssusp: int = 0
+    ususp: int = 0
+    rsv: int = 0
+
+
+@dataclass
+class UserView:
+    name: str  # groups end with "/"
+    jl_p: float | None = None
+    max_jobs: int | None = None
+    njobs: int = 0
+    pend: int = 0
+    run: int = 0
+    ssusp: int = 0
+    ususp: int = 0
+    rsv: int = 0
+    mpend: int | None = None
+    pjobs: int = 0
+    mpjobs: int | None = None
+    prio: int = 0
+
+
+@dataclass
+class ParamsView:
+    """What bparams shows; every value is already the effective one."""
+
+    default_queues: list[str]
+    mbd_sleep_time: int = 10
+    sbd_sleep_time: int = 30
+    job_accept_interval: int = 0
+    default_host_spec: str | None = None
+    pg_susp_it: int = 180
+    clean_period: int = 3600
+    max_job_num: int = 1000
+    max_sbd_fail: int = 3
+    default_project: str = "default"
+    job_terminate_interval: int = 10
+    max_job_array_size: int = 1000
+    max_user_priority: int | None = None
+    job_priority_over_time: str | None = None  # "1/10"
+    max_jobid: int = 999999
+    run_time_factor: float = 0.7
+    cpu_time_factor: float = 0.7
+    run_job_factor: float = 3.0
+    hist_hours: float = 5.0

@@ -1,0 +1,1 @@
+"""Alembic migrations of the lsfemu store (installed as lsfemu.migrations)."""

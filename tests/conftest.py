@@ -1,0 +1,6 @@
+"""Test-suite setup: the lsfemu pytest plugin (registered by the package's
+entry point when installed; loaded here when running from a bare checkout)."""
+
+from importlib.metadata import entry_points
+
+pytest_plugins = [] if any(ep.value == "lsfemu.testing" for ep in entry_points(group="pytest11")) else ["lsfemu.testing"]
