@@ -6,17 +6,17 @@ import fast. It sends argv, the caller's cwd and environment (and stdin for
 comes back and exits with the daemon's exit code. When no daemon answers it
 starts one, under a lock so that concurrent first calls start exactly one.
 
-Wire format (both directions): 4-byte big-endian length + UTF-8 JSON.
+Wire format (see `encode_fields`): a frame is a 4-byte big-endian length
+and a sequence of fields, each a 4-byte length and UTF-8 bytes. No json or
+socket module on this path: they pull in re and enum, which cost more than
+the whole command may take.
 """
 
 from __future__ import annotations
 
-import json
+import _socket
 import os
-import socket
-import struct
 import sys
-import time
 
 PROTOCOL = 1
 CONNECT_TIMEOUT = 60.0  # seconds to wait for a reply (a busy daemon may take a while)
@@ -31,12 +31,62 @@ def socket_path(home: str | None = None) -> str:
     return os.path.join(home or state_dir(), "mbatchd.sock")
 
 
-def _send(sock: socket.socket, obj: dict) -> None:
-    data = json.dumps(obj).encode()
-    sock.sendall(struct.pack(">I", len(data)) + data)
+def encode_fields(fields: list[str]) -> bytes:
+    parts = []
+    for f in fields:
+        b = f.encode("utf-8", "surrogateescape")
+        parts.append(len(b).to_bytes(4, "big"))
+        parts.append(b)
+    body = b"".join(parts)
+    return len(body).to_bytes(4, "big") + body
 
 
-def _recv_exact(sock: socket.socket, n: int) -> bytes:
+def decode_fields(body: bytes) -> list[str]:
+    """Inverse of encode_fields (without the frame length). Raises ValueError."""
+    out = []
+    i, n = 0, len(body)
+    while i < n:
+        if i + 4 > n:
+            raise ValueError("truncated field length")
+        k = int.from_bytes(body[i:i + 4], "big")
+        i += 4
+        if i + k > n:
+            raise ValueError("truncated field")
+        out.append(body[i:i + k].decode("utf-8", "surrogateescape"))
+        i += k
+    return out
+
+
+def encode_request(req: dict) -> bytes:
+    """[version, cmd, cwd, has_stdin, stdin, tty, argc, *argv, *"KEY=VALUE"]."""
+    stdin = req.get("stdin")
+    fields = ["lsfemu/2", req["cmd"], req["cwd"], "1" if stdin is not None else "0", stdin or "",
+              "1" if req.get("tty") else "0", str(len(req["argv"]))]
+    fields += req["argv"]
+    fields += [f"{k}={v}" for k, v in req["env"].items()]
+    return encode_fields(fields)
+
+
+def decode_request(body: bytes) -> dict:
+    f = decode_fields(body)
+    if len(f) < 7 or f[0] != "lsfemu/2" or not f[6].isdigit():
+        raise ValueError("not an lsfemu request")
+    argc = int(f[6])
+    if 7 + argc > len(f):
+        raise ValueError("truncated argv")
+    env = {}
+    for item in f[7 + argc:]:
+        k, _, v = item.partition("=")
+        env[k] = v
+    return {"v": 2, "cmd": f[1], "cwd": f[2], "stdin": f[4] if f[3] == "1" else None,
+            "tty": f[5] == "1", "argv": f[7:7 + argc], "env": env}
+
+
+def encode_response(out: str, err: str, rc: int) -> bytes:
+    return encode_fields([str(rc), out, err])
+
+
+def _recv_exact(sock, n: int) -> bytes:
     buf = bytearray()
     while len(buf) < n:
         chunk = sock.recv(min(n - len(buf), 1 << 20))
@@ -46,13 +96,12 @@ def _recv_exact(sock: socket.socket, n: int) -> bytes:
     return bytes(buf)
 
 
-def _recv(sock: socket.socket) -> dict:
-    (n,) = struct.unpack(">I", _recv_exact(sock, 4))
-    return json.loads(_recv_exact(sock, n))
+def _recv_frame(sock) -> bytes:
+    return _recv_exact(sock, int.from_bytes(_recv_exact(sock, 4), "big"))
 
 
-def _connect(path: str) -> socket.socket | None:
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+def _connect(path: str):
+    s = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
         s.connect(path)
         return s
@@ -70,6 +119,7 @@ def start_daemon(home: str, quiet: bool = True) -> None:
     """Start a daemon for `home` unless one answers; concurrent callers start one."""
     import fcntl
     import subprocess
+    import time
 
     os.makedirs(home, exist_ok=True)
     path = socket_path(home)
@@ -185,15 +235,16 @@ def call(cmd: str, argv: list[str], stdin_text: str | None = None) -> tuple[str,
         s = _connect(path)
         if s is None:
             return ("", f"lsfemu: the daemon does not answer at {path}\n", 255)
-    with s:
+    try:
         s.settimeout(CONNECT_TIMEOUT)
-        try:
-            _send(s, req)
-            resp = _recv(s)
-        except (OSError, ConnectionError, ValueError, struct.error) as e:
-            # No answer means no acknowledgement: say so, never pretend.
-            return ("", f"lsfemu: no answer from the daemon ({e}); the request may not have been carried out\n", 255)
-    return resp.get("out", ""), resp.get("err", ""), int(resp.get("rc", 255))
+        s.sendall(encode_request(req))
+        rc, out, err = decode_fields(_recv_frame(s))
+        return out, err, int(rc)
+    except (OSError, ConnectionError, ValueError) as e:
+        # No answer means no acknowledgement: say so, never pretend.
+        return ("", f"lsfemu: no answer from the daemon ({e}); the request may not have been carried out\n", 255)
+    finally:
+        s.close()
 
 
 def _emit(out: str, err: str, rc: int) -> int:
@@ -230,7 +281,9 @@ def main_lsfemu() -> None:
     argv = sys.argv[1:]
     if argv[:1] in (["init"], ["demo"]) or argv[:2] in (["daemon", "start"], ["daemon", "stop"], ["daemon", "status"], ["daemon", "restart"], ["daemon", "run"]) or not argv or argv[0] in ("-h", "--help"):
         # These manage the cluster itself (or run without one): run them here.
-        from lsfemu.cli.lsfemu_cmd import local_main
-
+        try:
+            from lsfemu.cli.lsfemu_cmd import local_main
+        except ImportError as e:
+            sys.exit(_emit("", f"lsfemu: {e.name} is missing for {sys.executable}; install lsfemu (pip install .)\n", 1))
         sys.exit(local_main(argv))
     sys.exit(run("lsfemu", argv))

@@ -64,8 +64,9 @@ def run_demo(keep: bool = False) -> int:
             ("bsub -J small sleep 60", "user3", "and a small one."),
             ("bjobs -u all", None, "Everything pends until the next scheduling pass (every MBD_SLEEP_TIME = 10 s)."),
             ("lsfemu clock advance 10s", None, "Move the clock to the next pass."),
-            ("bjobs -u all -w", None, "The priority queue went first; the 12-slot job waits for free slots, "
-             "and the small job behind it waits too: first come, first served inside a queue."),
+            ("bjobs -u all -w", None, "The priority queue went first. Inside 'normal' jobs go first come, "
+             "first served; the 12-slot job cannot start (3 slots are taken), but the small job behind it "
+             "fits in a free slot: LSF does not hold slots back for a big job unless told to."),
             ("bjobs -p -u all", None, "Why do jobs pend? bjobs -p says."),
             ("bstop 1", "user1", "user1 suspends job 1 ..."),
             ("bjobs 1", "user1", None),
@@ -82,8 +83,8 @@ def run_demo(keep: bool = False) -> int:
             if text:
                 _say(text)
             rc = _run(cmd, user)
-            if rc != 0 and not cmd.startswith("bkill 2") and not cmd.startswith("bjobs -p"):
-                failures += 1
+            if rc != 0 and (cmd, user) != ("bkill 2", "user1"):
+                failures += 1  # every other step must succeed
         _say("That is the tour. Try it yourself: 'lsfemu init ~/lsfconf', "
              "'export LSF_ENVDIR=~/lsfconf', then bsub, bjobs and 'lsfemu clock advance'.")
     finally:

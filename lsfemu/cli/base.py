@@ -11,8 +11,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-import click
 import typer
+
+try:  # typer >= 0.2x carries its own copy of click
+    from typer._click import exceptions as click_exc
+except ImportError:  # older typer depends on click
+    from click import exceptions as click_exc
 
 from lsfemu.render import messages
 
@@ -85,11 +89,8 @@ def run_typer(c: Ctx, app: typer.Typer, interspersed: bool = True) -> Result:
     if c.argv and c.argv[0] in ("-h", "--help"):
         return Result("", messages.usage(c.cmd), 0)
     if c.argv and c.argv[0] == "-V":
-        from lsfemu.render.lsid import banner
-
         return Result("", banner_version(), 0)
-    command = typer.main.get_command(app)
-    command.context_settings = {"allow_interspersed_args": interspersed, "help_option_names": []}
+    command = _click_command(app, interspersed)
     token = _current.set(c)
     try:
         command.main(args=list(c.argv), prog_name=c.cmd, standalone_mode=False)
@@ -98,15 +99,15 @@ def run_typer(c: Ctx, app: typer.Typer, interspersed: bool = True) -> Result:
             c.err.append(e.message + "\n")
         c.err.append(messages.usage(c.cmd))
         c.rc = 255
-    except click.NoSuchOption as e:
+    except click_exc.NoSuchOption as e:
         opt = e.option_name.lstrip("-")
         c.err.append(f"{c.cmd}: illegal option -- {opt}\n" + messages.usage(c.cmd))
         c.rc = 255
-    except click.BadOptionUsage as e:
+    except click_exc.BadOptionUsage as e:
         opt = (e.option_name or "").lstrip("-")
         c.err.append(f"{c.cmd}: option requires an argument -- {opt}\n" + messages.usage(c.cmd))
         c.rc = 255
-    except click.ClickException as e:
+    except click_exc.ClickException as e:
         msg = e.format_message()
         m = re.search(r"Option '(-\w+)' requires an argument", msg)
         if m:
@@ -117,11 +118,25 @@ def run_typer(c: Ctx, app: typer.Typer, interspersed: bool = True) -> Result:
             msg = f"{c.cmd}: {msg}"
         c.err.append(msg + "\n" + messages.usage(c.cmd))
         c.rc = 255
-    except click.exceptions.Exit as e:
+    except typer.Exit as e:
         c.rc = e.exit_code
     finally:
         _current.reset(token)
     return c.result()
+
+
+_COMMANDS_CACHE: dict[int, object] = {}
+
+
+def _click_command(app: typer.Typer, interspersed: bool):
+    """typer builds a click command by introspection; do it once per app."""
+    cmd = _COMMANDS_CACHE.get(id(app))
+    if cmd is None:
+        cmd = typer.main.get_command(app)
+        cmd.context_settings = {"allow_interspersed_args": interspersed, "help_option_names": []}
+        cmd.allow_interspersed_args = interspersed
+        _COMMANDS_CACHE[id(app)] = cmd
+    return cmd
 
 
 def banner_version() -> str:

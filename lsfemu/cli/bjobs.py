@@ -35,13 +35,16 @@ def select_users(c: Ctx, u: str | None) -> set[str] | None:
 
 
 def order_key(c: Ctx, job) -> tuple:
+    """Started jobs by start time (within one pass in dispatch order), then
+    pending jobs in dispatch order, then finished jobs by finish time."""
     cfg = c.cluster.config
+    order = {q.name: i for i, q in enumerate(cfg.queues)}
+    q = cfg.queue(job.queue)
+    dispatch_order = (-(q.priority if q else 0), order.get(job.queue, 0), -(job.priority or 0), job.position)
     if job.status in ("RUN", "USUSP", "SSUSP"):
-        return (0, job.start_time or 0, job.position)
+        return (0, job.start_time or 0) + dispatch_order
     if job.status in PENDING:
-        order = {q.name: i for i, q in enumerate(cfg.queues)}
-        q = cfg.queue(job.queue)
-        return (1, -(q.priority if q else 0), order.get(job.queue, 0), -(job.priority or 0), job.position)
+        return (1, 0) + dispatch_order
     return (2, job.finish_time or 0, job.position)
 
 

@@ -175,11 +175,11 @@ def _submit(c: Ctx, cmdline: str, o: dict):
     # Queue
     default_used = o["queue"] is None
     if default_used:
-        qname = next((q for q in cfg.params.default_queues if cfg.queue(q) is not None), None)
+        # DEFAULT_QUEUE (or LSB_DEFAULTQUEUE), else LSF's queue named "default".
+        candidates = c.env.get("LSB_DEFAULTQUEUE", "").split() or cfg.params.default_queues or ["default"]
+        qname = next((q for q in candidates if cfg.queue(q) is not None), None)
         if qname is None:
-            qname = cfg.queues[0].name if cfg.queues else None
-        if qname is None:
-            raise SubmitError("No such queue")
+            raise SubmitError("Queue name must be specified")
     else:
         qname = o["queue"]
     q = cfg.queue(qname)

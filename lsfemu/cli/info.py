@@ -173,7 +173,7 @@ def busers(
     if not names:
         wanted = [c.user]
     elif "all" in names:
-        users = set(counts) | {u for u in cfg.user_limits if not u.endswith("@") and u != "default" and u not in cfg.user_groups}
+        users = {j.user for j in cl.jobs.values()} | {u for u in cfg.user_limits if not u.endswith("@") and u != "default" and u not in cfg.user_groups}
         for g in cfg.user_groups:
             users |= {m for m in cfg.group_members(g) if m != "all"}
         wanted = sorted(users) + sorted(cfg.user_groups)

@@ -153,6 +153,12 @@ class ClusterConfig:
     user_limits: dict[str, UserLimitConf]
     hosts: dict[str, HostConf]  # lsb.hosts rows by name (incl. "default")
     warnings: list[ConfigIssue] = field(default_factory=list)
+    # lsb.hosts HostGroup sections: group name -> members, verbatim (not expanded).
+    host_groups: dict[str, list[str]] = field(default_factory=dict)
+    # lsb.hosts HostPartition sections, kept raw: HPART_NAME -> {upper-case key: value}. Not used yet.
+    host_partitions: dict[str, dict[str, str]] = field(default_factory=dict)
+    # Paths of the files actually read: "lsf.conf", "lsf.cluster", "lsb.params", ... -> path.
+    files: dict[str, str] = field(default_factory=dict)
 
     # -- lookups used everywhere -------------------------------------------------
     def queue(self, name: str) -> QueueConf | None:
@@ -209,12 +215,22 @@ class ClusterConfig:
         return False
 
     def queue_hosts(self, q: QueueConf) -> list[str]:
-        """Hosts a queue may dispatch to, in cluster order."""
+        """Hosts a queue may dispatch to, in cluster order (host groups expanded,
+        `~host` excluded, `host+N` preference suffixes dropped)."""
         if not q.hosts or "all" in q.hosts:
             return self.host_names
-        wanted = []
+        wanted: set[str] = set()
+        excluded: set[str] = set()
+        others = False
         for h in q.hosts:
-            h = h.rstrip("+0123456789") if "+" in h else h  # host preference "hostA+2"
-            if h not in wanted:
-                wanted.append(h)
-        return [h for h in self.host_names if h in wanted]
+            if h == "others":
+                others = True
+                continue
+            target = excluded if h.startswith("~") else wanted
+            name = h.lstrip("~")
+            if "+" in name:
+                name = name.split("+", 1)[0]
+            target.update(self.host_groups.get(name, [name]))
+        if others:
+            wanted |= set(self.host_names)
+        return [h for h in self.host_names if h in wanted and h not in excluded]

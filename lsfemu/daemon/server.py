@@ -13,7 +13,6 @@ the cluster state and runs every command.
 from __future__ import annotations
 
 import fcntl
-import json
 import logging
 import os
 import signal
@@ -24,6 +23,7 @@ import sys
 import threading
 import time
 
+from lsfemu.client import decode_request, encode_response
 from lsfemu.daemon import dispatch
 
 MAX_REQUEST = 64 * 1024 * 1024
@@ -39,20 +39,17 @@ class _Handler(socketserver.BaseRequestHandler):
         try:
             creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
             _pid, uid, _gid = struct.unpack("3i", creds)
-            head = _recv_exact(sock, 4)
-            (n,) = struct.unpack(">I", head)
+            n = int.from_bytes(_recv_exact(sock, 4), "big")
             if n > MAX_REQUEST:
-                _send(sock, {"out": "", "err": f"lsfemu: request larger than {MAX_REQUEST} bytes refused\n", "rc": 255})
+                sock.sendall(encode_response("", f"lsfemu: request larger than {MAX_REQUEST} bytes refused\n", 255))
                 return
-            req = json.loads(_recv_exact(sock, n))
-            if not isinstance(req, dict):
-                raise ValueError("request is not an object")
+            req = decode_request(_recv_exact(sock, n))
         except (OSError, ValueError, struct.error, ConnectionError) as e:
             log.info("dropped a connection: %s", e)
             return
         resp = daemon.serve(req, uid)
         try:
-            _send(sock, resp)
+            sock.sendall(encode_response(resp["out"], resp["err"], resp["rc"]))
         except OSError as e:
             log.info("client went away before the answer: %s", e)
         if daemon.stop_pending:
@@ -67,11 +64,6 @@ def _recv_exact(sock: socket.socket, n: int) -> bytes:
             raise ConnectionError("client closed the connection")
         buf += chunk
     return bytes(buf)
-
-
-def _send(sock: socket.socket, obj: dict) -> None:
-    data = json.dumps(obj).encode()
-    sock.sendall(struct.pack(">I", len(data)) + data)
 
 
 class _Server(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):

@@ -1,0 +1,312 @@
+"""A complete, valid configuration loads into the expected objects; file location rules."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from lsfemu.config import parser
+from lsfemu.config.model import ClusterConfig, ConfigError
+
+
+@pytest.fixture
+def cfg(tmp_path, make_env) -> ClusterConfig:
+    return parser.load(make_env(tmp_path))
+
+
+def test_lsf_conf_and_cluster(cfg, tmp_path):
+    assert cfg.envdir == str(tmp_path)
+    assert cfg.confdir == str(tmp_path)
+    assert cfg.cluster_name == "mycluster"
+    assert cfg.lsf_conf["LSF_UNIT_FOR_LIMITS"] == "MB"
+    assert cfg.lsf_conf["LSB_JOBID_DISP_LENGTH"] == "10"
+    # Quotes stripped; a '#' inside quotes is not a comment; trailing comment removed.
+    assert cfg.lsf_conf["LSB_BJOBS_FORMAT"] == "jobid stat user queue # not a comment"
+    assert cfg.lsf_conf["LSF_MASTER_LIST"] == "hostA hostB"
+    assert cfg.lsf_conf["LSB_SHORT_HOSTLIST"] == "1"  # key upper-cased
+    assert cfg.master_host == "hostA"
+    assert cfg.admins == ["lsfadmin", "admin2"]
+    assert cfg.is_cluster_admin("lsfadmin") and not cfg.is_cluster_admin("user1")
+    assert [h.name for h in cfg.cluster_hosts] == ["hostA", "hostB", "client1"]
+    assert cfg.host_names == ["hostA", "hostB"]  # client1 is server 0
+    b = cfg.cluster_hosts[1]
+    assert (b.model, b.type, b.server, b.resources, b.line) == ("!", "!", True, ["linux", "bigmem"], 8)
+    assert cfg.cluster_hosts[2].server is False
+    assert cfg.files["lsf.cluster"] == str(tmp_path / "lsf.cluster.mycluster")
+
+
+def test_params(cfg):
+    p = cfg.params
+    assert p.default_queues == ["normal"]
+    assert (p.mbd_sleep_time, p.sbd_sleep_time, p.job_accept_interval) == (10, 7, 1)
+    assert p.max_user_priority == 100
+    assert p.job_priority_over_time == (1, 10)
+    assert p.hist_hours == 5.0
+    # Untouched keys keep LSF 10.1's defaults.
+    assert (p.clean_period, p.max_job_num, p.max_jobid, p.default_project) == (3600, 1000, 999999, "default")
+    assert (p.cpu_time_factor, p.run_time_factor, p.run_job_factor) == (0.7, 0.7, 3.0)
+    assert p.enable_hist_run_time is False and p.fwd_job_factor is None
+    assert p.lines == {"DEFAULT_QUEUE": 2, "MBD_SLEEP_TIME": 3, "SBD_SLEEP_TIME": 4, "JOB_ACCEPT_INTERVAL": 5,
+                       "MAX_USER_PRIORITY": 6, "JOB_PRIORITY_OVER_TIME": 7, "HIST_HOURS": 8}
+
+
+def test_queues(cfg, tmp_path):
+    assert [q.name for q in cfg.queues] == ["normal", "short"]
+    q = cfg.queue("normal")
+    assert q is not None and cfg.queue("nosuch") is None
+    assert (q.priority, q.nice, q.run_limit) == (30, 20, 720.0)
+    assert q.file == str(tmp_path / "lsb.queues") and q.line == 1
+    assert q.fairshare == "USER_SHARES[[user1, 5000] [user2, 5000] [others, 1]]"
+    assert q.aps_priority == ("WEIGHT[[JPRIORITY, 1] [QPRIORITY, 10] [FS, 100]] LIMIT[[JPRIORITY, 100]] "
+                              "GRACE_PERIOD[[MEM,10h] [JPRIORITY, 10m]]")
+    assert q.queue_group == ["short"]
+    assert q.users == ["all"] and q.hosts == ["all"]
+    assert q.description == "For normal low priority jobs, running only if hosts are lightly loaded."
+    assert q.lines["DESCRIPTION"] == 11 and q.lines["QUEUE_NAME"] == 2
+    s = cfg.queue("short")
+    assert s.priority == 40 and s.line == 15
+    assert s.run_limit == 90.0  # "10 1:30": the last value (hard limit), hour:minute
+    assert s.description is None and s.qjob_limit is None and s.factors == {}
+    assert cfg.queue_hosts(q) == ["hostA", "hostB"]
+    assert cfg.queue_allows_user(q, "anyone")
+
+
+def test_users(cfg):
+    g = cfg.user_groups
+    assert list(g) == ["groupA", "groupB", "groupC"]
+    assert g["groupA"].members == ["user1", "user2", "user3"] and g["groupA"].user_shares is None
+    assert g["groupB"].user_shares == "[user4, 2] [user5, 4]"
+    assert g["groupC"].user_shares == "[user6, 1] [groupA, 2] [default, 10]"
+    assert g["groupC"].line == 5
+    assert cfg.group_members("groupC") == {"user1", "user2", "user3", "user4", "user5", "user6"}
+    lim = cfg.user_limits
+    assert (lim["user1"].max_jobs, lim["user1"].jl_p, lim["user1"].max_pend_jobs) == (10, None, None)
+    assert (lim["groupA@"].max_jobs, lim["groupA@"].jl_p, lim["groupA@"].max_pend_jobs) == (10, 1.0, 10)
+    assert lim["default"].max_jobs == 6 and lim["default"].line == 12
+
+
+def test_hosts(cfg):
+    assert set(cfg.hosts) == {"hostA", "default"}
+    assert (cfg.hosts["hostA"].mxj, cfg.hosts["hostA"].jl_u) == (1, None)
+    assert (cfg.hosts["default"].mxj, cfg.hosts["default"].jl_u) == (2, 1)
+    assert cfg.host_mxj("hostA") == 1 and cfg.host_mxj("hostB") == 2
+    assert cfg.host_groups == {"hg1": ["hostA", "hostB"]}
+    assert cfg.host_partitions["part1"]["USER_SHARES"] == "[groupA@, 3] [default, 1]"
+
+
+def test_only_expected_warnings(cfg):
+    # The sample's only warning: HostPartition is kept but not used.
+    assert [(os.path.basename(w.file), w.line, w.fatal) for w in cfg.warnings] == [("lsb.hosts", 12, False)]
+    assert "host partition" in cfg.warnings[0].message
+
+
+def test_check_matches_load(tmp_path, make_env):
+    cfg, issues = parser.check(make_env(tmp_path))
+    assert cfg is not None and issues == cfg.warnings
+
+
+def test_optional_files_may_be_missing(tmp_path, make_env):
+    cfg = parser.load(make_env(tmp_path, {"lsb.users": None, "lsb.hosts": None}))
+    assert cfg.user_groups == {} and cfg.user_limits == {} and cfg.hosts == {}
+    assert cfg.host_mxj("hostA") is None
+    assert not [w for w in cfg.warnings if "lsb.users" in w.file or "lsb.hosts" in w.file]
+
+
+def test_mxj_bang_and_defaults(tmp_path, make_env):
+    hosts = "Begin Host\nHOST_NAME MXJ JL/U\nhostA ! ()\nhostB - 3\nEnd Host\n"
+    cfg = parser.load(make_env(tmp_path, {"lsb.hosts": hosts}))
+    assert cfg.hosts["hostA"].mxj_is_ncpus and cfg.hosts["hostA"].mxj is None
+    assert cfg.host_mxj("hostA") == (os.cpu_count() or 1)
+    assert cfg.hosts["hostB"].mxj is None and cfg.hosts["hostB"].jl_u == 3
+
+
+def test_queue_full_keys(tmp_path, make_env):
+    queues = """\
+Begin Queue
+QUEUE_NAME = normal
+USERS = user1 groupA/
+HOSTS = hostA hostB+2
+ADMINISTRATORS = qadmin
+QJOB_LIMIT = 100
+UJOB_LIMIT = 10
+PJOB_LIMIT = 2
+HJOB_LIMIT = 4
+CPU_TIME_FACTOR = 0.5
+RUN_TIME_FACTOR = 1
+HIST_HOURS = 0
+RES_REQ = select[type==any]
+RUNLIMIT = 12:00
+NICE = -5
+DESCRIPTION = "quoted # text"
+End Queue
+"""
+    cfg = parser.load(make_env(tmp_path, {"lsb.queues": queues}))
+    q = cfg.queue("normal")
+    assert q.users == ["user1", "groupA/"] and q.hosts == ["hostA", "hostB+2"]
+    assert q.administrators == ["qadmin"]
+    assert (q.qjob_limit, q.ujob_limit, q.pjob_limit, q.hjob_limit) == (100, 10, 2, 4)
+    assert q.factors == {"CPU_TIME_FACTOR": 0.5, "RUN_TIME_FACTOR": 1.0, "HIST_HOURS": 0.0}
+    assert q.extra == {"RES_REQ": "select[type==any]"}
+    assert q.run_limit == 720.0 and q.nice == -5
+    assert q.description == "quoted # text"
+    assert q.priority == 1  # default
+    assert cfg.queue_hosts(q) == ["hostA", "hostB"]
+    assert cfg.queue_allows_user(q, "user2")  # via groupA/
+    assert not cfg.queue_allows_user(q, "user9")
+
+
+def test_params_all_keys(tmp_path, make_env):
+    params = """\
+Begin Parameters
+DEFAULT_QUEUE = normal short
+CLEAN_PERIOD = 60
+MAX_JOB_NUM = 0
+MAX_JOBID = 2000000
+DEFAULT_PROJECT = "proj A"
+JOB_TERMINATE_INTERVAL = 0
+MAX_JOB_ARRAY_SIZE = 5000
+PG_SUSP_IT = 0
+MAX_SBD_FAIL = 5
+CPU_TIME_FACTOR = 0.1
+RUN_TIME_FACTOR = 0.2
+RUN_JOB_FACTOR = 0.3
+FAIRSHARE_ADJUSTMENT_FACTOR = 0.4
+COMMITTED_RUN_TIME_FACTOR = 0.5
+GPU_RUN_TIME_FACTOR = 0.6
+FWD_JOB_FACTOR = 0.7
+HIST_HOURS = 1.5
+ENABLE_HIST_RUN_TIME = y
+RUN_TIME_DECAY = Y
+RESOURCE_RESERVE_PER_SLOT = Y
+End Parameters
+"""
+    cfg = parser.load(make_env(tmp_path, {"lsb.params": params}))
+    p = cfg.params
+    assert p.default_queues == ["normal", "short"]
+    assert (p.clean_period, p.max_job_num, p.max_jobid, p.default_project) == (60, 0, 2000000, "proj A")
+    assert (p.job_terminate_interval, p.max_job_array_size, p.pg_susp_it, p.max_sbd_fail) == (0, 5000, 0, 5)
+    assert (p.cpu_time_factor, p.run_time_factor, p.run_job_factor, p.fairshare_adjustment_factor) == (0.1, 0.2, 0.3, 0.4)
+    assert (p.committed_run_time_factor, p.gpu_run_time_factor, p.fwd_job_factor, p.hist_hours) == (0.5, 0.6, 0.7, 1.5)
+    assert p.enable_hist_run_time is True and p.run_time_decay is True
+    assert p.extra == {"RESOURCE_RESERVE_PER_SLOT": "Y"}
+    assert p.max_user_priority is None and p.job_priority_over_time is None
+    assert not [w for w in cfg.warnings if "lsb.params" in w.file]
+
+
+def test_load_raises_config_error_with_all_issues(tmp_path, make_env):
+    env = make_env(tmp_path, {"lsb.params": "Begin Parameters\nMBD_SLEEP_TIME = 0\nFOO = 1\nEnd Parameters\n"})
+    with pytest.raises(ConfigError) as ei:
+        parser.load(env)
+    issues = ei.value.issues
+    assert any(i.fatal and i.line == 2 and "MBD_SLEEP_TIME" in i.message for i in issues)
+    assert any(not i.fatal and i.line == 3 and "FOO" in i.message for i in issues)
+    assert "lsb.params(2): MBD_SLEEP_TIME: expected a positive integer, got <0>" in str(ei.value)
+
+
+# -- locating files -------------------------------------------------------------
+
+
+def test_lsb_confdir_layout(tmp_path, make_env, sample):
+    env = tmp_path / "envdir"
+    lsb = tmp_path / "conf" / "lsbatch"
+    configdir = lsb / "mycluster" / "configdir"
+    lsb_files = {k: v for k, v in sample.items() if k.startswith("lsb.")}
+    make_env(env, {k: None for k in lsb_files} | {"lsf.conf": f"LSB_CONFDIR={lsb}\n"})
+    configdir.mkdir(parents=True)
+    for k, v in lsb_files.items():
+        (configdir / k).write_text(v)
+    found = parser.find_files(str(env))
+    assert found["cluster_name"] == "mycluster"
+    assert found["confdir"] == str(configdir)
+    assert found["lsb.queues"] == str(configdir / "lsb.queues")
+    assert found["lsf.cluster"] == str(env / "lsf.cluster.mycluster")
+    assert found["issues"] == []
+    cfg = parser.load(str(env))
+    assert cfg.confdir == str(configdir) and cfg.queues[0].file == str(configdir / "lsb.queues")
+
+
+def test_lsb_confdir_missing_falls_back_to_envdir(tmp_path, make_env):
+    env = make_env(tmp_path, {"lsf.conf": "LSF_UNIT_FOR_LIMITS=MB\nLSB_CONFDIR=/nonexistent/lsbatch\n"})
+    cfg = parser.load(env)
+    assert cfg.confdir == env
+    w = [w for w in cfg.warnings if "LSB_CONFDIR" in w.message]
+    assert len(w) == 1 and w[0].line == 2 and os.path.basename(w[0].file) == "lsf.conf"
+
+
+def test_lsf_confdir_and_cluster_name(tmp_path, make_env, sample):
+    env = tmp_path / "env"
+    confdir = tmp_path / "lsfconf"
+    confdir.mkdir()
+    (confdir / "lsf.cluster.prod").write_text(sample["lsf.cluster.mycluster"])
+    (confdir / "lsf.cluster.test").write_text("garbage")
+    make_env(env, {"lsf.cluster.mycluster": None,
+                   "lsf.conf": f"LSF_CONFDIR = {confdir}\nLSF_CLUSTER_NAME = prod\n"})
+    cfg = parser.load(str(env))
+    assert cfg.cluster_name == "prod"
+    assert cfg.files["lsf.cluster"] == str(confdir / "lsf.cluster.prod")
+
+
+def test_several_cluster_files_is_fatal(tmp_path, make_env, sample):
+    env = make_env(tmp_path, {"lsf.cluster.other": sample["lsf.cluster.mycluster"]})
+    cfg, issues = parser.check(env)
+    assert cfg is None
+    bad = [i for i in issues if "several cluster files" in i.message]
+    assert len(bad) == 1 and bad[0].fatal and bad[0].file == env and bad[0].line == 0
+    assert "lsf.cluster.mycluster" in bad[0].message and "lsf.cluster.other" in bad[0].message
+    # Naming the cluster in lsf.conf resolves it.
+    make_env(tmp_path, {"lsf.cluster.other": sample["lsf.cluster.mycluster"],
+                        "lsf.conf": "LSF_CLUSTER_NAME=other\n"})
+    assert parser.load(env).cluster_name == "other"
+
+
+def test_no_cluster_file_is_fatal(tmp_path, make_env):
+    env = make_env(tmp_path, {"lsf.cluster.mycluster": None})
+    cfg, issues = parser.check(env)
+    assert cfg is None
+    bad = [i for i in issues if "no lsf.cluster.<name> file" in i.message]
+    assert len(bad) == 1 and bad[0].file == env and bad[0].line == 0 and bad[0].fatal
+    # The other files are still checked.
+    assert not [i for i in issues if i is not bad[0] and i.fatal]
+
+
+def test_named_cluster_file_missing(tmp_path, make_env):
+    env = make_env(tmp_path, {"lsf.conf": "LSF_CLUSTER_NAME=nosuch\n"})
+    cfg, issues = parser.check(env)
+    assert cfg is None
+    assert [(os.path.basename(i.file), i.line, i.message) for i in issues if i.fatal] == [
+        ("lsf.cluster.nosuch", 0, "file not found")]
+
+
+def test_find_files_flat(tmp_path, make_env):
+    env = make_env(tmp_path)
+    found = parser.find_files(env)
+    assert found["lsf.conf"] == os.path.join(env, "lsf.conf")
+    assert found["lsb.params"] == os.path.join(env, "lsb.params")
+    assert found["lsb.users"] == os.path.join(env, "lsb.users")
+    assert found["confdir"] == env and found["cluster_name"] == "mycluster"
+
+
+def test_relative_lsb_confdir_is_under_envdir(tmp_path, make_env, sample):
+    configdir = tmp_path / "lsbatch" / "mycluster" / "configdir"
+    configdir.mkdir(parents=True)
+    (configdir / "lsb.params").write_text(sample["lsb.params"].replace("MBD_SLEEP_TIME = 10", "MBD_SLEEP_TIME = 3"))
+    for name in ("lsb.queues", "lsb.users", "lsb.hosts"):
+        (configdir / name).write_text(sample[name])
+    env = make_env(tmp_path, {"lsf.conf": "LSB_CONFDIR = lsbatch\n", "lsb.params": None})
+    cfg = parser.load(env)
+    assert cfg.confdir == str(configdir) and cfg.params.mbd_sleep_time == 3
+
+
+def test_missing_lsf_confdir_warns(tmp_path, make_env):
+    env = make_env(tmp_path, {"lsf.conf": "# x\nLSF_CONFDIR=/no/such/dir\n"})
+    found = parser.find_files(env)
+    assert [(os.path.basename(i.file), i.line, i.fatal) for i in found["issues"]] == [("lsf.conf", 2, False)]
+    assert parser.load(env).cluster_name == "mycluster"
+
+
+def test_find_files_without_lsf_conf(tmp_path, make_env):
+    env = make_env(tmp_path, {"lsf.conf": None})
+    found = parser.find_files(env)
+    assert [(os.path.basename(i.file), i.line, i.message) for i in found["issues"]] == [("lsf.conf", 0, "file not found")]
+    assert found["cluster_name"] == "mycluster" and found["confdir"] == env
