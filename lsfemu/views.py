@@ -60,6 +60,14 @@ class JobView:
     aps_admin: float | None = None  # bmod -aps admin=
     share_group: str | None = None  # "/user1"; "Share group charged" in bjobs -l
     dependency: str | None = None
+    # --- optional display data (added for lsfemu.render; all default to "unknown") ---
+    application: str | None = None  # bsub -app; "Application <app>" in bjobs -l
+    esub: str | None = None  # "Esub <esub>" in bjobs -l
+    nthreads: int | None = None  # "NTHREAD: n" in the bjobs -l usage lines
+    max_mem_kb: int | None = None  # MEMORY USAGE block / -o max_mem
+    avg_mem_kb: int | None = None  # MEMORY USAGE block / -o avg_mem
+    combined_res_req: str | None = None  # " Combined: ..." (None -> res_req)
+    effective_res_req: str | None = None  # " Effective: ..." (None -> res_req once started)
 
     @property
     def display_id(self) -> str:

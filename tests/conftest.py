@@ -3,4 +3,5 @@ entry point when installed; loaded here when running from a bare checkout)."""
 
 from importlib.metadata import entry_points
 
-pytest_plugins = [] if any(ep.value == "lsfemu.testing" for ep in entry_points(group="pytest11")) else ["lsfemu.testing"]
+_installed = any(ep.value == "lsfemu.testing" for ep in entry_points(group="pytest11"))
+pytest_plugins = ["pytester"] + ([] if _installed else ["lsfemu.testing"])

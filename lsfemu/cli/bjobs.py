@@ -121,9 +121,10 @@ def bjobs(
     jobs.sort(key=lambda j: order_key(c, j))
     views = [cl.view(j, now) for j in jobs]
     year = cfg.lsf_conf.get("LSB_DISPLAY_YEAR", "N").upper() == "Y"
+    hms = hms or cfg.lsf_conf.get("LSB_HMS_TIME_FORMAT", "N").upper() == "Y"
 
     if json_:
-        c.out.append(R.json_out(views, parsed_fmt, now=now, not_found=missing))
+        c.out.append(R.json_out(views, parsed_fmt, now=now, not_found=missing, hms=hms, year=year))
         return
     for m in missing:
         suffix = f" in queue <{queue}>" if queue else ""
@@ -132,14 +133,18 @@ def bjobs(
         if not missing:
             c.error(_nothing_found(name, all_, done, pend, run, susp, aps, queue))
         return
+    width = _jobid_width(cfg)
     if parsed_fmt is not None:
-        c.out.append(R.custom(views, parsed_fmt, now=now, header=not noheader, hms=hms or cfg.lsf_conf.get("LSB_HMS_TIME_FORMAT", "N").upper() == "Y"))
+        c.out.append(R.custom(views, parsed_fmt, now=now, header=not noheader, hms=hms, year=year))
     elif long or uf:
-        c.out.append(R.long(views, now=now, max_user_priority_set=cfg.params.max_user_priority is not None, year=year, uf=uf))
+        c.out.append(R.long(views, now=now, max_user_priority_set=cfg.params.max_user_priority is not None,
+                            year=year, uf=uf, short_hostlist=cfg.lsf_conf.get("LSB_SHORT_HOSTLIST") == "1"))
     elif aps:
-        c.out.append(R.aps_table(views, wide=wide, jobid_width=_jobid_width(cfg), year=year))
+        c.out.append(R.aps_table(views, wide=wide, jobid_width=width, year=year, header=not noheader))
+    elif pend:
+        c.out.append(R.pend_table(views, wide=wide, jobid_width=width, year=year, header=not noheader))
     else:
-        c.out.append(R.table(views, wide=wide, jobid_width=_jobid_width(cfg), year=year, header=not noheader))
+        c.out.append(R.table(views, wide=wide, jobid_width=width, year=year, header=not noheader, reasons=susp))
 
 
 def _jobid_width(cfg) -> int:

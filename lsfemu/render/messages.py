@@ -1,0 +1,303 @@
+"""LSF's message texts (reference sections 2 and 12): data in, text out.
+
+Owns
+
+* the lsberrno strings of section 12 as named constants (no trailing
+  punctuation -- callers compose them);
+* the composition helpers (``Job <N>: msg``, ``obj: msg. Job not submitted.``,
+  ``... Job not modified.``);
+* the "not found" family of 2.7 (``Job <N> is not found``, ``No unfinished
+  job found`` ...), written to stderr by the callers;
+* the job-control success lines of 2.1-2.6 (``Job <N> is submitted to
+  default queue <q>.`` ...);
+* the usage texts printed by ``-h`` and after option errors, shaped like LSF
+  10's ``Usage: bjobs [-h] [-V] ...`` (:func:`usage`).
+
+Every builder returns the line *without* a newline; :func:`usage` returns
+complete lines ending with a newline.
+"""
+
+from __future__ import annotations
+
+# --- lsberrno strings (section 12) ------------------------------------------
+NO_MATCHING_JOB = "No matching job found"
+JOB_NOT_STARTED = "Job has not started yet"
+JOB_STARTED = "Job has already started"
+JOB_FINISHED = "Job has already finished"
+DEPEND_SYNTAX = "Dependency condition syntax error"
+QUEUE_NO_EXCLUSIVE = "Queue does not accept EXCLUSIVE jobs"
+ROOT_SUBMIT_DISABLED = "Root job submission is disabled"
+NOT_CHKPNTABLE = "Job is not checkpointable"
+NO_OUTPUT = "No output so far"
+UNKNOWN_USER = "Unknown user"
+PERM_DENIED = "User permission denied"
+NO_SUCH_QUEUE = "No such queue"
+QUEUE_NAME_REQUIRED = "Queue name must be specified"
+QUEUE_CLOSED = "Queue has been closed"
+QUEUE_WINDOWS_CLOSED = "Not activated because queue windows are closed"
+QUEUE_USE_DENIED = "User cannot use the queue"
+BAD_HOST = "Bad host name, host group name or cluster name"
+TOO_MANY_PROCS = "Too many processors requested"
+NO_SUCH_GROUP = "No such user/host group"
+HOST_NOT_USED_BY_QUEUE = "Host or host group is not used by the queue"
+QUEUE_USER_SLOTS = "Queue does not have enough per-user job slots"
+BAD_ARG = "Bad argument"
+BAD_TIME = "Bad time specification"
+START_AFTER_TERM = "Start time is later than termination time"
+BAD_CPU_LIMIT = "Bad CPU limit specification"
+EXCEED_QUEUE_LIMIT = "Cannot exceed queue's hard limit(s)"
+EMPTY_JOB = "Empty job"
+SIG_NOT_SUPPORTED = "Signal not supported"
+BAD_JOB_NAME = "Bad job name"
+DEST_QUEUE_FULL = "The destination queue has reached its job limit"
+BAD_RESREQ = "Bad resource requirement syntax"
+NOT_ENOUGH_HOSTS = "Not enough host(s) currently eligible"
+NOT_IN_USER_GROUP = "User not in the specified user group"
+BAD_USER_GROUP = "Bad user group name"
+ESUB_ABORT = "Request aborted by esub"
+NO_JOB_GROUP = "Job group does not exist"
+ARRAY_OP_NOT_SUPPORTED = "Cannot operate on job array"
+SUSPENDED_OP_NOT_SUPPORTED = "Operation not supported for a suspended job"
+ARRAY_INDEX_ERROR = "Job array index error"
+NO_SUCH_ARRAY = "Job array does not exist"
+BAD_JOBID = "Bad jobId"
+BAD_USER_PRIORITY = "Bad user priority"
+PRIORITY_UNDEFINED = "Job priority control undefined"
+ALREADY_REQUEUED = "Job has already been requeued"
+TOO_FEW_PROCS = "Too few processors requested"
+RUNNING_JOB_MOD = (
+    "Only the following parameters can be used to modify a running job: -c, -M, -W, -o, -e, -r"
+)
+PEND_THRESHOLD = "Pending job threshold reached"
+SYNTAX_ERROR = "Syntax error"
+
+#: every lsberrno string above, for lookups and tests
+LSBERRNO: tuple[str, ...] = tuple(
+    v for k, v in sorted(globals().items()) if k.isupper() and isinstance(v, str)
+)
+
+# --- composition --------------------------------------------------------------
+
+
+def job_error(job_id: object, message: str) -> str:
+    """Per-job failure of bkill/bstop/bresume/bswitch: ``Job <1234>: msg``."""
+    return f"Job <{job_id}>: {message}"
+
+
+def object_error(obj: object, message: str) -> str:
+    """``obj: msg`` (``normal: No such queue``)."""
+    return f"{obj}: {message}"
+
+
+def not_submitted(message: str, obj: object | None = None) -> str:
+    """``[obj: ]msg. Job not submitted.``"""
+    return f"{obj}: {message}. Job not submitted." if obj is not None else f"{message}. Job not submitted."
+
+
+def not_modified(message: str, obj: object | None = None) -> str:
+    """``[obj: ]msg. Job not modified.``"""
+    return f"{obj}: {message}. Job not modified." if obj is not None else f"{message}. Job not modified."
+
+
+def _filters(queue: str | None = None, host: str | None = None, cluster: str | None = None) -> str:
+    s = ""
+    if queue:
+        s += f" in queue <{queue}>"
+    if host:
+        s += f" on host/group <{host}>"
+    if cluster:
+        s += f" in cluster <{cluster}>"
+    return s
+
+
+# --- the "not found" family (2.7) ----------------------------------------------
+
+
+def not_found(job: object, *, queue: str | None = None, host: str | None = None, cluster: str | None = None) -> str:
+    """``Job <1234> is not found`` (+ `` in queue <q>`` ...); *job* may be a name."""
+    return f"Job <{job}> is not found{_filters(queue, host, cluster)}"
+
+
+def array_not_found(job_id: object) -> str:
+    return f"Job array <{job_id}> is not found"
+
+
+def not_an_array(job_id: object) -> str:
+    return f"Job <{job_id}> is not a job array"
+
+
+_KINDS = {
+    "": "No job found",
+    "all": "No job found",
+    "unfinished": "No unfinished job found",
+    "pending": "No pending job found",
+    "running": "No running job found",
+    "suspended": "No suspended job found",
+    "done": "No DONE/EXIT job found",
+    "finished": "No DONE/EXIT job found",
+}
+
+
+def no_job_found(
+    kind: str = "unfinished",
+    *,
+    queue: str | None = None,
+    host: str | None = None,
+    cluster: str | None = None,
+) -> str:
+    """``No unfinished job found`` and friends; *kind* is one of ``unfinished``
+    (bjobs default), ``""``/``all`` (``-a``), ``pending``, ``running``,
+    ``suspended``, ``done``."""
+    try:
+        base = _KINDS[kind]
+    except KeyError:
+        raise ValueError(f"unknown kind {kind!r}") from None
+    return base + _filters(queue, host, cluster)
+
+
+# --- success lines (2.1-2.6) -----------------------------------------------------
+
+
+def submitted(job_id: object, queue: str, *, default_queue: bool) -> str:
+    """``Job <N> is submitted to [default ]queue <q>.``"""
+    which = "default queue" if default_queue else "queue"
+    return f"Job <{job_id}> is submitted to {which} <{queue}>."
+
+
+def being_changed(job_id: object) -> str:
+    return f"Parameters of job <{job_id}> are being changed"
+
+
+def being_terminated(job_id: object) -> str:
+    return f"Job <{job_id}> is being terminated"
+
+
+def being_signaled(job_id: object) -> str:
+    return f"Job <{job_id}> is being signaled"
+
+
+def being_stopped(job_id: object) -> str:
+    return f"Job <{job_id}> is being stopped"
+
+
+def being_resumed(job_id: object) -> str:
+    return f"Job <{job_id}> is being resumed"
+
+
+def being_requeued(job_id: object) -> str:
+    """OpenLava's text carries one trailing space."""
+    return f"Job <{job_id}> is being requeued "
+
+
+def switched(job_id: object, queue: str) -> str:
+    return f"Job <{job_id}> is switched to queue <{queue}>"
+
+
+def moved(job_id: object, position: int, *, top: bool) -> str:
+    return f"Job <{job_id}> has been moved to position {position} from {'top' if top else 'bottom'}."
+
+
+# --- usage texts ----------------------------------------------------------------
+
+_JOB_IDS = '[jobId | "jobId[index_list]" ...]'
+
+USAGES: dict[str, str] = {
+    "bsub": (
+        "Usage: bsub [-h] [-V] [-B] [-H] [-I | -Ip | -Is | -K] [-N] [-r | -rn] [-x]\n"
+        "            [-a \"esub_application ...\"] [-app application_profile_name]\n"
+        "            [-b [[year:][month:]day:]hour:minute] [-cwd \"current_working_directory\"]\n"
+        "            [-e error_file | -eo error_file] [-env \"none\" | \"all, [var_name[=var_value]]\"]\n"
+        "            [-G user_group] [-g job_group_name] [-i input_file | -is input_file]\n"
+        "            [-J job_name | -J \"job_name[index_list]%job_slot_limit\"] [-Jd \"job_description\"]\n"
+        "            [-M mem_limit] [-m \"host_name ...\"] [-n min_tasks[,max_tasks]]\n"
+        "            [-o output_file | -oo output_file] [-P project_name] [-q \"queue_name ...\"]\n"
+        "            [-R \"res_req\" [-R \"res_req\" ...]] [-sp priority] [-u mail_user]\n"
+        "            [-W [hour:]minute[/host_name | /host_model]]\n"
+        "            [-We [hour:]minute[/host_name | /host_model]] [-w 'dependency_expression']\n"
+        "            [command [argument ...]]\n"
+    ),
+    "bjobs": (
+        "Usage: bjobs [-h] [-V] [-A] [-a] [-aps | -l | -UF | -w | -o \"field_name[:[-][width]][:unit] ... [delimiter='char']\"\n"
+        "             [-json] [-noheader] [-hms]] [-d] [-p] [-r] [-s]\n"
+        "             [-app application_profile_name] [-G user_group] [-g job_group_name]\n"
+        "             [-J job_name] [-m host_name | -m host_group] [-P project_name]\n"
+        "             [-q queue_name] [-u user_name | -u user_group | -u all]\n"
+        f"             {_JOB_IDS}\n"
+    ),
+    "bkill": (
+        "Usage: bkill [-h] [-V] [-l] [-b] [-r | -s signal_value | -s signal_name]\n"
+        "             [-app application_profile_name] [-g job_group_name] [-J job_name]\n"
+        "             [-m host_name | -m host_group] [-q queue_name]\n"
+        "             [-u user_name | -u user_group | -u all] [0] " + _JOB_IDS + "\n"
+    ),
+    "bstop": (
+        "Usage: bstop [-h] [-V] [-a] [-app application_profile_name] [-g job_group_name]\n"
+        "             [-J job_name] [-m host_name | -m host_group] [-q queue_name]\n"
+        "             [-u user_name | -u user_group | -u all] [0] " + _JOB_IDS + "\n"
+    ),
+    "bresume": (
+        "Usage: bresume [-h] [-V] [-app application_profile_name] [-g job_group_name]\n"
+        "               [-J job_name] [-m host_name | -m host_group] [-q queue_name]\n"
+        "               [-u user_name | -u user_group | -u all] [0] " + _JOB_IDS + "\n"
+    ),
+    "bswitch": (
+        "Usage: bswitch [-h] [-V] [-J job_name] [-m host_name | -m host_group] [-q queue_name]\n"
+        "               [-u user_name | -u user_group | -u all] destination_queue\n"
+        "               [0] " + _JOB_IDS + "\n"
+    ),
+    "bmod": (
+        "Usage: bmod [-h] [-V] [-aps \"system=value\" | \"admin=value\" | -apsn]\n"
+        "            [-sp priority | -spn] [-q \"queue_name ...\" | -qn] [-n min_tasks[,max_tasks] | -nn]\n"
+        "            [-R \"res_req\" | -Rn] [-W [hour:]minute | -Wn] [-J job_name | -Jn]\n"
+        "            [-o output_file | -oo output_file | -on] [-e error_file | -eo error_file | -en]\n"
+        "            [-P project_name | -Pn] [-w 'dependency_expression' | -wn]\n"
+        "            [-G user_group | -Gn] [-cwd \"current_working_directory\" | -cwdn]\n"
+        "            [command | -Z \"new_command\" | -Zs \"new_command\"] jobId | \"jobId[index_list]\"\n"
+    ),
+    "bhist": (
+        "Usage: bhist [-h] [-V] [-a | -d | -p | -r | -s] [-b | -w] [-l [-aff] [-hostfile]] [-t]\n"
+        "             [-C start_time,end_time] [-D start_time,end_time] [-S start_time,end_time]\n"
+        "             [-f logfile_name | -n number_logfiles | -n 0] [-J job_name]\n"
+        "             [-q queue_name] [-u user_name | -u all] " + _JOB_IDS + "\n"
+    ),
+    "btop": "Usage: btop [-h] [-V] jobId | \"jobId[index_list]\" [position]\n",
+    "bbot": "Usage: bbot [-h] [-V] jobId | \"jobId[index_list]\" [position]\n",
+    "brequeue": (
+        "Usage: brequeue [-h] [-V] [-J job_name | -J \"job_name[index_list]\"] [-u user_name | -u all]\n"
+        "                [-a] [-d] [-e] [-r] [-p] [-H] " + _JOB_IDS + "\n"
+    ),
+    "bqueues": (
+        "Usage: bqueues [-h] [-V] [-w | -l | -r] [-m host_name | -m host_group | -m all]\n"
+        "               [-u user_name | -u user_group | -u all] [queue_name ...]\n"
+    ),
+    "bparams": "Usage: bparams [-h] [-V] [-a] [-l]\n",
+    "bhosts": (
+        "Usage: bhosts [-h] [-V] [-a] [-e] [-l | -w] [-x] [-X] [-R \"res_req\"]\n"
+        "              [host_name ... | host_group ... | cluster_name ...]\n"
+    ),
+    "busers": "Usage: busers [-h] [-V] [-w] [user_name ... | user_group ... | all]\n",
+    "lsid": "Usage: lsid [-h] [-V]\n",
+    "badmin": (
+        "badmin: [-h] [-V] [command] [command_options] [command_args]\n"
+        "\n"
+        "    where 'command' is:\n"
+        "\n"
+        "    ckconfig     - Check configuration files\n"
+        "    reconfig     - Reconfigure the system\n"
+        "    mbdrestart   - Restart mbatchd\n"
+        "    qopen        - Open queues\n"
+        "    qclose       - Close queues\n"
+        "    qact         - Activate queues\n"
+        "    qinact       - Inactivate queues\n"
+        "    hopen        - Open hosts\n"
+        "    hclose       - Close hosts\n"
+        "    showconf     - Display all configured parameters\n"
+        "    help         - Get help on commands\n"
+    ),
+}
+
+
+def usage(cmd: str) -> str:
+    """The usage text of *cmd* (complete lines); a bare ``Usage: cmd [-h] [-V]``
+    for commands without one."""
+    return USAGES.get(cmd, f"Usage: {cmd} [-h] [-V]\n")

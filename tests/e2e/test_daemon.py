@@ -1,0 +1,123 @@
+"""The daemon: one per LSFEMU_HOME, durable acknowledgements, restarts, and
+the in-process mode giving the same answers."""
+
+import concurrent.futures
+import os
+import signal
+import sqlite3
+import time
+
+from lsfemu.daemon.dispatch import user_for
+
+
+def _daemon_pid(c) -> int:
+    return int((c.home / "mbatchd.lock").read_text().split()[0])
+
+
+def test_ten_concurrent_first_calls_start_one_daemon(lsf_cluster):
+    c = lsf_cluster
+    with concurrent.futures.ThreadPoolExecutor(10) as pool:
+        results = list(pool.map(lambda i: c.run(f"bsub -J j{i} sleep 10", user="user1"), range(10)))
+    assert all(r.rc == 0 for r in results), [r.text for r in results]
+    ids = sorted(int(r.out.split("<")[1].split(">")[0]) for r in results)
+    assert ids == list(range(1, 11))
+    log = (c.home / "daemon.log").read_text()
+    assert log.count(" serving ") == 1, log
+    assert log.count("already runs") == 0
+
+
+def test_acknowledged_job_survives_sigkill(lsf_cluster):
+    c = lsf_cluster
+    r = c.run("bsub -q priority -n 3 -J keep sleep 100", user="user2")
+    assert r.rc == 0
+    os.kill(_daemon_pid(c), signal.SIGKILL)
+    time.sleep(0.2)
+    assert (c.home / "mbatchd.sock").exists()  # stale socket left behind
+    # The next command finds no daemon, starts one, which removes the stale socket.
+    r = c.run("bjobs -noheader -o 'jobid user queue slots job_name stat' 1")
+    assert (r.out, r.rc) == ("1 user2 priority 3 keep PEND\n", 0)
+    with sqlite3.connect(c.home / "lsfemu.db") as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        kinds = [row[0] for row in db.execute("SELECT kind FROM job_events WHERE job_id=1")]
+        assert kinds == ["SUBMIT"]
+
+
+def test_daemon_stop_start_keeps_state_and_clock(lsf_cluster):
+    c = lsf_cluster
+    c.run("bsub sleep 100", user="user1")
+    c.advance("30s")
+    assert c.run("lsfemu daemon stop").out == "daemon stopped\n"
+    assert c.run("lsfemu daemon status").rc == 1
+    r = c.run("lsfemu clock show")
+    assert r.out == "virtual clock: Mon Jan  5 09:00:30 2026 (1767603630)\n"
+    assert c.run("bjobs -noheader -o stat 1").out == "RUN\n"
+    r = c.run("lsfemu daemon status")
+    assert r.rc == 0 and "jobs: simulated" in r.out and "clock: virtual" in r.out
+
+
+def test_mbdrestart(lsf_cluster):
+    c = lsf_cluster
+    c.run("bsub sleep 100", user="user1")
+    pid = _daemon_pid(c)
+    r = c.run("badmin mbdrestart", user="lsfadmin")
+    assert (r.out, r.rc) == ("MBD restart initiated\n", 0)
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        r = c.run("bjobs -noheader -o 'jobid stat' 1")
+        if r.rc == 0:
+            break
+        time.sleep(0.1)
+    assert r.out == "1 PEND\n"
+    assert c.run("lsfemu daemon status").rc == 0
+    assert _daemon_pid(c) == pid  # exec'd in place: same process, new image
+
+
+def test_inprocess_mode_gives_the_same_answers(lsf_cluster_factory):
+    script = [
+        ("bsub -q normal -n 2 -J hello sleep 600", "user1"),
+        ("bsub -q priority sleep 60", "user2"),
+        ("lsfemu clock advance 20s", None),
+        ("bkill 2", "user1"),
+        ("bstop 1", "user1"),
+        ("bjobs -u all -a", None),
+        ("bjobs -l 1", None),
+        ("bqueues", None),
+        ("busers all", None),
+    ]
+    outputs = []
+    for inprocess in (False, True):
+        c = lsf_cluster_factory(inprocess=inprocess)
+        same = {"HOME": "/home/tester"}  # paths in bjobs -l must not differ between the two clusters
+        outputs.append([c.run(cmd, user=u, cwd="/tmp", env=same).text for cmd, u in script])
+    assert outputs[0] == outputs[1]
+
+
+def test_identity_lsfemu_user_only_for_own_uid():
+    me = os.getuid()
+    assert user_for(me, {"LSFEMU_USER": "alice"}) == "alice"
+    other = 65534 if me != 65534 else 65533
+    assert user_for(other, {"LSFEMU_USER": "alice"}) != "alice"
+
+
+def test_no_envdir_is_a_clear_error(lsf_cluster):
+    r = lsf_cluster.run("bjobs", env={"LSF_ENVDIR": ""})
+    assert (r.err, r.rc) == ("lsfemu: LSF_ENVDIR is not set; run 'lsfemu init DIR' and 'export LSF_ENVDIR=DIR'\n", 255)
+
+
+def test_garbage_on_the_socket_does_not_hurt(lsf_cluster):
+    import socket
+
+    c = lsf_cluster
+    c.run("bsub sleep 10", user="user1")
+    for payload in (b"", b"\x00\x00\x00\x05hello", b"\xff\xff\xff\xff", b"GET / HTTP/1.0\r\n\r\n"):
+        s = socket.socket(socket.AF_UNIX)
+        s.connect(str(c.home / "mbatchd.sock"))
+        s.sendall(payload)
+        s.shutdown(socket.SHUT_WR)
+        s.settimeout(5)
+        try:
+            s.recv(100)
+        except OSError:
+            pass
+        s.close()
+    assert c.run("bjobs -noheader -o jobid", user="user1").out == "1\n"

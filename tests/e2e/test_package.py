@@ -1,0 +1,67 @@
+"""Package-level promises: thin commands, wall mode, the demo, the pytest plugin."""
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_command_path_imports_only_the_standard_library():
+    code = (
+        "import sys; sys.argv=['bjobs']; import lsfemu.client; "
+        "bad=[m for m in sys.modules if m.split('.')[0] in "
+        "('sqlalchemy','typer','click','tabulate','alembic','json','socket','re','enum')]; print(bad)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+def test_bin_scripts_exist_for_every_command():
+    for name in ("bsub", "bjobs", "bkill", "bstop", "bresume", "bswitch", "bqueues", "bparams",
+                 "bhosts", "busers", "lsid", "badmin", "lsfemu"):
+        p = ROOT / "bin" / name
+        assert p.exists() and p.stat().st_mode & 0o111, name
+
+
+def test_wall_clock_mode_runs_jobs_in_real_time(lsf_cluster_factory):
+    c = lsf_cluster_factory(clock="wall", files={"lsb.params": (
+        "Begin Parameters\nDEFAULT_QUEUE = normal\nMBD_SLEEP_TIME = 1\nMAX_USER_PRIORITY = 100\nEnd Parameters\n")})
+    assert c.run("bsub sleep 1", user="user1").rc == 0
+    assert "simulated" in c.run("lsfemu daemon status").out
+    assert c.run("lsfemu clock advance 1m").rc == 255  # wall time cannot be moved
+    deadline = time.time() + 15
+    stat = ""
+    while time.time() < deadline:
+        stat = c.run("bjobs -a -noheader -o stat 1").out.strip()
+        if stat == "DONE":
+            break
+        time.sleep(0.3)
+    assert stat == "DONE"
+
+
+def test_demo_runs_clean():
+    out = subprocess.run([sys.executable, str(ROOT / "bin" / "lsfemu"), "demo"], capture_output=True, text=True,
+                         timeout=120, env={"PATH": "/usr/bin:/bin", "HOME": "/tmp", "TZ": "UTC"})
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "Job <1> is submitted to default queue <normal>." in out.stdout
+    assert "Job <2>: User permission denied" in out.stdout
+    assert "Traceback" not in out.stdout + out.stderr
+
+
+def test_plugin_gives_users_a_cluster(pytester, monkeypatch):
+    pytester.makepyfile("""
+        def test_mine(lsf_cluster):
+            r = lsf_cluster.run("bsub -J x sleep 60", user="user1")
+            assert r.out == "Job <1> is submitted to default queue <normal>.\\n"
+            lsf_cluster.advance("2m")
+            assert lsf_cluster.run("bjobs -a -noheader -o 'jobid stat' 1").out == "1 DONE\\n"
+    """)
+    from importlib.metadata import entry_points
+
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    installed = any(ep.value == "lsfemu.testing" for ep in entry_points(group="pytest11"))
+    args = ["-p", "no:cacheprovider"] + ([] if installed else ["-p", "lsfemu.testing"])
+    result = pytester.runpytest_subprocess(*args)
+    result.assert_outcomes(passed=1)
