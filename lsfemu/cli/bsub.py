@@ -82,6 +82,25 @@ def check_res_req(res_req: str) -> None:
     mem_from_rusage(res_req)
 
 
+def parse_gpu(text: str) -> int:
+    """`-gpu "num=2:mode=shared"` -> 2; `-gpu -` -> 1 (LSF's default of one GPU).
+
+    Only the GPU count matters to lsfemu (fairshare's GPU run time); the other
+    keys are checked for syntax and otherwise not used."""
+    if text.strip() == "-":
+        return 1
+    num = 1
+    for item in text.split(":"):
+        k, eq, v = item.strip().partition("=")
+        if not eq or not k.strip():
+            raise SubmitError("Bad GPU requirement syntax", text)
+        if k.strip() == "num":
+            if not v.strip().isdigit() or int(v) < 1:
+                raise SubmitError("Bad GPU requirement syntax", text)
+            num = int(v)
+    return num
+
+
 def parse_script(text: str) -> tuple[list[str], str]:
     """`#BSUB` option lines and the script body of a job script on stdin."""
     opts: list[str] = []
@@ -110,12 +129,14 @@ def bsub(
     project: Optional[str] = typer.Option(None, "-P"),
     group: Optional[str] = typer.Option(None, "-G"),
     cwd: Optional[str] = typer.Option(None, "-cwd"),
+    rerun: bool = typer.Option(False, "-r"),
+    gpu: Optional[str] = typer.Option(None, "-gpu"),
     command: Optional[list[str]] = typer.Argument(None),
 ) -> None:
     c = ctx()
     opts = dict(queue=queue, nproc=nproc, job_name=job_name, out=out, out_over=out_over, err=err,
                 err_over=err_over, runlimit=runlimit, sp=sp, res_req=res_req or [], project=project,
-                group=group, cwd=cwd)
+                group=group, cwd=cwd, rerun=rerun or None, gpu=gpu)
     try:
         if command:
             cmdline = " ".join(command)
@@ -144,7 +165,8 @@ def _merge_script_options(opts: dict, script_opts: list[str]) -> None:
             opts[k] = v
 
 
-_SCRIPT_FLAGS = {"-q": "queue", "-n": "nproc", "-J": "job_name", "-o": "out", "-oo": "out_over",
+_SCRIPT_SWITCHES = {"-r": "rerun"}
+_SCRIPT_FLAGS = {"-gpu": "gpu", "-q": "queue", "-n": "nproc", "-J": "job_name", "-o": "out", "-oo": "out_over",
                  "-e": "err", "-eo": "err_over", "-W": "runlimit", "-sp": "sp", "-R": "res_req",
                  "-P": "project", "-G": "group", "-cwd": "cwd"}
 
@@ -154,6 +176,10 @@ def _parse_bsub_flags(args: list[str]) -> dict:
     i = 0
     while i < len(args):
         flag = args[i]
+        if flag in _SCRIPT_SWITCHES:
+            out[_SCRIPT_SWITCHES[flag]] = True
+            i += 1
+            continue
         key = _SCRIPT_FLAGS.get(flag)
         if key is None or i + 1 >= len(args):
             raise SubmitError("Bad argument", f"#BSUB {flag}")
@@ -240,6 +266,9 @@ def _submit(c: Ctx, cmdline: str, o: dict):
         members = cfg.group_members(ugroup)
         if c.user not in members and "all" not in cfg.user_groups[ugroup].members:
             raise SubmitError("User not in the specified user group", ugroup)
+    ngpus = 0
+    if o.get("gpu") is not None:
+        ngpus = parse_gpu(o["gpu"])
     project = o["project"] or c.env.get("LSB_DEFAULTPROJECT") or cfg.params.default_project
     home = c.env.get("HOME", "")
     spec_cwd = None
@@ -254,6 +283,7 @@ def _submit(c: Ctx, cmdline: str, o: dict):
         error_overwrite=eover, run_limit_min=run_limit, submit_priority=prio, res_req=res_req,
         mem_req_mb=mem, project=project, user_group=ugroup, env=c.env,
         from_host=c.env.get("LSFEMU_SUBMIT_HOST") or cfg.master_host,
+        rerunnable=bool(o.get("rerun")) or q.extra.get("RERUNNABLE", "").lower() == "yes", ngpus=ngpus,
     )
     return cl.submit(spec)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lsfemu.cli import admin, bjobs, bsub, control, info
+from lsfemu.cli import admin, bjobs, bsub, control, info, modify
 
 COMMANDS = {
     "bsub": bsub.run,
@@ -11,6 +11,10 @@ COMMANDS = {
     "bstop": control.run_bstop,
     "bresume": control.run_bresume,
     "bswitch": control.run_bswitch,
+    "bmod": modify.run_bmod,
+    "btop": modify.run_btop,
+    "bbot": modify.run_bbot,
+    "brequeue": modify.run_brequeue,
     "bqueues": info.run_bqueues,
     "bparams": info.run_bparams,
     "bhosts": info.run_bhosts,

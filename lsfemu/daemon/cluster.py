@@ -59,6 +59,15 @@ class SubmitSpec:
     user_group: str | None
     env: dict[str, str]
     from_host: str
+    rerunnable: bool = False
+    ngpus: int = 0
+
+
+def _num(v: float | None) -> str:
+    """APS values as typed: 10 not 10.0, 10.5 as is."""
+    if v is None:
+        return ""
+    return str(int(v)) if float(v).is_integer() else repr(float(v))
 
 
 class _Row:
@@ -205,7 +214,8 @@ class Cluster:
             output_overwrite=spec.output_overwrite, error_overwrite=spec.error_overwrite,
             num_processors=spec.num_processors, max_processors=spec.max_processors,
             res_req=spec.res_req, mem_req_mb=spec.mem_req_mb, run_limit_min=spec.run_limit_min,
-            submit_priority=spec.submit_priority, priority=priority,
+            submit_priority=spec.submit_priority, priority=priority, priority_base_time=now,
+            rerunnable=spec.rerunnable, ngpus=spec.ngpus,
             default_queue_used=spec.default_queue_used, submit_time=now, position=0.0,
             exec_hosts="", pend_reasons=dispatch.NEW_JOB, sim_runtime=runtime, sim_cputime=cputime,
             sim_exit_code=exit_code, work_done=0.0, env_json=json.dumps(spec.env),
@@ -233,6 +243,9 @@ class Cluster:
         return q.run_limit if q else None
 
     def _start(self, job: Job, hosts: list[str], t: float) -> None:
+        if job.priority is not None:
+            job.priority = self.effective_priority(job, t)  # escalation stops at dispatch
+        job.migrated = False
         job.status = "RUN"
         job.start_time = t
         job.segment_start = t
@@ -311,6 +324,110 @@ class Cluster:
         if job.status == "PEND":
             job.pend_reasons = "Waiting for re-scheduling after switching queue"
         self.log(job, "SWITCH", actor, t, queue=queue, old=old)
+        self.mark_dirty()
+
+    # -- job priority and its changes -------------------------------------------
+    def effective_priority(self, job: Job, now: float | None = None) -> int | None:
+        """The job priority now: as last set, escalated by JOB_PRIORITY_OVER_TIME
+        while the job pends (frozen once it starts)."""
+        if job.priority is None:
+            return None
+        if job.status not in ("PEND", "PSUSP"):
+            return job.priority
+        from lsfemu.sched.priority import escalated
+
+        now = self.now() if now is None else now
+        base_time = job.priority_base_time if job.priority_base_time is not None else job.submit_time
+        return escalated(job.priority, now - base_time, self.config.params.job_priority_over_time)
+
+    def set_priority(self, job: Job, value: int | None, actor: str) -> None:
+        """bmod -sp VALUE, or -spn (value None: back to MAX_USER_PRIORITY/2)."""
+        t = self.now()
+        mup = self.config.params.max_user_priority
+        job.priority = value if value is not None else (mup // 2 if mup else None)
+        job.priority_base_time = t
+        self.log(job, "MODIFY", actor, t, **({"sp": value} if value is not None else {"spn": True}))
+        self.mark_dirty()
+
+    def set_aps(self, job: Job, kind: str | None, value: float | None, actor: str) -> None:
+        """bmod -aps "system=V" | "admin=V" (a later one replaces the earlier), or -apsn (kind None)."""
+        t = self.now()
+        job.aps_system = value if kind == "system" else None
+        job.aps_admin = value if kind == "admin" else None
+        text = f"{kind}={_num(value)}" if kind else None
+        self.log(job, "MODIFY", actor, t, aps=text)
+        self.mark_dirty()
+
+    def move(self, job: Job, to_top: bool, position: int, queue_order: list[Job], movable: list[Job], actor: str) -> int:
+        """btop/bbot: put `job` at `position` (1-based, from the top or the bottom)
+        among the `movable` jobs (the caller's own, or all for administrators).
+
+        `queue_order` is every pending job of the same queue and priority in
+        dispatch order. The job lands right next to the movable job whose place
+        it takes, so jobs of other users keep their places. Returns the
+        position used (clamped to the movable range)."""
+        others = [p for p in movable if p is not job]
+        full = [p for p in queue_order if p is not job]
+        position = max(1, min(position, len(others) + 1))
+        seq = others if to_top else list(reversed(others))
+
+        def between(a: Job | None, b: Job | None) -> float:
+            if a is None and b is None:
+                return job.position
+            if a is None:
+                return b.position - 1.0
+            if b is None:
+                return a.position + 1.0
+            return (a.position + b.position) / 2.0
+
+        def neighbour(x: Job, step: int) -> Job | None:
+            i = full.index(x) + step
+            return full[i] if 0 <= i < len(full) else None
+
+        if position <= len(seq):
+            anchor = seq[position - 1]
+            # from the top: just before the anchor; from the bottom: just after it
+            new = between(neighbour(anchor, -1), anchor) if to_top else between(anchor, neighbour(anchor, 1))
+        elif seq:
+            last = seq[-1]
+            new = between(last, neighbour(last, 1)) if to_top else between(neighbour(last, -1), last)
+        else:
+            new = job.position
+        job.position = new
+        self.log(job, "MOVE", actor, self.now(), top=to_top, position=position)
+        self.mark_dirty()
+        return position
+
+    def requeue(self, job: Job, actor: str) -> None:
+        """brequeue: back to PEND as if newly submitted (priority and APS values reset)."""
+        t = self.now()
+        if job.status in STARTED:
+            job.work_done = simulate.work_at(job.work_done, job.segment_start, t)
+            self._charge_usage(job, t)
+        mup = self.config.params.max_user_priority
+        job.status = "PEND"
+        job.start_time = job.finish_time = job.segment_start = None
+        job.exec_hosts = ""
+        job.exit_code = job.exit_reason = None
+        job.work_done = 0.0
+        job.priority = job.submit_priority if job.submit_priority is not None else (mup // 2 if mup else None)
+        job.priority_base_time = t
+        job.aps_system = job.aps_admin = None
+        job.migrated = False
+        job.pend_reasons = "Requeued job is waiting for rescheduling"
+        self.log(job, "REQUEUE", actor, t)
+        self.mark_dirty()
+
+    def rerun(self, job: Job, t: float, reason: str) -> None:
+        """A rerunnable job whose host failed, or bmig: pending again, priority
+        and APS values kept, considered before other pending jobs."""
+        job.work_done = 0.0
+        job.status = "PEND"
+        job.start_time = job.segment_start = None
+        job.exec_hosts = ""
+        job.migrated = True
+        job.pend_reasons = "Migrating job is waiting for rescheduling" if reason == "MIGRATE" else "Requeued job is waiting for rescheduling"
+        self.log(job, "RERUN", None, t, reason=reason)
         self.mark_dirty()
 
     # -- the event loop --------------------------------------------------------
@@ -460,6 +577,7 @@ class Cluster:
                 h.accept_once = True
         user_used: dict[str, int] = {}
         pending = []
+        now_t = self.now()
         for job in self.jobs.values():
             if job.status in STARTED:
                 n = job.num_processors
@@ -474,8 +592,11 @@ class Cluster:
                     if qi:
                         qi.used_on_host[h] = qi.used_on_host.get(h, 0) + 1
             elif job.status == "PEND":
+                prio = self.effective_priority(job, now_t) or 0
+                # Migrated and rerun jobs are considered before other pending jobs.
+                pos = job.position - 1e12 if job.migrated else job.position
                 pending.append(dispatch.PendingJob(job.id, job.array_index, job.user, job.queue,
-                                                   job.num_processors, job.priority or 0, job.position))
+                                                   job.num_processors, prio, pos))
         users = {j.user for j in pending}
         limits = {u: self.user_limit(u) for u in users}
         return dispatch.PassInput(pending, queues, hosts, limits, user_used)
@@ -510,7 +631,8 @@ class Cluster:
             num_processors=job.num_processors, max_processors=job.max_processors,
             res_req=job.res_req, run_limit=self.effective_run_limit(job),
             run_limit_from_queue=job.run_limit_min is None,
-            priority=job.priority, submit_priority=job.submit_priority,
+            priority=self.effective_priority(job, now) if job.status in ("PEND", "PSUSP") else job.priority,
+            submit_priority=job.submit_priority,
             exit_code=job.exit_code, exit_reason=job.exit_reason,
             cpu_time=simulate.cpu_at(job.sim_runtime, job.sim_cputime, work) if started else 0.0,
             run_time=work if started else 0.0,
@@ -519,5 +641,6 @@ class Cluster:
             pend_reasons=[r for r in job.pend_reasons.split("\n") if r],
             susp_reasons=[job.susp_reason] if job.susp_reason else [],
             pend_time=max(0.0, (job.start_time if started else end) - job.submit_time),
+            aps_system=job.aps_system, aps_admin=job.aps_admin,
             share_group=None,
         )

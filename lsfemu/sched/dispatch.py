@@ -3,9 +3,15 @@
 `schedule_pass` takes the pending jobs, the queues, the hosts' free slots and
 the limits, and returns which jobs start where and why the others wait. No
 database, no clock, no printing: the daemon gathers the data and applies the
-result. Order of consideration: queues by PRIORITY (highest first, equal
-priorities in lsb.queues order), inside a queue by job priority (highest
-first), then first come first served (`position`).
+result.
+
+Order of consideration: scheduling units by PRIORITY (highest first, equal
+priorities in lsb.queues order); a unit is a queue, or an APS queue with its
+QUEUE_GROUP. Inside a unit the order comes from an `Order` object: the
+default is job priority (highest first) then first come first served
+(`position`); fairshare and APS supply their own (lsfemu.sched.fairshare,
+lsfemu.sched.aps), and are told of each start so that a user's priority
+drops before the next job is chosen.
 
 Pending-reason texts are LSF's (lsb_pendreason); host-based reasons carry a
 host count (` Job slot limit reached: 3 hosts`).
@@ -93,14 +99,45 @@ class PassResult:
     reasons: dict[tuple[int, int], list[str]]  # (job_id, index) -> reasons of jobs left pending
 
 
-def order_jobs(jobs: list[PendingJob], queues: dict[str, QueueInfo]) -> list[PendingJob]:
-    """The order in which jobs are considered for dispatch."""
+def fcfs_key(j: PendingJob) -> tuple:
+    """Inside a queue: job priority (highest first), then first come first served."""
+    return (-j.priority, j.position, j.job_id, j.array_index)
 
-    def key(j: PendingJob):
+
+class StaticOrder:
+    """The default order of a unit: fcfs_key, fixed for the pass."""
+
+    def __init__(self, jobs: list[PendingJob]):
+        self.jobs = sorted(jobs, key=fcfs_key)
+
+    def __iter__(self):
+        return iter(self.jobs)
+
+    def started(self, job: PendingJob) -> None:
+        """Told of each start; a static order does not change."""
+
+
+def units(jobs: list[PendingJob], queues: dict[str, QueueInfo], unit_of: dict[str, str] | None = None) -> list[tuple[str, list[PendingJob]]]:
+    """Group pending jobs into scheduling units, in the order units are served.
+
+    `unit_of` maps a queue to its unit's name (an APS queue group); a unit is
+    served at the priority of its highest-priority queue.
+    """
+    unit_of = unit_of or {}
+    grouped: dict[str, list[PendingJob]] = {}
+    rank: dict[str, tuple] = {}
+    for j in jobs:
+        u = unit_of.get(j.queue, j.queue)
+        grouped.setdefault(u, []).append(j)
         q = queues.get(j.queue)
-        return (-(q.priority if q else 0), q.order if q else 0, -j.priority, j.position, j.job_id, j.array_index)
+        r = (-(q.priority if q else 0), q.order if q else 0)
+        rank[u] = min(rank.get(u, r), r)
+    return sorted(grouped.items(), key=lambda kv: rank[kv[0]])
 
-    return sorted(jobs, key=key)
+
+def order_jobs(jobs: list[PendingJob], queues: dict[str, QueueInfo]) -> list[PendingJob]:
+    """The default order in which jobs are considered (no fairshare, no APS)."""
+    return [j for _, group in units(jobs, queues) for j in StaticOrder(group)]
 
 
 def _host_reason(counts: dict[str, int]) -> list[str]:
@@ -110,45 +147,58 @@ def _host_reason(counts: dict[str, int]) -> list[str]:
     return out
 
 
-def schedule_pass(inp: PassInput) -> PassResult:
-    """Start what fits, in order; the state in `inp` is updated as jobs start."""
+def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_for=None) -> PassResult:
+    """Start what fits, in order; the state in `inp` is updated as jobs start.
+
+    `order_for(unit_name, jobs)` returns the unit's Order (default StaticOrder).
+    """
     started: list[tuple[PendingJob, list[str]]] = []
     reasons: dict[tuple[int, int], list[str]] = {}
-    for job in order_jobs(inp.jobs, inp.queues):
-        key = (job.job_id, job.array_index)
-        q = inp.queues.get(job.queue)
-        if q is None or not q.active:
-            reasons[key] = [QUEUE_INACTIVE]
-            continue
-        n = job.slots
-        if q.qjob_limit is not None and q.used + n > q.qjob_limit:
-            reasons[key] = [QUEUE_JOB_LIMIT if q.used >= q.qjob_limit else QUEUE_PJOB_LIMIT]
-            continue
-        if q.ujob_limit is not None:
-            u = q.used_by_user.get(job.user, 0)
-            if u + n > q.ujob_limit:
-                reasons[key] = [QUEUE_USER_LIMIT if u >= q.ujob_limit else QUEUE_USER_PLIMIT]
-                continue
-        limit = inp.user_limits.get(job.user)
-        if limit is not None:
-            u = inp.user_used.get(job.user, 0)
-            if u + n > limit:
-                reasons[key] = [USER_JOB_LIMIT if u >= limit else USER_PJOB_LIMIT]
-                continue
-        alloc, host_reasons = _allocate(job, q, inp.hosts)
-        if alloc is None:
-            reasons[key] = _host_reason(host_reasons) or [NO_SPAN]
-            continue
-        for h in alloc:
-            inp.hosts[h].used += 1
-            q.used_on_host[h] = q.used_on_host.get(h, 0) + 1
-            if inp.hosts[h].accept_once:
-                inp.hosts[h].accepting = False
-        q.used += n
-        q.used_by_user[job.user] = q.used_by_user.get(job.user, 0) + n
-        inp.user_used[job.user] = inp.user_used.get(job.user, 0) + n
-        started.append((job, alloc))
+    for unit, group in units(inp.jobs, inp.queues, unit_of):
+        order = order_for(unit, group) if order_for else StaticOrder(group)
+        for job in order:
+            alloc = _try_start(job, inp, reasons)
+            if alloc is not None:
+                started.append((job, alloc))
+                order.started(job)
     return PassResult(started, reasons)
+
+
+def _try_start(job: PendingJob, inp: PassInput, reasons: dict) -> list[str] | None:
+    """Start `job` if it fits (updating the state), else record why not."""
+    key = (job.job_id, job.array_index)
+    q = inp.queues.get(job.queue)
+    if q is None or not q.active:
+        reasons[key] = [QUEUE_INACTIVE]
+        return None
+    n = job.slots
+    if q.qjob_limit is not None and q.used + n > q.qjob_limit:
+        reasons[key] = [QUEUE_JOB_LIMIT if q.used >= q.qjob_limit else QUEUE_PJOB_LIMIT]
+        return None
+    if q.ujob_limit is not None:
+        u = q.used_by_user.get(job.user, 0)
+        if u + n > q.ujob_limit:
+            reasons[key] = [QUEUE_USER_LIMIT if u >= q.ujob_limit else QUEUE_USER_PLIMIT]
+            return None
+    limit = inp.user_limits.get(job.user)
+    if limit is not None:
+        u = inp.user_used.get(job.user, 0)
+        if u + n > limit:
+            reasons[key] = [USER_JOB_LIMIT if u >= limit else USER_PJOB_LIMIT]
+            return None
+    alloc, host_reasons = _allocate(job, q, inp.hosts)
+    if alloc is None:
+        reasons[key] = _host_reason(host_reasons) or [NO_SPAN]
+        return None
+    for h in alloc:
+        inp.hosts[h].used += 1
+        q.used_on_host[h] = q.used_on_host.get(h, 0) + 1
+        if inp.hosts[h].accept_once:
+            inp.hosts[h].accepting = False
+    q.used += n
+    q.used_by_user[job.user] = q.used_by_user.get(job.user, 0) + n
+    inp.user_used[job.user] = inp.user_used.get(job.user, 0) + n
+    return alloc
 
 
 def _allocate(job: PendingJob, q: QueueInfo, hosts: dict[str, HostInfo]) -> tuple[list[str] | None, dict[str, int]]:

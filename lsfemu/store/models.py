@@ -44,7 +44,15 @@ class Job(Base):
     mem_req_mb: Mapped[float | None] = mapped_column(Float, nullable=True)
     run_limit_min: Mapped[float | None] = mapped_column(Float, nullable=True)  # bsub -W
     submit_priority: Mapped[int | None] = mapped_column(Integer, nullable=True)  # bsub -sp
-    priority: Mapped[int | None] = mapped_column(Integer, nullable=True)  # current user priority
+    priority: Mapped[int | None] = mapped_column(Integer, nullable=True)  # job priority as last set
+    # Escalation (JOB_PRIORITY_OVER_TIME) counts pending time from this instant:
+    # submission, the last bmod -sp/-spn, or a requeue.
+    priority_base_time: Mapped[float | None] = mapped_column(Float, nullable=True)
+    aps_system: Mapped[float | None] = mapped_column(Float, nullable=True)  # bmod -aps system=
+    aps_admin: Mapped[float | None] = mapped_column(Float, nullable=True)  # bmod -aps admin=
+    rerunnable: Mapped[bool] = mapped_column(Boolean, default=False)  # bsub -r
+    migrated: Mapped[bool] = mapped_column(Boolean, default=False)  # bmig / rerun: scheduled first
+    ngpus: Mapped[int] = mapped_column(Integer, default=0)  # bsub -gpu num=N
     default_queue_used: Mapped[bool] = mapped_column(Boolean, default=False)
     submit_time: Mapped[float] = mapped_column(Float)
     # Dispatch order among equal priorities (FCFS; btop/bbot move it later).
@@ -91,6 +99,7 @@ class UserUsage(Base):
     queue: Mapped[str] = mapped_column(String(256), primary_key=True)
     hist_cpu_s: Mapped[float] = mapped_column(Float, default=0.0)
     hist_run_s: Mapped[float] = mapped_column(Float, default=0.0)
+    hist_gpu_s: Mapped[float] = mapped_column(Float, default=0.0)
     updated_at: Mapped[float] = mapped_column(Float, default=0.0)
 
 
@@ -105,12 +114,13 @@ class QueueState(Base):
 
 
 class HostState(Base):
-    """Administrative state of a host (badmin hclose/hopen)."""
+    """Administrative state of a host (badmin hclose/hopen; lsfemu host fail/recover)."""
 
     __tablename__ = "host_state"
 
     name: Mapped[str] = mapped_column(String(256), primary_key=True)
     open: Mapped[bool] = mapped_column(Boolean, default=True)
+    failed: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class ClockState(Base):

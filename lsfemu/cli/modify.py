@@ -1,0 +1,213 @@
+"""Changing pending jobs: bmod (-sp, -spn, -aps, -apsn), btop, bbot, brequeue.
+
+Permissions (LSF's): the owner may change its own jobs; cluster
+administrators any job; queue administrators the jobs in their queues.
+APS values are for administrators only. btop/bbot move a job among the
+pending jobs of the same queue and priority; an owner moves it among its own
+jobs only.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from lsfemu.cli.base import Ctx, Result, UsageExit, ctx, parse_job_ids, run_typer
+
+bmod_app = typer.Typer(add_completion=False)
+
+
+def _one_job(c: Ctx, args: list[str] | None, verb_suffix: str):
+    """The single job a bmod/btop/bbot names, or None after printing LSF's error."""
+    if not args:
+        raise UsageExit("Job ID must be specified.")
+    ids, bad = parse_job_ids(args[:1])
+    if bad or not ids:
+        c.error(f"{args[0]}: Bad job ID{verb_suffix}")
+        return None, args[0]
+    jid, idx, typed = ids[0]
+    job = c.cluster.jobs.get((jid, idx))
+    return job, typed
+
+
+@bmod_app.command()
+def bmod(
+    sp: Optional[str] = typer.Option(None, "-sp"),
+    spn: bool = typer.Option(False, "-spn"),
+    aps: Optional[str] = typer.Option(None, "-aps"),
+    apsn: bool = typer.Option(False, "-apsn"),
+    args: Optional[list[str]] = typer.Argument(None),
+) -> None:
+    c = ctx()
+    cl = c.cluster
+    if sum(x is not None and x is not False for x in (sp, spn or None, aps, apsn or None)) == 0:
+        raise UsageExit()
+    if (sp is not None and spn) or (aps is not None and apsn):
+        raise UsageExit("bmod: -sp and -spn, and -aps and -apsn, cannot be used together.")
+    job, typed = _one_job(c, args, ". Job not modified.")
+    if job is None:
+        if c.rc == 0:
+            c.error(f"{typed}: No matching job found. Job not modified.")
+        return
+    admin = c.is_cluster_admin or c.is_queue_admin(job.queue)
+    if job.user != c.user and not admin:
+        c.error("User permission denied. Job not modified.")
+        return
+    if job.status in ("DONE", "EXIT"):
+        c.error(f"{typed}: Job has already finished. Job not modified.")
+        return
+    if job.status not in ("PEND", "PSUSP"):
+        c.error("Only the following parameters can be used to modify a running job: -c, -M, -W, -o, -e, -r. Job not modified.")
+        return
+    from lsfemu.sched import aps as aps_mod
+    from lsfemu.sched.priority import PriorityError, check_user_priority
+
+    mup = cl.config.params.max_user_priority
+    new_sp = None
+    if sp is not None or spn:
+        if mup is None:
+            c.error("Job priority control undefined. Job not modified.")
+            return
+        if sp is not None:
+            try:
+                # Administrators may go beyond MAX_USER_PRIORITY for jobs they own.
+                new_sp = check_user_priority(sp, mup, admin and job.user == c.user)
+            except PriorityError as e:
+                c.error(f"{e}. Job not modified.")
+                return
+    aps_change = None
+    if aps is not None or apsn:
+        if not admin:
+            c.error("User permission denied. Job not modified.")
+            return
+        if aps is not None:
+            try:
+                aps_change = aps_mod.parse_aps_mod(aps)
+            except aps_mod.ApsSyntaxError as e:
+                c.error(f"{aps}: {e}. Job not modified.")
+                return
+    # Every check passed: apply.
+    if sp is not None or spn:
+        cl.set_priority(job, new_sp, c.user)
+    if aps is not None:
+        cl.set_aps(job, aps_change[0], aps_change[1], c.user)
+    elif apsn:
+        cl.set_aps(job, None, None, c.user)
+    c.print(f"Parameters of job <{typed}> are being changed")
+
+
+def _move(c: Ctx, args: list[str] | None, to_top: bool) -> None:
+    cl = c.cluster
+    if not args:
+        raise UsageExit("Job ID must be specified.")
+    if len(args) > 2:
+        raise UsageExit()
+    position = 1
+    if len(args) == 2:
+        if not args[1].isdigit() or int(args[1]) < 1:
+            c.error(f"{args[1]}: Position value must be a positive integer.")
+            return
+        position = int(args[1])
+    ids, bad = parse_job_ids(args[:1])
+    if bad:
+        c.error(f"{args[0]}: Illegal job ID.")
+        return
+    jid, idx, typed = ids[0]
+    job = cl.jobs.get((jid, idx))
+    if job is None:
+        c.error(f"Job <{typed}>: No matching job found")
+        return
+    admin = c.is_cluster_admin or c.is_queue_admin(job.queue)
+    if job.user != c.user and not admin:
+        c.error(f"Job <{typed}>: User permission denied")
+        return
+    if job.status in ("DONE", "EXIT"):
+        c.error(f"Job <{typed}>: Job has already finished")
+        return
+    if job.status != "PEND":
+        c.error(f"Job <{typed}>: Job has already started")
+        return
+    now = cl.now()
+    prio = cl.effective_priority(job, now)
+    same = [j for j in cl.jobs.values() if j.status == "PEND" and j.queue == job.queue
+            and cl.effective_priority(j, now) == prio]
+    same.sort(key=lambda j: (j.position, j.id, j.array_index))
+    movable = [j for j in same if admin or j.user == c.user]
+    if position > len(movable):
+        c.err.append(f"Warning: position value <{position}> is beyond movable range.\n")
+    used = cl.move(job, to_top, position, same, movable, c.user)
+    # LSF (as OpenLava's code) writes this line to stderr.
+    c.err.append(f"Job <{typed}> has been moved to position {used} from {'top' if to_top else 'bottom'}.\n")
+
+
+btop_app = typer.Typer(add_completion=False)
+
+
+@btop_app.command()
+def btop(args: Optional[list[str]] = typer.Argument(None)) -> None:
+    _move(ctx(), args, True)
+
+
+bbot_app = typer.Typer(add_completion=False)
+
+
+@bbot_app.command()
+def bbot(args: Optional[list[str]] = typer.Argument(None)) -> None:
+    _move(ctx(), args, False)
+
+
+brequeue_app = typer.Typer(add_completion=False)
+
+
+@brequeue_app.command()
+def brequeue(
+    done: bool = typer.Option(False, "-d"),
+    exited: bool = typer.Option(False, "-e"),
+    running: bool = typer.Option(False, "-r"),
+    all_: bool = typer.Option(False, "-a"),
+    user: Optional[str] = typer.Option(None, "-u"),
+    job_ids: Optional[list[str]] = typer.Argument(None),
+) -> None:
+    from lsfemu.cli.control import act, resolve
+
+    c = ctx()
+    if not job_ids:
+        raise UsageExit("Job ID must be specified.")
+    states = set()
+    if done or all_:
+        states.add("DONE")
+    if exited or all_:
+        states.add("EXIT")
+    if running or all_:
+        states |= {"RUN", "USUSP", "SSUSP"}
+    if not states:  # LSF's default: exited and running jobs
+        states = {"EXIT", "RUN", "USUSP", "SSUSP"}
+    targets = resolve(c, job_ids, user, None, None)
+
+    def one(job, typed):
+        if job.status in ("PEND", "PSUSP"):
+            return "Job has not started yet"
+        if job.status not in states:
+            return "Job has already finished" if job.status in ("DONE", "EXIT") else "Job has already started"
+        c.cluster.requeue(job, c.user)
+        c.print(f"Job <{typed}> is being requeued ")
+        return None
+
+    act(c, targets, one)
+
+
+def run_bmod(c: Ctx) -> Result:
+    return run_typer(c, bmod_app)
+
+
+def run_btop(c: Ctx) -> Result:
+    return run_typer(c, btop_app)
+
+
+def run_bbot(c: Ctx) -> Result:
+    return run_typer(c, bbot_app)
+
+
+def run_brequeue(c: Ctx) -> Result:
+    return run_typer(c, brequeue_app)

@@ -1,0 +1,141 @@
+"""User-assigned job priority and its automatic escalation, as pure functions.
+
+LSF's rules (lsb.params ``MAX_USER_PRIORITY`` and ``JOB_PRIORITY_OVER_TIME``):
+
+* ``bsub -sp N`` / ``bmod -sp N`` take 1..MAX_USER_PRIORITY; anything else is
+  ``Bad user priority``. Without MAX_USER_PRIORITY the answer is ``Job priority
+  control undefined``. LSF and queue administrators may go beyond
+  MAX_USER_PRIORITY for jobs *they own* (the caller decides whether that holds
+  and passes ``is_admin``); nobody goes below 1 or above max_int.
+* ``bmod -spn`` and jobs submitted without ``-sp`` get the default,
+  MAX_USER_PRIORITY/2 (integer division, at least 1).
+* ``JOB_PRIORITY_OVER_TIME=increment/interval``: every full *interval* minutes
+  a job stays pending its priority grows by *increment*, beyond
+  MAX_USER_PRIORITY, capped at max_int (2147483647).
+
+lsfemu's choice for what the escalation counts (see docs/semantics.md): the
+pending time since the job's user-assigned priority was last *set* - at
+submission, at ``bmod -sp``/``-spn``, and at ``brequeue`` (a requeued job starts
+over as if newly submitted). So right after ``bmod -sp 40`` the job shows 40,
+as its owner expects; the escalation then resumes from there. A job escalates
+only while pending (PEND or PSUSP); once dispatched its priority stays at the
+value it had then. Rerun jobs (host failure) keep their priority.
+
+Order of pending jobs outside APS queues: job priority (high first), then FCFS;
+``btop``/``bbot`` move a job only among jobs of the same priority (the daemon's
+``position``), never changing the priority.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+#: max_int on LSF's platforms: priorities never grow beyond it.
+INT_MAX = 2147483647
+
+BAD_USER_PRIORITY = "Bad user priority"
+NO_JOB_PRIORITY = "Job priority control undefined"
+
+_INT_RE = re.compile(r"^\s*\+?[0-9]+\s*$")
+
+
+class PriorityError(ValueError):
+    """A refused ``-sp``/``-spn``; ``lsf_message`` is LSF's lsberrno text
+    (the caller appends ``. Job not submitted.`` / ``. Job not modified.``)."""
+
+    def __init__(self, lsf_message: str):
+        self.lsf_message = lsf_message
+        super().__init__(lsf_message)
+
+
+def check_user_priority(value_text: str, max_user_priority: int | None, is_admin: bool = False) -> int:
+    """Validate the argument of ``-sp``; return the priority.
+
+    ``is_admin`` means: an LSF or queue administrator acting on a job they own
+    (only then may the value exceed MAX_USER_PRIORITY). Non-integers, values
+    below 1 and values above max_int are always ``Bad user priority``.
+    """
+    if max_user_priority is None:
+        raise PriorityError(NO_JOB_PRIORITY)
+    if not isinstance(value_text, str) or not _INT_RE.match(value_text):
+        raise PriorityError(BAD_USER_PRIORITY)
+    value = int(value_text.strip())
+    if value < 1 or value > INT_MAX:
+        raise PriorityError(BAD_USER_PRIORITY)
+    if value > max_user_priority and not is_admin:
+        raise PriorityError(BAD_USER_PRIORITY)
+    return value
+
+
+def default_priority(max_user_priority: int | None) -> int:
+    """The priority of jobs submitted without ``-sp`` and after ``bmod -spn``:
+    MAX_USER_PRIORITY/2 (at least 1). 0 when user priorities are off."""
+    if max_user_priority is None:
+        return 0
+    return max(1, max_user_priority // 2)
+
+
+def reset_priority(max_user_priority: int | None) -> int:
+    """``bmod -spn``: the default priority; refused without MAX_USER_PRIORITY."""
+    if max_user_priority is None:
+        raise PriorityError(NO_JOB_PRIORITY)
+    return default_priority(max_user_priority)
+
+
+def escalated(base: int, pending_seconds: float, over_time: tuple[int, int] | None) -> int:
+    """The job priority after *pending_seconds* of escalation.
+
+    *over_time* is ``(increment, interval_minutes)`` from JOB_PRIORITY_OVER_TIME
+    (None = no escalation). Only whole intervals count; the result never
+    exceeds max_int. *pending_seconds* counts from the moment *base* was set
+    (see the module docstring).
+    """
+    if over_time is None or pending_seconds <= 0:
+        return min(base, INT_MAX)
+    increment, interval = over_time
+    if increment <= 0 or interval <= 0:
+        return min(base, INT_MAX)
+    steps = int(pending_seconds // (interval * 60))
+    return min(base + steps * increment, INT_MAX)
+
+
+@dataclass(frozen=True)
+class PriorityState:
+    """What a job carries for its user-assigned priority.
+
+    ``submit_priority`` is the value at submission (``-sp`` or the default;
+    bjobs -l shows it next to the current one), ``base`` the value last set by
+    bsub/bmod, ``base_since`` when it was set (epoch seconds): escalation
+    counts pending time from there.
+    """
+
+    submit_priority: int
+    base: int
+    base_since: float
+
+    def current(self, now: float, over_time: tuple[int, int] | None, pending_until: float | None = None) -> int:
+        """The (escalated) priority at *now*; *pending_until* is the dispatch
+        time of a job that has started (escalation stops there)."""
+        end = now if pending_until is None else min(now, pending_until)
+        return escalated(self.base, end - self.base_since, over_time)
+
+
+def on_submit(priority: int, now: float) -> PriorityState:
+    return PriorityState(submit_priority=priority, base=priority, base_since=now)
+
+
+def on_modify(state: PriorityState, priority: int, now: float) -> PriorityState:
+    """``bmod -sp N`` / ``bmod -spn``: a new base; escalation restarts."""
+    return replace(state, base=priority, base_since=now)
+
+
+def on_requeue(state: PriorityState, now: float) -> PriorityState:
+    """``brequeue``: the job is treated as newly submitted - back to the
+    priority it was submitted with, escalation counted from the requeue."""
+    return PriorityState(submit_priority=state.submit_priority, base=state.submit_priority, base_since=now)
+
+
+def on_rerun(state: PriorityState) -> PriorityState:
+    """A rerun (host failure) is not a requeue: the priority is kept."""
+    return state

@@ -1,0 +1,105 @@
+"""User-assigned job priority, escalation, btop/bbot and brequeue, end to end."""
+
+import pytest
+
+ONE_SLOT = {"lsb.hosts": "Begin Host\nHOST_NAME MXJ\nhostA 1\nhostB 0\nhostC 0\nEnd Host\n"}
+PARAMS = ("Begin Parameters\nDEFAULT_QUEUE = normal\nMBD_SLEEP_TIME = 10\nMAX_USER_PRIORITY = 100\n"
+          "{extra}End Parameters\n")
+
+
+@pytest.fixture
+def one_slot(lsf_cluster_factory):
+    return lsf_cluster_factory(files=dict(ONE_SLOT, **{"lsb.params": PARAMS.format(extra="")}))
+
+
+def order(c):
+    return c.run("bjobs -u all -noheader -o 'jobid stat'").out.split()
+
+
+def test_bsub_sp_orders_and_shows_in_bjobs_l(one_slot):
+    c = one_slot
+    c.run("bsub sleep 100", user="user1")
+    c.run("bsub -sp 80 sleep 100", user="user2")
+    c.run("bsub -sp 20 sleep 100", user="user3")
+    c.advance("10s")
+    assert order(c) == ["2", "RUN", "1", "PEND", "3", "PEND"]
+    long1 = c.run("bjobs -UF 3").out
+    assert "Job Priority <20>" in long1 and "User Priority <20>" in long1
+    assert "Job Priority <50>" in c.run("bjobs -UF 1").out
+
+
+def test_bmod_sp_rules(one_slot):
+    c = one_slot
+    c.run("bsub sleep 100", user="user1")
+    r = c.run("bmod -sp 70 1", user="user1")
+    assert (r.out, r.err, r.rc) == ("Parameters of job <1> are being changed\n", "", 0)
+    for bad in ("101", "0", "-3", "abc", "1e3"):
+        r = c.run(["bmod", "-sp", bad, "1"], user="user1")
+        assert (r.out, r.err, r.rc) == ("", "Bad user priority. Job not modified.\n", 255), bad
+    r = c.run("bmod -sp 60 1", user="user2")
+    assert (r.err, r.rc) == ("User permission denied. Job not modified.\n", 255)
+    # A cluster administrator may change anyone's job, but exceed the maximum only for its own.
+    assert c.run("bmod -sp 90 1", user="lsfadmin").rc == 0
+    assert c.run("bmod -sp 500 1", user="lsfadmin").err == "Bad user priority. Job not modified.\n"
+    c.run("bsub sleep 100", user="lsfadmin")
+    assert c.run("bmod -sp 500 2", user="lsfadmin").rc == 0
+    assert "Job Priority <500>" in c.run("bjobs -UF 2").out
+    r = c.run("bmod -spn 1", user="user1")
+    assert r.rc == 0 and "Job Priority <50>" in c.run("bjobs -UF 1").out
+    r = c.run("bmod -sp 10 99", user="user1")
+    assert (r.err, r.rc) == ("99: No matching job found. Job not modified.\n", 255)
+
+
+def test_escalation_goes_past_the_maximum(lsf_cluster_factory):
+    c = lsf_cluster_factory(files=dict(ONE_SLOT, **{"lsb.params": PARAMS.format(extra="JOB_PRIORITY_OVER_TIME = 5/10\n")}))
+    c.run("bsub sleep 100000", user="user1")
+    c.advance("10s")  # job 1 takes the only slot
+    c.run("bsub -sp 100 sleep 100", user="user2")
+    c.advance("25m")
+    assert "Job Priority <110>" in c.run("bjobs -UF 2").out  # 2 intervals of 10 min
+    c.run("bmod -sp 40 2", user="user2")
+    assert "Job Priority <40>" in c.run("bjobs -UF 2").out  # counted again from the change
+    c.advance("10m")
+    assert "Job Priority <45>" in c.run("bjobs -UF 2").out
+
+
+def test_btop_bbot(one_slot):
+    c = one_slot
+    c.run("bsub sleep 1000", user="user1")  # runs
+    for u in ("user1", "user2", "user1", "user2"):
+        c.run("bsub sleep 100", user=u)  # jobs 2..5 pend
+    c.advance("10s")
+    r = c.run("btop 5", user="lsfadmin")
+    assert (r.out, r.err, r.rc) == ("", "Job <5> has been moved to position 1 from top.\n", 0)
+    assert order(c)[2::2] == ["5", "2", "3", "4"]
+    r = c.run("bbot 5 2", user="lsfadmin")
+    assert r.err == "Job <5> has been moved to position 2 from bottom.\n"
+    assert order(c)[2::2] == ["2", "3", "5", "4"]
+    # An owner moves a job among its own jobs only: user2's job 5 goes right above
+    # user2's job 3, not above user1's job 2.
+    r = c.run("btop 5", user="user2")
+    assert (r.err, r.rc) == ("Job <5> has been moved to position 1 from top.\n", 0)
+    assert order(c)[2::2] == ["2", "5", "3", "4"]
+    assert c.run("btop 2", user="user2").err == "Job <2>: User permission denied\n"
+    assert c.run("btop 1", user="user1").err == "Job <1>: Job has already started\n"
+    r = c.run("btop 2 9", user="lsfadmin")
+    assert r.err == ("Warning: position value <9> is beyond movable range.\n"
+                     "Job <2> has been moved to position 4 from top.\n")
+    assert order(c)[2::2] == ["5", "3", "4", "2"]
+    assert c.run("btop 2 x", user="lsfadmin").err == "x: Position value must be a positive integer.\n"
+    # Moving never changes the priority.
+    assert "Job Priority <50>" in c.run("bjobs -UF 2").out
+
+
+def test_brequeue_resets_priority(one_slot):
+    c = one_slot
+    c.run("bsub -sp 30 sleep 1000", user="user1")
+    c.advance("10s")
+    c.run("bmod -sp 90 1", user="user1")  # refused: running
+    r = c.run("brequeue 1", user="user1")
+    assert (r.out, r.rc) == ("Job <1> is being requeued \n", 0)
+    assert c.run("bjobs -noheader -o 'stat pend_reason' 1").out == "PEND Requeued job is waiting for rescheduling;\n"
+    assert "Job Priority <30>" in c.run("bjobs -UF 1").out
+    c.advance("10s")
+    assert order(c) == ["1", "RUN"]
+    assert c.run("brequeue 1", user="user2").err == "Job <1>: User permission denied\n"
