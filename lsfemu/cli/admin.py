@@ -108,6 +108,26 @@ def _host_ctrl(c: Ctx, sub: str, names: list[str]) -> Result:
     return Result("", "".join(err), rc)
 
 
+def _host_failure(c: Ctx, args: list[str]) -> Result:
+    """`lsfemu host fail|recover HOST`: simulate a host failure (administrators)."""
+    cl = c.cluster
+    if len(args) != 2 or args[0] not in ("fail", "recover"):
+        return Result("", "Usage: lsfemu host fail|recover HOST\n", 255)
+    if not c.is_cluster_admin:
+        return Result("", "User permission denied\n", 255)
+    host = args[1]
+    if host not in cl.config.host_names:
+        return Result("", f"{host}: Bad host name, host group name or cluster name\n", 255)
+    if args[0] == "fail":
+        hit = cl.fail_host(host, c.user)
+        lines = [f"Host <{host}> failed"] + [
+            f"Job <{j.id}> {'will rerun' if j.status == 'PEND' else 'is UNKWN until the host recovers'}" for j in hit]
+    else:
+        lost = cl.recover_host(host, c.user)
+        lines = [f"Host <{host}> recovered"] + [f"Job <{j.id}> was lost with the host: EXIT" for j in lost]
+    return Result("\n".join(lines) + "\n", "", 0)
+
+
 def lsfemu_remote(c: Ctx) -> Result:
     """`lsfemu clock ...` and `lsfemu daemon status|stop`, run inside the daemon."""
     argv = c.argv
@@ -133,6 +153,8 @@ def lsfemu_remote(c: Ctx) -> Result:
             return Result(f"virtual clock: {timefmt.ctime(cl.now())} ({cl.now():.0f}); "
                           f"{passes} scheduling pass(es), {after - before} job(s) finished\n", "", 0)
         return Result("", "Usage: lsfemu clock show | set TIME | advance DURATION\n", 255)
+    if argv[:1] == ["host"]:
+        return _host_failure(c, argv[1:])
     if argv[:2] == ["daemon", "status"]:
         from lsfemu.daemon import server
 

@@ -44,7 +44,7 @@ def order_key(c: Ctx, job) -> tuple:
     if job.status in ("RUN", "USUSP", "SSUSP"):
         return (0, job.start_time or 0) + dispatch_order
     if job.status in PENDING:
-        return (1, 0) + dispatch_order
+        return (1, 0 if job.migrated else 1) + dispatch_order
     return (2, job.finish_time or 0, job.position)
 
 

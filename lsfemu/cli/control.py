@@ -244,6 +244,41 @@ def bswitch(
     act(c, targets, one)
 
 
+mig_app = typer.Typer(add_completion=False)
+
+
+@mig_app.command()
+def bmig(
+    user: Optional[str] = typer.Option(None, "-u"),
+    job_ids: Optional[list[str]] = typer.Argument(None),
+) -> None:
+    """Migrate running rerunnable jobs: they pend again, first in line, keeping their priority."""
+    c = ctx()
+    if not job_ids and user is None:
+        raise UsageExit("Job ID or one of '-m', '-u' '-q' and '-J' must be specified.")
+    targets = [(j, t) for j, t in resolve(c, job_ids or [], user, None, None)
+               if j is None or j.status not in ("PEND", "PSUSP") or job_ids]
+    if _nothing(c, targets):
+        return
+
+    def one(job, typed):
+        if job.status in ("DONE", "EXIT"):
+            return "Job has already finished"
+        if job.status in ("PEND", "PSUSP"):
+            return "Job has not started yet"
+        if not job.rerunnable:
+            return "Job is not checkpointable"
+        c.cluster.migrate(job, c.user)
+        c.print(f"Job <{typed}> is being migrated")
+        return None
+
+    act(c, targets, one)
+
+
+def run_bmig(c: Ctx) -> Result:
+    return run_typer(c, mig_app)
+
+
 def run_bkill(c: Ctx) -> Result:
     return run_typer(c, kill_app)
 

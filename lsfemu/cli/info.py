@@ -126,9 +126,9 @@ def bhosts(
     cfg = cl.config
     per_host: dict[str, dict[str, int]] = {}
     for j in cl.jobs.values():
-        if j.status in ("RUN", "USUSP", "SSUSP"):
+        if j.status in ("RUN", "USUSP", "SSUSP", "UNKWN"):
             for h in j.exec_hosts.split():
-                d = per_host.setdefault(h, {"RUN": 0, "USUSP": 0, "SSUSP": 0})
+                d = per_host.setdefault(h, {"RUN": 0, "USUSP": 0, "SSUSP": 0, "UNKWN": 0})
                 d[j.status] += 1
     names = cfg.host_names
     if hosts:
@@ -140,10 +140,12 @@ def bhosts(
             return
     views = []
     for h in names:
-        d = per_host.get(h, {"RUN": 0, "USUSP": 0, "SSUSP": 0})
+        d = per_host.get(h, {"RUN": 0, "USUSP": 0, "SSUSP": 0, "UNKWN": 0})
         mxj = cfg.host_mxj(h)
         njobs = sum(d.values())
-        if not cl.host_open(h):
+        if cl.host_failed(h):
+            status = "unavail"
+        elif not cl.host_open(h):
             status = "closed_Adm"
         elif mxj is not None and njobs >= mxj:
             status = "closed_Full"

@@ -11,6 +11,7 @@ COMMANDS = {
     "bstop": control.run_bstop,
     "bresume": control.run_bresume,
     "bswitch": control.run_bswitch,
+    "bmig": control.run_bmig,
     "bmod": modify.run_bmod,
     "btop": modify.run_btop,
     "bbot": modify.run_bbot,

@@ -26,8 +26,8 @@ from lsfemu.store.db import open_store
 from lsfemu.store.models import ClockState, Counter, HostState, Job, JobEvent, QueueState, UserUsage
 from lsfemu.views import JobView
 
-UNFINISHED = ("PEND", "PSUSP", "RUN", "USUSP", "SSUSP")
-STARTED = ("RUN", "USUSP", "SSUSP")
+UNFINISHED = ("PEND", "PSUSP", "RUN", "USUSP", "SSUSP", "UNKWN")
+STARTED = ("RUN", "USUSP", "SSUSP", "UNKWN")  # hold their slots
 FINISHED = ("DONE", "EXIT")
 
 JobKey = tuple[int, int]
@@ -418,6 +418,14 @@ class Cluster:
         self.log(job, "REQUEUE", actor, t)
         self.mark_dirty()
 
+    def migrate(self, job: Job, actor: str) -> None:
+        """bmig: leave the current host and pend again, keeping the priority."""
+        t = self.now()
+        job.work_done = simulate.work_at(job.work_done, job.segment_start, t)
+        self._charge_usage(job, t)
+        self.log(job, "MIGRATE", actor, t)
+        self.rerun(job, t, "MIGRATE")
+
     def rerun(self, job: Job, t: float, reason: str) -> None:
         """A rerunnable job whose host failed, or bmig: pending again, priority
         and APS values kept, considered before other pending jobs."""
@@ -548,6 +556,45 @@ class Cluster:
         hs.open = is_open
         self.mark_dirty()
 
+    def host_failed(self, name: str) -> bool:
+        hs = self.host_state.get(name)
+        return hs.failed if hs else False
+
+    def fail_host(self, name: str, actor: str) -> list[Job]:
+        """`lsfemu host fail`: the host goes down. Its rerunnable jobs rerun
+        (pending again, priority kept); the others become UNKWN until the
+        host recovers. Returns the jobs affected."""
+        t = self.now()
+        hs = self.host_state.get(name)
+        if hs is None:
+            hs = self.host_state[name] = HostState(name=name, open=True, failed=False)
+            self.session.add(hs)
+        hs.failed = True
+        hit = [j for j in self.jobs.values() if j.status in ("RUN", "USUSP", "SSUSP") and name in j.exec_hosts.split()]
+        for job in hit:
+            job.work_done = simulate.work_at(job.work_done, job.segment_start, t)
+            job.segment_start = None
+            if job.rerunnable:
+                self._charge_usage(job, t)
+                self.rerun(job, t, "HOST_FAILURE")
+            else:
+                job.status = "UNKWN"
+                self.log(job, "STATUS", None, t, status="UNKWN", host=name)
+        self.mark_dirty()
+        return hit
+
+    def recover_host(self, name: str, actor: str) -> list[Job]:
+        """`lsfemu host recover`: the host is back; jobs lost with it end EXIT."""
+        t = self.now()
+        hs = self.host_state.get(name)
+        if hs is not None:
+            hs.failed = False
+        lost = [j for j in self.jobs.values() if j.status == "UNKWN" and name in j.exec_hosts.split()]
+        for job in lost:
+            self._finish(job, t, "EXIT", None, None)
+        self.mark_dirty()
+        return lost
+
     def host_open(self, name: str) -> bool:
         hs = self.host_state.get(name)
         return hs.open if hs else True
@@ -558,7 +605,8 @@ class Cluster:
         for name in cfg.host_names:
             mxj = cfg.host_mxj(name)
             hosts[name] = dispatch.HostInfo(name=name, max_slots=mxj, open=self.host_open(name),
-                                            ncpus=mxj if mxj else (os.cpu_count() or 1))
+                                            ncpus=mxj if mxj else (os.cpu_count() or 1),
+                                            failed=self.host_failed(name))
         queues = {}
         for i, q in enumerate(cfg.queues):
             queues[q.name] = dispatch.QueueInfo(
@@ -593,10 +641,8 @@ class Cluster:
                         qi.used_on_host[h] = qi.used_on_host.get(h, 0) + 1
             elif job.status == "PEND":
                 prio = self.effective_priority(job, now_t) or 0
-                # Migrated and rerun jobs are considered before other pending jobs.
-                pos = job.position - 1e12 if job.migrated else job.position
                 pending.append(dispatch.PendingJob(job.id, job.array_index, job.user, job.queue,
-                                                   job.num_processors, prio, pos))
+                                                   job.num_processors, prio, job.position, first=job.migrated))
         users = {j.user for j in pending}
         limits = {u: self.user_limit(u) for u in users}
         return dispatch.PassInput(pending, queues, hosts, limits, user_used)

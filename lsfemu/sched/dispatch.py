@@ -40,6 +40,7 @@ QUEUE_HOST_LIMIT = "Queue's per-host job slot limit reached"
 QUEUE_PROC_LIMIT = "Queue's per-CPU job slot limit reached"
 NOT_USABLE = "Not usable to the queue"
 JUST_STARTED = "Just started a job recently"
+HOST_UNREACH = "Unable to reach slave batch server"
 NO_SPAN = "Not enough processors to meet the job's spanning requirement"
 
 
@@ -52,6 +53,7 @@ class PendingJob:
     slots: int
     priority: int  # job priority (0 when user priorities are off)
     position: float  # FCFS order; smaller is earlier
+    first: bool = False  # migrated or rerun: scheduled before every pending job of its unit
 
 
 @dataclass
@@ -82,6 +84,7 @@ class HostInfo:
     # closes it for the rest of this pass after it takes a job.
     accepting: bool = True
     accept_once: bool = False
+    failed: bool = False  # lsfemu host fail
 
 
 @dataclass
@@ -155,12 +158,17 @@ def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_f
     started: list[tuple[PendingJob, list[str]]] = []
     reasons: dict[tuple[int, int], list[str]] = {}
     for unit, group in units(inp.jobs, inp.queues, unit_of):
-        order = order_for(unit, group) if order_for else StaticOrder(group)
-        for job in order:
-            alloc = _try_start(job, inp, reasons)
-            if alloc is not None:
-                started.append((job, alloc))
-                order.started(job)
+        # Migrated and rerun jobs go before the unit's pending jobs (LSF: "always
+        # scheduled before pending jobs"), among themselves in the default order.
+        first = StaticOrder([j for j in group if j.first])
+        rest = [j for j in group if not j.first]
+        order = order_for(unit, rest) if order_for else StaticOrder(rest)
+        for o in (first, order):
+            for job in o:
+                alloc = _try_start(job, inp, reasons)
+                if alloc is not None:
+                    started.append((job, alloc))
+                    order.started(job)
     return PassResult(started, reasons)
 
 
@@ -217,6 +225,9 @@ def _allocate(job: PendingJob, q: QueueInfo, hosts: dict[str, HostInfo]) -> tupl
         h = hosts.get(name)
         if h is None:
             note(NOT_USABLE)
+            continue
+        if h.failed:
+            note(HOST_UNREACH)
             continue
         if not h.open:
             note(HOST_CLOSED)

@@ -103,3 +103,37 @@ def test_brequeue_resets_priority(one_slot):
     c.advance("10s")
     assert order(c) == ["1", "RUN"]
     assert c.run("brequeue 1", user="user2").err == "Job <1>: User permission denied\n"
+
+
+def test_host_failure_reruns_rerunnable_jobs_keeping_priority(lsf_cluster):
+    c = lsf_cluster
+    c.run("bsub -r -sp 70 -n 4 sleep 1000", user="user1")  # fills hostA, rerunnable
+    c.run("bsub -n 4 sleep 1000", user="user2")  # fills hostB
+    c.advance("10s")
+    c.run("bmod -sp 90 1", user="user1")  # refused while running: priority stays 70
+    assert c.run("lsfemu host fail hostA", user="user1").err == "User permission denied\n"
+    r = c.run("lsfemu host fail hostA", user="lsfadmin")
+    assert r.out == "Host <hostA> failed\nJob <1> will rerun\n"
+    assert c.run("bhosts -w hostA").out.splitlines()[1].split()[1] == "unavail"
+    c.run("bsub -sp 99 -n 4 sleep 10", user="user3")  # a higher priority newcomer
+    c.advance("10s")
+    # The rerun job goes first (to hostC, hostA being down), keeping its priority.
+    assert c.run("bjobs -u all -noheader -o 'jobid stat exec_host'").out.splitlines()[:2] == [
+        "2 RUN hostB:hostB:hostB:hostB", "1 RUN hostC:hostC:hostC:hostC"]
+    assert "Job Priority <70>" in c.run("bjobs -UF 1").out
+    c.run("lsfemu host fail hostB", user="lsfadmin")
+    assert c.run("bjobs -noheader -o stat 2").out == "UNKWN\n"
+    r = c.run("lsfemu host recover hostB", user="lsfadmin")
+    assert r.out == "Host <hostB> recovered\nJob <2> was lost with the host: EXIT\n"
+
+
+def test_bmig_keeps_priority(lsf_cluster):
+    c = lsf_cluster
+    c.run("bsub -r -sp 60 sleep 1000", user="user1")
+    c.run("bsub sleep 1000", user="user1")
+    c.advance("10s")
+    assert c.run("bmig 2", user="user1").err == "Job <2>: Job is not checkpointable\n"
+    r = c.run("bmig 1", user="user1")
+    assert (r.out, r.rc) == ("Job <1> is being migrated\n", 0)
+    assert c.run("bjobs -noheader -o 'stat pend_reason' 1").out == "PEND Migrating job is waiting for rescheduling;\n"
+    assert "Job Priority <60>" in c.run("bjobs -UF 1").out

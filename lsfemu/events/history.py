@@ -1,0 +1,338 @@
+"""Per-job histories: what bhist shows, built from event records (or added
+change by change by the daemon).
+
+A :class:`JobHistory` holds the job's identity (ID, array index, user, queue,
+name, command, project, submission host, cwd, home), its list of
+:class:`Change` entries ``(time, kind, data)`` in log order, and the state
+transitions used for the "time spent in various states" accounting.
+
+Change kinds and their ``data`` keys (all optional unless noted):
+
+=========== =================================================================
+SUBMIT      from_host, queue, cwd, home, specified_cwd, output_file,
+            error_file, output_overwrite, error_overwrite, num_processors,
+            max_processors, res_req, dependency, user_priority, hold (bool:
+            bsub -H, the job starts PSUSP)
+DISPATCH    hosts (list, one per slot), effective_res_req
+STARTING    pid
+EXECUTE     exec_home, exec_cwd, pid
+STATUS      status (required: PEND PSUSP RUN USUSP SSUSP UNKWN), reason
+            (text after ``Pending:`` / ``Suspended:``)
+FINISH      status (required: DONE or EXIT), exit_code, cpu_time,
+            exit_reason (``TERM_OWNER: job killed by owner``)
+POST        ok (bool): post-job process done / failed
+SIGNAL      signal (``KILL``, ``DELETEJOB``...), user
+SWITCH      queue, user
+MOVE        position, top (bool), user
+MODIFY      items (list of bhist item texts, without ``;``), user
+REQUEUE     user
+=========== =================================================================
+
+State accounting follows OpenLava's bhist: each state lasts from its change
+to the next state change; DONE/EXIT end the accounting (the finish time)
+unless the job is requeued, in which case the time between the finish and
+the requeue counts as PEND; post-job events do not change the state.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any, Iterable, NamedTuple
+
+from lsfemu.events import format as F
+
+#: the states of the accounting, in bhist's column order
+STATES = ("PEND", "PSUSP", "RUN", "USUSP", "SSUSP", "UNKWN")
+FINISHED = ("DONE", "EXIT")
+
+#: kinds that change the job's state
+_STATEFUL = {"SUBMIT", "DISPATCH", "STATUS", "FINISH", "REQUEUE"}
+
+
+class Change(NamedTuple):
+    """One entry of a job's history."""
+
+    time: float
+    kind: str
+    data: dict[str, Any]
+
+
+@dataclass
+class JobHistory:
+    """Everything bhist needs about one job (or one array element)."""
+
+    job_id: int
+    array_index: int = 0
+    user: str = ""
+    queue: str = ""  # the current queue (the submit record keeps the original)
+    name: str | None = None  # bsub -J; None = not given
+    command: str = ""
+    project: str = "default"
+    from_host: str = ""
+    cwd: str = ""
+    home: str = ""
+    submit_time: float = 0.0
+    user_group: str | None = None
+    application: str | None = None
+    esub: str | None = None
+    #: lines of the resource-limit block printed before the summary (e.g.
+    #: ``[" CORELIMIT", "      0 M"]``); empty = no block
+    limit_lines: list[str] = field(default_factory=list)
+    changes: list[Change] = field(default_factory=list)
+    status: str = "PEND"
+    finish_time: float | None = None
+    #: (time, state) transitions, states from STATES + FINISHED
+    transitions: list[tuple[float, str]] = field(default_factory=list)
+
+    # -- building ---------------------------------------------------------
+    def add(self, time: float, kind: str, **data: Any) -> Change:
+        """Append a change and apply its effect on the state."""
+        change = Change(float(time), kind, data)
+        self.changes.append(change)
+        if kind == "SUBMIT":
+            if not self.submit_time:
+                self.submit_time = float(time)
+            self._set_state(time, "PSUSP" if data.get("hold") else "PEND")
+        elif kind == "DISPATCH":
+            self._set_state(time, "RUN")
+        elif kind == "STATUS":
+            self._set_state(time, data["status"])
+        elif kind == "FINISH":
+            self._set_state(time, data["status"])
+            self.finish_time = float(time)
+        elif kind == "REQUEUE":
+            self._set_state(time, "PEND")
+        elif kind == "SWITCH" and data.get("queue"):
+            self.queue = data["queue"]
+        return change
+
+    def _set_state(self, time: float, state: str) -> None:
+        if state not in STATES and state not in FINISHED:
+            raise ValueError(f"unknown job state {state!r}")
+        if state not in FINISHED:
+            self.finish_time = None
+        self.status = state
+        self.transitions.append((float(time), state))
+
+    # -- queries ------------------------------------------------------------
+    @property
+    def display_id(self) -> str:
+        return f"{self.job_id}[{self.array_index}]" if self.array_index else str(self.job_id)
+
+    @property
+    def display_name(self) -> str:
+        """JOB_NAME of the summary table: the -J name or the command,
+        ``name[idx]`` for array elements."""
+        base = self.name if self.name is not None else self.command
+        return f"{base}[{self.array_index}]" if self.array_index else base
+
+    @property
+    def finished(self) -> bool:
+        return self.status in FINISHED
+
+    @property
+    def started(self) -> bool:
+        return any(c.kind == "DISPATCH" for c in self.changes)
+
+    def summary_time(self, now: float) -> float:
+        """The instant of the ``... states by <time>`` line: the time of the
+        last finish or post-job event of a finished job, else *now*."""
+        if not self.finished:
+            return now
+        t = self.finish_time if self.finish_time is not None else now
+        for c in self.changes:
+            if c.kind == "POST" and c.time >= t:
+                t = c.time
+        return t
+
+    def state_times(self, now: float) -> dict[str, float]:
+        """Seconds spent in each of STATES (negative intervals count 0) up to
+        the finish time, or *now* for unfinished jobs; plus ``TOTAL``."""
+        acc = {s: 0.0 for s in STATES}
+        tr = self.transitions
+        for i, (t, state) in enumerate(tr):
+            if i + 1 < len(tr):
+                end = tr[i + 1][0]
+            elif state in FINISHED:
+                continue  # the final DONE/EXIT ends the accounting
+            else:
+                end = now
+            span = max(0.0, end - t)
+            acc["PEND" if state in FINISHED else state] += span
+        acc["TOTAL"] = sum(acc[s] for s in STATES)
+        return acc
+
+
+# ---------------------------------------------------------------------------
+# from event records
+# ---------------------------------------------------------------------------
+
+
+def _pend_reason(code: int) -> str:
+    if code == F.PEND_JOB_REQUEUED:
+        return "Job has been requeued"
+    if code == F.PEND_JOB_NEW:
+        return "New job is waiting for scheduling"
+    return "Job is pending"
+
+
+def modify_items(rec: F.JobModify2) -> list[str]:
+    """bhist's item texts for a JOB_MODIFY2 record (OpenLava wording where
+    known, [inferred] otherwise)."""
+    items: list[str] = []
+    o, o2 = rec.options, rec.options2
+    if o & F.SUB_JOB_NAME:
+        items.append(f"Job name changes to : {rec.job_name}")
+    if o & F.SUB_QUEUE:
+        items.append(f"Job queue changes to : {rec.queue}")
+    if o & F.SUB_RES_REQ:
+        items.append(f"Resource requirement changes to : {rec.res_req}")
+    if o & F.SUB_OUT_FILE:
+        items.append(f"Output file change to : {rec.out_file}")
+    if o & F.SUB_ERR_FILE:
+        items.append(f"Error file change to : {rec.err_file}")
+    if o2 & F.SUB2_MODIFY_CMD:
+        items.append(f"Job command changes to : {rec.command}")
+    if o & F.SUB_PROJECT_NAME:
+        items.append(f"Project name changes to : {rec.project_name}")
+    run = rec.rlimits[F.RLIMIT_RUN] if len(rec.rlimits) > F.RLIMIT_RUN else F.DEFAULT_RLIMIT
+    if run == F.DELETE_NUMBER:
+        items.append("bmod -Wn used. Run limit set to queue run limit")
+    elif run >= 0:
+        items.append(f"run limit changes to : {run // 60} (minutes)")
+    cpu = rec.rlimits[F.RLIMIT_CPU] if rec.rlimits else F.DEFAULT_RLIMIT
+    if cpu >= 0:
+        items.append(f"CPU limit changes to : {cpu // 60} (minutes)")
+    if o2 & F.SUB2_JOB_PRIORITY:
+        items.append(f"New job priority is: {rec.user_priority}")
+    if rec.del_options2 & F.SUB2_JOB_PRIORITY:
+        items.append("Job priority changes to default")
+    if rec.options3 & F.SUB3_APS:
+        items.append(f"Absolute Priority Scheduling factor string changed to : {rec.aps_string}")
+    if rec.del_options3 & F.SUB3_APS:
+        items.append("Absolute Priority Scheduling factor string deleted")
+    return items
+
+
+class HistoryBuilder:
+    """Feeds records in log order into per-job histories. ``histories`` keeps
+    the order in which jobs first appeared. Records of unknown jobs (their
+    JOB_NEW is in an older file that was not read) are ignored, except that
+    an array element's first record clones the array's history."""
+
+    def __init__(self) -> None:
+        self.histories: dict[tuple[int, int], JobHistory] = {}
+
+    def _get(self, job_id: int, idx: int) -> JobHistory | None:
+        h = self.histories.get((job_id, idx))
+        if h is None and idx:
+            head = self.histories.get((job_id, 0))
+            if head is not None:
+                h = copy.deepcopy(head)
+                h.array_index = idx
+                self.histories[(job_id, idx)] = h
+        return h
+
+    def feed(self, rec: F.Record) -> None:
+        t = float(rec.event_time)
+        if isinstance(rec, F.JobNew):
+            h = JobHistory(
+                job_id=rec.job_id, array_index=rec.idx, user=rec.user_name, queue=rec.queue,
+                name=rec.job_name if rec.options & F.SUB_JOB_NAME else None,
+                command=rec.command, project=rec.project_name, from_host=rec.from_host,
+                cwd=rec.cwd, home=rec.sub_home_dir, submit_time=float(rec.submit_time or t),
+                user_group=rec.user_group or None,
+            )
+            self.histories[(rec.job_id, rec.idx)] = h
+            run = rec.rlimits[F.RLIMIT_RUN] if len(rec.rlimits) > F.RLIMIT_RUN else -1
+            h.add(
+                rec.submit_time or t, "SUBMIT", from_host=rec.from_host, queue=rec.queue,
+                cwd=rec.cwd, home=rec.sub_home_dir,
+                output_file=rec.out_file or None, error_file=rec.err_file or None,
+                output_overwrite=bool(rec.options2 & F.SUB2_OVERWRITE_OUT_FILE),
+                error_overwrite=bool(rec.options2 & F.SUB2_OVERWRITE_ERR_FILE),
+                num_processors=rec.num_processors, max_processors=rec.max_num_processors,
+                res_req=rec.res_req or None, dependency=rec.depend_cond or None,
+                user_priority=rec.user_priority if rec.options2 & F.SUB2_JOB_PRIORITY else None,
+                hold=bool(rec.options2 & F.SUB2_HOLD),
+                run_limit_min=run / 60 if run >= 0 else None,
+            )
+            return
+        if isinstance(rec, F.JobModify2):
+            try:
+                jid, idx = F.parse_job_id_str(rec.job_id_str)
+            except ValueError:
+                return
+            h = self._get(jid, idx)
+            if h is None:
+                return
+            if rec.options & F.SUB_JOB_NAME:
+                h.name = rec.job_name
+            if rec.options & F.SUB_QUEUE:
+                h.queue = rec.queue
+            if rec.options2 & F.SUB2_MODIFY_CMD:
+                h.command = rec.command
+            if rec.options & F.SUB_PROJECT_NAME:
+                h.project = rec.project_name
+            h.add(t, "MODIFY", items=modify_items(rec), user=rec.user_name)
+            return
+        key = rec.job_key
+        if key is None:
+            return  # MBD_START, MBD_DIE, QUEUE_CTRL, HOST_CTRL
+        h = self._get(*key)
+        if h is None:
+            return
+        if isinstance(rec, F.JobStart):
+            h.add(t, "DISPATCH", hosts=list(rec.exec_hosts),
+                  effective_res_req=rec.effective_res_req or None)
+        elif isinstance(rec, F.JobStartAccept):
+            h.add(t, "STARTING", pid=rec.job_pid)
+        elif isinstance(rec, F.JobExecute):
+            h.add(t, "EXECUTE", exec_home=rec.exec_home, exec_cwd=rec.exec_cwd, pid=rec.job_pid)
+        elif isinstance(rec, F.JobStatus):
+            self._status(h, t, rec)
+        elif isinstance(rec, F.JobSignal):
+            h.add(t, "SIGNAL", signal=rec.signal_symbol, user=rec.user_name)
+        elif isinstance(rec, F.JobSwitch):
+            h.add(t, "SWITCH", queue=rec.queue, user=rec.user_name)
+        elif isinstance(rec, F.JobMove):
+            h.add(t, "MOVE", position=rec.position, top=rec.base != F.TO_BOTTOM, user=rec.user_name)
+        elif isinstance(rec, F.JobRequeue):
+            h.add(t, "REQUEUE")
+        # JOB_CLEAN: nothing to show
+
+    @staticmethod
+    def _status(h: JobHistory, t: float, rec: F.JobStatus) -> None:
+        code = rec.status
+        if code & (F.JOB_STAT_PDONE | F.JOB_STAT_PERR):
+            if h.finished:
+                h.add(t, "POST", ok=not code & F.JOB_STAT_PERR)
+                return
+        name = F.status_name(code)
+        if name in FINISHED:
+            if h.finished and h.status == name:
+                return  # a repeated finish record
+            exit_code = F.exit_code_of(rec.exit_status) if name == "EXIT" else 0
+            h.add(
+                rec.end_time or t, "FINISH", status=name,
+                exit_code=exit_code if name == "EXIT" and h.started else None,
+                cpu_time=rec.cpu_time,
+                exit_reason=F.TERM_REASONS.get(rec.exit_info) if name == "EXIT" else None,
+            )
+            if code & (F.JOB_STAT_PDONE | F.JOB_STAT_PERR):
+                h.add(t, "POST", ok=not code & F.JOB_STAT_PERR)
+        elif name in STATES:
+            reason = _pend_reason(rec.reason) if name == "PEND" else None
+            if name == "PEND" and rec.reason == F.PEND_JOB_REQUEUED and h.changes \
+                    and h.changes[-1].kind == "REQUEUE":
+                return  # JOB_REQUEUE already said so
+            h.add(t, "STATUS", status=name, reason=reason)
+
+
+def build_histories(records: Iterable[F.Record]) -> list[JobHistory]:
+    """Histories of every job whose JOB_NEW is among *records* (log order)."""
+    b = HistoryBuilder()
+    for rec in records:
+        b.feed(rec)
+    return list(b.histories.values())

@@ -1,0 +1,336 @@
+"""The event log files: appending, LSF's log switch, and streaming reads.
+
+Layout (``LSB_SHAREDIR/<cluster>/logdir`` in LSF, ``$LSFEMU_HOME/logdir`` in
+lsfemu): the current file ``lsb.events`` and archives ``lsb.events.1`` (the
+most recent) ... ``lsb.events.N`` (the oldest).
+
+* ``lsb.events`` starts with ``#<history seek position>`` padded with blanks
+  to 38 characters (mbatchd writes ``#`` + 37 blanks, then overwrites the
+  front with the number): the byte offset where this file's own history
+  starts. Records before that offset are copies, made at the last switch, of
+  the records of jobs that were still unfinished (so a reader of the current
+  file alone -- bhist without -n, the snakemake plugin's awk -- still sees
+  their JOB_NEW).
+* ``lsb.events.N`` starts with ``#<time of its most recent event>``.
+
+:func:`rotate` performs the switch (LSF does it when MAX_JOB_NUM jobs have
+finished since the last one): archives shift up by one (``.1`` -> ``.2`` ...,
+dropping those beyond ``max_files``), the current file's own history becomes
+``lsb.events.1``, and a new ``lsb.events`` is started with the records that
+``keep`` selects (the unfinished jobs' records) before its seek position.
+
+:func:`read_events` streams records (constant memory in the file length).
+Problems never stop it; they go to the ``on_warning`` callback as
+:class:`EventWarning` values: a corrupt line (with its line number), an
+unknown event type, and -- once per event type and file -- trailing fields
+beyond the ones lsfemu knows (newer LSF versions).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable, Iterator
+
+from lsfemu.events.format import EventSyntaxError, Record, UnknownEventError, decode, encode
+
+CURRENT = "lsb.events"
+#: width of the header line without its newline (``#`` + 37 blanks in LSF)
+HEADER_WIDTH = 38
+
+_ARCHIVE_RE = re.compile(r"lsb\.events\.(\d+)\Z")
+
+
+@dataclass(frozen=True)
+class EventWarning:
+    """A problem met while reading: ``kind`` is ``corrupt``, ``unknown`` or
+    ``extra``; ``lineno`` is 1-based within ``path``."""
+
+    path: str
+    lineno: int
+    kind: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.lineno}: {self.message}"
+
+
+WarningCallback = Callable[[EventWarning], None]
+
+
+def header_line(number: int) -> bytes:
+    """``#<number>`` padded to the fixed header width, with its newline."""
+    return (f"#{number}".ljust(HEADER_WIDTH) + "\n").encode("ascii")
+
+
+def archive_number(path: str | os.PathLike[str]) -> int | None:
+    """N for ``lsb.events.N``, 0 for ``lsb.events``, None for other names."""
+    name = Path(path).name
+    if name == CURRENT:
+        return 0
+    m = _ARCHIVE_RE.match(name)
+    return int(m.group(1)) if m else None
+
+
+def event_files(logdir: str | os.PathLike[str]) -> list[Path]:
+    """The existing event files of *logdir*, oldest first (``lsb.events.N``
+    ... ``lsb.events.1``, ``lsb.events``) -- the order to read them in."""
+    d = Path(logdir)
+    archives = []
+    if d.is_dir():
+        for p in d.iterdir():
+            n = archive_number(p)
+            if n:
+                archives.append((n, p))
+    files = [p for _, p in sorted(archives, reverse=True)]
+    cur = d / CURRENT
+    if cur.exists():
+        files.append(cur)
+    return files
+
+
+def _parse_header(first: bytes) -> int | None:
+    if not first.startswith(b"#"):
+        return None
+    try:
+        return int(first[1:].strip() or b"x")
+    except ValueError:
+        return None
+
+
+# ---------------------------------------------------------------------------
+# writing
+# ---------------------------------------------------------------------------
+
+
+class EventWriter:
+    """Appends encoded records to one event file (normally
+    ``logdir/lsb.events``), creating it with a header when it does not exist
+    or is empty. Every :meth:`write` is flushed; with ``fsync=True`` it is
+    also forced to disk. Thread-safe; usable as a context manager."""
+
+    def __init__(self, path: str | os.PathLike[str], *, fsync: bool = False):
+        self.path = Path(path)
+        self.fsync = fsync
+        self._lock = threading.Lock()
+        self._fh = None
+        self._open()
+
+    def _open(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fh = open(self.path, "ab")
+        if fh.tell() == 0:
+            fh.write(header_line(HEADER_WIDTH + 1))
+            fh.flush()
+        self._fh = fh
+
+    def write(self, record: Record) -> None:
+        self.write_many([record])
+
+    def write_many(self, records: Iterable[Record]) -> None:
+        data = b"".join(
+            encode(r).encode("utf-8", "surrogateescape") + b"\n" for r in records
+        )
+        with self._lock:
+            if self._fh is None:
+                raise ValueError("event writer is closed")
+            self._fh.write(data)
+            self._fh.flush()
+            if self.fsync:
+                os.fsync(self._fh.fileno())
+
+    def rotate(
+        self, max_files: int | None = None, keep: Callable[[Record], bool] | None = None
+    ) -> Path | None:
+        """Switch the file this writer appends to (see :func:`rotate`)."""
+        with self._lock:
+            if self._fh is not None:
+                self._fh.close()
+                self._fh = None
+            try:
+                return rotate(self.path.parent, max_files, keep=keep, name=self.path.name)
+            finally:
+                self._open()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._fh is not None:
+                self._fh.close()
+                self._fh = None
+
+    def __enter__(self) -> "EventWriter":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# ---------------------------------------------------------------------------
+# reading
+# ---------------------------------------------------------------------------
+
+
+def _lines(path: Path, skip_head: bool) -> Iterator[tuple[int, str]]:
+    """(lineno, text) of the record lines of one file (header, comments and
+    blank lines skipped; with *skip_head* the copies before the history seek
+    position of a current file too)."""
+    with open(path, "rb") as fh:
+        seek = None
+        offset = 0
+        for lineno, raw in enumerate(fh, 1):
+            start = offset
+            offset += len(raw)
+            if lineno == 1 and raw.startswith(b"#"):
+                seek = _parse_header(raw) if skip_head else None
+                continue
+            if seek is not None and start < seek:
+                continue
+            text = raw.decode("utf-8", "surrogateescape").rstrip("\n").rstrip("\r")
+            stripped = text.strip(" \t")
+            if not stripped or stripped.startswith("#"):
+                continue
+            yield lineno, text
+
+
+def read_events(
+    paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+    on_warning: WarningCallback | None = None,
+    *,
+    skip_preserved: bool | None = None,
+) -> Iterator[tuple[int, Record]]:
+    """Stream ``(lineno, record)`` from one file or several (given oldest
+    first, as :func:`event_files` lists them); line numbers are per file.
+
+    Corrupt lines, unknown event types and unknown trailing fields are
+    reported to *on_warning* (see :class:`EventWarning`) and reading goes on.
+    *skip_preserved*: skip the records a current ``lsb.events`` holds before
+    its history seek position (copies of records already in
+    ``lsb.events.1``); by default they are skipped exactly when an archive
+    file is read in the same call."""
+    if isinstance(paths, (str, os.PathLike)):
+        path_list = [Path(paths)]
+    else:
+        path_list = [Path(p) for p in paths]
+    if skip_preserved is None:
+        skip_preserved = any(archive_number(p) for p in path_list)
+    warn = on_warning or (lambda w: None)
+    for path in path_list:
+        head_skip = skip_preserved and archive_number(path) == 0
+        extra_seen: set[str] = set()
+        for lineno, text in _lines(path, head_skip):
+            try:
+                record = decode(text)
+            except UnknownEventError as exc:
+                warn(EventWarning(str(path), lineno, "unknown",
+                                  f"unknown event type {exc.event_type}; record skipped"))
+                continue
+            except EventSyntaxError as exc:
+                warn(EventWarning(str(path), lineno, "corrupt", f"corrupt record skipped: {exc}"))
+                continue
+            if record.extra and record.TYPE not in extra_seen:
+                extra_seen.add(record.TYPE)
+                warn(EventWarning(
+                    str(path), lineno, "extra",
+                    f"{record.TYPE} version {record.version} has {len(record.extra)} field(s) "
+                    "after the ones lsfemu knows; ignored",
+                ))
+            yield lineno, record
+
+
+def last_event_time(path: str | os.PathLike[str]) -> int | None:
+    """The event time of the last readable record of *path* (streaming)."""
+    last = None
+    for _, rec in read_events(path, skip_preserved=False):
+        last = rec.event_time
+    return last
+
+
+# ---------------------------------------------------------------------------
+# the log switch
+# ---------------------------------------------------------------------------
+
+
+def rotate(
+    logdir: str | os.PathLike[str],
+    max_files: int | None = None,
+    *,
+    keep: Callable[[Record], bool] | None = None,
+    name: str = CURRENT,
+) -> Path | None:
+    """LSF's event log switch in *logdir*.
+
+    1. ``lsb.events.K`` becomes ``lsb.events.K+1`` for every archive (the ones
+       that would get a number above *max_files* are deleted; ``None`` keeps
+       all);
+    2. the records of ``lsb.events`` after its history seek position become
+       ``lsb.events.1``, headed ``#<time of its last event>``;
+    3. a new ``lsb.events`` holds the records of the old one (preserved head
+       included) for which ``keep(record)`` is true, followed by the history
+       seek position pointing after them.
+
+    Corrupt lines are dropped from the new head (they stay in the archive).
+    Returns the new archive's path, or None when there was no current file
+    (an empty one is then created). Not safe against a concurrent writer:
+    use :meth:`EventWriter.rotate` for a file a writer holds open."""
+    d = Path(logdir)
+    d.mkdir(parents=True, exist_ok=True)
+    cur = d / name
+    if not cur.exists():
+        cur.write_bytes(header_line(HEADER_WIDTH + 1))
+        return None
+
+    # 1. shift the archives (highest first)
+    archives = sorted(
+        ((archive_number(p), p) for p in d.iterdir() if archive_number(p)), reverse=True
+    )
+    for n, p in archives:
+        if max_files is not None and n + 1 > max_files:
+            p.unlink()
+        else:
+            os.replace(p, d / f"{CURRENT}.{n + 1}")
+
+    # 2./3. one pass over the current file: its own history -> archive, kept
+    # records -> the new head
+    arch_tmp = d / f"{CURRENT}.1.tmp"
+    new_tmp = d / f"{name}.tmp"
+    last_time = 0
+    with open(cur, "rb") as src, open(arch_tmp, "wb") as arch, open(new_tmp, "wb") as new:
+        arch.write(header_line(0))
+        new.write(header_line(0))
+        seek = None
+        offset = 0
+        for lineno, raw in enumerate(src, 1):
+            start = offset
+            offset += len(raw)
+            if lineno == 1 and raw.startswith(b"#"):
+                seek = _parse_header(raw)
+                continue
+            if not raw.endswith(b"\n"):
+                raw += b"\n"
+            in_head = seek is not None and start < seek
+            text = raw.decode("utf-8", "surrogateescape")
+            record = None
+            if text.strip() and not text.lstrip().startswith("#"):
+                try:
+                    record = decode(text)
+                except EventSyntaxError:
+                    record = None
+            if not in_head:
+                arch.write(raw)
+                if record is not None:
+                    last_time = record.event_time
+            if record is not None and keep is not None and keep(record):
+                new.write(raw)
+        pos = new.tell()
+        arch.seek(0)
+        arch.write(header_line(last_time))
+        new.seek(0)
+        new.write(header_line(pos))
+    os.replace(arch_tmp, d / f"{CURRENT}.1")
+    if max_files is not None and max_files < 1:
+        (d / f"{CURRENT}.1").unlink()
+    os.replace(new_tmp, cur)
+    return d / f"{CURRENT}.1" if max_files is None or max_files >= 1 else None
