@@ -13,7 +13,7 @@ import time
 
 from lsfemu.cli.base import Ctx, Result
 from lsfemu.clock import parse_duration, parse_time
-from lsfemu.config import parser as config_parser
+from lsfemu.config.semantic import check_all
 from lsfemu.render import messages, timefmt
 
 _CHECKING = "\nChecking configuration files ...\n\n"
@@ -38,7 +38,7 @@ def badmin(c: Ctx) -> Result:
     args = [a for a in args if a not in ("-f", "-v")]  # no prompts here: -f/-v change nothing
     cl = c.cluster
     if sub == "ckconfig":
-        _, issues = config_parser.check(cl.envdir)
+        _, issues = check_all(cl.envdir)
         text, fatal = _check_text(issues)
         return Result("", text, 255 if fatal else 0)
     if sub == "showconf":
@@ -55,7 +55,7 @@ def badmin(c: Ctx) -> Result:
     if not c.is_cluster_admin:
         return Result("", "User permission denied\n", 255)
     if sub in ("reconfig", "mbdrestart"):
-        _, issues = config_parser.check(cl.envdir)
+        _, issues = check_all(cl.envdir)
         text, fatal = _check_text(issues)
         if fatal:
             return Result("", text + "No reconfiguration: the running configuration is kept.\n", 255)
@@ -108,6 +108,35 @@ def _host_ctrl(c: Ctx, sub: str, names: list[str]) -> Result:
     return Result("", "".join(err), rc)
 
 
+def _explain(c: Ctx, args: list[str]) -> Result:
+    """`lsfemu explain aps JOBID` (and `priority USER [-q QUEUE]`): the numbers behind the scheduler."""
+    from lsfemu.cli.base import parse_job_ids
+
+    cl = c.cluster
+    if len(args) == 2 and args[0] == "aps":
+        ids, bad = parse_job_ids(args[1:])
+        if bad or not ids:
+            return Result("", f"{args[1]}: Illegal job ID.\n", 255)
+        jid, idx, typed = ids[0]
+        job = cl.jobs.get((jid, idx))
+        if job is None:
+            return Result("", f"Job <{typed}> is not found\n", 255)
+        from lsfemu.render.aps import explain_aps
+
+        unit = cl.aps_unit.get(job.queue)
+        q = cl.config.queue(unit) if unit else None
+        text = explain_aps(cl.aps_result(job, cl.now()), job_id=typed, queue=job.queue, aps_queue=unit,
+                           aps_text=q.aps_priority if q else None)
+        return Result(text, "", 0)
+    if args[:1] == ["priority"]:
+        return _explain_priority(c, args[1:])
+    return Result("", "Usage: lsfemu explain aps JOBID | priority USER [-q QUEUE]\n", 255)
+
+
+def _explain_priority(c: Ctx, args: list[str]) -> Result:
+    return Result("", "lsfemu explain priority: fairshare is not configured in this version\n", 255)
+
+
 def _host_failure(c: Ctx, args: list[str]) -> Result:
     """`lsfemu host fail|recover HOST`: simulate a host failure (administrators)."""
     cl = c.cluster
@@ -153,6 +182,8 @@ def lsfemu_remote(c: Ctx) -> Result:
             return Result(f"virtual clock: {timefmt.ctime(cl.now())} ({cl.now():.0f}); "
                           f"{passes} scheduling pass(es), {after - before} job(s) finished\n", "", 0)
         return Result("", "Usage: lsfemu clock show | set TIME | advance DURATION\n", 255)
+    if argv[:1] == ["explain"]:
+        return _explain(c, argv[1:])
     if argv[:1] == ["host"]:
         return _host_failure(c, argv[1:])
     if argv[:2] == ["daemon", "status"]:

@@ -117,9 +117,18 @@ def bjobs(
                 continue
             jobs.append(j)
     if aps:
-        jobs = [j for j in jobs if j.status in PENDING]
-    jobs.sort(key=lambda j: order_key(c, j))
-    views = [cl.view(j, now) for j in jobs]
+        # Pending jobs in the order they are considered for dispatch, with their APS values.
+        listing = cl.pending_order([j for j in jobs if j.status in PENDING], now)
+        jobs = [j for j, _ in listing]
+        views = []
+        for j, result in listing:
+            v = cl.view(j, now)
+            v.aps_system = result.system if result is not None else None
+            v.aps_value = result.calculated if result is not None and result.system is None else None
+            views.append(v)
+    else:
+        jobs.sort(key=lambda j: order_key(c, j))
+        views = [cl.view(j, now) for j in jobs]
     year = cfg.lsf_conf.get("LSB_DISPLAY_YEAR", "N").upper() == "Y"
     hms = hms or cfg.lsf_conf.get("LSB_HMS_TIME_FORMAT", "N").upper() == "Y"
 

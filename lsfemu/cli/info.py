@@ -86,7 +86,14 @@ def bqueues(
         if not names:
             return
     views = queue_views(c, names)
-    c.out.append(RQ.long(views) if long else RQ.table(views, wide=wide))
+    c.out.append(RQ.long(views, extra_sections=queue_sections(c)) if long else RQ.table(views, wide=wide))
+
+
+def queue_sections(c: Ctx) -> dict[str, str]:
+    """The scheduling sections of bqueues -l: the APS_PRIORITY table."""
+    from lsfemu.render.aps import aps_table
+
+    return {name: aps_table(cfg) for name, cfg in c.cluster.aps_cfg.items()}
 
 
 def params_view(cfg) -> ParamsView:

@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from sqlalchemy import select
 
 from lsfemu.clock import Clock, parse_duration
-from lsfemu.config import parser as config_parser
+from lsfemu.config.semantic import check_all, load_all
 from lsfemu.config.model import ClusterConfig, ConfigIssue
-from lsfemu.sched import dispatch, simulate
+from lsfemu.sched import aps, dispatch, resreq, simulate
+from lsfemu.sched.priority import default_priority
 from lsfemu.store.db import open_store
 from lsfemu.store.models import ClockState, Counter, HostState, Job, JobEvent, QueueState, UserUsage
 from lsfemu.views import JobView
@@ -97,7 +98,8 @@ class Cluster:
         self.home = home
         os.makedirs(home, exist_ok=True)
         os.makedirs(os.path.join(home, "logdir"), exist_ok=True)
-        self.config: ClusterConfig = config_parser.load(envdir)
+        self.config: ClusterConfig = load_all(envdir)
+        self._derive()
         self.db_url = db_url or default_url(home)
         self.engine, self.Session = open_store(self.db_url)
         self.session = self.Session()
@@ -159,9 +161,10 @@ class Cluster:
     # -- configuration ---------------------------------------------------------
     def reconfig(self) -> list[ConfigIssue]:
         """Apply the configuration on disk if it has no fatal errors."""
-        cfg, issues = config_parser.check(self.envdir)
+        cfg, issues = check_all(self.envdir)
         if cfg is not None:
             self.config = cfg
+            self._derive()
             mode = cfg.lsf_conf.get("LSFEMU_CLOCK", "wall").lower()
             if mode in ("wall", "virtual"):
                 if mode == "virtual" and self.clock.mode == "wall":
@@ -169,6 +172,13 @@ class Cluster:
                 self.clock.mode = mode
             self.mark_dirty()
         return issues
+
+    def _derive(self) -> None:
+        """What the scheduler needs from the configuration, parsed once per (re)configuration."""
+        cfg = self.config
+        self.aps_unit = aps.aps_groups(cfg.queues)  # queue -> the APS queue ordering it
+        self.aps_cfg = {q.name: aps.parse_aps_priority(q.aps_priority) for q in cfg.queues if q.aps_priority}
+        self.per_slot = resreq.per_slot_from_params(cfg.params.extra)
 
     # -- ids and events --------------------------------------------------------
     def next_job_id(self) -> int:
@@ -205,7 +215,7 @@ class Cluster:
         p = self.config.params
         priority = None
         if p.max_user_priority is not None:
-            priority = spec.submit_priority if spec.submit_priority is not None else p.max_user_priority // 2
+            priority = spec.submit_priority if spec.submit_priority is not None else default_priority(p.max_user_priority)
         job = Job(
             id=jid, array_index=0, user=spec.user, status="PEND", queue=spec.queue,
             from_host=spec.from_host, command=spec.command, name=spec.name, project=spec.project,
@@ -214,7 +224,7 @@ class Cluster:
             output_overwrite=spec.output_overwrite, error_overwrite=spec.error_overwrite,
             num_processors=spec.num_processors, max_processors=spec.max_processors,
             res_req=spec.res_req, mem_req_mb=spec.mem_req_mb, run_limit_min=spec.run_limit_min,
-            submit_priority=spec.submit_priority, priority=priority, priority_base_time=now,
+            submit_priority=spec.submit_priority, priority=priority, priority_base_time=now, pend_since=now,
             rerunnable=spec.rerunnable, ngpus=spec.ngpus,
             default_queue_used=spec.default_queue_used, submit_time=now, position=0.0,
             exec_hosts="", pend_reasons=dispatch.NEW_JOB, sim_runtime=runtime, sim_cputime=cputime,
@@ -340,11 +350,49 @@ class Cluster:
         base_time = job.priority_base_time if job.priority_base_time is not None else job.submit_time
         return escalated(job.priority, now - base_time, self.config.params.job_priority_over_time)
 
+    def fs_priority(self, user: str, queue: str) -> float | None:
+        """The user's dynamic priority in a fairshare queue (the APS FS factor); None otherwise."""
+        return None
+
+    def aps_result(self, job: Job, now: float):
+        """The job's APS value (lsfemu.sched.aps.ApsResult), None outside APS queues."""
+        unit = self.aps_unit.get(job.queue)
+        if unit is None:
+            return None
+        q = self.config.queue(job.queue)
+        try:
+            amounts = resreq.rusage_amounts(job.res_req, job.num_processors, self.per_slot)
+        except resreq.ResReqError:
+            amounts = {}
+        since = job.pend_since if job.pend_since is not None else job.submit_time
+        inp = aps.ApsJobInput(
+            pend_seconds=max(0.0, now - since),
+            proc=aps.proc_value(job.num_processors, job.max_processors, q.extra.get("PROCLIMIT") if q else None),
+            mem_mb=amounts.get("mem", 0.0), swap_mb=amounts.get("swp", 0.0),
+            job_priority=self.effective_priority(job, now) or 0,
+            queue_priority=q.priority if q else 0,
+            fs_priority=self.fs_priority(job.user, job.queue) if q and q.fairshare else None,
+            admin_value=job.aps_admin, system_value=job.aps_system)
+        return aps.aps_value(self.aps_cfg[unit], inp)
+
+    def pending_order(self, jobs: list[Job], now: float) -> list[tuple[Job, object]]:
+        """Pending jobs in the order they are considered for dispatch, with
+        their APS results (bjobs -aps): queue blocks by PRIORITY, an APS queue
+        and its QUEUE_GROUP as one block ordered by APS value."""
+        plan = aps.plan_queues(self.config.queues)
+        listed = []
+        for j in jobs:
+            r = self.aps_result(j, now)
+            listed.append(aps.ListedJob(j.id, j.queue, j.position - (1e12 if j.migrated else 0.0),
+                                        self.effective_priority(j, now) or 0, r, j.array_index))
+        by_key = {(j.id, j.array_index): j for j in jobs}
+        return [(by_key[(l.job_id, l.array_index)], l.result) for l in aps.order(listed, plan)]
+
     def set_priority(self, job: Job, value: int | None, actor: str) -> None:
         """bmod -sp VALUE, or -spn (value None: back to MAX_USER_PRIORITY/2)."""
         t = self.now()
         mup = self.config.params.max_user_priority
-        job.priority = value if value is not None else (mup // 2 if mup else None)
+        job.priority = value if value is not None else (default_priority(mup) if mup else None)
         job.priority_base_time = t
         self.log(job, "MODIFY", actor, t, **({"sp": value} if value is not None else {"spn": True}))
         self.mark_dirty()
@@ -410,8 +458,9 @@ class Cluster:
         job.exec_hosts = ""
         job.exit_code = job.exit_reason = None
         job.work_done = 0.0
-        job.priority = job.submit_priority if job.submit_priority is not None else (mup // 2 if mup else None)
+        job.priority = job.submit_priority if job.submit_priority is not None else (default_priority(mup) if mup else None)
         job.priority_base_time = t
+        job.pend_since = t
         job.aps_system = job.aps_admin = None
         job.migrated = False
         job.pend_reasons = "Requeued job is waiting for rescheduling"
@@ -647,9 +696,16 @@ class Cluster:
         limits = {u: self.user_limit(u) for u in users}
         return dispatch.PassInput(pending, queues, hosts, limits, user_used)
 
+    def order_for(self, unit: str, jobs: list, t: float):
+        """The Order of one scheduling unit: APS, or the default."""
+        if unit in self.aps_cfg:
+            return aps.ApsOrder(jobs, lambda pj: self.aps_result(self.jobs[(pj.job_id, pj.array_index)], t))
+        return dispatch.StaticOrder(jobs)
+
     def scheduling_pass(self, t: float) -> None:
         inp = self.pass_input()
-        result = dispatch.schedule_pass(inp)
+        result = dispatch.schedule_pass(inp, unit_of=self.aps_unit,
+                                        order_for=lambda unit, jobs: self.order_for(unit, jobs, t))
         for pj, hosts in result.started:
             self._start(self.jobs[(pj.job_id, pj.array_index)], hosts, t)
         for key, reasons in result.reasons.items():

@@ -51,7 +51,7 @@ import dataclasses
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Iterator
+from typing import Any, Callable, ClassVar, Iterator, NamedTuple
 
 #: the version string lsfemu writes into every record
 VERSION = "10.1"
@@ -299,9 +299,10 @@ def quote(text: str) -> str:
     return "".join(out)
 
 
+_PIC_RE = re.compile("[\u2400-\u2426]")
+
+
 def _unpicture(text: str) -> str:
-    if not any(0x2400 <= ord(c) <= 0x2426 for c in text):
-        return text
     out: list[str] = []
     it = iter(text)
     for ch in it:
@@ -320,8 +321,7 @@ def _unpicture(text: str) -> str:
     return "".join(out)
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
     """One field of a record line: its decoded text, whether it was quoted,
     and the raw text as it appeared (kept for ``extra``)."""
 
@@ -331,6 +331,10 @@ class Token:
 
 
 _BLANK = " \t"
+# one field: optional blanks, then a quoted string (pairs of quotes inside,
+# possessive so the closing quote is the first one not doubled, as in LSF's
+# stripQStr) or a bare run without blanks and quotes
+_TOKEN_RE = re.compile(r'[ \t]*+(?:"((?:[^"]|"")*+)"|([^ \t"]++))')
 
 
 def tokenize(line: str) -> list[Token]:
@@ -340,38 +344,36 @@ def tokenize(line: str) -> list[Token]:
     blank or the end of the line; a bare field is a run of non-blanks and may
     not contain ``"``. Raises :class:`EventSyntaxError`."""
     tokens: list[Token] = []
-    i = 0
+    pos = 0
     n = len(line)
-    while True:
-        while i < n and line[i] in _BLANK:
-            i += 1
-        if i >= n:
-            return tokens
-        start = i
-        if line[i] == '"':
-            i += 1
-            buf: list[str] = []
-            while True:
-                j = line.find('"', i)
-                if j < 0:
-                    raise EventSyntaxError(f"unterminated string starting at column {start + 1}")
-                buf.append(line[i:j])
-                if j + 1 < n and line[j + 1] == '"':
-                    buf.append('"')
-                    i = j + 2
-                    continue
-                i = j + 1
+    match = _TOKEN_RE.match
+    while pos < n:
+        m = match(line, pos)
+        if m is None:
+            rest = line[pos:]
+            stripped = rest.lstrip(_BLANK)
+            if not stripped:
                 break
-            if i < n and line[i] not in _BLANK:
-                raise EventSyntaxError(f"no blank after the string ending at column {i}")
-            tokens.append(Token(_unpicture("".join(buf)), True, line[start:i]))
+            col = n - len(stripped) + 1
+            if stripped[0] == '"':
+                raise EventSyntaxError(f"unterminated string starting at column {col}")
+            raise EventSyntaxError(f'stray " at column {col}')
+        end = m.end()
+        quoted = m.group(1)
+        if quoted is not None:
+            if end < n and line[end] not in _BLANK:
+                raise EventSyntaxError(f"no blank after the string ending at column {end}")
+            text = quoted.replace('""', '"') if '""' in quoted else quoted
+            if _PIC_RE.search(text):
+                text = _unpicture(text)
+            tokens.append(Token(text, True, line[m.start(1) - 1:end]))
         else:
-            while i < n and line[i] not in _BLANK:
-                if line[i] == '"':
-                    raise EventSyntaxError(f'stray " at column {i + 1}')
-                i += 1
-            raw = line[start:i]
-            tokens.append(Token(raw, False, raw))
+            bare = m.group(2)
+            if end < n and line[end] == '"':
+                raise EventSyntaxError(f'stray " at column {end + 1}')
+            tokens.append(Token(bare, False, bare))
+        pos = end
+    return tokens
 
 
 # ---------------------------------------------------------------------------
@@ -1017,13 +1019,20 @@ class HostCtrl(Record):
 # ---------------------------------------------------------------------------
 
 
+_DEFAULTS: dict[type, dict[str, Any]] = {}
+
+
 def _default(cls: type[Record], name: str) -> Any:
-    for f in dataclasses.fields(cls):
-        if f.name == name:
+    table = _DEFAULTS.get(cls)
+    if table is None:
+        table = {}
+        for f in dataclasses.fields(cls):
             if f.default is not dataclasses.MISSING:
-                return f.default
-            return f.default_factory()  # type: ignore[misc]
-    raise KeyError(name)
+                table[f.name] = f.default
+            elif f.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
+                table[f.name] = f.default_factory()  # type: ignore[misc]
+        _DEFAULTS[cls] = table
+    return table[name]
 
 
 def encode(record: Record) -> str:

@@ -123,19 +123,20 @@ class StaticOrder:
 def units(jobs: list[PendingJob], queues: dict[str, QueueInfo], unit_of: dict[str, str] | None = None) -> list[tuple[str, list[PendingJob]]]:
     """Group pending jobs into scheduling units, in the order units are served.
 
-    `unit_of` maps a queue to its unit's name (an APS queue group); a unit is
-    served at the priority of its highest-priority queue.
+    `unit_of` maps a queue to its unit's name (an APS queue group). A unit is
+    served at the priority of its highest-priority queue in the
+    configuration, whether or not that queue has pending jobs.
     """
     unit_of = unit_of or {}
-    grouped: dict[str, list[PendingJob]] = {}
     rank: dict[str, tuple] = {}
-    for j in jobs:
-        u = unit_of.get(j.queue, j.queue)
-        grouped.setdefault(u, []).append(j)
-        q = queues.get(j.queue)
-        r = (-(q.priority if q else 0), q.order if q else 0)
+    for q in queues.values():
+        u = unit_of.get(q.name, q.name)
+        r = (-q.priority, q.order)
         rank[u] = min(rank.get(u, r), r)
-    return sorted(grouped.items(), key=lambda kv: rank[kv[0]])
+    grouped: dict[str, list[PendingJob]] = {}
+    for j in jobs:
+        grouped.setdefault(unit_of.get(j.queue, j.queue), []).append(j)
+    return sorted(grouped.items(), key=lambda kv: rank.get(kv[0], (0, 0)))
 
 
 def order_jobs(jobs: list[PendingJob], queues: dict[str, QueueInfo]) -> list[PendingJob]:

@@ -48,6 +48,7 @@ class Job(Base):
     # Escalation (JOB_PRIORITY_OVER_TIME) counts pending time from this instant:
     # submission, the last bmod -sp/-spn, or a requeue.
     priority_base_time: Mapped[float | None] = mapped_column(Float, nullable=True)
+    pend_since: Mapped[float | None] = mapped_column(Float, nullable=True)  # submission or last requeue
     aps_system: Mapped[float | None] = mapped_column(Float, nullable=True)  # bmod -aps system=
     aps_admin: Mapped[float | None] = mapped_column(Float, nullable=True)  # bmod -aps admin=
     rerunnable: Mapped[bool] = mapped_column(Boolean, default=False)  # bsub -r

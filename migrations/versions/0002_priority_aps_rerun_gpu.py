@@ -20,6 +20,7 @@ def upgrade() -> None:
         batch_op.add_column(sa.Column("failed", sa.Boolean(), nullable=False, server_default=ZERO))
     with op.batch_alter_table("jobs") as batch_op:
         batch_op.add_column(sa.Column("priority_base_time", sa.Float(), nullable=True))
+        batch_op.add_column(sa.Column("pend_since", sa.Float(), nullable=True))
         batch_op.add_column(sa.Column("aps_system", sa.Float(), nullable=True))
         batch_op.add_column(sa.Column("aps_admin", sa.Float(), nullable=True))
         batch_op.add_column(sa.Column("rerunnable", sa.Boolean(), nullable=False, server_default=ZERO))
@@ -33,7 +34,7 @@ def downgrade() -> None:
     with op.batch_alter_table("user_usage") as batch_op:
         batch_op.drop_column("hist_gpu_s")
     with op.batch_alter_table("jobs") as batch_op:
-        for col in ("ngpus", "migrated", "rerunnable", "aps_admin", "aps_system", "priority_base_time"):
+        for col in ("ngpus", "migrated", "rerunnable", "aps_admin", "aps_system", "pend_since", "priority_base_time"):
             batch_op.drop_column(col)
     with op.batch_alter_table("host_state") as batch_op:
         batch_op.drop_column("failed")

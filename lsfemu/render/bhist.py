@@ -1,0 +1,323 @@
+"""bhist output formats (reference section 4): job histories in, text out.
+
+Owns:
+
+* :func:`summary_table` - the default table (4.1) and ``-w``;
+* :func:`long`          - ``bhist -l`` (4.2), with ``LSB_DISPLAY_YEAR`` and
+  ``-w`` (no wrapping, like bjobs -UF);
+* :data:`NOT_FOUND`     - what bhist prints when nothing matched.
+
+Histories are :class:`lsfemu.events.history.JobHistory` values, printed in
+the order given. Wording of the event records (LSF 10 where seen, OpenLava
+otherwise):
+
+* ``Submitted from host <h>, to Queue <q>, CWD <$HOME/...>, ...;``
+* ``Dispatched to <h>`` for a one-slot job (real LSF 10 capture), otherwise
+  ``Dispatched N Task(s) on Host(s) <h> ..., Allocated N Slot(s) on Host(s)
+  <h> ...``; then ``, Effective RES_REQ <...>`` when known. ``dispatch_style=
+  "tasks"`` always uses the Task(s) form;
+* ``Starting (Pid N);`` / ``Running with execution home <h>, Execution CWD
+  <c>, Execution Pid <N>;`` (only when the pid is known);
+* ``Done successfully. The CPU time used is X seconds;``, ``Exited with exit
+  code N. The CPU time used is X seconds;`` then ``Completed <exit>;`` (with
+  ``; TERM_...: text`` when the reason is known); a job that never ran
+  prints ``Exited;``;
+* ``Post job process done successfully;`` / ``Post job process failed;``;
+* ``Signal <KILL> requested by user or administrator <u>;`` (``Delete
+  requested by user or administrator <u>;`` for DELETEJOB);
+* ``Suspended by the user or administrator;`` (USUSP), ``... while pending;``
+  (PSUSP), ``Running;`` (back to RUN), ``Pending: <reason>;``,
+  ``Suspended: <reason>;`` (SSUSP), ``Unknown; unable to reach the execution
+  host;``;
+* ``Switched to Queue <q> by user or administrator <u>;``, ``Job moved to
+  position N relative to <top|bottom> by user or administrator <u>;``,
+  ``Pending: Job has been requeued;``;
+* ``Parameters of Job are changed:`` followed by one line per item indented
+  by three spaces (the project's seed form), the last ending with ``;``.
+
+Every job block starts with an empty line; blocks are separated by 78
+dashes; the block ends with the resource-limit lines (if any, after two empty
+lines) and the summary::
+
+    <empty line>
+    Summary of time in seconds spent in various states by  Sun Jan 10 17:50:12
+      PEND     PSUSP    RUN      USUSP    SSUSP    UNKWN    TOTAL
+      1        0        0        0        0        0        1           
+
+(values left-justified in 9 columns, TOTAL in 12, so the line ends with
+blanks; the time is the finish/post-job time of finished jobs, else now).
+Nothing here reads the clock.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from lsfemu.events.history import STATES, Change, JobHistory
+from lsfemu.render.bjobs import home_relative
+from lsfemu.render.messages import NO_MATCHING_JOB
+from lsfemu.render.timefmt import PREFIX_LEN, PREFIX_LEN_YEAR, long_prefix
+from lsfemu.render.wrap import SOFT_SPACE, host_list, wrap_record
+
+#: bhist's answer when no job matches (OpenLava prints it on stdout, exit 255)
+NOT_FOUND = NO_MATCHING_JOB + "\n"
+
+#: separator between jobs in bhist -l
+JOB_SEPARATOR = "-" * 78
+
+SUMMARY_TITLE = "Summary of time in seconds spent in various states:"
+SUMMARY_HEADER = "JOBID   USER    JOB_NAME  PEND    PSUSP   RUN     USUSP   SSUSP   UNKWN   TOTAL"
+LONG_SUMMARY_TITLE = "Summary of time in seconds spent in various states by"
+LONG_SUMMARY_HEADER = "  PEND     PSUSP    RUN      USUSP    SSUSP    UNKWN    TOTAL"
+
+
+def _secs(value: float) -> str:
+    """A duration as C's ``%.0f`` prints it (negative values as 0)."""
+    return f"{max(0.0, value):.0f}"
+
+
+def _name(h: JobHistory, wide: bool) -> str:
+    name = h.display_name
+    if not wide and len(name) > 8:
+        name = "*" + name[-7:]
+    return name
+
+
+# ---------------------------------------------------------------------------
+# default table
+# ---------------------------------------------------------------------------
+
+
+def summary_table(histories: Iterable[JobHistory], *, now: float, wide: bool = False) -> str:
+    """The default ``bhist`` table (``wide``: ``bhist -w``). Empty input gives
+    ``""`` (print :data:`NOT_FOUND` instead)."""
+    rows = []
+    for h in histories:
+        t = h.state_times(now)
+        if wide:
+            head = f"{h.display_id:<7} {h.user:<7} {_name(h, True):<9} "
+        else:
+            head = f"{h.display_id[:7]:<7} {h.user[:7]:<7} {_name(h, False)[:9]:<9} "
+        cells = "".join(f"{_secs(t[s]):<8}" for s in STATES)
+        rows.append(f"{head}{cells}{_secs(t['TOTAL']):<10}\n")
+    if not rows:
+        return ""
+    return f"{SUMMARY_TITLE}\n{SUMMARY_HEADER}\n" + "".join(rows)
+
+
+# ---------------------------------------------------------------------------
+# -l
+# ---------------------------------------------------------------------------
+
+
+def header_record(h: JobHistory) -> str:
+    """The unwrapped header record: no Status/Queue, no trailing ``;``."""
+    parts = [f"Job <{h.display_id}>"]
+    if h.name is not None:
+        parts.append(f", Job Name <{h.display_name}>")
+    parts.append(f", User <{h.user}>")
+    parts.append(f", Project <{h.project}>")
+    if h.user_group:
+        parts.append(f", User Group <{h.user_group}>")
+    if h.application:
+        parts.append(f", Application <{h.application}>")
+    parts.append(f", Command <{h.command}>")
+    if h.esub:
+        parts.append(f", Esub <{h.esub}>")
+    return "".join(parts)
+
+
+def submit_text(h: JobHistory, d: dict) -> str:
+    """The submit record after the time stamp, ending with ``;``."""
+    parts = [f"Submitted from host <{d.get('from_host', h.from_host)}>"]
+    parts.append(f", to Queue <{d.get('queue', h.queue)}>")
+    cwd = d.get("cwd", h.cwd)
+    home = d.get("home", h.home)
+    parts.append(f", CWD <{home_relative(cwd, home)}>")
+    if d.get("specified_cwd"):
+        parts.append(f", Specified CWD <{d['specified_cwd']}>")
+    if d.get("output_file"):
+        label = "Output File (overwrite)" if d.get("output_overwrite") else "Output File"
+        parts.append(f", {label} <{d['output_file']}>")
+    if d.get("error_file"):
+        label = "Error File (overwrite)" if d.get("error_overwrite") else "Error File"
+        parts.append(f", {label} <{d['error_file']}>")
+    n = d.get("num_processors") or 1
+    mx = d.get("max_processors")
+    if n > 1 or (mx is not None and mx > 1):
+        if mx is not None and mx != n:
+            parts.append(f", {n}-{mx} Task(s)")
+        else:
+            parts.append(f", {n} Task(s)")
+    if d.get("res_req"):
+        parts.append(f", Requested Resources <{d['res_req']}>")
+    if d.get("dependency"):
+        parts.append(f", Dependency Condition <{d['dependency']}>")
+    if d.get("user_priority") is not None:
+        parts.append(f", User Priority <{d['user_priority']}>")
+    return "".join(parts) + ";"
+
+
+def dispatch_text(d: dict, *, style: str = "auto") -> str:
+    hosts = list(d.get("hosts") or [])
+    n = len(hosts)
+    if n == 1 and style == "auto":
+        text = f"Dispatched to <{hosts[0]}>"
+    else:
+        hl = host_list(hosts)
+        text = f"Dispatched {n} Task(s) on Host(s){hl}, Allocated {n} Slot(s) on Host(s){hl}"
+    if d.get("effective_res_req"):
+        text += f", Effective RES_REQ <{d['effective_res_req']}>"
+    return text + ";"
+
+
+_STATUS_TEXT = {
+    "RUN": "Running",
+    "USUSP": "Suspended by the user or administrator",
+    "PSUSP": "Suspended by the user or administrator while pending",
+    "UNKWN": "Unknown; unable to reach the execution host",
+}
+
+
+def _status_text(d: dict) -> str:
+    st = d["status"]
+    if st == "PEND":
+        return f"Pending: {d.get('reason') or 'Job is pending'};"
+    if st == "SSUSP":
+        reason = d.get("reason")
+        return f"Suspended: {reason};" if reason else "Suspended;"
+    return _STATUS_TEXT[st] + ";"
+
+
+def _finish_texts(h: JobHistory, d: dict) -> list[str]:
+    cpu = f" The CPU time used is {float(d.get('cpu_time') or 0.0):.1f} seconds;"
+    if d["status"] == "DONE":
+        return ["Done successfully." + cpu]
+    code = d.get("exit_code")
+    if code:
+        first = f"Exited with exit code {code}." + cpu
+    elif h.started:
+        first = "Exited." + cpu
+    else:
+        first = "Exited;"
+    reason = d.get("exit_reason")
+    if reason:
+        reason = reason.rstrip(".")
+        return [first, f"Completed <exit>; {reason};"]
+    return [first, "Completed <exit>;"]
+
+
+def event_texts(h: JobHistory, c: Change, *, dispatch_style: str = "auto") -> list[str]:
+    """The record texts (after the time stamp) one change prints; MODIFY
+    returns the title followed by its item lines."""
+    d = c.data
+    k = c.kind
+    if k == "SUBMIT":
+        return [submit_text(h, d)]
+    if k == "DISPATCH":
+        return [dispatch_text(d, style=dispatch_style)]
+    if k == "STARTING":
+        return [f"Starting (Pid {d['pid']});"] if d.get("pid") else []
+    if k == "EXECUTE":
+        if not d.get("pid"):
+            return []
+        return [
+            f"Running with execution home <{d.get('exec_home', '')}>, Execution CWD "
+            f"<{d.get('exec_cwd', '')}>, Execution Pid <{d['pid']}>;"
+        ]
+    if k == "STATUS":
+        return [_status_text(d)]
+    if k == "FINISH":
+        return _finish_texts(h, d)
+    if k == "POST":
+        return ["Post job process done successfully;" if d.get("ok", True) else "Post job process failed;"]
+    if k == "SIGNAL":
+        if d.get("signal") == "DELETEJOB":
+            return [f"Delete requested by user or administrator <{d.get('user', '')}>;"]
+        return [f"Signal <{d.get('signal', '')}> requested by user or administrator <{d.get('user', '')}>;"]
+    if k == "SWITCH":
+        return [f"Switched to Queue <{d['queue']}> by user or administrator <{d.get('user', '')}>;"]
+    if k == "MOVE":
+        where = "top" if d.get("top", True) else "bottom"
+        return [
+            f"Job moved to position {d.get('position', 1)} relative to <{where}> "
+            f"by user or administrator <{d.get('user', '')}>;"
+        ]
+    if k == "REQUEUE":
+        return ["Pending: Job has been requeued;"]
+    if k == "MODIFY":
+        items = list(d.get("items") or [])
+        if not items:
+            return []
+        lines = ["Parameters of Job are changed:"]
+        lines += [f"   {it}" for it in items[:-1]]
+        lines.append(f"   {items[-1]};")
+        return lines
+    return []
+
+
+def _long_one(
+    h: JobHistory, *, now: float, year: bool, nowrap: bool, dispatch_style: str
+) -> str:
+    indent = PREFIX_LEN_YEAR if year else PREFIX_LEN
+
+    def rec(text: str) -> str:
+        if nowrap:
+            return text.replace(SOFT_SPACE, " ") + "\n"
+        return wrap_record(text, indent)
+
+    out = ["\n", rec(header_record(h))]
+    for c in h.changes:
+        texts = event_texts(h, c, dispatch_style=dispatch_style)
+        if not texts:
+            continue
+        stamp = long_prefix(c.time, year) + ": "
+        if c.kind == "MODIFY":
+            out.append(rec(stamp + texts[0]))
+            out.extend(line + "\n" for line in texts[1:])
+        else:
+            out.extend(rec(stamp + t) for t in texts)
+    if h.limit_lines:
+        out.append("\n\n")
+        out.extend(line + "\n" for line in h.limit_lines)
+    t = h.state_times(now)
+    by = long_prefix(h.summary_time(now))
+    out.append(f"\n{LONG_SUMMARY_TITLE}  {by}\n{LONG_SUMMARY_HEADER}\n")
+    out.append("  " + "".join(f"{_secs(t[s]):<9}" for s in STATES) + f"{_secs(t['TOTAL']):<12}\n")
+    return "".join(out)
+
+
+def long(
+    histories: Iterable[JobHistory],
+    *,
+    now: float,
+    year: bool = False,
+    wide: bool = False,
+    dispatch_style: str = "auto",
+) -> str:
+    """``bhist -l`` (``year``: LSB_DISPLAY_YEAR=Y; ``wide``: ``-w``, records
+    not wrapped). Empty input gives ``""`` (print :data:`NOT_FOUND`)."""
+    blocks = [
+        _long_one(h, now=now, year=year, nowrap=wide, dispatch_style=dispatch_style)
+        for h in histories
+    ]
+    return (JOB_SEPARATOR + "\n").join(blocks)
+
+
+def runlimit_lines(minutes: float) -> list[str]:
+    """The limit block lines for a run limit, as bjobs -l prints them."""
+    from lsfemu.render.bjobs import RUNLIMIT_TITLE
+
+    return [RUNLIMIT_TITLE, f" {minutes:.1f} min"]
+
+
+def render(
+    histories: Sequence[JobHistory], *, now: float, long_format: bool = False, **kw
+) -> tuple[str, int]:
+    """(stdout text, exit code) of a bhist call: the chosen format, or
+    :data:`NOT_FOUND` with exit code 255 when *histories* is empty."""
+    if not histories:
+        return NOT_FOUND, 255
+    if long_format:
+        return long(histories, now=now, **kw), 0
+    return summary_table(histories, now=now, wide=kw.get("wide", False)), 0

@@ -1,0 +1,115 @@
+"""The bjobs -aps / dispatch order (lsfemu.sched.aps.order) - the seed's example reproduced."""
+
+from __future__ import annotations
+
+import random
+
+from aps_seed import EXPECTED, QUEUES, listed_jobs
+
+from lsfemu.config.model import QueueConf
+from lsfemu.render.aps import aps_cell
+from lsfemu.sched import aps as A
+
+
+def _ids(jobs):
+    return [j.job_id for j in jobs]
+
+
+def test_seed_values():
+    values = {j.job_id: j.result for j in listed_jobs()}
+    assert values[2].value == 360  # 10 * 20 + 1 * (50 + 220 * 5 / 10)
+    assert values[12].value == 355  # 10 * 30 + 1 * (50 + 10 * 5 / 10)
+    assert values[4].value == 270  # 10 * 20 + 1 * (50 + 40 * 5 / 10)
+    assert values[22].value is None and values[22].system == 60
+    assert values[5] is None and values[15] is None
+
+
+def test_seed_listing_order_and_cells():
+    jobs = listed_jobs()
+    for seed in range(5):  # independent of the input order
+        random.Random(seed).shuffle(jobs)
+        got = [(j.job_id, j.queue, aps_cell(j.result)) for j in A.order(jobs, QUEUES)]
+        assert got == EXPECTED
+
+
+def test_plan_puts_the_group_at_the_aps_queue_priority():
+    plan = A.plan_queues(QUEUES)
+    assert plan["Short"].aps_queue == "normal"
+    assert (plan["Short"].block_priority, plan["Short"].block_order) == (30, 1)
+    assert plan["Idle"].aps_queue is None and plan["priority"].aps_queue is None
+    assert A.aps_groups(QUEUES) == {"normal": "normal", "Short": "normal"}
+
+
+def _res(value=None, system=None):
+    return A.ApsResult(value=value, system=system, calculated=value or 0.0)
+
+
+def test_system_first_high_to_low_then_calculated_ties_by_position():
+    queues = [QueueConf("q", priority=30, aps_priority="WEIGHT[[QPRIORITY, 1]]")]
+    jobs = [
+        A.ListedJob(1, "q", 1, result=_res(99.0)),
+        A.ListedJob(2, "q", 2, result=_res(system=5.0)),
+        A.ListedJob(3, "q", 3, result=_res(109.0)),
+        A.ListedJob(4, "q", 4, result=_res(system=-3.0)),  # negative system values still rank above calculated
+        A.ListedJob(5, "q", 0.5, result=_res(99.0)),
+        A.ListedJob(6, "q", 6, result=_res(1e9)),
+        A.ListedJob(7, "q", 7, result=_res(system=10.0)),
+    ]
+    assert _ids(A.order(jobs, queues)) == [7, 2, 4, 6, 3, 5, 1]
+
+
+def test_non_aps_queues_by_job_priority_then_fcfs():
+    queues = [QueueConf("hi", priority=50), QueueConf("lo", priority=5)]
+    jobs = [
+        A.ListedJob(1, "lo", 1, job_priority=90),
+        A.ListedJob(2, "hi", 2, job_priority=10),
+        A.ListedJob(3, "hi", 3, job_priority=70),
+        A.ListedJob(4, "hi", 1.5, job_priority=10),
+        A.ListedJob(5, "nowhere", 0, job_priority=100),
+    ]
+    assert _ids(A.order(jobs, queues)) == [3, 4, 2, 1, 5]
+
+
+def test_equal_queue_priorities_follow_lsb_queues_order():
+    queues = [QueueConf("b", priority=30), QueueConf("a", priority=30, aps_priority="WEIGHT[[JPRIORITY, 1]]")]
+    jobs = [A.ListedJob(1, "a", 1, result=_res(5.0)), A.ListedJob(2, "b", 2)]
+    assert _ids(A.order(jobs, queues)) == [2, 1]
+    assert _ids(A.order(jobs, A.plan_queues(list(reversed(queues))))) == [1, 2]
+
+
+def test_block_sits_at_its_highest_priority_queue_whichever_queues_have_jobs():
+    queues = [QueueConf("mid", priority=25), QueueConf("aps", priority=10, aps_priority="WEIGHT[[QPRIORITY, 1]]",
+                                                       queue_group=["hi"]), QueueConf("hi", priority=40)]
+    plan = A.plan_queues(queues)
+    assert (plan["aps"].block_priority, plan["aps"].block_order) == (40, 2)
+    assert (plan["hi"].block_priority, plan["hi"].block_order) == (40, 2)
+    jobs = [A.ListedJob(1, "mid", 1), A.ListedJob(2, "aps", 2, result=_res(10.0))]  # no job in "hi"
+    assert _ids(A.order(jobs, queues)) == [2, 1]
+
+
+def test_aps_order_object_reranks_after_each_start():
+    from dataclasses import dataclass
+
+    @dataclass
+    class PJ:
+        job_id: int
+        user: str
+        position: float
+        array_index: int = 0
+
+    fs = {"alice": 10.0, "bob": 6.0}
+    cfg = A.parse_aps_priority("WEIGHT[[FS, 1]]")
+
+    def result_of(j):
+        return A.aps_value(cfg, A.ApsJobInput(pend_seconds=0, fs_priority=fs[j.user],
+                                              system_value=50.0 if j.job_id == 9 else None))
+
+    jobs = [PJ(1, "alice", 1), PJ(2, "alice", 2), PJ(3, "bob", 3), PJ(9, "bob", 9)]
+    order = A.ApsOrder(jobs, result_of)
+    seen = []
+    for j in order:
+        seen.append(j.job_id)
+        if j.job_id != 9:
+            fs[j.user] -= 5  # the user's dynamic priority drops after a start
+            order.started(j)
+    assert seen == [9, 1, 3, 2]

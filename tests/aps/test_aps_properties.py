@@ -1,0 +1,119 @@
+"""Properties: the parsers return or raise their documented error only; limits always
+bound the weighted factor; system values outrank every calculated value."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings, strategies as st
+
+from lsfemu.sched import aps as A
+from lsfemu.sched import priority as P
+from lsfemu.sched.resreq import ResReqError, rusage_amounts
+
+FAST = settings(max_examples=150, deadline=None)
+ALPHABET = "WEIGHTLIMGRACE_PODFSMJQXYZwght[], :=0123456789.-+shm{}|*/()rusagemswp"
+any_text = st.one_of(st.text(max_size=80), st.text(alphabet=ALPHABET, max_size=80))
+
+finite = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False, allow_infinity=False)
+nonzero = finite.filter(lambda x: abs(x) >= 1e-3)
+positive = st.floats(min_value=1e-3, max_value=1e6, allow_nan=False, allow_infinity=False)
+
+
+@FAST
+@given(any_text)
+def test_parse_aps_priority_total(text):
+    try:
+        cfg = A.parse_aps_priority(text)
+    except A.ApsSyntaxError as e:
+        assert str(e)
+    else:
+        assert all(v != 0 for v in cfg.weights.values())
+        assert all(v > 0 for v in cfg.limits.values()) and all(v > 0 for v in cfg.grace.values())
+
+
+@FAST
+@given(any_text)
+def test_parse_aps_mod_total(text):
+    try:
+        kind, value = A.parse_aps_mod(text)
+    except A.ApsSyntaxError as e:
+        assert str(e) and not str(e).endswith(".")
+    else:
+        assert kind in ("system", "admin") and value != 0
+
+
+@FAST
+@given(any_text, st.integers(1, 64), st.booleans())
+def test_rusage_amounts_total(text, slots, per_slot):
+    try:
+        out = rusage_amounts(text, slots, per_slot)
+    except ResReqError as e:
+        assert e.lsf_message == "Bad resource requirement syntax"
+    else:
+        assert isinstance(out, dict)
+
+
+@FAST
+@given(st.text(max_size=20), st.one_of(st.none(), st.integers(1, 1000)), st.booleans())
+def test_check_user_priority_total(text, mup, admin):
+    try:
+        v = P.check_user_priority(text, mup, admin)
+    except P.PriorityError as e:
+        assert e.lsf_message in ("Bad user priority", "Job priority control undefined")
+    else:
+        assert 1 <= v <= P.INT_MAX and (admin or v <= mup)
+
+
+factors = st.sampled_from(A.ALL_FACTORS)
+
+
+@st.composite
+def configs(draw):
+    weights = draw(st.dictionaries(factors, nonzero, min_size=1))
+    limits = draw(st.dictionaries(factors, positive))
+    grace = draw(st.dictionaries(factors, st.integers(1, 5000)))
+    text = "WEIGHT[" + " ".join(f"[{k}, {v!r}]" for k, v in weights.items()) + "]"
+    if limits:
+        text += " LIMIT[" + " ".join(f"[{k}, {v!r}]" for k, v in limits.items()) + "]"
+    if grace:
+        text += " GRACE_PERIOD[" + " ".join(f"[{k}, {v}s]" for k, v in grace.items()) + "]"
+    return A.parse_aps_priority(text)
+
+
+jobs = st.builds(
+    A.ApsJobInput,
+    pend_seconds=st.integers(0, 10000),
+    proc=st.integers(1, 1024),
+    mem_mb=st.floats(0, 1e12),
+    swap_mb=st.floats(0, 1e12),
+    job_priority=st.integers(0, P.INT_MAX),
+    queue_priority=st.integers(0, 1000),
+    fs_priority=st.one_of(st.none(), finite),
+    admin_value=st.one_of(st.none(), nonzero),
+)
+
+
+@FAST
+@given(configs(), jobs)
+def test_limits_bound_every_weighted_factor(cfg, job):
+    r = A.aps_value(cfg, job)
+    for t in r.terms:
+        if t.limit is not None:
+            assert abs(t.limited) <= t.limit
+        if t.in_grace:
+            assert t.contributes == 0
+        if t.limit is None:
+            assert t.limited == t.weighted
+    top = sum(t.contributes for t in r.terms if t.parent is None)
+    assert abs(r.value - top) <= 1e-6 * max(1.0, abs(top))
+
+
+@FAST
+@given(configs(), jobs, nonzero, st.lists(st.tuples(jobs, st.integers(0, 10**6)), max_size=6))
+def test_system_values_rank_above_calculated(cfg, job, system, others):
+    from lsfemu.config.model import QueueConf
+
+    queues = [QueueConf("q", priority=1, aps_priority=cfg.text)]
+    listed = [A.ListedJob(0, "q", 10**7, result=A.aps_value(cfg, A.ApsJobInput(
+        pend_seconds=job.pend_seconds, system_value=system)))]
+    listed += [A.ListedJob(i + 1, "q", pos, result=A.aps_value(cfg, j)) for i, (j, pos) in enumerate(others)]
+    assert A.order(listed, queues)[0].job_id == 0
