@@ -146,7 +146,8 @@ def start_daemon(home: str, quiet: bool = True) -> None:
             if s is not None:
                 s.close()
                 return
-            if proc.poll() is not None:
+            code = proc.poll()
+            if code is not None and code != 3:  # 3: another daemon holds the lock and is starting
                 raise RuntimeError("the daemon could not start:\n" + _log_tail(os.path.join(home, "daemon.log")))
             time.sleep(0.02)
         raise RuntimeError(f"the daemon did not start within {START_TIMEOUT:.0f} s (see {home}/daemon.log)")

@@ -161,3 +161,9 @@ class ParamsView:
     cpu_time_factor: float = 0.7
     run_job_factor: float = 3.0
     hist_hours: float = 5.0
+    committed_run_time_factor: float = 0.0
+    enable_hist_run_time: bool = False
+    run_time_decay: bool = False
+    fairshare_adjustment_factor: float = 0.0
+    gpu_run_time_factor: float = 0.0
+    fwd_job_factor: float | None = None

@@ -134,7 +134,32 @@ def _explain(c: Ctx, args: list[str]) -> Result:
 
 
 def _explain_priority(c: Ctx, args: list[str]) -> Result:
-    return Result("", "lsfemu explain priority: fairshare is not configured in this version\n", 255)
+    """`lsfemu explain priority USER [-q QUEUE]`: the dynamic priority formula, term by term."""
+    from lsfemu.render.fairshare import explain_priority
+    from lsfemu.sched.fairshare import effective_factors
+
+    cl = c.cluster
+    queue = None
+    if len(args) == 3 and args[1] == "-q":
+        queue = args[2]
+    elif len(args) != 1:
+        return Result("", "Usage: lsfemu explain priority USER [-q QUEUE]\n", 255)
+    user = args[0]
+    candidates = [queue] if queue else [q.name for q in cl.config.queues if cl.fs_by_queue.get(q.name)]
+    if queue and cl.config.queue(queue) is None:
+        return Result("", f"{queue}: No such queue\n", 255)
+    live = cl.fairshare()
+    texts = []
+    for qname in candidates:
+        state = live.state(qname)
+        if state is None:
+            return Result("", f"{qname}: the queue has no fairshare (no FAIRSHARE, no host partition)\n", 255)
+        scope = cl.fs_by_queue[qname]
+        _, sources = effective_factors(cl.config.params, scope.queue)
+        texts.append(explain_priority(state.explain(user), sources, qname))
+    if not texts:
+        return Result("", "lsfemu: no queue uses fairshare in this cluster\n", 255)
+    return Result("\n".join(texts), "", 0)
 
 
 def _host_failure(c: Ctx, args: list[str]) -> Result:

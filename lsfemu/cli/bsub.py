@@ -215,6 +215,12 @@ def _submit(c: Ctx, cmdline: str, o: dict):
         raise SubmitError("Queue has been closed", qname)
     if not cfg.queue_allows_user(q, c.user) and not c.is_cluster_admin:
         raise SubmitError("User cannot use the queue", qname)
+    if q.fairshare:
+        from lsfemu.sched.fairshare import build_tree
+
+        # A user with no share account in a fairshare queue could never run there.
+        if build_tree(q.fairshare, cfg.user_groups, {c.user}).account_path(c.user) is None:
+            raise SubmitError("User cannot use the queue", qname)
     # Processors
     nmin, nmax = 1, None
     if o["nproc"] is not None:

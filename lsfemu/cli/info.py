@@ -71,6 +71,7 @@ bqueues_app = typer.Typer(add_completion=False)
 def bqueues(
     wide: bool = typer.Option(False, "-w"),
     long: bool = typer.Option(False, "-l"),
+    recursive: bool = typer.Option(False, "-r"),
     queues: Optional[list[str]] = typer.Argument(None),
 ) -> None:
     c = ctx()
@@ -86,14 +87,31 @@ def bqueues(
         if not names:
             return
     views = queue_views(c, names)
-    c.out.append(RQ.long(views, extra_sections=queue_sections(c)) if long else RQ.table(views, wide=wide))
+    if long or recursive:
+        c.out.append(RQ.long(views, extra_sections=queue_sections(c, recursive)))
+    else:
+        c.out.append(RQ.table(views, wide=wide))
 
 
-def queue_sections(c: Ctx) -> dict[str, str]:
-    """The scheduling sections of bqueues -l: the APS_PRIORITY table."""
+def queue_sections(c: Ctx, recursive: bool = False) -> dict[str, str]:
+    """The scheduling sections of bqueues -l: the APS_PRIORITY table, then
+    USER_SHARES and SHARE_INFO_FOR (the top level; every level with -r)."""
     from lsfemu.render.aps import aps_table
+    from lsfemu.render.fairshare import fairshare_section, share_info_block
+    from lsfemu.sched.fairshare import parse_user_shares
 
-    return {name: aps_table(cfg) for name, cfg in c.cluster.aps_cfg.items()}
+    cl = c.cluster
+    out = {name: aps_table(cfg) for name, cfg in cl.aps_cfg.items()}
+    live = cl.fairshare()
+    for q in cl.config.queues:
+        if not q.fairshare:
+            continue
+        state = live.state(q.name)
+        levels = state.tree.levels() if recursive else [()]
+        blocks = [share_info_block("/".join((q.name,) + tuple(level)) + "/", state.share_info(level)) for level in levels]
+        text = fairshare_section(parse_user_shares(q.fairshare), blocks)
+        out[q.name] = (out[q.name] + "\n" if q.name in out else "") + text
+    return out
 
 
 def params_view(cfg) -> ParamsView:
@@ -107,6 +125,9 @@ def params_view(cfg) -> ParamsView:
         max_user_priority=p.max_user_priority, job_priority_over_time=jpot, max_jobid=p.max_jobid,
         run_time_factor=p.run_time_factor, cpu_time_factor=p.cpu_time_factor,
         run_job_factor=p.run_job_factor, hist_hours=p.hist_hours,
+        committed_run_time_factor=p.committed_run_time_factor, enable_hist_run_time=p.enable_hist_run_time,
+        run_time_decay=p.run_time_decay, fairshare_adjustment_factor=p.fairshare_adjustment_factor,
+        gpu_run_time_factor=p.gpu_run_time_factor, fwd_job_factor=p.fwd_job_factor,
     )
 
 

@@ -26,13 +26,22 @@ def semantic_issues(cfg: ClusterConfig) -> list[ConfigIssue]:
             try:
                 fairshare.parse_user_shares(q.fairshare)
             except fairshare.ShareSyntaxError as e:
-                out.append(ConfigIssue(q.file or str(queues_file), q.lines.get("FAIRSHARE", q.line), f"FAIRSHARE: {e}"))
+                out.append(ConfigIssue(q.file or str(queues_file), q.lines.get("FAIRSHARE", q.line), str(e)))
     for g in cfg.user_groups.values():
         if g.user_shares:
             try:
                 fairshare.parse_user_shares(g.user_shares)
             except fairshare.ShareSyntaxError as e:
-                out.append(ConfigIssue(g.file or "lsb.users", g.line, f"USER_SHARES of {g.name}: {e}"))
+                out.append(ConfigIssue(g.file or "lsb.users", g.line, f"group {g.name}: {e}"))
+    spec = cfg.params.extra.get("FAIRSHARE_ADJUSTMENT_PLUGIN")
+    if spec:
+        from lsfemu.sched.fairshare_plugins import load_plugin
+
+        try:
+            load_plugin(spec)
+        except ValueError as e:
+            out.append(ConfigIssue(cfg.files.get("lsb.params", "lsb.params"),
+                                   cfg.params.lines.get("FAIRSHARE_ADJUSTMENT_PLUGIN", 0), str(e)))
     return out
 
 

@@ -21,7 +21,10 @@ from sqlalchemy import select
 from lsfemu.clock import Clock, parse_duration
 from lsfemu.config.semantic import check_all, load_all
 from lsfemu.config.model import ClusterConfig, ConfigIssue
+from lsfemu.daemon import fairshare_live
 from lsfemu.sched import aps, dispatch, resreq, simulate
+from lsfemu.sched import fairshare as fs
+from lsfemu.sched import fairshare_plugins
 from lsfemu.sched.priority import default_priority
 from lsfemu.store.db import open_store
 from lsfemu.store.models import ClockState, Counter, HostState, Job, JobEvent, QueueState, UserUsage
@@ -179,6 +182,9 @@ class Cluster:
         self.aps_unit = aps.aps_groups(cfg.queues)  # queue -> the APS queue ordering it
         self.aps_cfg = {q.name: aps.parse_aps_priority(q.aps_priority) for q in cfg.queues if q.aps_priority}
         self.per_slot = resreq.per_slot_from_params(cfg.params.extra)
+        self.fs_by_queue, self.fs_partitions = fairshare_live.scopes(cfg)
+        spec = cfg.params.extra.get("FAIRSHARE_ADJUSTMENT_PLUGIN")
+        self.fs_plugin = fairshare_plugins.load_plugin(spec) if spec else None
 
     # -- ids and events --------------------------------------------------------
     def next_job_id(self) -> int:
@@ -278,14 +284,9 @@ class Cluster:
         self.mark_dirty()
 
     def _charge_usage(self, job: Job, t: float) -> None:
-        """Add a finished job's run and CPU time to its user's history in its queue."""
-        u = self.session.get(UserUsage, (job.user, job.queue))
-        if u is None:
-            u = UserUsage(user=job.user, queue=job.queue, hist_cpu_s=0.0, hist_run_s=0.0, updated_at=t)
-            self.session.add(u)
-        u.hist_cpu_s += simulate.cpu_at(job.sim_runtime, job.sim_cputime, job.work_done)
-        u.hist_run_s += job.work_done
-        u.updated_at = t
+        """Add a run's time and CPU to its user's decayed fairshare history."""
+        fairshare_live.charge(self, job, t, run_s=job.work_done,
+                              cpu_s=simulate.cpu_at(job.sim_runtime, job.sim_cputime, job.work_done))
 
     def kill(self, job: Job, actor: str, signum: int | None = None) -> None:
         """End a job by a signal: bkill's default sequence (None) or `bkill -s`."""
@@ -350,11 +351,11 @@ class Cluster:
         base_time = job.priority_base_time if job.priority_base_time is not None else job.submit_time
         return escalated(job.priority, now - base_time, self.config.params.job_priority_over_time)
 
-    def fs_priority(self, user: str, queue: str) -> float | None:
-        """The user's dynamic priority in a fairshare queue (the APS FS factor); None otherwise."""
-        return None
+    def fairshare(self, now: float | None = None) -> fairshare_live.LiveFairshare:
+        """Fairshare states at an instant (built lazily per queue)."""
+        return fairshare_live.LiveFairshare(self, self.now() if now is None else now)
 
-    def aps_result(self, job: Job, now: float):
+    def aps_result(self, job: Job, now: float, live: fairshare_live.LiveFairshare | None = None):
         """The job's APS value (lsfemu.sched.aps.ApsResult), None outside APS queues."""
         unit = self.aps_unit.get(job.queue)
         if unit is None:
@@ -371,7 +372,7 @@ class Cluster:
             mem_mb=amounts.get("mem", 0.0), swap_mb=amounts.get("swp", 0.0),
             job_priority=self.effective_priority(job, now) or 0,
             queue_priority=q.priority if q else 0,
-            fs_priority=self.fs_priority(job.user, job.queue) if q and q.fairshare else None,
+            fs_priority=(live or self.fairshare(now)).priority(job.user, job.queue) if q and q.fairshare else None,
             admin_value=job.aps_admin, system_value=job.aps_system)
         return aps.aps_value(self.aps_cfg[unit], inp)
 
@@ -381,8 +382,9 @@ class Cluster:
         and its QUEUE_GROUP as one block ordered by APS value."""
         plan = aps.plan_queues(self.config.queues)
         listed = []
+        live = self.fairshare(now)
         for j in jobs:
-            r = self.aps_result(j, now)
+            r = self.aps_result(j, now, live)
             listed.append(aps.ListedJob(j.id, j.queue, j.position - (1e12 if j.migrated else 0.0),
                                         self.effective_priority(j, now) or 0, r, j.array_index))
         by_key = {(j.id, j.array_index): j for j in jobs}
@@ -692,20 +694,54 @@ class Cluster:
                 prio = self.effective_priority(job, now_t) or 0
                 pending.append(dispatch.PendingJob(job.id, job.array_index, job.user, job.queue,
                                                    job.num_processors, prio, job.position, first=job.migrated))
+        self._apply_slot_pools(queues, hosts, pending)
         users = {j.user for j in pending}
         limits = {u: self.user_limit(u) for u in users}
         return dispatch.PassInput(pending, queues, hosts, limits, user_used)
 
-    def order_for(self, unit: str, jobs: list, t: float):
-        """The Order of one scheduling unit: APS, or the default."""
+    def _apply_slot_pools(self, queues: dict, hosts: dict, pending: list) -> None:
+        """Queue-based fairshare (SLOT_POOL / SLOT_SHARE): while queues of a pool
+        compete, each may use its share of the pool's slots; a queue alone may
+        use them all. Applied as a queue slot limit for this pass."""
+        for pool, members in fs.parse_slot_pools(self.config.queues).items():
+            pool_hosts = {h for name, _ in members if name in queues for h in queues[name].hosts}
+            if any(hosts[h].max_slots is None for h in pool_hosts if h in hosts):
+                continue  # unlimited hosts: nothing to share
+            total = sum(hosts[h].max_slots for h in pool_hosts if h in hosts)
+            demand = {name: queues[name].used for name, _ in members if name in queues}
+            for pj in pending:
+                if pj.queue in demand:
+                    demand[pj.queue] += pj.slots
+            alloc = fs.slot_pool_allocation([(n, share, demand.get(n, 0)) for n, share in members if n in queues], total)
+            for name, n in alloc.items():
+                q = queues[name]
+                q.qjob_limit = n if q.qjob_limit is None else min(q.qjob_limit, n)
+
+    def _committed_h(self, pj) -> float:
+        limit = self.effective_run_limit(self.jobs[(pj.job_id, pj.array_index)])
+        return limit / 60.0 if limit is not None else 0.0
+
+    def order_for(self, unit: str, jobs: list, t: float, live: fairshare_live.LiveFairshare):
+        """The Order of one scheduling unit: APS, fairshare, or the default."""
         if unit in self.aps_cfg:
-            return aps.ApsOrder(jobs, lambda pj: self.aps_result(self.jobs[(pj.job_id, pj.array_index)], t))
+            order = aps.ApsOrder(jobs, lambda pj: self.aps_result(self.jobs[(pj.job_id, pj.array_index)], t, live))
+            if any(self.fs_by_queue.get(q) for q, u in self.aps_unit.items() if u == unit):
+                def on_start(pj):
+                    st = live.state(pj.queue)
+                    if st is not None:
+                        st.job_started(pj.user, pj.slots, self._committed_h(pj))
+                return fairshare_live.ApsWithFairshare(order, on_start)
+            return order
+        state = live.state(unit)
+        if state is not None:
+            return fairshare_live.FairshareOrder(state, jobs, self._committed_h)
         return dispatch.StaticOrder(jobs)
 
     def scheduling_pass(self, t: float) -> None:
         inp = self.pass_input()
+        live = self.fairshare(t)
         result = dispatch.schedule_pass(inp, unit_of=self.aps_unit,
-                                        order_for=lambda unit, jobs: self.order_for(unit, jobs, t))
+                                        order_for=lambda unit, jobs: self.order_for(unit, jobs, t, live))
         for pj, hosts in result.started:
             self._start(self.jobs[(pj.job_id, pj.array_index)], hosts, t)
         for key, reasons in result.reasons.items():

@@ -27,6 +27,7 @@ from lsfemu.client import decode_request, encode_response
 from lsfemu.daemon import dispatch
 
 MAX_REQUEST = 64 * 1024 * 1024
+ALREADY_RUNNING = 3  # exit status of a daemon that found another one holding the lock
 READ_TIMEOUT = 30.0
 log = logging.getLogger("lsfemu.daemon")
 
@@ -116,12 +117,17 @@ class Daemon:
         from lsfemu.daemon.cluster import Cluster
 
         os.makedirs(self.home, exist_ok=True)
-        lockf = open(os.path.join(self.home, "mbatchd.lock"), "a+")
-        try:
-            fcntl.flock(lockf, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            print(f"lsfemu: a daemon already runs for {self.home}", file=sys.stderr)
-            return 1
+        inherited = os.environ.pop("LSFEMU_LOCK_FD", None)
+        if inherited is not None:
+            # Re-exec'd by badmin mbdrestart: the lock was kept across exec.
+            lockf = os.fdopen(int(inherited), "a+")
+        else:
+            lockf = open(os.path.join(self.home, "mbatchd.lock"), "a+")
+            try:
+                fcntl.flock(lockf, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                print(f"lsfemu: a daemon already runs for {self.home}", file=sys.stderr)
+                return ALREADY_RUNNING
         lockf.seek(0)
         lockf.truncate()
         lockf.write(f"{os.getpid()}\n")
@@ -130,6 +136,7 @@ class Daemon:
             self.cluster = Cluster(self.envdir, self.home)
         except Exception as e:  # config or store error: say it and stop
             print(f"lsfemu: cannot start the daemon:\n{e}", file=sys.stderr)
+            lockf.close()
             return 1
         import lsfemu.cli.registry  # noqa: F401  (import the commands before the first request)
 
@@ -157,9 +164,12 @@ class Daemon:
                 pass
             self.cluster.commit()
             self.cluster.engine.dispose()
-        lockf.close()
         if self.restart_requested:
+            # Keep holding the lock through exec so that no other daemon starts meanwhile.
+            os.set_inheritable(lockf.fileno(), True)
+            os.environ["LSFEMU_LOCK_FD"] = str(lockf.fileno())
             os.execv(sys.executable, [sys.executable, "-m", "lsfemu.daemon"])
+        lockf.close()
         return 0
 
 

@@ -50,7 +50,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Iterator, NamedTuple
 
 #: the version string lsfemu writes into every record
@@ -380,8 +380,8 @@ def tokenize(line: str) -> list[Token]:
 # schema machinery
 # ---------------------------------------------------------------------------
 
-_INT_RE = re.compile(r"[+-]?\d+\Z")
-_FLOAT_RE = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\Z")
+_INT_RE = re.compile(r"[+-]?[0-9]{1,30}\Z")
+_FLOAT_RE = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
 
 
 @dataclass(frozen=True)
@@ -461,6 +461,8 @@ def _fmt_float(value: float, fmt: str) -> str:
 def _fmt_int(value: int) -> str:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"expected an integer, got {value!r}")
+    if abs(value) >= 10**30:
+        raise ValueError(f"integer too large to log: {value!r}")
     return str(value)
 
 
@@ -760,6 +762,13 @@ class JobModify2(Record):
         _F("del_options3", "i", optional=True),
         _F("aps_string", "s", optional=True),
     )
+
+    @property
+    def job_key(self) -> tuple[int, int] | None:
+        try:
+            return parse_job_id_str(self.job_id_str)
+        except ValueError:
+            return None
 
 
 @_register
@@ -1235,7 +1244,7 @@ def job_modify(
 
 def parse_job_id_str(text: str) -> tuple[int, int]:
     """``"108"`` -> (108, 0); ``"108[3]"`` -> (108, 3). Raises ValueError."""
-    m = re.fullmatch(r"\s*(\d+)(?:\[(\d+)\])?\s*", text)
+    m = re.fullmatch(r"[ \t]*([0-9]+)(?:\[([0-9]+)\])?[ \t]*", text)
     if not m:
         raise ValueError(f"bad job ID {text!r}")
     return int(m.group(1)), int(m.group(2) or 0)

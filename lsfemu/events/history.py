@@ -133,7 +133,13 @@ class JobHistory:
 
     @property
     def started(self) -> bool:
-        return any(c.kind == "DISPATCH" for c in self.changes)
+        """Dispatched since it was submitted or last requeued."""
+        for c in reversed(self.changes):
+            if c.kind == "DISPATCH":
+                return True
+            if c.kind == "REQUEUE":
+                return False
+        return False
 
     def summary_time(self, now: float) -> float:
         """The instant of the ``... states by <time>`` line: the time of the

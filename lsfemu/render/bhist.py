@@ -4,7 +4,7 @@ Owns:
 
 * :func:`summary_table` - the default table (4.1) and ``-w``;
 * :func:`long`          - ``bhist -l`` (4.2), with ``LSB_DISPLAY_YEAR`` and
-  ``-w`` (no wrapping, like bjobs -UF);
+  ``-w`` (records not wrapped, like bjobs -UF [inferred]);
 * :data:`NOT_FOUND`     - what bhist prints when nothing matched.
 
 Histories are :class:`lsfemu.events.history.JobHistory` values, printed in
@@ -189,14 +189,14 @@ def _status_text(d: dict) -> str:
     return _STATUS_TEXT[st] + ";"
 
 
-def _finish_texts(h: JobHistory, d: dict) -> list[str]:
+def _finish_texts(d: dict, ran: bool) -> list[str]:
     cpu = f" The CPU time used is {float(d.get('cpu_time') or 0.0):.1f} seconds;"
     if d["status"] == "DONE":
         return ["Done successfully." + cpu]
     code = d.get("exit_code")
     if code:
         first = f"Exited with exit code {code}." + cpu
-    elif h.started:
+    elif ran:
         first = "Exited." + cpu
     else:
         first = "Exited;"
@@ -207,9 +207,13 @@ def _finish_texts(h: JobHistory, d: dict) -> list[str]:
     return [first, "Completed <exit>;"]
 
 
-def event_texts(h: JobHistory, c: Change, *, dispatch_style: str = "auto") -> list[str]:
+def event_texts(
+    h: JobHistory, c: Change, *, dispatch_style: str = "auto", ran: bool | None = None
+) -> list[str]:
     """The record texts (after the time stamp) one change prints; MODIFY
-    returns the title followed by its item lines."""
+    returns the title followed by its item lines. *ran* tells whether the job
+    was dispatched since its submission or last requeue at the time of *c*
+    (default: as of now)."""
     d = c.data
     k = c.kind
     if k == "SUBMIT":
@@ -228,7 +232,7 @@ def event_texts(h: JobHistory, c: Change, *, dispatch_style: str = "auto") -> li
     if k == "STATUS":
         return [_status_text(d)]
     if k == "FINISH":
-        return _finish_texts(h, d)
+        return _finish_texts(d, h.started if ran is None else ran)
     if k == "POST":
         return ["Post job process done successfully;" if d.get("ok", True) else "Post job process failed;"]
     if k == "SIGNAL":
@@ -267,8 +271,13 @@ def _long_one(
         return wrap_record(text, indent)
 
     out = ["\n", rec(header_record(h))]
+    ran = False
     for c in h.changes:
-        texts = event_texts(h, c, dispatch_style=dispatch_style)
+        if c.kind == "DISPATCH":
+            ran = True
+        elif c.kind == "REQUEUE":
+            ran = False
+        texts = event_texts(h, c, dispatch_style=dispatch_style, ran=ran)
         if not texts:
             continue
         stamp = long_prefix(c.time, year) + ": "

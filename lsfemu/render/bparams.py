@@ -65,19 +65,16 @@ def long(p: ParamsView) -> str:
         out += [
             "Maximal job priority defined for all users: ",
             f"    MAX_USER_PRIORITY = {p.max_user_priority}",
-            f"The default job priority is: {p.max_user_priority // 2}",
+            f"The default job priority is: {max(1, p.max_user_priority // 2)}",
             "",
         ]
     if p.job_priority_over_time:
         out += _para("Job priority is increased by the system dynamically based on waiting time.",
                      f"JOB_PRIORITY_OVER_TIME = {p.job_priority_over_time} (minutes)")
     out += _para("The Maximum JobId defined in the system:", f"MAX_JOBID = {p.max_jobid}")
-    out += _para("Run time weighting factor for fairshare scheduling policy:",
-                 f"RUN_TIME_FACTOR = {p.run_time_factor:f}")
-    out += _para("CPU time weighting factor for fairshare scheduling policy:",
-                 f"CPU_TIME_FACTOR = {p.cpu_time_factor:f}")
-    out += _para("Job slots weighting factor for fairshare scheduling policy:",
-                 f"RUN_JOB_FACTOR = {p.run_job_factor:f}")
-    out += _para("The number of hours of resource consumption history:",
-                 f"HIST_HOURS = {p.hist_hours:f}")
+    text = "\n".join(out) + "\n"
+    # The fairshare factors, every one (lsfemu.render.fairshare owns their wording).
+    from lsfemu.render.fairshare import bparams_factor_paragraphs
+
+    return text + bparams_factor_paragraphs(p)
     return "\n".join(out) + "\n"

@@ -1,0 +1,209 @@
+"""Fairshare as the daemon applies it: which share tree governs a queue, the
+usage each user has in it now (decayed history from the store plus the jobs
+running), and the Order objects the scheduling pass uses.
+
+The math is in lsfemu.sched.fairshare (pure); this module only gathers data.
+Accounts: a queue with FAIRSHARE has its own usage (queue-level fairshare);
+a queue without it whose hosts all lie in a HostPartition with USER_SHARES
+uses the partition's tree and the usage of every job on the partition's
+hosts, whatever its queue (host-partition fairshare). History is kept in
+user_usage rows keyed by queue name, or `hpart:<name>` for partitions.
+"""
+
+from __future__ import annotations
+
+import os
+
+from sqlalchemy import select
+
+from lsfemu.sched import dispatch
+from lsfemu.sched import fairshare as fs
+from lsfemu.sched import fairshare_plugins as plugins
+from lsfemu.sched import simulate
+from lsfemu.store.models import UserUsage
+
+HOST_MEMORY_MB_DEFAULT = 16384  # per virtual host, for the adjustment plug-in (LSFEMU_HOST_MEMORY_MB)
+
+
+def partition_key(name: str) -> str:
+    return f"hpart:{name}"
+
+
+class Scope:
+    """One fairshare scope: a queue (queue-level) or a host partition."""
+
+    def __init__(self, key: str, title: str, shares_text: str, hosts: set[str] | None, queue):
+        self.key = key  # user_usage.queue
+        self.title = title  # SHARE_INFO_FOR path head
+        self.shares_text = shares_text
+        self.hosts = hosts  # None: the queue's own jobs count; else jobs on these hosts
+        self.queue = queue  # QueueConf whose factors apply (None: lsb.params)
+
+
+def scopes(cfg) -> tuple[dict[str, Scope], dict[str, Scope]]:
+    """(queue name -> its scope, partition name -> its scope)."""
+    parts: dict[str, Scope] = {}
+    for name, raw in (cfg.host_partitions or {}).items():
+        text = fs.partition_user_shares(raw)
+        if text:
+            parts[name] = Scope(partition_key(name), name, text, set(fs.partition_hosts(raw)), None)
+    by_queue: dict[str, Scope] = {}
+    for q in cfg.queues:
+        if q.fairshare:
+            by_queue[q.name] = Scope(q.name, q.name, q.fairshare, None, q)
+            continue
+        qhosts = set(cfg.queue_hosts(q))
+        for p in parts.values():
+            if qhosts and qhosts <= p.hosts:
+                by_queue[q.name] = p
+                break
+    return by_queue, parts
+
+
+def charge_keys(cluster, job) -> list[str]:
+    """The usage rows a finished job's run counts in."""
+    keys = [job.queue]
+    hosts = set(job.exec_hosts.split())
+    for name, p in cluster.fs_partitions.items():
+        if hosts & p.hosts:
+            keys.append(p.key)
+    return keys
+
+
+def charge(cluster, job, t: float, run_s: float, cpu_s: float) -> None:
+    """Add a finished (or requeued) run to its user's decayed history."""
+    for key in charge_keys(cluster, job):
+        scope = cluster.fs_by_queue.get(job.queue) if key == job.queue else None
+        factors, _ = fs.effective_factors(cluster.config.params, scope.queue if scope else None)
+        u = cluster.session.get(UserUsage, (job.user, key))
+        if u is None:
+            u = UserUsage(user=job.user, queue=key, hist_cpu_s=0.0, hist_run_s=0.0, hist_gpu_s=0.0, updated_at=t)
+            cluster.session.add(u)
+        elapsed_h = max(0.0, t - u.updated_at) / 3600.0
+        u.hist_cpu_s = fs.decayed(u.hist_cpu_s, elapsed_h, factors.hist_hours) + cpu_s
+        u.hist_run_s = fs.decayed(u.hist_run_s, elapsed_h, factors.hist_hours) + run_s
+        u.hist_gpu_s = fs.decayed(u.hist_gpu_s or 0.0, elapsed_h, factors.hist_hours) + run_s * (job.ngpus or 0)
+        u.updated_at = t
+
+
+class LiveFairshare:
+    """Fairshare states for one instant (a scheduling pass or a query)."""
+
+    def __init__(self, cluster, now: float):
+        self.cl = cluster
+        self.now = now
+        self._states: dict[str, fs.FairshareState] = {}
+        self._known = {j.user for j in cluster.jobs.values()} | {
+            u for g in cluster.config.user_groups.values() for u in g.members}
+
+    def scope_of(self, queue: str) -> Scope | None:
+        return self.cl.fs_by_queue.get(queue)
+
+    def state(self, queue: str) -> fs.FairshareState | None:
+        scope = self.scope_of(queue)
+        if scope is None:
+            return None
+        st = self._states.get(scope.key)
+        if st is None:
+            st = self._states[scope.key] = self._build(scope)
+        return st
+
+    def factors(self, scope: Scope):
+        return fs.effective_factors(self.cl.config.params, scope.queue)
+
+    def _jobs_in(self, scope: Scope):
+        for j in self.cl.jobs.values():
+            if j.status not in ("RUN", "USUSP", "SSUSP", "UNKWN"):
+                continue
+            if scope.hosts is None:
+                if j.queue == scope.key:
+                    yield j
+            elif scope.hosts & set(j.exec_hosts.split()):
+                yield j
+
+    def _build(self, scope: Scope) -> fs.FairshareState:
+        cl = self.cl
+        factors, _ = self.factors(scope)
+        tree = fs.build_tree(scope.shares_text, cl.config.user_groups, self._known)
+        usage: dict[str, fs.Usage] = {}
+        rows = cl.session.scalars(select(UserUsage).where(UserUsage.queue == scope.key))
+        for u in rows:
+            elapsed_h = max(0.0, self.now - u.updated_at) / 3600.0
+            usage[u.user] = fs.Usage(
+                cpu_time=fs.decayed(u.hist_cpu_s, elapsed_h, factors.hist_hours) / 3600.0,
+                hist_run_time=fs.decayed(u.hist_run_s, elapsed_h, factors.hist_hours) / 3600.0,
+                hist_gpu_run_time=fs.decayed(u.hist_gpu_s or 0.0, elapsed_h, factors.hist_hours) / 3600.0)
+        memory: dict[str, float] = {}
+        for j in self._jobs_in(scope):
+            work = simulate.work_at(j.work_done, j.segment_start, self.now)
+            limit = cl.effective_run_limit(j)
+            ju = fs.job_usage(slots=j.num_processors, start_s=j.start_time, now_s=self.now,
+                              cpu_s=simulate.cpu_at(j.sim_runtime, j.sim_cputime, work),
+                              committed_s=limit * 60.0 if limit is not None else None,
+                              ngpus_physical=j.ngpus or 0, factors=factors)
+            usage[j.user] = usage.get(j.user, fs.Usage()) + ju
+            memory[j.user] = memory.get(j.user, 0.0) + (j.mem_req_mb or 0.0) * j.num_processors
+        state = fs.FairshareState(tree, factors, usage)
+        plugin = cl.fs_plugin
+        if plugin is not None:
+            state.adjust = plugins.make_adjust(
+                plugin, fs.effective_factors(cl.config.params, None)[0],
+                cluster_used_memory_mb=sum(memory.values()),
+                slot_memory_mb=self._slot_memory(), memory_by_user=memory, members_of=state.users_under)
+        return state
+
+    def _slot_memory(self) -> float:
+        cfg = self.cl.config
+        per_host = float(cfg.lsf_conf.get("LSFEMU_HOST_MEMORY_MB", HOST_MEMORY_MB_DEFAULT))
+        slots = [cfg.host_mxj(h) or (os.cpu_count() or 1) for h in cfg.host_names]
+        return per_host * len(slots) / max(1, sum(slots))
+
+    def priority(self, user: str, queue: str) -> float | None:
+        st = self.state(queue)
+        if st is None:
+            return None
+        return st.user_priority(user)
+
+
+class FairshareOrder:
+    """A unit's Order under fairshare: the user with the highest dynamic
+    priority goes next (walking the share tree), then that user's jobs by
+    job priority and submission order; a start lowers the user's priority
+    before the next choice."""
+
+    def __init__(self, state: fs.FairshareState, jobs: list, committed_h):
+        self.state = state
+        self.committed_h = committed_h  # job -> committed run time in hours
+        self.by_user: dict[str, list] = {}
+        for j in sorted(jobs, key=dispatch.fcfs_key):
+            self.by_user.setdefault(j.user, []).append(j)
+
+    def __iter__(self):
+        while self.by_user:
+            user = self.state.choose(sorted(self.by_user))
+            if user is None:  # users without an account in this tree never run here
+                return
+            queue = self.by_user[user]
+            job = queue.pop(0)
+            if not queue:
+                del self.by_user[user]
+            yield job
+
+    def started(self, job) -> None:
+        self.state.job_started(job.user, job.slots, self.committed_h(job))
+
+
+class ApsWithFairshare:
+    """An APS unit whose queues feed the FS factor: starts update the fairshare
+    state as well, so the FS factor of that user drops before the next job."""
+
+    def __init__(self, order, on_start):
+        self.order = order
+        self.on_start = on_start
+
+    def __iter__(self):
+        return iter(self.order)
+
+    def started(self, job) -> None:
+        self.on_start(job)
+        self.order.started(job)

@@ -1,0 +1,85 @@
+"""Fairshare end to end: dispatch order from dynamic user priorities, the
+seed's historical-run-time scenario, bqueues -l share tables, explain."""
+
+import pytest
+
+FAIR_QUEUES = """Begin Queue
+QUEUE_NAME = fair
+PRIORITY = 30
+FAIRSHARE = USER_SHARES[[user1, 10] [user2, 10] [default, 1]]
+End Queue
+"""
+PARAMS = """Begin Parameters
+DEFAULT_QUEUE = fair
+MBD_SLEEP_TIME = 10
+CPU_TIME_FACTOR = 0
+RUN_JOB_FACTOR = 0
+RUN_TIME_FACTOR = 1
+{extra}End Parameters
+"""
+PLAIN_PARAMS = "Begin Parameters\nDEFAULT_QUEUE = fair\nMBD_SLEEP_TIME = 10\nEnd Parameters\n"
+ONE_SLOT = "Begin Host\nHOST_NAME MXJ\nhostA 1\nhostB 0\nhostC 0\nEnd Host\n"
+
+
+def _cluster(factory, extra=""):
+    return factory(files={"lsb.queues": FAIR_QUEUES, "lsb.params": PARAMS.format(extra=extra), "lsb.hosts": ONE_SLOT})
+
+
+def _finish_order(c):
+    for u in ("user1",) * 4 + ("user2",) * 4:
+        assert c.run("bsub sleep 60", user=u).rc == 0
+    c.advance("15m")
+    return [int(x) for x in c.run("bjobs -a -u all -noheader -o jobid").out.split()]
+
+
+def test_without_history_the_first_user_keeps_winning(lsf_cluster_factory):
+    # Only run time counts (the seed's example factors); a finished job no longer
+    # counts, so user1 (listed first) wins every tie and runs all its jobs first.
+    c = _cluster(lsf_cluster_factory)
+    assert _finish_order(c) == [1, 2, 3, 4, 5, 6, 7, 8]
+
+
+def test_with_historical_run_time_users_alternate(lsf_cluster_factory):
+    c = _cluster(lsf_cluster_factory, "ENABLE_HIST_RUN_TIME = Y\n")
+    assert _finish_order(c) == [1, 5, 2, 6, 3, 7, 4, 8]
+
+
+def test_bqueues_l_share_info_and_explain(lsf_cluster_factory):
+    c = lsf_cluster_factory(files={"lsb.queues": FAIR_QUEUES, "lsb.hosts": ONE_SLOT, "lsb.params": PLAIN_PARAMS})
+    c.run("bsub -q fair sleep 3600", user="user1")
+    c.run("bsub -q fair sleep 3600", user="user2")
+    c.advance("30m")
+    out = c.run("bqueues -l fair").out
+    assert "SCHEDULING POLICIES:  FAIRSHARE\n" in out
+    assert "USER_SHARES:  [user1, 10] [user2, 10] [default, 1] \n" in out
+    # user1 runs since 09:00:10 (1 slot, 1790 s of run and CPU time), user2 waits.
+    # Defaults: user1 = 10 / (0.444 h decayed CPU x 0.7 + 0.497 h run x 0.7 + (1+1) x 3) = 1.502;
+    # user2 = 10 / (1 x 3) = 3.333.
+    lines = out.split("SHARE_INFO_FOR: fair/\n")[1].splitlines()
+    assert lines[0].startswith(" USER/GROUP   SHARES  PRIORITY  STARTED  RESERVED  CPU_TIME  RUN_TIME")
+    u1 = lines[1].split()
+    u2 = lines[2].split()
+    assert u1[0] == "user1" and u1[1] == "10" and u1[3] == "1" and u1[6] == "1790"
+    assert u1[2] == "1.502"
+    assert u2[:4] == ["user2", "10", "3.333", "0"]
+    text = c.run("lsfemu explain priority user2 -q fair").out
+    assert "priority = 10 / 3.000 = 3.333" in text
+    assert "  (1 + job_slots)                       1.000 x RUN_JOB_FACTOR 3              =      3.000  LSF default" in text
+    r = c.run("bsub -q fair sleep 1", user="nobody-listed")
+    assert r.rc == 0  # [default, 1] gives everyone else an account
+
+
+def test_no_share_no_submission(lsf_cluster_factory):
+    q = FAIR_QUEUES.replace(" [default, 1]", "")
+    c = lsf_cluster_factory(files={"lsb.queues": q, "lsb.params": PLAIN_PARAMS})
+    r = c.run("bsub -q fair sleep 1", user="user3")
+    assert (r.err, r.rc) == ("fair: User cannot use the queue. Job not submitted.\n", 255)
+
+
+def test_bparams_l_lists_every_factor(lsf_cluster_factory):
+    c = _cluster(lsf_cluster_factory, "ENABLE_HIST_RUN_TIME = Y\nHIST_HOURS = 2\n")
+    out = c.run("bparams -l").out
+    for line in ("    RUN_TIME_FACTOR = 1.000000\n", "    CPU_TIME_FACTOR = 0.000000\n",
+                 "    RUN_JOB_FACTOR = 0.000000\n", "    HIST_HOURS = 2.000000\n",
+                 "    ENABLE_HIST_RUN_TIME = Y\n", "    COMMITTED_RUN_TIME_FACTOR = 0.000000\n"):
+        assert line in out, line

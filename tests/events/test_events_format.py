@@ -1,0 +1,301 @@
+"""lsb.events records: encode/decode round trips, LSF's quoting, real LSF
+lines, and the awk field positions the snakemake LSF plugin depends on."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+
+from events_helpers import awk_fpat_fields
+from lsfemu.events import format as F
+
+T = 1610297411
+
+#: one representative, non-default record of every type (conditional fields on)
+SAMPLES: dict[str, F.Record] = {
+    "MBD_START": F.MbdStart(event_time=T, master="hostA", cluster="lsfemu", num_hosts=3, num_queues=4),
+    "MBD_DIE": F.MbdDie(event_time=T, master="hostA", num_remove_jobs=7, exit_code=1,
+                        ctrl_comments="maintenance"),
+    "JOB_NEW": F.JobNew(
+        event_time=T, job_id=101, user_id=506,
+        options=F.SUB_JOB_NAME | F.SUB_QUEUE | F.SUB_PROJECT_NAME | F.SUB_INTERACTIVE,
+        num_processors=4, submit_time=T, begin_time=T + 60, term_time=T + 3600, sig_value=-65535,
+        user_name="userA", rlimits=(-1, -1, -1, -1, -1, -1, -1, -1, -1, 600, -1),
+        host_spec="hostA", host_factor=116.1, umask=18, queue="normal",
+        res_req="rusage[mem=100] span[hosts=1]", from_host="hpcm", cwd="/home/userA/my dir",
+        out_file="out.%J", err_file="err.%J", sub_home_dir="/home/userA",
+        job_file="1495678422.101", asked_hosts=("h1", "h2"), depend_cond='done("a b")',
+        job_name="generic_1", command="touch aaa; sleep 30; touch bbb",
+        xfiles=(("in.dat", "in.dat", 1),), mail_user="u@x", project_name="proj",
+        nios_port=4711, max_num_processors=8, sched_host_type="X86_64", login_shell="/bin/sh",
+        user_group="grp", options2=F.SUB2_BSUB_BLOCK | F.SUB2_JOB_PRIORITY, idx=3, nios_port2=4712,
+        in_file_spool="", command_spool="/spool/c", job_spool_dir="/spool", user_priority=60,
+    ),
+    "JOB_START": F.JobStart(event_time=T, job_id=101, status=F.JOB_STAT_RUN, job_pid=15694,
+                            job_pgid=15694, host_factor=116.1, exec_hosts=("hpcm", "hpcm", "h2"),
+                            jflags=2, idx=3, effective_res_req="select[type == local] "),
+    "JOB_START_ACCEPT": F.JobStartAccept(event_time=T, job_id=101, job_pid=15694, job_pgid=15694, idx=3),
+    "JOB_EXECUTE": F.JobExecute(event_time=T, job_id=101, exec_uid=506, job_pgid=15694,
+                                exec_cwd="/home/userA", exec_home="/home/userA",
+                                exec_username="userA", job_pid=15694, idx=3),
+    "JOB_STATUS": F.JobStatus(event_time=T, job_id=101, status=F.JOB_STAT_EXIT, reason=0,
+                              subreasons=0, cpu_time=1.5, end_time=T, ru=1,
+                              rusage=tuple(float(i) / 4 for i in range(F.NUM_RUSAGE)),
+                              exit_status=F.wait_status(127), idx=3, exit_info=14),
+    "JOB_SIGNAL": F.JobSignal(event_time=T, job_id=101, user_id=506, run_count=1,
+                              signal_symbol="KILL", idx=3, user_name="userA"),
+    "JOB_MODIFY2": F.JobModify2(
+        event_time=T, job_id_str="101[3]",
+        options=F.SUB_JOB_NAME | F.SUB_QUEUE | F.SUB_HOST | F.SUB_RES_REQ | F.SUB_OUT_FILE
+        | F.SUB_ERR_FILE | F.SUB_HOST_SPEC | F.SUB_DEPEND_COND | F.SUB_IN_FILE
+        | F.SUB_CHKPNT_PERIOD | F.SUB_CHKPNT_DIR | F.SUB_OTHER_FILES | F.SUB_PRE_EXEC
+        | F.SUB_MAIL_USER | F.SUB_PROJECT_NAME | F.SUB_LOGIN_SHELL,
+        options2=F.SUB2_MODIFY_CMD | F.SUB2_IN_FILE_SPOOL | F.SUB2_JOB_CMD_SPOOL | F.SUB2_JOB_PRIORITY,
+        del_options=0, user_id=506, user_name="userA", submit_time=T, num_processors=2,
+        job_name="n", queue="short", asked_hosts=("h1",), res_req="rusage[mem=1]",
+        host_spec="h1", depend_cond="done(1)", sub_home_dir="/home/userA", in_file="in",
+        out_file="o", err_file="e", command="sleep 1", chkpnt_period=60, chkpnt_dir="/ck",
+        xfiles=(("a", "b", 2),), job_file="f", from_host="hpcm", cwd="/tmp",
+        pre_exec_cmd="true", mail_user="m", project_name="p2", nios_port=0,
+        max_num_processors=2, login_shell="/bin/bash", sched_host_type="X86_64",
+        del_options2=0, in_file_spool="/s/in", command_spool="/s/cmd", user_priority=70,
+        options3=F.SUB3_APS, aps_string="system=10",
+    ),
+    "JOB_MOVE": F.JobMove(event_time=T, user_id=506, job_id=101, position=2, base=F.TO_BOTTOM,
+                          idx=3, user_name="userA"),
+    "JOB_SWITCH": F.JobSwitch(event_time=T, user_id=506, job_id=101, queue="short", idx=3,
+                              user_name="userA"),
+    "JOB_REQUEUE": F.JobRequeue(event_time=T, job_id=101, idx=3),
+    "JOB_CLEAN": F.JobClean(event_time=T, job_id=101, idx=3),
+    "QUEUE_CTRL": F.QueueCtrl(event_time=T, opcode=F.QUEUE_CLOSED, queue="normal", user_id=0,
+                              user_name="lsfadmin", ctrl_comments="closed for upgrade"),
+    "HOST_CTRL": F.HostCtrl(event_time=T, opcode=F.HOST_CLOSE, host="hostB", user_id=0,
+                            user_name="lsfadmin"),
+}
+
+# Real LSF 9.1.3 lines (a site's lsb.events, quoted in a public Java parser's comments).
+REAL_JOB_NEW = (
+    '"JOB_NEW" "9.13" 1495678422 101 506 33554435 1 1495678422 0 0 -65535 0 0 "userA" -1 -1 -1 -1 -1'
+    ' -1 -1 -1 -1 -1 -1 "" 116.10 18 "normal" "" "hpcm" "/Repository/userA/generic_1495678421600zcs1B"'
+    ' "" "" "" "" "/home/userA" "1495678422.101" 0 "" "" "generic_1495678421600" "touch aaa; sleep 30;'
+    ' touch bbb" 0 "" "default" 1 "X86_64" "" "" "" "" 5136 0 "" "" "" -1 -1 -1 64 "" "" -1 "" 0 -1 ""'
+    ' 0 0 0 "" -1 "" -1 "" "/Repository/userA/generic_1495678421600zcs1B" "" "" "" 0 -1 0 "" "" 0 ""'
+)
+REAL_JOB_EXECUTE = (
+    '"JOB_EXECUTE" "9.13" 1495678422 101 506 15694 "/Repository/userA/generic_1495678421600zcs1B"'
+    ' "/home/userA" "userA" 15694 0 "" -1 "" 0 2147483647 "" -1 "" -1 "" -1'
+)
+REAL_JOB_FINISH = (
+    '"JOB_FINISH" "9.13" 1495678453 101 506 33554435 1 1495678422 0 0 1495678422 "userA" "normal"'
+    ' "" "" "" "hpcm" "/Repository/userA/generic_1495678421600zcs1B" "" "" "" "1495678422.101" 0 1'
+    ' "hpcm" 64 116.1 "generic_1495678421600" "touch aaa; sleep 30; touch bbb"'
+)
+
+
+def test_every_record_type_has_a_sample():
+    assert set(SAMPLES) == set(F.RECORD_TYPES)
+    assert set(F.RECORD_TYPES) == {
+        "MBD_START", "MBD_DIE", "JOB_NEW", "JOB_START", "JOB_START_ACCEPT", "JOB_EXECUTE",
+        "JOB_STATUS", "JOB_SIGNAL", "JOB_MODIFY2", "JOB_MOVE", "JOB_SWITCH", "JOB_REQUEUE",
+        "JOB_CLEAN", "QUEUE_CTRL", "HOST_CTRL",
+    }
+
+
+@pytest.mark.parametrize("etype", sorted(SAMPLES))
+def test_round_trip_every_type(etype):
+    rec = SAMPLES[etype]
+    line = F.encode(rec)
+    assert "\n" not in line and "\r" not in line
+    assert line.startswith(f'"{etype}" "10.1" {T} ')
+    back = F.decode(line)
+    assert back == rec
+    assert type(back) is type(rec)
+    assert F.encode(back) == line
+    assert F.decode(line + "\n") == rec
+
+
+@pytest.mark.parametrize("cls", list(F.iter_types()), ids=lambda c: c.TYPE)
+def test_round_trip_defaults(cls):
+    rec = cls(event_time=1)
+    assert F.decode(F.encode(rec)) == rec
+
+
+def test_job_new_awk_positions_snakemake():
+    # snakemake-executor-plugin-lsf: "JOB_NEW" $5 == euid and $42 ~ uuid;
+    # "JOB_STATUS" $4 = job id, $5 = status code.
+    rec = F.JobNew(event_time=T, job_id=77, user_id=1234, user_name="me", queue="normal",
+                   options=F.SUB_JOB_NAME, cwd="/home/me/with space", res_req="rusage[mem=1] span[hosts=1]",
+                   job_name="Snakemake_rule_a:x=1___(0b7c-uuid)", command="python -m snakemake --x")
+    line = F.encode(rec)
+    for split in (F.fields(line), [f.strip('"') for f in awk_fpat_fields(line)]):
+        assert split[0] == "JOB_NEW"
+        assert split[3] == "77"
+        assert split[4] == "1234"
+        assert split[13] == "me"
+        assert split[28] == "normal"
+        assert split[41] == "Snakemake_rule_a:x=1___(0b7c-uuid)"
+        assert split[42] == "python -m snakemake --x"
+    st = F.encode(F.JobStatus(event_time=T, job_id=77, status=F.JOB_STAT_DONE | F.JOB_STAT_PDONE))
+    for split in (F.fields(st), [f.strip('"') for f in awk_fpat_fields(st)]):
+        assert split[0] == "JOB_STATUS" and split[3] == "77" and split[4] == "192"
+
+
+def test_real_lsf9_job_new_field_positions():
+    assert F.fields(REAL_JOB_NEW)[4] == "506"
+    assert F.fields(REAL_JOB_NEW)[41] == "generic_1495678421600"
+    rec = F.decode(REAL_JOB_NEW)
+    assert isinstance(rec, F.JobNew)
+    assert (rec.version, rec.event_time, rec.job_id, rec.user_id) == ("9.13", 1495678422, 101, 506)
+    assert rec.options == F.SUB_PROJECT_NAME | F.SUB_QUEUE | F.SUB_JOB_NAME
+    assert rec.user_name == "userA" and rec.rlimits == (-1,) * 11
+    assert rec.host_factor == pytest.approx(116.10) and rec.umask == 18
+    assert (rec.queue, rec.from_host, rec.sub_home_dir) == ("normal", "hpcm", "/home/userA")
+    assert rec.job_name == "generic_1495678421600"
+    assert rec.command == "touch aaa; sleep 30; touch bbb"
+    assert (rec.project_name, rec.max_num_processors, rec.sched_host_type) == ("default", 1, "X86_64")
+    assert (rec.options2, rec.idx, rec.user_priority) == (5136, 0, -1)
+    assert rec.extra[:3] == ("-1", "-1", "64") and len(rec.extra) == 29
+    # unknown trailing fields survive a round trip verbatim
+    assert F.encode(rec).split(" 5136 0 ")[1] == REAL_JOB_NEW.split(" 5136 0 ")[1]
+
+
+def test_real_lsf9_job_execute():
+    rec = F.decode(REAL_JOB_EXECUTE)
+    assert isinstance(rec, F.JobExecute)
+    assert (rec.job_id, rec.exec_uid, rec.job_pgid, rec.job_pid, rec.idx) == (101, 506, 15694, 15694, 0)
+    assert (rec.exec_home, rec.exec_username) == ("/home/userA", "userA")
+    assert len(rec.extra) == 11
+
+
+def test_real_job_finish_is_unknown_not_corrupt():
+    with pytest.raises(F.UnknownEventError) as exc:
+        F.decode(REAL_JOB_FINISH)
+    assert exc.value.event_type == "JOB_FINISH"
+    assert isinstance(exc.value, F.EventSyntaxError)
+
+
+def test_openlava_job_status_without_exit_info():
+    rec = F.decode('"JOB_STATUS" "7.06" 100 5 64 0 0 1.2500 100 0 0 0')
+    assert isinstance(rec, F.JobStatus)
+    assert (rec.status, rec.cpu_time, rec.exit_info, rec.extra) == (64, 1.25, 0, ())
+
+
+def test_lsf_quote_doubling():
+    assert F.quote('say "hi"') == '"say ""hi"""'
+    assert F.quote("") == '""'
+    rec = F.decode('"JOB_SIGNAL" "10.1" 5 1 0 0 "K""ILL" 0 """quoted"" user"')
+    assert rec.signal_symbol == 'K"ILL' and rec.user_name == '"quoted" user'
+    assert F.decode('"JOB_CLEAN" "10.1"   5\t 1    0  ') == F.JobClean(event_time=5, job_id=1)
+
+
+def test_control_characters_never_break_the_line():
+    text = "line1\nline2\r\x00\t\x7f end"
+    rec = F.JobSignal(event_time=1, job_id=1, signal_symbol=text, user_name="\u2400\u2426x\u240a")
+    line = F.encode(rec)
+    assert all(ord(c) >= 0x20 and c != "\x7f" for c in line)
+    assert "\u240a" in line  # the newline as its Control Picture
+    assert F.decode(line) == rec
+
+
+@pytest.mark.parametrize("line, message", [
+    ("", "empty"),
+    ("   ", "empty"),
+    ("#39", "header"),
+    ('"JOB_CLEAN" "10.1" 5 1', "missing field idx"),
+    ('"JOB_CLEAN" "10.1" 5 1 "0"', "not an integer"),
+    ('"JOB_CLEAN" "10.1" x 1 0', "not an integer"),
+    ('"JOB_CLEAN" "10.1" 5 ' + "1" * 5000 + " 0", "not an integer"),
+    ('"JOB_CLEAN" "10.1" 5 \u0663 0', "not an integer"),
+    ('"JOB_CLEAN" "10.1 5 1 0', "unterminated"),
+    ('"JOB_CLEAN" "10.1"5 1 0', "no blank"),
+    ('"JOB_CLEAN" "10.1" 5 1 0"', "stray"),
+    ('"JOB_CLEAN" "abc" 5 1 0', "bad version"),
+    ('"JOB_CLEAN" "0" 5 1 0', "bad version"),
+    ('JOB_CLEAN "10.1" 5 1 0', "not a quoted string"),
+    ('"JOB_SIGNAL" "10.1" 5 1 0 0 KILL 0 "u"', "not a quoted string"),
+    ('"JOB_STATUS" "10.1" 5 1 64 0 0 nan 5 0 0 0', "not a number"),
+    ('"JOB_STATUS" "10.1" 5 1 64 0 0 1e999 5 0 0 0', "out of range"),
+    ('"JOB_START" "10.1" 5 1 4 0 0 1.0 99 "h" "" "" 0 "" 0', "bad count"),
+    ('"JOB_START" "10.1" 5 1 4 0 0 1.0 -1 "" "" 0 "" 0', "bad count"),
+    ('"JOB_SIGNAL" "10.1" 5 1 0 0 "K" 0 "u\u2426"', "dangling escape"),
+])
+def test_syntax_errors(line, message):
+    with pytest.raises(F.EventSyntaxError, match=message):
+        F.decode(line)
+
+
+def test_encode_rejects_unloggable_values():
+    with pytest.raises(ValueError, match="11 values"):
+        F.encode(F.JobNew(rlimits=(1, 2)))
+    with pytest.raises(ValueError, match="option bit"):
+        F.encode(F.JobModify2(queue="short"))  # SUB_QUEUE not set
+    with pytest.raises(ValueError, match="19 values"):
+        F.encode(F.JobStatus(ru=1))
+    with pytest.raises(TypeError):
+        F.encode(F.JobClean(job_id="1"))
+    with pytest.raises(TypeError):
+        F.encode(F.JobClean(job_id=True))
+    with pytest.raises(ValueError):
+        F.encode(F.JobStatus(cpu_time=float("inf")))
+    with pytest.raises(ValueError):
+        F.encode(F.JobClean(job_id=10**40))
+
+
+def test_job_modify_builder_sets_bits():
+    rec = F.job_modify(108, event_time=T, user_name="user1", aps_string="system=10")
+    assert rec.options3 == F.SUB3_APS and rec.job_id_str == "108"
+    line = F.encode(rec)
+    assert line.endswith(' 1 0 "system=10"')
+    assert F.decode(line) == rec
+    rec = F.job_modify(108, event_time=T, user_name="u", array_index=2, queue="short",
+                       user_priority=10, run_limit_s=600, aps_delete=True)
+    assert rec.options & F.SUB_QUEUE and rec.options2 & F.SUB2_JOB_PRIORITY
+    assert rec.rlimits[F.RLIMIT_RUN] == 600 and rec.del_options3 == F.SUB3_APS
+    assert F.decode(F.encode(rec)) == rec
+    assert F.parse_job_id_str(rec.job_id_str) == (108, 2)
+    with pytest.raises(ValueError):
+        F.parse_job_id_str("abc")
+
+
+def test_status_and_exit_helpers():
+    assert F.status_name(64) == "DONE" and F.status_name(192) == "DONE"
+    assert F.status_name(32 | 256) == "EXIT" and F.status_name(4) == "RUN"
+    assert F.status_name(0) == "NULL" and F.status_name(0x10000) == "UNKWN"
+    assert F.status_name(0x77) == "UNKWN"
+    assert F.exit_code_of(F.wait_status(127)) == 127
+    assert F.exit_code_of(F.wait_status(signal=9)) == 137
+    assert F.term_code("TERM_OWNER: job killed by owner") == 14
+    assert F.term_code("nonsense") == 0 and F.term_code(None) == 0
+    assert F.TERM_REASONS[16].startswith("TERM_MEMLIMIT: job killed after reaching LSF memory")
+
+
+def test_job_key():
+    assert SAMPLES["JOB_STATUS"].job_key == (101, 3)
+    assert SAMPLES["MBD_START"].job_key is None
+    assert SAMPLES["JOB_MODIFY2"].job_key == (101, 3)
+    assert F.JobModify2(job_id_str="x").job_key is None
+
+
+def test_snakemake_awk_program_with_gawk(tmp_path):
+    gawk = shutil.which("gawk")
+    if gawk is None:
+        pytest.skip("gawk (FPAT) not installed; the FPAT split is emulated in the other tests")
+    uid = 4321
+    recs = [
+        F.JobNew(event_time=T, job_id=5, user_id=uid, options=F.SUB_JOB_NAME, cwd="/a b",
+                 res_req="rusage[mem=1] span[hosts=1]", job_name="Snakemake_x___(UUID1)", command="a b"),
+        F.JobStatus(event_time=T, job_id=5, status=F.JOB_STAT_RUN),
+        F.JobStatus(event_time=T, job_id=5, status=F.JOB_STAT_DONE),
+        F.JobStatus(event_time=T, job_id=5, status=F.JOB_STAT_DONE | F.JOB_STAT_PDONE),
+    ]
+    path = tmp_path / "lsb.events"
+    path.write_text("#39\n" + "".join(F.encode(r) + "\n" for r in recs))
+    prog = (
+        'BEGIN { FPAT = "([^ ]+)|(\\"[^\\"]+\\")" }\n'
+        f'$1 == "\\"JOB_NEW\\"" && $5 == {uid} && $42 ~ "UUID1" {{ a[$4]; next }}\n'
+        '$4 in a && $1 == "\\"JOB_STATUS\\"" && $5 != 192 { print $4, $5 }\n'
+    )
+    out = subprocess.run([gawk, prog, str(path)], capture_output=True, text=True, check=True).stdout
+    assert out == "5 4\n5 64\n"
