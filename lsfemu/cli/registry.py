@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lsfemu.cli import admin, bjobs, bsub, control, info, modify
+from lsfemu.cli import admin, bjobs, bsub, control, groups, info, modify
 
 COMMANDS = {
     "bsub": bsub.run,
@@ -20,6 +20,8 @@ COMMANDS = {
     "bparams": info.run_bparams,
     "bhosts": info.run_bhosts,
     "busers": info.run_busers,
+    "bugroup": groups.run_bugroup,
+    "bhpart": groups.run_bhpart,
     "lsid": info.run_lsid,
     "badmin": admin.badmin,
     "lsfemu": admin.lsfemu_remote,

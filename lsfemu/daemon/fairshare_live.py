@@ -103,6 +103,10 @@ class LiveFairshare:
         scope = self.scope_of(queue)
         if scope is None:
             return None
+        return self.scope_state(scope)
+
+    def scope_state(self, scope: Scope) -> fs.FairshareState:
+        """The state of a scope (also a partition no queue uses)."""
         st = self._states.get(scope.key)
         if st is None:
             st = self._states[scope.key] = self._build(scope)

@@ -83,3 +83,88 @@ def test_bparams_l_lists_every_factor(lsf_cluster_factory):
                  "    RUN_JOB_FACTOR = 0.000000\n", "    HIST_HOURS = 2.000000\n",
                  "    ENABLE_HIST_RUN_TIME = Y\n", "    COMMITTED_RUN_TIME_FACTOR = 0.000000\n"):
         assert line in out, line
+
+
+HPART_HOSTS = """Begin Host
+HOST_NAME MXJ
+hostA 1
+hostB 1
+hostC 1
+End Host
+
+Begin HostPartition
+HPART_NAME = part1
+HOSTS = hostA hostB
+USER_SHARES = [user2, 1] [user1, 1]
+End HostPartition
+"""
+TWO_QUEUES_ON_PART = """Begin Queue
+QUEUE_NAME = normal
+PRIORITY = 30
+HOSTS = hostA hostB
+End Queue
+
+Begin Queue
+QUEUE_NAME = other
+PRIORITY = 30
+HOSTS = hostA hostB
+End Queue
+"""
+
+
+def test_host_partition_one_priority_across_queues(lsf_cluster_factory):
+    c = lsf_cluster_factory(files={"lsb.hosts": HPART_HOSTS, "lsb.queues": TWO_QUEUES_ON_PART})
+    # Equal shares, user2 listed first and submitting first: first come first
+    # served or a tie would start user2's job 2. But user2's job in queue
+    # 'other' runs on the partition's hosts, so it counts in 'normal' too:
+    # user1 = 1/3 = 0.333 > user2 = 1/(2*3 + ...) < 0.167, and user1's job 3 starts.
+    c.run("bsub -q other sleep 1000", user="user2")
+    c.advance("10s")
+    c.run("bsub -q normal sleep 1000", user="user2")
+    c.run("bsub -q normal sleep 1000", user="user1")
+    c.advance("10s")
+    started = c.run("bjobs -u all -noheader -o 'jobid stat' -q normal").out.split()
+    assert started == ["3", "RUN", "2", "PEND"]
+    out = c.run("bhpart -r").out
+    assert out.startswith("HOST_PARTITION_NAME: part1\nHOSTS: hostA hostB\n\nSHARE_INFO_FOR: part1/\n")
+    assert c.run("bhpart").out == "HOST_PARTITION_NAME  NUM_HOSTS  HOST_NAME\npart1                2          hostA hostB\n"
+
+
+def test_bugroup(lsf_cluster):
+    c = lsf_cluster
+    assert c.run("bugroup").out == "GROUP_NAME    USERS\nresearch      user1 user2\n"
+    assert c.run("bugroup -l research").out == (
+        "GROUP_NAME:  research\nUSERS:  user1 user2 \nSHARES:  [user1, 2] [user2, 1] \n")
+    assert c.run("bugroup nosuch").err == "nosuch: No such user/host group\n"
+
+
+POOL_QUEUES = """Begin Queue
+QUEUE_NAME = big
+PRIORITY = 40
+SLOT_POOL = poolA
+SLOT_SHARE = 75
+End Queue
+
+Begin Queue
+QUEUE_NAME = small
+PRIORITY = 30
+SLOT_POOL = poolA
+SLOT_SHARE = 25
+End Queue
+"""
+
+
+def test_slot_pool_shares_while_competing(lsf_cluster_factory):
+    c = lsf_cluster_factory(files={"lsb.queues": POOL_QUEUES, "lsb.params": PLAIN_PARAMS.replace("fair", "big")})
+    for _ in range(12):
+        c.run("bsub -q big sleep 1000", user="user3")
+    c.advance("10s")
+    # Alone, 'big' may use the whole pool (12 slots).
+    assert c.run("bqueues big").out.split("\n")[1].split()[-2] == "12"
+    c.run("bkill 0", user="user3")
+    for _ in range(12):
+        c.run("bsub -q big sleep 1000", user="user3")
+        c.run("bsub -q small sleep 1000", user="user2")
+    c.advance("10s")
+    run = {q: c.run(f"bqueues {q}").out.split("\n")[1].split()[-2] for q in ("big", "small")}
+    assert run == {"big": "9", "small": "3"}  # 75% / 25% of 12 slots
