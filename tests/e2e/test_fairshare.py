@@ -168,3 +168,25 @@ def test_slot_pool_shares_while_competing(lsf_cluster_factory):
     c.advance("10s")
     run = {q: c.run(f"bqueues {q}").out.split("\n")[1].split()[-2] for q in ("big", "small")}
     assert run == {"big": "9", "small": "3"}  # 75% / 25% of 12 slots
+
+
+def test_gpu_run_time_and_adjustment_plugin_terms(lsf_cluster_factory):
+    params = ("Begin Parameters\nDEFAULT_QUEUE = fair\nMBD_SLEEP_TIME = 10\nGPU_RUN_TIME_FACTOR = 1\n"
+              "FAIRSHARE_ADJUSTMENT_FACTOR = 1\n"
+              "FAIRSHARE_ADJUSTMENT_PLUGIN = lsfemu.sched.fairshare_plugins:memory_adjustment\nEnd Parameters\n")
+    c = lsf_cluster_factory(files={"lsb.queues": FAIR_QUEUES, "lsb.params": params})
+    c.run(["bsub", "-q", "fair", "-gpu", "num=2", "-R", "rusage[mem=8192]", "sleep", "7200"], user="user1")
+    c.advance("1h")
+    text = c.run("lsfemu explain priority user1 -q fair").out
+    gpu = next(l for l in text.splitlines() if l.strip().startswith("gpu_run_time"))
+    adj = next(l for l in text.splitlines() if l.strip().startswith("fairshare_adjustment"))
+    # 0.997 h of run time (started 09:00:10) on 2 GPUs, GPU_RUN_TIME_FACTOR 1.
+    assert "1.994 x GPU_RUN_TIME_FACTOR 1" in gpu, gpu
+    # memory_adjustment: (1 + slots) x ((used_memory / used_slots) / (slot_memory x 1)) = 2 x 8192 / 4096 = 4
+    # (LSFEMU_HOST_MEMORY_MB defaults to 16384 per host of 4 slots).
+    assert adj.split()[1] == "4.000", adj
+    r = c.run("badmin ckconfig")
+    assert r.rc == 0
+    c.write("lsb.params", params.replace("memory_adjustment", "no_such_thing"))
+    r = c.run("badmin ckconfig")
+    assert r.rc == 255 and "lsb.params(6)" in r.err and "no_such_thing" in r.err
