@@ -219,6 +219,12 @@ def _bsub_has_command(argv: list[str]) -> bool:
 
 def call(cmd: str, argv: list[str], stdin_text: str | None = None) -> tuple[str, str, int]:
     """Run one command through the daemon (starting it if needed)."""
+    if cmd == "bhist" and "-f" in argv:
+        # bhist -f reads any lsb.events file, also with no cluster at all.
+        from lsfemu.daemon.dispatch import handle
+
+        r = handle(None, build_request(cmd, argv, stdin_text), os.getuid())
+        return r.out, r.err, r.rc
     if os.environ.get("LSFEMU_DAEMON", "").lower() in ("off", "0", "no", "inprocess"):
         from lsfemu.daemon.inprocess import run_request
 

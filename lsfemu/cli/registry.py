@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from lsfemu.cli import admin, bjobs, bsub, control, groups, info, modify
+from lsfemu.cli import admin, bhist, bjobs, bsub, control, groups, info, modify
 
 COMMANDS = {
     "bsub": bsub.run,
     "bjobs": bjobs.run,
+    "bhist": bhist.run,
     "bkill": control.run_bkill,
     "bstop": control.run_bstop,
     "bresume": control.run_bresume,

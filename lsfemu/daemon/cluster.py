@@ -22,6 +22,8 @@ from lsfemu.clock import Clock, parse_duration
 from lsfemu.config.semantic import check_all, load_all
 from lsfemu.config.model import ClusterConfig, ConfigIssue
 from lsfemu.daemon import fairshare_live
+from lsfemu.daemon.eventlog import EventLog
+from lsfemu.events import emit
 from lsfemu.sched import aps, dispatch, resreq, simulate
 from lsfemu.sched import fairshare as fs
 from lsfemu.sched import fairshare_plugins
@@ -106,6 +108,8 @@ class Cluster:
         self.db_url = db_url or default_url(home)
         self.engine, self.Session = open_store(self.db_url)
         self.session = self.Session()
+        self.events = EventLog(os.path.join(home, "logdir"))
+        self.events.recover(self._counter("events_offset"))
         self._init_clock()
         self.jobs: dict[JobKey, Job] = {}
         self._load_jobs()
@@ -144,7 +148,8 @@ class Cluster:
             self.host_state[hs.name] = hs
 
     def reload_jobs(self) -> None:
-        """Forget cached objects and read the store again (in-process mode)."""
+        """Forget cached objects and read the store again (in-process mode, rollback)."""
+        self.events.staged.clear()
         self.session.expire_all()
         self.clock_state = self.session.get(ClockState, 1)
         self.clock.virtual_now = self.clock_state.virtual_now
@@ -157,8 +162,40 @@ class Cluster:
     def now(self) -> float:
         return self.clock.now()
 
+    def _counter(self, name: str) -> int | None:
+        c = self.session.get(Counter, name)
+        return c.value if c is not None else None
+
+    def _set_counter(self, name: str, value: int) -> None:
+        c = self.session.get(Counter, name)
+        if c is None:
+            self.session.add(Counter(name=name, value=value))
+        else:
+            c.value = value
+
     def commit(self) -> None:
+        """Commit the store with the request's lsb.events records (see lsfemu.daemon.eventlog)."""
         self.clock_state.virtual_now = self.clock.virtual_now
+        finished = self.events.finished_in_staged()
+        before, after = self.events.write_staged()
+        if after != before:
+            self._set_counter("events_offset", after)
+            self._set_counter("events_finished", (self._counter("events_finished") or 0) + finished)
+        try:
+            self.session.commit()
+        except Exception:
+            if after != before:
+                self.events.undo(before)
+            raise
+        if (self._counter("events_finished") or 0) >= max(1, self.config.params.max_job_num):
+            self._switch_event_log()
+
+    def _switch_event_log(self) -> None:
+        """MAX_JOB_NUM finished jobs in lsb.events: switch to a new file."""
+        unfinished = {k for k, j in self.jobs.items() if j.status in UNFINISHED}
+        self.events.switch(None, unfinished)
+        self._set_counter("events_offset", self.events.size())
+        self._set_counter("events_finished", 0)
         self.session.commit()
 
     # -- configuration ---------------------------------------------------------
@@ -204,8 +241,11 @@ class Cluster:
         return jid
 
     def log(self, job: Job, kind: str, actor: str | None, t: float, **data) -> None:
+        """Record a change: a history row in the store and LSF's records for lsb.events
+        (made now, from the job as it is at this change)."""
         self.session.add(JobEvent(job_id=job.id, array_index=job.array_index, time=t, kind=kind,
                                   actor=actor, data=json.dumps(data)))
+        self.events.stage_job(job, kind, t, actor, data)
 
     def history(self, job: Job) -> list[JobEvent]:
         return list(self.session.scalars(
@@ -596,6 +636,7 @@ class Cluster:
             qs.open = action == "qopen"
         else:
             qs.active = action == "qact"
+        self.events.stage(emit.queue_ctrl(self.now(), name, action, actor))
         self.mark_dirty()
 
     def set_host_state(self, name: str, is_open: bool, actor: str) -> None:
@@ -605,6 +646,7 @@ class Cluster:
             hs = self.host_state[name] = HostState(name=name, open=True)
             self.session.add(hs)
         hs.open = is_open
+        self.events.stage(emit.host_ctrl(self.now(), name, "hopen" if is_open else "hclose", actor))
         self.mark_dirty()
 
     def host_failed(self, name: str) -> bool:

@@ -139,6 +139,12 @@ class Daemon:
             lockf.close()
             return 1
         import lsfemu.cli.registry  # noqa: F401  (import the commands before the first request)
+        from lsfemu.events import emit
+
+        cfg = self.cluster.config
+        self.cluster.events.stage(emit.mbd_start(self.cluster.now(), cfg.cluster_name, cfg.master_host,
+                                                 num_hosts=len(cfg.host_names), num_queues=len(cfg.queues)))
+        self.cluster.commit()
 
         path = os.path.join(self.home, "mbatchd.sock")
         if os.path.exists(path):
@@ -162,7 +168,9 @@ class Daemon:
                 os.unlink(path)
             except FileNotFoundError:
                 pass
+            self.cluster.events.stage(emit.mbd_die(self.cluster.now(), self.cluster.config.master_host))
             self.cluster.commit()
+            self.cluster.events.close()
             self.cluster.engine.dispose()
         if self.restart_requested:
             # Keep holding the lock through exec so that no other daemon starts meanwhile.

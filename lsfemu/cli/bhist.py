@@ -1,0 +1,466 @@
+"""bhist: job histories read from the event log (reference section 4).
+
+Files. Without ``-f`` bhist reads ``<LSFEMU_HOME>/logdir`` (the cluster's
+``home``): by default only the current ``lsb.events`` (its preserved head
+included, so unfinished jobs submitted before the last log switch are
+there); ``-n N`` the current file and the N-1 most recent archives
+(``lsb.events.1`` ...), ``-n 0`` every file; with job IDs and no ``-n`` every
+file (OpenLava searches back a week; lsfemu has no index and reads them all).
+A missing ``lsb.events`` counts as an empty log. ``-f FILE`` reads that one
+file (relative to the caller's cwd) and needs no cluster: ``c.cluster`` may be
+None, and then "now" is the time of the file's last event. ``-f`` and ``-n``
+exclude each other. Before reading, bhist commits the cluster's session, so
+the log holds every change up to the request (the writer logs on commit).
+
+Problems in the files never stop the reading: a corrupt line is reported on
+stderr as ``File <path> at line <n>: corrupt record skipped: <why>`` (every
+one), an unknown event type as ``File <path> at line <n>: unknown event type
+<T>; record skipped`` (the first record of each type per file -- real LSF
+files hold many types lsfemu does not model). Trailing fields of newer LSF
+versions are ignored silently, as LSF's own reader does.
+
+Selection (OpenLava's bhist): by default the caller's unfinished jobs; ``-a``
+every state; ``-d`` finished (DONE and EXIT), ``-e`` exited, ``-p`` pending
+(PEND, PSUSP), ``-r`` running, ``-s`` suspended (USUSP, SSUSP, PSUSP, as
+bjobs -s); several of them add up and ``-a`` overrides them. ``-u user``,
+``-u all``, ``-u group`` (members, when a cluster configuration is at hand),
+``-q queue`` (the job's current queue), ``-J name`` (fnmatch wildcards on the
+-J name, else the command). Time windows, inclusive at both ends: ``-C``
+completion (implies finished jobs unless -a/-e), ``-S`` submission, ``-D``
+(last) dispatch. Job IDs select those jobs whatever their user, state, queue,
+name and times (OpenLava drops every other filter); ``123`` also matches the
+elements ``123[i]``.
+
+Time window syntax (LSF's time interval format), ``start,end``; ``start,`` =
+from start to now; ``,end`` = from the first event to end; a single ``spec``
+= the whole period it names. A spec is ``.`` (now), ``.-N`` (N days ago),
+or ``[year/][month/][day][/hour:minute|/hour:]``: ``8`` (day 8 of this
+month), ``3/8`` (March 8), ``2024/3/8``, ``3/`` (March), ``2024/3/``,
+``/10:`` (today 10:00-10:59), ``/10:30`` or ``10:30`` (today at that minute),
+``3/8/10:30``. A start takes the beginning of the period, an end its last
+second; missing year/month/day are the current ones (of the cluster clock).
+A bad spec prints ``<spec>: Bad time specification``, exit 255.
+
+Output: the summary table (``-w`` untruncated), ``-l`` long (``-w``: records
+not wrapped; LSB_DISPLAY_YEAR from the environment or lsf.conf), ``-b``
+brief = ``-l`` without the submission details and limits (OpenLava's short
+format: the submit record keeps only host, queue and CWD; ignored with -l),
+``-t`` every event of the selected jobs (default: all states) in time order,
+one line each, never wrapped::
+
+    Tue Nov 14 22:13:30: Job <101>, dispatched 2 Task(s) on Host(s) <h1> <h1>, ...;
+
+(the -l record text with its first letter lowered; a bmod record lists its
+items separated by ``; ``). Nothing selected: ``No matching job found`` (with
+-t ``No matching job/event found``) on stdout as OpenLava prints it, exit
+255.
+"""
+
+from __future__ import annotations
+
+import calendar
+import copy
+import datetime as _dt
+import fnmatch
+import os
+import re
+import time as _time
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from lsfemu.cli.base import Ctx, Result, ctx, parse_job_ids, run_typer
+from lsfemu.events.history import HistoryBuilder, JobHistory
+from lsfemu.events.log import CURRENT, EventWarning, event_files, read_events
+from lsfemu.render import bhist as R
+from lsfemu.render.timefmt import long_prefix
+from lsfemu.render.wrap import SOFT_SPACE
+
+app = typer.Typer(add_completion=False)
+
+FINISHED = ("DONE", "EXIT")
+NOT_FOUND_T = "No matching job/event found\n"
+
+
+class BadTime(ValueError):
+    """A time window that does not parse."""
+
+
+# ---------------------------------------------------------------------------
+# time windows
+# ---------------------------------------------------------------------------
+
+_NUM = re.compile(r"\d{1,4}\Z")
+
+
+def _epoch(d: _dt.datetime) -> float:
+    return _time.mktime(d.timetuple()[:8] + (-1,))
+
+
+def _int(text: str, lo: int, hi: int) -> int:
+    if not _NUM.match(text):
+        raise BadTime(text)
+    v = int(text)
+    if not lo <= v <= hi:
+        raise BadTime(text)
+    return v
+
+
+def _period(spec: str, now: float) -> tuple[float, float]:
+    """(first second, last second) of the period one spec names."""
+    spec = spec.strip()
+    if spec == ".":
+        return now, now
+    if spec.startswith(".-"):
+        days = _int(spec[2:], 0, 36500)
+        t = now - days * 86400
+        return t, t
+    cur = _dt.datetime.fromtimestamp(int(now))
+    year, month, day = cur.year, cur.month, cur.day
+    hour = minute = None
+    if ":" in spec:
+        date_part, _, time_part = spec.rpartition("/")
+        h, _, m = time_part.partition(":")
+        hour = _int(h, 0, 23)
+        minute = _int(m, 0, 59) if m else None
+    else:
+        date_part, time_part = spec, None
+    unit = "minute" if minute is not None else "hour" if hour is not None else "day"
+    if date_part:
+        segs = date_part.split("/")
+        if segs[-1] == "" and time_part is None:
+            segs = segs[:-1]  # "3/" or "2024/3/": a whole month
+            unit = "month"
+            if len(segs) == 1:
+                month = _int(segs[0], 1, 12)
+            elif len(segs) == 2:
+                year, month = _int(segs[0], 1970, 2999), _int(segs[1], 1, 12)
+            else:
+                raise BadTime(spec)
+        else:
+            if len(segs) == 1:
+                day = _int(segs[0], 1, 31)
+            elif len(segs) == 2:
+                month, day = _int(segs[0], 1, 12), _int(segs[1], 1, 31)
+            elif len(segs) == 3:
+                year, month, day = _int(segs[0], 1970, 2999), _int(segs[1], 1, 12), _int(segs[2], 1, 31)
+            else:
+                raise BadTime(spec)
+    if unit == "month":
+        start = _dt.datetime(year, month, 1)
+        nxt = _dt.datetime(year + (month == 12), month % 12 + 1, 1)
+        return _epoch(start), _epoch(nxt) - 1
+    if day > calendar.monthrange(year, month)[1]:
+        raise BadTime(spec)
+    start = _dt.datetime(year, month, day, hour or 0, minute or 0)
+    span = {"day": _dt.timedelta(days=1), "hour": _dt.timedelta(hours=1),
+            "minute": _dt.timedelta(minutes=1)}[unit]
+    return _epoch(start), _epoch(start + span) - 1
+
+
+def parse_window(text: str, now: float) -> tuple[float, float]:
+    """``start,end`` / ``start,`` / ``,end`` / ``spec`` -> (start, end) in epoch
+    seconds, both inclusive (see the module docstring). Raises BadTime."""
+    if text.count(",") > 1:
+        raise BadTime(text)
+    try:
+        if "," in text:
+            a, _, b = text.partition(",")
+            if not a.strip() and not b.strip():
+                raise BadTime(text)
+            start = _period(a, now)[0] if a.strip() else float("-inf")
+            end = _period(b, now)[1] if b.strip() else now
+            return start, end
+        if not text.strip():
+            raise BadTime(text)
+        return _period(text, now)
+    except (ValueError, OverflowError, OSError) as e:
+        raise BadTime(text) from e
+
+
+# ---------------------------------------------------------------------------
+# reading
+# ---------------------------------------------------------------------------
+
+
+def _select_files(c: Ctx, nfiles: int | None, have_ids: bool) -> list[Path]:
+    logdir = Path(c.cluster.home) / "logdir"
+    files = event_files(logdir)
+    if nfiles is not None:
+        return files if nfiles == 0 else files[-nfiles:]
+    if have_ids:
+        return files
+    cur = logdir / CURRENT
+    return [cur] if cur.exists() else []
+
+
+def _read(c: Ctx, paths: list[Path], want: set[int] | None) -> tuple[list[JobHistory], int | None]:
+    builder = HistoryBuilder()
+    seen_unknown: set[tuple[str, str]] = set()
+    last: int | None = None
+
+    def warn(w: EventWarning) -> None:
+        if w.kind == "extra":
+            return
+        if w.kind == "unknown":
+            key = (w.path, w.message)
+            if key in seen_unknown:
+                return
+            seen_unknown.add(key)
+        c.err.append(f"File {w.path} at line {w.lineno}: {w.message}\n")
+
+    for _, rec in read_events(paths, warn):
+        if last is None or rec.event_time > last:
+            last = rec.event_time
+        if want is not None:
+            key = rec.job_key
+            if key is None or key[0] not in want:
+                continue
+        builder.feed(rec)
+    return list(builder.histories.values()), last
+
+
+# ---------------------------------------------------------------------------
+# selection
+# ---------------------------------------------------------------------------
+
+
+def _users(c: Ctx, u: str | None) -> set[str] | None:
+    """None = all users."""
+    if u is None:
+        return {c.user}
+    if u == "all":
+        return None
+    cfg = getattr(c.cluster, "config", None) if c.cluster is not None else None
+    groups = getattr(cfg, "user_groups", None) or {}
+    if u in groups:
+        if "all" in getattr(groups[u], "members", ()):
+            return None
+        return set(cfg.group_members(u))
+    return {u}
+
+
+def _dispatch_time(h: JobHistory) -> float | None:
+    for ch in reversed(h.changes):
+        if ch.kind == "DISPATCH":
+            return ch.time
+    return None
+
+
+def _in(t: float | None, window: tuple[float, float] | None) -> bool:
+    if window is None:
+        return True
+    return t is not None and window[0] <= t <= window[1]
+
+
+def _wanted_states(all_: bool, done: bool, exited: bool, pend: bool, run: bool, susp: bool,
+                   complete: bool, chron: bool) -> set[str] | None:
+    """None = every state."""
+    if all_:
+        return None
+    wanted: set[str] = set()
+    if done:
+        wanted |= {"DONE", "EXIT"}
+    if exited:
+        wanted.add("EXIT")
+    if pend:
+        wanted |= {"PEND", "PSUSP"}
+    if run:
+        wanted.add("RUN")
+    if susp:
+        wanted |= {"USUSP", "SSUSP", "PSUSP"}
+    if complete and not exited:
+        wanted |= {"DONE", "EXIT"}
+    if wanted:
+        return wanted
+    if chron:
+        return None
+    return {"PEND", "PSUSP", "RUN", "USUSP", "SSUSP", "UNKWN"}
+
+
+# ---------------------------------------------------------------------------
+# output
+# ---------------------------------------------------------------------------
+
+
+def _brief(h: JobHistory) -> JobHistory:
+    b = copy.copy(h)
+    b.limit_lines = []
+    b.changes = [
+        ch._replace(data={k: v for k, v in ch.data.items() if k in ("from_host", "queue", "cwd", "home")})
+        if ch.kind == "SUBMIT" else ch
+        for ch in h.changes
+    ]
+    return b
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
+def chronicle(histories: list[JobHistory], *, year: bool = False) -> str:
+    """``bhist -t``: every event of *histories* in time order, one line each."""
+    rows: list[tuple[float, int, int, str]] = []
+    for order, h in enumerate(histories):
+        ran = False
+        for i, ch in enumerate(h.changes):
+            if ch.kind == "DISPATCH":
+                ran = True
+            elif ch.kind == "REQUEUE":
+                ran = False
+            if ch.kind == "MODIFY":
+                items = list(ch.data.get("items") or [])
+                texts = ["Parameters of Job are changed: " + "; ".join(items) + ";"] if items else []
+            else:
+                texts = R.event_texts(h, ch, ran=ran)
+            stamp = long_prefix(ch.time, year)
+            for text in texts:
+                line = f"{stamp}: Job <{h.display_id}>, {_lower_first(text)}"
+                rows.append((ch.time, order, i, line.replace(SOFT_SPACE, " ") + "\n"))
+    rows.sort(key=lambda r: r[:3])
+    return "".join(r[3] for r in rows)
+
+
+def _display_year(c: Ctx) -> bool:
+    value = c.env.get("LSB_DISPLAY_YEAR")
+    if value is None and c.cluster is not None:
+        cfg = getattr(c.cluster, "config", None)
+        value = (getattr(cfg, "lsf_conf", None) or {}).get("LSB_DISPLAY_YEAR")
+    return (value or "N").strip().upper() == "Y"
+
+
+# ---------------------------------------------------------------------------
+# the command
+# ---------------------------------------------------------------------------
+
+
+@app.command()
+def bhist(
+    all_: bool = typer.Option(False, "-a"),
+    done: bool = typer.Option(False, "-d"),
+    exited: bool = typer.Option(False, "-e"),
+    pend: bool = typer.Option(False, "-p"),
+    run: bool = typer.Option(False, "-r"),
+    susp: bool = typer.Option(False, "-s"),
+    long: bool = typer.Option(False, "-l"),
+    wide: bool = typer.Option(False, "-w"),
+    brief: bool = typer.Option(False, "-b"),
+    chron: bool = typer.Option(False, "-t"),
+    user: Optional[str] = typer.Option(None, "-u"),
+    queue: Optional[str] = typer.Option(None, "-q"),
+    name: Optional[str] = typer.Option(None, "-J"),
+    complete: Optional[str] = typer.Option(None, "-C"),
+    submitted: Optional[str] = typer.Option(None, "-S"),
+    dispatched: Optional[str] = typer.Option(None, "-D"),
+    nfiles: Optional[str] = typer.Option(None, "-n"),
+    logfile: Optional[str] = typer.Option(None, "-f"),
+    job_ids: Optional[list[str]] = typer.Argument(None),
+) -> None:
+    c = ctx()
+    if logfile is not None and nfiles is not None:
+        c.error("Cannot use option '-f' together with '-n'.")
+        return
+    n: int | None = None
+    if nfiles is not None:
+        if not re.fullmatch(r"\d{1,9}", nfiles.strip()):
+            c.error("bhist: The number of event log files must be a positive integer.")
+            return
+        n = int(nfiles)
+    ids, bad = parse_job_ids(job_ids or [])
+    for b in bad:
+        c.error(f"{b}: Illegal job ID.")
+    if bad:
+        return
+
+    # -- the files --------------------------------------------------------------
+    if logfile is not None:
+        path = Path(logfile if os.path.isabs(logfile) else os.path.join(c.cwd, logfile))
+        if not path.is_file():
+            reason = "Not a regular file" if path.exists() else "No such file or directory"
+            c.error(f"{logfile}: {reason}")
+            return
+        paths = [path]
+    else:
+        if c.cluster is None:
+            c.error("bhist: no cluster to read the event log of; use -f logfile_name")
+            return
+        paths = _select_files(c, n, bool(ids))
+    if c.cluster is not None and callable(getattr(c.cluster, "commit", None)):
+        c.cluster.commit()  # the writer logs on commit: flush this request's catch-up
+    want = {jid for jid, _, _ in ids} if ids else None
+    try:
+        histories, last = _read(c, paths, want)
+    except OSError as e:
+        c.error(f"{e.filename or paths}: {e.strerror or e}")
+        return
+    if c.cluster is not None:
+        now = float(c.cluster.now())
+    else:
+        now = float(last) if last is not None else _time.time()
+
+    # -- the selection ------------------------------------------------------------
+    windows: dict[str, tuple[float, float] | None] = {}
+    for key, spec in (("C", complete), ("S", submitted), ("D", dispatched)):
+        if spec is None:
+            windows[key] = None
+            continue
+        try:
+            windows[key] = parse_window(spec, now)
+        except BadTime:
+            c.error(f"{spec}: Bad time specification")
+            return
+
+    selected: list[JobHistory] = []
+    if ids:
+        for h in histories:
+            if any(h.job_id == jid and (idx == 0 or h.array_index == idx) for jid, idx, _ in ids):
+                selected.append(h)
+    else:
+        users = _users(c, user)
+        states = _wanted_states(all_, done, exited, pend, run, susp, complete is not None, chron)
+        for h in histories:
+            if users is not None and h.user not in users:
+                continue
+            if queue is not None and h.queue != queue:
+                continue
+            if name is not None and not fnmatch.fnmatchcase(h.name if h.name is not None else h.command, name):
+                continue
+            if states is not None and h.status not in states:
+                continue
+            if not _in(h.finish_time if h.finished else None, windows["C"]):
+                continue
+            if not _in(h.submit_time, windows["S"]):
+                continue
+            if not _in(_dispatch_time(h), windows["D"]):
+                continue
+            selected.append(h)
+
+    # -- the output -------------------------------------------------------------------
+    year = _display_year(c)
+    if chron:
+        if not selected:
+            c.out.append(NOT_FOUND_T)
+            c.rc = 255
+            return
+        c.out.append(chronicle(selected, year=year))
+        return
+    if not selected:
+        c.out.append(R.NOT_FOUND)
+        c.rc = 255
+        return
+    for h in selected:
+        if not h.limit_lines:
+            run_limit = next((ch.data.get("run_limit_min") for ch in h.changes if ch.kind == "SUBMIT"), None)
+            if run_limit is not None:
+                h.limit_lines = R.runlimit_lines(run_limit)
+    if long:
+        c.out.append(R.long(selected, now=now, year=year, wide=wide))
+    elif brief:
+        c.out.append(R.long([_brief(h) for h in selected], now=now, year=year, wide=wide))
+    else:
+        c.out.append(R.summary_table(selected, now=now, wide=wide))
+
+
+def run(c: Ctx) -> Result:
+    return run_typer(c, app)

@@ -1,0 +1,89 @@
+"""The daemon's lsb.events: every stored job event becomes LSF's records in
+`LSFEMU_HOME/logdir/lsb.events`, in step with the store.
+
+Agreement with the store: the records of a request are appended *before*
+the store commits, and the file's length after them is committed in the same
+transaction (counter `events_offset`). A crash between the two leaves
+records the store never acknowledged at the end of the file; the next start
+cuts the file back to the committed length. So the log never holds a change
+the store does not, and never misses one it does.
+
+Switching (LSF's MAX_JOB_NUM): when the file holds MAX_JOB_NUM finished
+jobs, it becomes lsb.events.1 (older ones shift) and the new lsb.events
+starts with the records of the jobs still unfinished.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import pwd
+from pathlib import Path
+
+from lsfemu.events import emit
+from lsfemu.events import format as F
+from lsfemu.events.log import EventWriter
+from lsfemu.sched import simulate
+
+
+@functools.lru_cache(maxsize=None)
+def uid_of(user: str) -> int:
+    """JOB_NEW's uid: the account's, else the daemon's own (LSFEMU_USER names
+    are honoured only for the daemon's uid, and tools such as the snakemake
+    plugin compare this field with their geteuid())."""
+    try:
+        return pwd.getpwnam(user).pw_uid
+    except KeyError:
+        return os.getuid()
+
+
+class EventLog:
+    def __init__(self, logdir: str):
+        self.path = Path(logdir) / "lsb.events"
+        self.writer: EventWriter | None = None
+        self.staged: list = []
+
+    # -- start ---------------------------------------------------------------
+    def recover(self, committed_offset: int | None) -> None:
+        """Cut records past the committed length (written, never acknowledged)."""
+        if committed_offset is not None and self.path.exists() and self.path.stat().st_size > committed_offset:
+            os.truncate(self.path, committed_offset)
+        self.writer = EventWriter(self.path)
+
+    # -- a request -------------------------------------------------------------
+    def stage_job(self, job, kind: str, t: float, actor: str | None, data: dict) -> None:
+        work = simulate.work_at(job.work_done, job.segment_start, t)
+        cpu = simulate.cpu_at(job.sim_runtime, job.sim_cputime, work) if job.start_time is not None else 0.0
+        self.staged.extend(emit.records_for(job, kind, t, actor, data, uid_of=uid_of, cpu_time=cpu))
+
+    def stage(self, record) -> None:
+        self.staged.append(record)
+
+    def write_staged(self) -> tuple[int, int]:
+        """Append the staged records; (offset before, offset after)."""
+        before = self.size()
+        if self.staged:
+            self.writer.write_many(self.staged)
+            self.staged = []
+        return before, self.size()
+
+    def size(self) -> int:
+        return self.path.stat().st_size if self.path.exists() else 0
+
+    def undo(self, offset: int) -> None:
+        """The store refused the commit: take the records back."""
+        self.writer.close()
+        os.truncate(self.path, offset)
+        self.writer = EventWriter(self.path)
+
+    # -- switching -------------------------------------------------------------
+    def finished_in_staged(self) -> int:
+        """Jobs that end in the staged records (for the MAX_JOB_NUM switch)."""
+        return sum(1 for r in self.staged if isinstance(r, F.JobStatus) and r.status in (F.JOB_STAT_DONE, F.JOB_STAT_EXIT))
+
+    def switch(self, max_files: int | None, unfinished: set[tuple[int, int]]) -> None:
+        self.writer.rotate(max_files, keep=lambda r: getattr(r, "job_key", None) in unfinished)
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()

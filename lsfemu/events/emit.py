@@ -1,0 +1,321 @@
+"""From the daemon's job events to the ``lsb.events`` records mbatchd writes.
+
+The daemon stores every change of a job as a ``JobEvent`` row (kind, time,
+actor, JSON data; see ``lsfemu.daemon.cluster``). :func:`records_for` maps ONE
+such event to the LSF records, in the order mbatchd logs them:
+
+========= ====================================================================
+SUBMIT    JOB_NEW (everything JOB_NEW carries that lsfemu knows, below)
+START     JOB_START (status RUN, one host per slot), JOB_START_ACCEPT,
+          JOB_EXECUTE (execution user, home, cwd, pid)
+FINISH    DONE: JOB_STATUS 64 then JOB_STATUS 192 (DONE + post-job done);
+          EXIT: JOB_STATUS 32 with the wait status, CPU time and TERM_* code
+          (no post-job record: 192 is the only post-job value lsfemu writes)
+SIGNAL    JOB_SIGNAL (symbol ``KILL``, ``STOP``, ``CONT``, ``TERM``...; the
+          requester's name and uid), then for STOP/CONT a JOB_STATUS with the
+          new state: PSUSP / USUSP, PEND / RUN
+SWITCH    JOB_SWITCH
+MOVE      JOB_MOVE (TO_TOP / TO_BOTTOM, position)
+MODIFY    JOB_MODIFY2 (``{sp: N}`` bmod -sp, ``{spn: true}`` -spn,
+          ``{aps: "system=10"}`` -aps, ``{aps: None}`` -apsn)
+REQUEUE   JOB_REQUEUE, JOB_STATUS PEND (reason PEND_JOB_REQUEUED)
+RERUN     JOB_STATUS PEND (PEND_JOB_REQUEUED after a host failure,
+          PEND_JOB_MIG after bmig)
+MIGRATE   nothing (LSF's MIG record is not modelled; the RERUN that follows
+          at the same instant logs the state change)
+STATUS    JOB_STATUS UNKWN (``{status: "UNKWN"}``)
+other     nothing (forward compatible: a newer daemon kind is not an error)
+========= ====================================================================
+
+What the snakemake LSF plugin reads with awk holds for every record written
+here: JOB_NEW field 5 = the uid (from *uid_of*), field 42 = the job name (no
+``-m`` hosts are ever logged, so the field does not move); JOB_STATUS field 4
+= the job ID, field 5 = one of the plugin's known status words (1, 2, 4, 16,
+32, 64, 65536) or 192, the post-job value it skips.
+
+Choices where LSF's log could not be checked:
+
+* JOB_NEW's job name is the command when no ``-J`` was given (the
+  ``SUB_JOB_NAME`` bit stays off, so bjobs/bhist still show no Job Name);
+  the job file is ``<submit time>.<job ID>`` and the signal value -65535, as
+  in real LSF 9 lines.
+* lsfemu's jobs are simulated and have no process: the pid logged in
+  JOB_START_ACCEPT / JOB_EXECUTE is :func:`synthetic_pid` (stable per job),
+  so bhist shows LSF's ``Starting (Pid N);`` and ``Running with execution
+  home ...`` records.
+* JOB_STATUS reasons use LSF's lsbatch.h numbers: PEND_JOB_REQUEUED 23,
+  PEND_JOB_MIG 5, PEND_USER_RESUME 605, PEND_USER_STOP 607, PEND_ADMIN_STOP
+  610, SUSP_USER_STOP 2 (``format.PEND_USER_STOP`` = 21 is OpenLava-era and
+  not used here).
+* The STOP/CONT state is read from the job *as the event is logged*: a PEND
+  or PSUSP job gives PSUSP (STOP) / PEND (CONT), a started one USUSP / RUN;
+  a job in any other state gets only the JOB_SIGNAL.
+
+Also builders for the non-job records: :func:`mbd_start`, :func:`mbd_die`,
+:func:`queue_ctrl`, :func:`host_ctrl`. Event times are logged as whole
+seconds (``int``), like LSF. Pure functions; nothing here reads the clock.
+"""
+
+from __future__ import annotations
+
+import signal as _signal
+from typing import Any, Callable
+
+from lsfemu.events import format as F
+from lsfemu.events.format import Record
+
+# JOB_STATUS reasons (LSF lsbatch.h)
+PEND_JOB_MIG = 5
+PEND_JOB_REQUEUED = 23
+PEND_USER_RESUME = 605
+PEND_USER_STOP = 607
+PEND_ADMIN_STOP = 610
+SUSP_USER_STOP = 0x02
+
+#: real LSF writes this sig_value in JOB_NEW when bsub -s was not given
+NO_SIG_VALUE = -65535
+
+_PEND_STATES = ("PEND", "PSUSP")
+_STARTED_STATES = ("RUN", "USUSP", "SSUSP")
+
+QUEUE_OPS = {"qopen": F.QUEUE_OPEN, "qclose": F.QUEUE_CLOSED,
+             "qact": F.QUEUE_ACTIVATE, "qinact": F.QUEUE_INACTIVATE}
+HOST_OPS = {"hopen": F.HOST_OPEN, "hclose": F.HOST_CLOSE,
+            "hreboot": F.HOST_REBOOT, "hshutdown": F.HOST_SHUTDOWN}
+
+
+def _t(time: float) -> int:
+    return int(time)
+
+
+def synthetic_pid(job_id: int, array_index: int = 0) -> int:
+    """A stable, plausible pid for a simulated job (1024 ... 4194303)."""
+    return 1024 + (job_id * 7919 + array_index * 104729) % (4194304 - 1024)
+
+
+def signal_symbol(sig: Any) -> str:
+    """The JOB_SIGNAL symbol of a stored signal: a name as is (``KILL``,
+    ``STOP``), a number as its name without ``SIG`` (15 -> ``TERM``), an
+    unknown number as its digits."""
+    if isinstance(sig, bool):
+        return str(int(sig))
+    if isinstance(sig, int):
+        try:
+            return _signal.Signals(sig).name.removeprefix("SIG")
+        except ValueError:
+            return str(sig)
+    text = str(sig)
+    return text.upper().removeprefix("SIG") if text.upper().startswith("SIG") else text
+
+
+def _get(job: Any, name: str, default: Any = None) -> Any:
+    value = getattr(job, name, default)
+    return default if value is None else value
+
+
+def job_new(job: Any, time: float, *, uid_of: Callable[[str], int], queue: str | None = None) -> F.JobNew:
+    """The JOB_NEW record of *job* (a ``Job`` row or any object with its
+    attributes)."""
+    options = F.SUB_QUEUE if not _get(job, "default_queue_used", False) else 0
+    options2 = 0
+    name = _get(job, "name")
+    command = _get(job, "command", "")
+    if name is not None:
+        options |= F.SUB_JOB_NAME
+    project = _get(job, "project", "default") or "default"
+    if project != "default":
+        options |= F.SUB_PROJECT_NAME
+    out_file = _get(job, "output_file", "")
+    err_file = _get(job, "error_file", "")
+    if out_file:
+        options |= F.SUB_OUT_FILE
+        if _get(job, "output_overwrite", False):
+            options2 |= F.SUB2_OVERWRITE_OUT_FILE
+    if err_file:
+        options |= F.SUB_ERR_FILE
+        if _get(job, "error_overwrite", False):
+            options2 |= F.SUB2_OVERWRITE_ERR_FILE
+    res_req = _get(job, "res_req", "")
+    if res_req:
+        options |= F.SUB_RES_REQ
+    if _get(job, "rerunnable", False):
+        options |= F.SUB_RERUNNABLE
+    user_group = _get(job, "user_group", "")
+    if user_group:
+        options |= F.SUB_USER_GROUP
+    sp = _get(job, "submit_priority")
+    if sp is not None:
+        options2 |= F.SUB2_JOB_PRIORITY
+    rlimits = list(F._NEG1_LIMITS)
+    run_limit = _get(job, "run_limit_min")
+    if run_limit is not None:
+        rlimits[F.RLIMIT_RUN] = int(round(float(run_limit) * 60))
+    nproc = int(_get(job, "num_processors", 1) or 1)
+    submit = _t(_get(job, "submit_time", time) or time)
+    return F.JobNew(
+        event_time=_t(time), job_id=job.id, user_id=uid_of(job.user), options=options,
+        num_processors=nproc, submit_time=submit, sig_value=NO_SIG_VALUE,
+        user_name=job.user, rlimits=tuple(rlimits), queue=queue or job.queue,
+        res_req=res_req, from_host=_get(job, "from_host", ""), cwd=_get(job, "cwd", ""),
+        out_file=out_file, err_file=err_file, sub_home_dir=_get(job, "home", ""),
+        job_file=f"{submit}.{job.id}", job_name=name if name is not None else command,
+        command=command, project_name=project,
+        max_num_processors=int(_get(job, "max_processors", nproc) or nproc),
+        user_group=user_group, options2=options2, idx=_get(job, "array_index", 0),
+        user_priority=int(sp) if sp is not None else -1,
+    )
+
+
+def _status(job: Any, time: float, status: int, **kw: Any) -> F.JobStatus:
+    return F.JobStatus(event_time=_t(time), job_id=job.id, status=status,
+                       idx=_get(job, "array_index", 0), **kw)
+
+
+def records_for(
+    job: Any,
+    kind: str,
+    time: float,
+    actor: str | None,
+    data: dict,
+    *,
+    uid_of: Callable[[str], int],
+    cpu_time: float,
+    pid: int | None = None,
+) -> list[Record]:
+    """The records mbatchd writes for one stored job event (see the module
+    docstring). *job* is the job as the event is logged (its state after the
+    change); *actor* is the LSF user who asked (None = the system, logged as
+    ``root``); *uid_of* maps a user name to its uid and must not raise;
+    *cpu_time* is the job's CPU seconds so far (used by FINISH); *pid*
+    overrides :func:`synthetic_pid`."""
+    idx = _get(job, "array_index", 0)
+    t = _t(time)
+    who = actor or "root"
+
+    if kind == "SUBMIT":
+        return [job_new(job, time, uid_of=uid_of, queue=data.get("queue"))]
+
+    if kind == "START":
+        hosts = tuple(data.get("hosts") or _get(job, "exec_hosts", "").split())
+        p = synthetic_pid(job.id, idx) if pid is None else pid
+        return [
+            F.JobStart(event_time=t, job_id=job.id, status=F.JOB_STAT_RUN, exec_hosts=hosts,
+                       user_group=_get(job, "user_group", ""), idx=idx),
+            F.JobStartAccept(event_time=t, job_id=job.id, job_pid=p, job_pgid=p, idx=idx),
+            F.JobExecute(event_time=t, job_id=job.id, exec_uid=uid_of(job.user), job_pgid=p,
+                         exec_cwd=_get(job, "specified_cwd", "") or _get(job, "cwd", ""),
+                         exec_home=_get(job, "home", ""), exec_username=job.user,
+                         job_pid=p, idx=idx),
+        ]
+
+    if kind == "FINISH":
+        cpu = max(0.0, float(cpu_time or 0.0))
+        if data.get("status") == "DONE":
+            return [
+                _status(job, time, F.JOB_STAT_DONE, cpu_time=cpu, end_time=t),
+                _status(job, time, F.JOB_STAT_DONE | F.JOB_STAT_PDONE, cpu_time=cpu, end_time=t),
+            ]
+        code = data.get("exit_code")
+        return [_status(job, time, F.JOB_STAT_EXIT, cpu_time=cpu, end_time=t,
+                        exit_status=F.wait_status(int(code)) if code else 0,
+                        exit_info=F.term_code(data.get("reason")))]
+
+    if kind == "SIGNAL":
+        sym = signal_symbol(data.get("signal", "KILL"))
+        out: list[Record] = [F.JobSignal(event_time=t, job_id=job.id, user_id=uid_of(who),
+                                         signal_symbol=sym, idx=idx, user_name=who)]
+        state = _get(job, "status", "")
+        admin = actor is not None and actor != job.user
+        if sym == "STOP":
+            if state in _PEND_STATES:
+                out.append(_status(job, time, F.JOB_STAT_PSUSP,
+                                   reason=PEND_ADMIN_STOP if admin else PEND_USER_STOP))
+            elif state in _STARTED_STATES:
+                out.append(_status(job, time, F.JOB_STAT_USUSP, reason=SUSP_USER_STOP))
+        elif sym == "CONT":
+            if state in _PEND_STATES:
+                out.append(_status(job, time, F.JOB_STAT_PEND, reason=PEND_USER_RESUME))
+            elif state in _STARTED_STATES:
+                out.append(_status(job, time, F.JOB_STAT_RUN))
+        return out
+
+    if kind == "SWITCH":
+        return [F.JobSwitch(event_time=t, user_id=uid_of(who), job_id=job.id,
+                            queue=data.get("queue") or job.queue, idx=idx, user_name=who)]
+
+    if kind == "MOVE":
+        return [F.JobMove(event_time=t, user_id=uid_of(who), job_id=job.id,
+                          position=int(data.get("position", 1)),
+                          base=F.TO_TOP if data.get("top", True) else F.TO_BOTTOM,
+                          idx=idx, user_name=who)]
+
+    if kind == "MODIFY":
+        kw: dict[str, Any] = {}
+        if "sp" in data and data["sp"] is not None:
+            kw["user_priority"] = int(data["sp"])
+        if data.get("spn"):
+            kw["user_priority_delete"] = True
+        if "aps" in data:
+            if data["aps"] is None:
+                kw["aps_delete"] = True
+            else:
+                kw["aps_string"] = str(data["aps"])
+        if not kw:
+            return []
+        return [F.job_modify(job.id, event_time=t, user_name=who, user_id=uid_of(who),
+                             array_index=idx, submit_time=_t(_get(job, "submit_time", 0)), **kw)]
+
+    if kind == "REQUEUE":
+        return [F.JobRequeue(event_time=t, job_id=job.id, idx=idx),
+                _status(job, time, F.JOB_STAT_PEND, reason=PEND_JOB_REQUEUED)]
+
+    if kind == "RERUN":
+        reason = PEND_JOB_MIG if data.get("reason") == "MIGRATE" else PEND_JOB_REQUEUED
+        return [_status(job, time, F.JOB_STAT_PEND, reason=reason)]
+
+    if kind == "STATUS":
+        code = F.STATUS_CODES.get(str(data.get("status", "")))
+        if code is None:
+            return []
+        return [_status(job, time, code)]
+
+    return []  # MIGRATE and kinds this module does not know
+
+
+# ---------------------------------------------------------------------------
+# records of no job
+# ---------------------------------------------------------------------------
+
+
+def mbd_start(time: float, cluster: str, master: str, *, num_hosts: int = 0, num_queues: int = 0) -> F.MbdStart:
+    """MBD_START: the daemon started."""
+    return F.MbdStart(event_time=_t(time), master=master, cluster=cluster,
+                      num_hosts=num_hosts, num_queues=num_queues)
+
+
+def mbd_die(time: float, master: str = "", *, exit_code: int = 0, comment: str = "") -> F.MbdDie:
+    """MBD_DIE: the daemon stopped."""
+    return F.MbdDie(event_time=_t(time), master=master, exit_code=exit_code, ctrl_comments=comment)
+
+
+def _opcode(op: str | int, table: dict[str, int], what: str) -> int:
+    if isinstance(op, int):
+        return op
+    try:
+        return table[op]
+    except KeyError:
+        raise ValueError(f"unknown {what} operation {op!r}") from None
+
+
+def queue_ctrl(time: float, queue: str, op: str | int, user: str, *, user_id: int = 0,
+               comment: str = "") -> F.QueueCtrl:
+    """QUEUE_CTRL for badmin qopen / qclose / qact / qinact (or an opcode)."""
+    return F.QueueCtrl(event_time=_t(time), opcode=_opcode(op, QUEUE_OPS, "queue"), queue=queue,
+                       user_id=user_id, user_name=user, ctrl_comments=comment)
+
+
+def host_ctrl(time: float, host: str, op: str | int, user: str, *, user_id: int = 0,
+              comment: str = "") -> F.HostCtrl:
+    """HOST_CTRL for badmin hopen / hclose (or an opcode)."""
+    return F.HostCtrl(event_time=_t(time), opcode=_opcode(op, HOST_OPS, "host"), host=host,
+                      user_id=user_id, user_name=user, ctrl_comments=comment)
