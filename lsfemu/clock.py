@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import time
 
+MAX_TIME = 253402300799.0  # 9999-12-31 23:59:59 UTC: the last instant LSF's formats can show
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 _DUR = re.compile(r"(\d+(?:\.\d+)?)([smhdw]?)")
 
@@ -27,6 +28,8 @@ def parse_duration(text: str) -> float:
             raise ValueError(f"bad duration <{text}>: expected a number with an optional unit s, m, h, d or w")
         total += float(m.group(1)) * _UNITS[m.group(2) or "s"]
         pos = m.end()
+    if total > MAX_TIME:
+        raise ValueError(f"bad duration <{text}>: longer than the clock can show")
     return total
 
 
@@ -34,18 +37,25 @@ def parse_time(text: str, now: float) -> float:
     """Absolute time for `lsfemu clock set`: epoch seconds, ISO 8601, or `+DURATION`."""
     s = text.strip()
     if s.startswith("+"):
-        return now + parse_duration(s[1:])
+        return _in_range(now + parse_duration(s[1:]), text)
     try:
-        return float(s)
-    except ValueError:
-        pass
+        return _in_range(float(s), text)
+    except ValueError as e:
+        if "bad time" in str(e):
+            raise
     from datetime import datetime
 
     try:
         dt = datetime.fromisoformat(s)
     except ValueError as e:
         raise ValueError(f"bad time <{text}>: expected epoch seconds, an ISO 8601 time (2026-01-31T09:00) or +DURATION") from e
-    return dt.timestamp()
+    return _in_range(dt.timestamp(), text)
+
+
+def _in_range(t: float, text: str) -> float:
+    if not (0 <= t <= MAX_TIME):
+        raise ValueError(f"bad time <{text}>: outside 1970..9999")
+    return t
 
 
 class Clock:

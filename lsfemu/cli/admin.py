@@ -12,7 +12,7 @@ import os
 import time
 
 from lsfemu.cli.base import Ctx, Result
-from lsfemu.clock import parse_duration, parse_time
+from lsfemu.clock import MAX_TIME, parse_duration, parse_time
 from lsfemu.config.semantic import check_all
 from lsfemu.render import messages, timefmt
 
@@ -52,6 +52,8 @@ def badmin(c: Ctx) -> Result:
         for k in sorted(conf):
             lines.append(f"    {k} = {conf[k]}")
         return Result("\n".join(lines) + "\n", "", 0)
+    if sub not in ("reconfig", "mbdrestart", "qopen", "qclose", "qact", "qinact", "hopen", "hclose"):
+        return Result("", f"badmin: unknown subcommand <{sub}>\n" + messages.usage("badmin"), 255)
     if not c.is_cluster_admin:
         return Result("", "User permission denied\n", 255)
     if sub in ("reconfig", "mbdrestart"):
@@ -201,6 +203,8 @@ def lsfemu_remote(c: Ctx) -> Result:
                 return Result("", f"lsfemu: {e}\n", 255)
             if target < now:
                 return Result("", f"lsfemu: the clock cannot go back (it is {timefmt.ctime(now)})\n", 255)
+            if target > MAX_TIME:
+                return Result("", f"lsfemu: bad duration <{argv[2]}>: the clock cannot go past the year 9999\n", 255)
             before = sum(1 for j in cl.jobs.values() if j.status in ("DONE", "EXIT"))
             passes = cl.run_until(target)
             after = sum(1 for j in cl.jobs.values() if j.status in ("DONE", "EXIT"))

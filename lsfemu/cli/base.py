@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextvars
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import typer
 
@@ -114,9 +114,11 @@ def run_typer(c: Ctx, app: typer.Typer, interspersed: bool = True) -> Result:
             msg = f"{c.cmd}: option requires an argument -- {m.group(1).lstrip('-')}"
         elif "Invalid value" in msg:
             msg = f"{c.cmd}: Bad argument"
+        elif "unexpected extra argument" in msg:
+            msg = None  # LSF prints only the usage
         else:
             msg = f"{c.cmd}: {msg}"
-        c.err.append(msg + "\n" + messages.usage(c.cmd))
+        c.err.append((msg + "\n" if msg else "") + messages.usage(c.cmd))
         c.rc = 255
     except typer.Exit as e:
         c.rc = e.exit_code
@@ -144,7 +146,7 @@ def banner_version() -> str:
 
 
 # -- job IDs -----------------------------------------------------------------
-_JOBID = re.compile(r"^(\d{1,10})(?:\[(\d{1,10})\])?$")
+_JOBID = re.compile(r"^([0-9]{1,10})(?:\[([0-9]{1,10})\])?$")
 
 
 def parse_job_ids(args: list[str]) -> tuple[list[tuple[int, int, str]], list[str]]:
@@ -160,6 +162,9 @@ def parse_job_ids(args: list[str]) -> tuple[list[tuple[int, int, str]], list[str
                 continue
             jid = int(m.group(1))
             idx = int(m.group(2)) if m.group(2) else 0
+            if m.group(2) is not None and (jid == 0 or idx == 0):
+                bad.append(part)  # no job 0 element, and indices start at 1
+                continue
             if jid > 2147483647 or idx > 2147483647:
                 bad.append(part)
                 continue
@@ -167,5 +172,9 @@ def parse_job_ids(args: list[str]) -> tuple[list[tuple[int, int, str]], list[str
     return good, bad
 
 
-def command(fn: Callable[[Ctx], Result]) -> Callable[[Ctx], Result]:
-    return fn
+def bad_id_message(arg: str) -> str:
+    """LSF's complaint about a job ID that parse_job_ids refused."""
+    m = _JOBID.match(arg)
+    if m and m.group(2) is not None:
+        return "Job ID out of valid range."
+    return "Illegal job ID."

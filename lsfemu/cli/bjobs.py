@@ -13,7 +13,7 @@ from typing import Optional
 
 import typer
 
-from lsfemu.cli.base import Ctx, Result, UsageExit, ctx, parse_job_ids, run_typer
+from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, parse_job_ids, run_typer, bad_id_message
 from lsfemu.render import bjobs as R
 
 app = typer.Typer(add_completion=False)
@@ -90,7 +90,7 @@ def bjobs(
 
     ids, bad = parse_job_ids(job_ids or [])
     for b in bad:
-        c.error(f"{b}: Illegal job ID.")
+        c.error(f"{b}: {bad_id_message(b)}")
     if bad:
         return
     jobs: list = []

@@ -19,6 +19,7 @@ from lsfemu.daemon.cluster import SubmitSpec
 
 app = typer.Typer(add_completion=False)
 
+MAX_LIMIT_MINUTES = 2147483647 // 60  # LSF keeps limits in 32-bit seconds
 _RUSAGE_MEM = re.compile(r"rusage\s*\[([^\]]*)\]")
 
 
@@ -33,13 +34,13 @@ class SubmitError(Exception):
 def parse_runlimit(text: str) -> float:
     """`-W [hour:]minute[/host]` -> minutes."""
     value = text.split("/", 1)[0]
-    m = re.fullmatch(r"(?:(\d+):)?(\d+)", value.strip())
+    m = re.fullmatch(r"(?:([0-9]{1,9}):)?([0-9]{1,9})", value.strip())
     if not m:
         raise SubmitError("Bad RUNLIMIT specification", text)
     hours = int(m.group(1) or 0)
     minutes = int(m.group(2))
     total = hours * 60 + minutes
-    if total <= 0:
+    if total <= 0 or total > MAX_LIMIT_MINUTES:
         raise SubmitError("Bad RUNLIMIT specification", text)
     return float(total)
 
@@ -95,7 +96,7 @@ def parse_gpu(text: str) -> int:
         if not eq or not k.strip():
             raise SubmitError("Bad GPU requirement syntax", text)
         if k.strip() == "num":
-            if not v.strip().isdigit() or int(v) < 1:
+            if not re.fullmatch(r"[0-9]{1,4}", v.strip()) or int(v) < 1:
                 raise SubmitError("Bad GPU requirement syntax", text)
             num = int(v)
     return num
@@ -145,6 +146,8 @@ def bsub(
             if script is None or not script.strip():
                 raise SubmitError("Empty job")
             script_opts, cmdline = parse_script(script)
+            if not any(l.strip() and not l.strip().startswith("#") for l in cmdline.splitlines()):
+                raise SubmitError("Empty job")  # only comments and #BSUB lines
             _merge_script_options(opts, script_opts)
         job = _submit(c, cmdline, opts)
     except SubmitError as e:
@@ -224,7 +227,7 @@ def _submit(c: Ctx, cmdline: str, o: dict):
     # Processors
     nmin, nmax = 1, None
     if o["nproc"] is not None:
-        m = re.fullmatch(r"\s*(\d{1,9})\s*(?:,\s*(\d{1,9})\s*)?", o["nproc"])
+        m = re.fullmatch(r"\s*([0-9]{1,9})\s*(?:,\s*([0-9]{1,9})\s*)?", o["nproc"])
         if not m:
             raise SubmitError("Bad argument for option -n")
         nmin = int(m.group(1))
@@ -239,7 +242,7 @@ def _submit(c: Ctx, cmdline: str, o: dict):
     # Name
     name = o["job_name"]
     if name is not None:
-        if not name.strip() or len(name) > 4094 or any(ch in name for ch in "\n\r"):
+        if not name.strip() or len(name) > 4094 or any(ch in name for ch in "\n\r\x00"):
             raise SubmitError("Bad job name", name if name.strip() else None)
         if "[" in name or "]" in name:
             raise SubmitError("Job arrays are not supported by this lsfemu version", name)
@@ -253,7 +256,7 @@ def _submit(c: Ctx, cmdline: str, o: dict):
         mup = cfg.params.max_user_priority
         if mup is None:
             raise SubmitError("Job priority control undefined")
-        if not re.fullmatch(r"\s*\d{1,10}\s*", o["sp"]):
+        if not re.fullmatch(r"\s*[0-9]{1,10}\s*", o["sp"]):
             raise SubmitError("Bad user priority")
         prio = int(o["sp"])
         admin = c.is_cluster_admin or c.is_queue_admin(qname)

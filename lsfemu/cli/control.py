@@ -14,7 +14,7 @@ from typing import Callable, Optional
 
 import typer
 
-from lsfemu.cli.base import Ctx, Result, UsageExit, ctx, parse_job_ids, run_typer
+from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, parse_job_ids, run_typer, bad_id_message
 from lsfemu.cli.bjobs import select_users
 
 UNFINISHED = ("PEND", "PSUSP", "RUN", "USUSP", "SSUSP")
@@ -29,7 +29,7 @@ def resolve(c: Ctx, ids_args: list[str], user: str | None, queue: str | None, na
     cl = c.cluster
     ids, bad = parse_job_ids(ids_args)
     for b in bad:
-        c.error(f"{b}: Illegal job ID.")
+        c.error(f"{b}: {bad_id_message(b)}")
     if bad:
         return []
     out: list[tuple[object | None, str]] = []
@@ -78,9 +78,13 @@ def _need_selection(c: Ctx, job_ids, user, queue, name) -> bool:
     return True
 
 
-def _nothing(c: Ctx, targets) -> bool:
+def _nothing(c: Ctx, targets, name: str | None = None, queue: str | None = None) -> bool:
+    """LSF's answer when the selection matches no job."""
     if not targets and c.rc == 0:
-        c.error("No unfinished job found")
+        if name is not None:
+            c.error(f"Job <{name}> is not found")
+        else:
+            c.error("No unfinished job found" + (f" in queue <{queue}>" if queue else ""))
         return True
     return False
 
@@ -120,7 +124,7 @@ def bkill(
     if not _need_selection(c, job_ids, user, queue, name):
         return
     targets = resolve(c, job_ids or [], user, queue, name)
-    if _nothing(c, targets):
+    if _nothing(c, targets, name, queue):
         return
     cl = c.cluster
 
@@ -161,7 +165,7 @@ def bstop(
     if not _need_selection(c, job_ids, user, queue, name):
         return
     targets = resolve(c, job_ids or [], user, queue, name)
-    if _nothing(c, targets):
+    if _nothing(c, targets, name, queue):
         return
 
     def one(job, typed):
@@ -189,7 +193,7 @@ def bresume(
     if not _need_selection(c, job_ids, user, queue, name):
         return
     targets = resolve(c, job_ids or [], user, queue, name)
-    if _nothing(c, targets):
+    if _nothing(c, targets, name, queue):
         return
 
     def one(job, typed):
@@ -223,7 +227,7 @@ def bswitch(
         return
     cfg = c.cluster.config
     targets = resolve(c, args, user, queue, name)
-    if _nothing(c, targets):
+    if _nothing(c, targets, name, queue):
         return
 
     def one(job, typed):

@@ -13,18 +13,22 @@ from typing import Optional
 
 import typer
 
-from lsfemu.cli.base import Ctx, Result, UsageExit, ctx, parse_job_ids, run_typer
+import re
+
+from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, parse_job_ids, run_typer, bad_id_message
 
 bmod_app = typer.Typer(add_completion=False)
 
 
-def _one_job(c: Ctx, args: list[str] | None, verb_suffix: str):
-    """The single job a bmod/btop/bbot names, or None after printing LSF's error."""
+def _one_job(c: Ctx, args: list[str] | None):
+    """The single job bmod names, or None after printing LSF's error."""
     if not args:
         raise UsageExit("Job ID must be specified.")
+    if len(args) > 1:
+        raise UsageExit()  # bmod takes one job ID
     ids, bad = parse_job_ids(args[:1])
-    if bad or not ids:
-        c.error(f"{args[0]}: Bad job ID{verb_suffix}")
+    if bad or not ids or ids[0][0] == 0:
+        c.error(f"{args[0]}: {bad_id_message(args[0])}")
         return None, args[0]
     jid, idx, typed = ids[0]
     job = c.cluster.jobs.get((jid, idx))
@@ -45,7 +49,7 @@ def bmod(
         raise UsageExit()
     if (sp is not None and spn) or (aps is not None and apsn):
         raise UsageExit("bmod: -sp and -spn, and -aps and -apsn, cannot be used together.")
-    job, typed = _one_job(c, args, ". Job not modified.")
+    job, typed = _one_job(c, args)
     if job is None:
         if c.rc == 0:
             c.error(f"{typed}: No matching job found. Job not modified.")
@@ -105,15 +109,18 @@ def _move(c: Ctx, args: list[str] | None, to_top: bool) -> None:
         raise UsageExit()
     position = 1
     if len(args) == 2:
-        if not args[1].isdigit() or int(args[1]) < 1:
+        if not re.fullmatch(r"[0-9]{1,9}", args[1]) or int(args[1]) < 1:
             c.error(f"{args[1]}: Position value must be a positive integer.")
             return
         position = int(args[1])
     ids, bad = parse_job_ids(args[:1])
     if bad:
-        c.error(f"{args[0]}: Illegal job ID.")
+        c.error(f"{args[0]}: {bad_id_message(args[0])}")
         return
     jid, idx, typed = ids[0]
+    if jid == 0:
+        c.error("Job Id = 0 is out of valid range.")
+        return
     job = cl.jobs.get((jid, idx))
     if job is None:
         c.error(f"Job <{typed}>: No matching job found")

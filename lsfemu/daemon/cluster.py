@@ -118,6 +118,7 @@ class Cluster:
         self._load_admin_state()
         self.dirty = False
         self.dirty_since = 0.0
+        self.processed_until = self.now()  # events up to this instant have been handled
         self.mark_dirty()  # a (re)started daemon looks at every pending job once
         self.session.commit()
 
@@ -551,13 +552,21 @@ class Cluster:
 
     def _next_pass(self) -> float | None:
         """Passes run on a grid of MBD_SLEEP_TIME, and only when something changed."""
-        if not self.dirty or not any(j.status == "PEND" for j in self.jobs.values()):
+        if not self.dirty:
+            return None
+        if not any(j.status == "PEND" for j in self.jobs.values()):
+            self.dirty = False  # nothing to schedule; the next change starts a new wait
             return None
         sleep = max(1, self.config.params.mbd_sleep_time)
         last = self.clock_state.last_pass
         if last is None:
             last = self.clock_state.last_pass = self.now()
         steps = max(1, math.ceil((self.dirty_since - last) / sleep))
+        # Never before what was already processed: a pass that was not due then
+        # (nothing pending) runs at the next grid point after it.
+        done = self.processed_until
+        if last + steps * sleep < done:
+            steps = math.ceil((done - last) / sleep)
         return last + steps * sleep
 
     def run_until(self, target: float) -> int:
@@ -578,6 +587,7 @@ class Cluster:
             if not candidates:
                 break
             t, kind = min(candidates)
+            self.processed_until = max(self.processed_until, t)
             if self.clock.mode == "virtual":
                 self.clock.virtual_now = max(self.clock.virtual_now, t)
             if kind == 0:
@@ -594,6 +604,7 @@ class Cluster:
                 passes += 1
         if self.clock.mode == "virtual":
             self.clock.virtual_now = max(self.clock.virtual_now, target)
+        self.processed_until = max(self.processed_until, target)
         return passes
 
     def catch_up(self) -> None:

@@ -33,6 +33,16 @@ def use_timezone(tz: str | None) -> None:
         time.tzset()
 
 
+def _clean(text: str) -> str:
+    """Bytes that are not UTF-8 (arguments arrive with surrogate escapes) become
+    U+FFFD: the store keeps text, and LSF accepts such input rather than failing."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
 def user_for(peer_uid: int, env: dict[str, str]) -> str:
     if peer_uid == os.getuid() and env.get("LSFEMU_USER"):
         return env["LSFEMU_USER"]
@@ -54,7 +64,8 @@ def handle(cluster, req: dict, peer_uid: int) -> Result:
         return Result("", f"lsfemu: unknown command <{cmd}>\n", 255)
     if any("\x00" in a for a in argv):
         return Result("", f"{cmd}: Bad argument\n", 255)
-    if sum(len(a) for a in argv) > MAX_ARGV_BYTES:
+    argv = [_clean(a) for a in argv]
+    if sum(len(a.encode()) for a in argv) > MAX_ARGV_BYTES:
         return Result("", f"{cmd}: Bad argument: the command line is longer than {MAX_ARGV_BYTES} bytes\n", 255)
     ctx = Ctx(
         cluster=cluster,
@@ -63,8 +74,8 @@ def handle(cluster, req: dict, peer_uid: int) -> Result:
         user=user_for(peer_uid, env),
         uid=peer_uid,
         cwd=req.get("cwd") or "/",
-        env={str(k): str(v) for k, v in env.items()},
-        stdin=req.get("stdin") if isinstance(req.get("stdin"), str) else None,
+        env={_clean(str(k)): _clean(str(v)) for k, v in env.items()},
+        stdin=_clean(req["stdin"]) if isinstance(req.get("stdin"), str) else None,
     )
     use_timezone(ctx.env.get("TZ"))
     try:
