@@ -324,6 +324,25 @@ class Cluster:
         self.log(job, "FINISH", None, t, status=status, exit_code=exit_code, reason=reason)
         self.mark_dirty()
 
+    def restart_usage(self) -> int:
+        """What a restarted mbatchd knows of past usage: it reads back only the
+        jobs that finished within CLEAN_PERIOD (seed: "Any jobs cleaned before
+        restart are lost and are not included in the new calculation of the
+        dynamic priority"). The history is rebuilt from those jobs alone.
+        Returns the number of jobs read back."""
+        from sqlalchemy import delete
+
+        horizon = self.now() - self.config.params.clean_period
+        self.session.execute(delete(UserUsage))
+        back = self.session.scalars(
+            select(Job).where(Job.status.in_(FINISHED), Job.finish_time >= horizon, Job.start_time.is_not(None))
+            .order_by(Job.finish_time))
+        n = 0
+        for job in back:
+            self._charge_usage(job, job.finish_time)
+            n += 1
+        return n
+
     def _charge_usage(self, job: Job, t: float) -> None:
         """Add a run's time and CPU to its user's decayed fairshare history."""
         fairshare_live.charge(self, job, t, run_s=job.work_done,

@@ -142,19 +142,28 @@ class Daemon:
         from lsfemu.events import emit
 
         cfg = self.cluster.config
+        # Like mbatchd, a (re)started daemon knows only the jobs finished within CLEAN_PERIOD.
+        self.cluster.restart_usage()
         self.cluster.events.stage(emit.mbd_start(self.cluster.now(), cfg.cluster_name, cfg.master_host,
                                                  num_hosts=len(cfg.host_names), num_queues=len(cfg.queues)))
         self.cluster.commit()
 
         path = os.path.join(self.home, "mbatchd.sock")
-        if os.path.exists(path):
-            os.unlink(path)  # stale: we hold the lock, so no daemon owns it
-        old_umask = os.umask(0o077)
-        try:
-            server = _Server(path, _Handler)
-        finally:
-            os.umask(old_umask)
-        os.chmod(path, 0o700)
+        inherited_sock = os.environ.pop("LSFEMU_SOCKET_FD", None)
+        if inherited_sock is not None:
+            # badmin mbdrestart handed over the listening socket: connections
+            # that queued up during the restart are served by this image.
+            server = _Server(path, _Handler, bind_and_activate=False)
+            server.socket = socket.socket(fileno=int(inherited_sock))
+        else:
+            if os.path.exists(path):
+                os.unlink(path)  # stale: we hold the lock, so no daemon owns it
+            old_umask = os.umask(0o077)
+            try:
+                server = _Server(path, _Handler)
+            finally:
+                os.umask(old_umask)
+            os.chmod(path, 0o700)
         server.daemon = self  # type: ignore[attr-defined]
         threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True).start()
         threading.Thread(target=self.tick, daemon=True).start()
@@ -164,10 +173,12 @@ class Daemon:
         self.stopping.wait()
         server.shutdown()
         with self.lock:
-            try:
-                os.unlink(path)
-            except FileNotFoundError:
-                pass
+            if not self.restart_requested:
+                server.server_close()
+                try:
+                    os.unlink(path)
+                except FileNotFoundError:
+                    pass
             self.cluster.events.stage(emit.mbd_die(self.cluster.now(), self.cluster.config.master_host))
             self.cluster.commit()
             self.cluster.events.close()
@@ -176,6 +187,8 @@ class Daemon:
             # Keep holding the lock through exec so that no other daemon starts meanwhile.
             os.set_inheritable(lockf.fileno(), True)
             os.environ["LSFEMU_LOCK_FD"] = str(lockf.fileno())
+            os.set_inheritable(server.socket.fileno(), True)
+            os.environ["LSFEMU_SOCKET_FD"] = str(server.socket.fileno())
             os.execv(sys.executable, [sys.executable, "-m", "lsfemu.daemon"])
         lockf.close()
         return 0

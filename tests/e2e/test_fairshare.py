@@ -190,3 +190,40 @@ def test_gpu_run_time_and_adjustment_plugin_terms(lsf_cluster_factory):
     c.write("lsb.params", params.replace("memory_adjustment", "no_such_thing"))
     r = c.run("badmin ckconfig")
     assert r.rc == 255 and "lsb.params(6)" in r.err and "no_such_thing" in r.err
+
+
+HIST_PARAMS = """Begin Parameters
+DEFAULT_QUEUE = fair
+MBD_SLEEP_TIME = 10
+CLEAN_PERIOD = 3600
+ENABLE_HIST_RUN_TIME = Y
+CPU_TIME_FACTOR = 0
+RUN_JOB_FACTOR = 0
+RUN_TIME_FACTOR = 1
+End Parameters
+"""
+
+
+def _prio(c, user):
+    lines = [l for l in c.run(f"lsfemu explain priority {user} -q fair").out.splitlines()
+             if l.startswith("priority = ")]
+    return lines[-1].split("= ")[-1]  # the last: "priority = 10 / 0.795 = 12.573"
+
+
+def test_restart_forgets_jobs_cleaned_before_it(lsf_cluster_factory):
+    """Seed 002: mbatchd restart reads back only jobs finished within CLEAN_PERIOD;
+    the historical run time of older jobs no longer counts in dynamic priority."""
+    c = lsf_cluster_factory(files={"lsb.queues": FAIR_QUEUES, "lsb.params": HIST_PARAMS})
+    c.run("bsub sleep 3600", user="user1")
+    c.advance("1h")  # started 09:00:10, finishes 10:00:10
+    c.advance("30m")  # 10:30:00: finished 30 minutes ago, within CLEAN_PERIOD
+    within = _prio(c, "user1")
+    c.run("badmin mbdrestart", user="lsfadmin")
+    assert _prio(c, "user1") == within  # read back: its history still counts
+    assert float(within) < 100 * 10
+    c.advance("1h")  # 11:30:00: the job is older than CLEAN_PERIOD
+    before = _prio(c, "user1")
+    assert float(before) < 100 * 10  # still counted (decayed) while the daemon runs
+    c.run("badmin mbdrestart", user="lsfadmin")
+    assert _prio(c, "user1") == "1000.000"  # 10 / 0.01: nothing left after the restart
+    assert "No job found" in c.run("bjobs -a -u all").err  # and bjobs -a no longer shows it
