@@ -13,7 +13,7 @@ from typing import Optional
 
 import typer
 
-from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, parse_job_ids, run_typer, bad_id_message
+from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, parse_job_ids, run_typer
 from lsfemu.render import bjobs as R
 
 app = typer.Typer(add_completion=False)

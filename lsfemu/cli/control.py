@@ -14,7 +14,7 @@ from typing import Callable, Optional
 
 import typer
 
-from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, parse_job_ids, run_typer, bad_id_message
+from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, parse_job_ids, run_typer
 from lsfemu.cli.bjobs import select_users
 
 UNFINISHED = ("PEND", "PSUSP", "RUN", "USUSP", "SSUSP")

@@ -15,7 +15,7 @@ import typer
 
 import re
 
-from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, parse_job_ids, run_typer, bad_id_message
+from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, parse_job_ids, run_typer
 
 bmod_app = typer.Typer(add_completion=False)
 

@@ -23,7 +23,7 @@ import sys
 import threading
 import time
 
-from lsfemu.client import decode_request, encode_response
+from lsfemu.client import _recv_exact, decode_request, encode_response
 from lsfemu.daemon import dispatch
 
 MAX_REQUEST = 64 * 1024 * 1024
@@ -55,16 +55,6 @@ class _Handler(socketserver.BaseRequestHandler):
             log.info("client went away before the answer: %s", e)
         if daemon.stop_pending:
             daemon.stopping.set()
-
-
-def _recv_exact(sock: socket.socket, n: int) -> bytes:
-    buf = bytearray()
-    while len(buf) < n:
-        chunk = sock.recv(min(n - len(buf), 1 << 20))
-        if not chunk:
-            raise ConnectionError("client closed the connection")
-        buf += chunk
-    return bytes(buf)
 
 
 class _Server(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):

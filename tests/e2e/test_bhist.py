@@ -5,8 +5,6 @@ lsfemu.cli.bhist.run: every option, the files it reads, and damaged files."""
 from __future__ import annotations
 
 import calendar
-import os
-import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -30,16 +28,8 @@ HEAD = (
 
 
 @pytest.fixture(autouse=True)
-def _utc():
-    old = os.environ.get("TZ")
-    os.environ["TZ"] = "UTC"
-    time.tzset()
-    yield
-    if old is None:
-        os.environ.pop("TZ", None)
-    else:
-        os.environ["TZ"] = old
-    time.tzset()
+def _utc(utc):
+    """The golden texts are in UTC (see tests/conftest.py)."""
 
 
 class Stand:

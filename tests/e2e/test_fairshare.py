@@ -1,7 +1,6 @@
 """Fairshare end to end: dispatch order from dynamic user priorities, the
 seed's historical-run-time scenario, bqueues -l share tables, explain."""
 
-import pytest
 
 FAIR_QUEUES = """Begin Queue
 QUEUE_NAME = fair

@@ -6,20 +6,10 @@ Helpers (``at``, ``assert_golden``) live in events_helpers.py;
 
 from __future__ import annotations
 
-import os
-import time
 
 import pytest
 
 
 @pytest.fixture(autouse=True)
-def _utc():
-    old = os.environ.get("TZ")
-    os.environ["TZ"] = "UTC"
-    time.tzset()
-    yield
-    if old is None:
-        os.environ.pop("TZ", None)
-    else:
-        os.environ["TZ"] = old
-    time.tzset()
+def _utc(utc):
+    """Every test here renders times in UTC (see tests/conftest.py)."""

@@ -46,12 +46,10 @@ from __future__ import annotations
 
 import _socket
 import json
-import os
 import re
 import shutil
 import sqlite3
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 

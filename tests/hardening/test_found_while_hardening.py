@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import sqlite3
 
-import pytest
 
 
 def test_a_job_never_starts_before_it_was_submitted(lsf_cluster):

@@ -6,27 +6,17 @@ Helpers (``assert_golden``, ``at``, ``read_golden``) live in render_helpers.py;
 
 from __future__ import annotations
 
-import os
-import time
 
 import pytest
 
 from render_helpers import assert_golden
 
 
-@pytest.fixture(autouse=True)
-def _utc():
-    old = os.environ.get("TZ")
-    os.environ["TZ"] = "UTC"
-    time.tzset()
-    yield
-    if old is None:
-        os.environ.pop("TZ", None)
-    else:
-        os.environ["TZ"] = old
-    time.tzset()
-
-
 @pytest.fixture
 def golden():
     return assert_golden
+
+
+@pytest.fixture(autouse=True)
+def _utc(utc):
+    """Every test here renders times in UTC (see tests/conftest.py)."""
