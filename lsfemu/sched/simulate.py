@@ -9,7 +9,6 @@ ends it early with TERM_RUNLIMIT.
 from __future__ import annotations
 
 import re
-import shlex
 
 RUNLIMIT_EXIT_CODE = 140  # LSF kills with SIGUSR2 (12) -> 128 + 12
 KILL_EXIT_CODE = 130  # bkill's first signal is SIGINT (2) -> 128 + 2
@@ -69,10 +68,3 @@ def cpu_at(runtime: float, cputime: float, work: float) -> float:
         return cputime
     return cputime * min(1.0, work / runtime)
 
-
-def describe_command(command: str) -> str:
-    """One-line form of a command for messages (scripts keep their first line)."""
-    try:
-        return " ".join(shlex.split(command)) if "\n" not in command else command.splitlines()[0]
-    except ValueError:
-        return command
