@@ -121,7 +121,7 @@ def start_daemon(home: str, quiet: bool = True) -> None:
     import subprocess
     import time
 
-    os.makedirs(home, exist_ok=True)
+    os.makedirs(home, mode=0o700, exist_ok=True)
     path = socket_path(home)
     with open(os.path.join(home, "autostart.lock"), "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)

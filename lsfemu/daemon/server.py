@@ -106,7 +106,8 @@ class Daemon:
     def run(self) -> int:
         from lsfemu.daemon.cluster import Cluster
 
-        os.makedirs(self.home, exist_ok=True)
+        os.makedirs(self.home, mode=0o700, exist_ok=True)
+        os.chmod(self.home, 0o700)  # the store, the socket and the log are the owner's only
         inherited = os.environ.pop("LSFEMU_LOCK_FD", None)
         if inherited is not None:
             # Re-exec'd by badmin mbdrestart: the lock was kept across exec.

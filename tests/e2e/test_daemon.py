@@ -121,3 +121,30 @@ def test_garbage_on_the_socket_does_not_hurt(lsf_cluster):
             pass
         s.close()
     assert c.run("bjobs -noheader -o jobid", user="user1").out == "1\n"
+
+
+def test_state_folder_is_private(lsf_cluster):
+    c = lsf_cluster
+    c.run("lsid")
+    assert (c.home.stat().st_mode & 0o777) == 0o700
+
+
+def test_silent_and_oversized_clients_block_no_one(lsf_cluster):
+    import socket
+    import struct
+
+    c = lsf_cluster
+    c.run("bsub sleep 10", user="user1")
+    silent = socket.socket(socket.AF_UNIX)
+    silent.connect(str(c.home / "mbatchd.sock"))  # connects and sends nothing
+    big = socket.socket(socket.AF_UNIX)
+    big.connect(str(c.home / "mbatchd.sock"))
+    big.sendall(struct.pack(">I", 100 * 1024 * 1024))  # announces 100 MB
+    big.settimeout(10)
+    answer = big.recv(4096)
+    assert b"request larger than" in answer
+    t0 = time.time()
+    assert c.run("bjobs -noheader -o jobid", user="user1").out == "1\n"
+    assert time.time() - t0 < 5
+    silent.close()
+    big.close()
