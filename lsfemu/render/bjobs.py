@@ -28,6 +28,8 @@ Job lists are printed in the order given; an empty list renders as ``""``
 
 from __future__ import annotations
 
+import json
+
 import re
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
@@ -878,30 +880,7 @@ def custom(
 def json_string(text: str) -> str:
     """A JSON string literal as LSF writes it: ``/`` escaped as ``\\/``,
     non-ASCII kept as UTF-8."""
-    out = ['"']
-    for ch in text:
-        if ch == '"':
-            out.append('\\"')
-        elif ch == "\\":
-            out.append("\\\\")
-        elif ch == "/":
-            out.append("\\/")
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ch == "\b":
-            out.append("\\b")
-        elif ch == "\f":
-            out.append("\\f")
-        elif ord(ch) < 0x20 or ch == "\x7f":
-            out.append(f"\\u{ord(ch):04x}")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
+    return json.dumps(text, ensure_ascii=False).replace("/", "\\/")
 
 
 def _json_record(pairs: list[tuple[str, str]]) -> str:
