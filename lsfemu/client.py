@@ -286,7 +286,7 @@ def main() -> None:
 def main_lsfemu() -> None:
     """Console-script entry for `lsfemu`; some subcommands run locally."""
     argv = sys.argv[1:]
-    if argv[:1] in (["init"], ["demo"]) or argv[:2] in (["daemon", "start"], ["daemon", "stop"], ["daemon", "status"], ["daemon", "restart"], ["daemon", "run"]) or not argv or argv[0] in ("-h", "--help"):
+    if argv[:1] in (["init"], ["demo"], ["replay"]) or argv[:2] in (["daemon", "start"], ["daemon", "stop"], ["daemon", "status"], ["daemon", "restart"], ["daemon", "run"]) or not argv or argv[0] in ("-h", "--help"):
         # These manage the cluster itself (or run without one): run them here.
         try:
             from lsfemu.cli.lsfemu_cmd import local_main

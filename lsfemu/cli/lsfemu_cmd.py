@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
+from typing import Optional
 
 import typer
 
@@ -126,6 +127,56 @@ def demo(keep: bool = typer.Option(False, help="keep the temporary cluster folde
     from lsfemu.demo import run_demo
 
     raise typer.Exit(run_demo(keep=keep))
+
+
+@app.command()
+def replay(files: list[str] = typer.Argument(..., help="lsb.events files (or their folder), oldest first"),
+           into: Optional[str] = typer.Option(None, "--into", help="folder for the replayed cluster"),
+           what_if: Optional[str] = typer.Option(None, "--what-if", help="LSF_ENVDIR of another configuration to schedule the same jobs under"),
+           conf: Optional[str] = typer.Option(None, "--conf", help="--into: the real cluster's LSF_ENVDIR, used instead of a configuration made from the log"),
+           until: Optional[str] = typer.Option(None, "--until", help="replay up to this instant (epoch seconds or ISO 8601)"),
+           bucket: Optional[str] = typer.Option(None, "--bucket", help="what-if: width of the slot-share intervals (e.g. 1h)"),
+           json_out: Optional[str] = typer.Option(None, "--json", help="what-if: also write the report as JSON to this file"),
+           force: bool = typer.Option(False, help="replace an existing cluster in --into"),
+           progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="progress bar (default: when stderr is a terminal)")) -> None:
+    """Load a real cluster's lsb.events into a fresh cluster (--into), or schedule its jobs under another configuration (--what-if)."""
+    from lsfemu import replay as rp
+    from lsfemu.clock import parse_duration, parse_time
+
+    if (into is None) == (what_if is None):
+        typer.echo("lsfemu replay: give exactly one of --into DIR and --what-if CONFDIR", err=True)
+        raise typer.Exit(2)
+    if conf is not None and into is None:
+        typer.echo("lsfemu replay: --conf goes with --into (--what-if takes its configuration itself)", err=True)
+        raise typer.Exit(2)
+    try:
+        t_until = parse_time(until, time.time()) if until is not None else None
+        width = parse_duration(bucket) if bucket is not None else None
+        if width is not None and width <= 0:
+            raise ValueError(f"bad duration <{bucket}>: must be more than 0")
+        paths = rp.order_files(files)
+        if into is not None:
+            s = rp.replay_into(paths, Path(into), until=t_until, force=force, progress=progress,
+                               conf=Path(conf).expanduser().resolve() if conf else None)
+        else:
+            rep = rp.what_if(paths, Path(what_if), until=t_until, bucket=width, progress=progress)
+    except (rp.ReplayError, ValueError, OSError) as e:
+        typer.echo(f"lsfemu replay: {e}", err=True)
+        raise typer.Exit(1)
+    if into is not None:
+        for line in s.warnings.lines():
+            typer.echo(f"lsfemu replay: {line}", err=True)
+        typer.echo(rp.into_message(s))
+        return
+    for line in rep.warnings.lines():
+        typer.echo(f"lsfemu replay: {line}", err=True)
+    typer.echo(rp.render_report(rep), nl=False)
+    if json_out:
+        try:
+            Path(json_out).write_text(rp.report_json(rep))
+        except OSError as e:
+            typer.echo(f"lsfemu replay: {e}", err=True)
+            raise typer.Exit(1)
 
 
 def _home() -> str:

@@ -173,16 +173,19 @@ class EventWriter:
 # ---------------------------------------------------------------------------
 
 
-def _lines(path: Path, skip_head: bool) -> Iterator[tuple[int, str]]:
+def _lines(path: Path, skip_head: bool, on_bytes: Callable[[int], None] | None = None) -> Iterator[tuple[int, str]]:
     """(lineno, text) of the record lines of one file (header, comments and
     blank lines skipped; with *skip_head* the copies before the history seek
-    position of a current file too)."""
+    position of a current file too). *on_bytes* hears, now and then and at
+    the end, how many bytes of the file have been read."""
     with open(path, "rb") as fh:
         seek = None
         offset = 0
         for lineno, raw in enumerate(fh, 1):
             start = offset
             offset += len(raw)
+            if on_bytes is not None and not lineno & 4095:
+                on_bytes(offset)
             if lineno == 1 and raw.startswith(b"#"):
                 seek = _parse_header(raw) if skip_head else None
                 continue
@@ -193,6 +196,8 @@ def _lines(path: Path, skip_head: bool) -> Iterator[tuple[int, str]]:
             if not stripped or stripped.startswith("#"):
                 continue
             yield lineno, text
+        if on_bytes is not None:
+            on_bytes(offset)
 
 
 def read_events(
@@ -210,6 +215,20 @@ def read_events(
     its history seek position (copies of records already in
     ``lsb.events.1``); by default they are skipped exactly when an archive
     file is read in the same call."""
+    for lineno, _text, record in read_event_lines(paths, on_warning, skip_preserved=skip_preserved):
+        yield lineno, record
+
+
+def read_event_lines(
+    paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+    on_warning: WarningCallback | None = None,
+    *,
+    skip_preserved: bool | None = None,
+    on_bytes: Callable[[int], None] | None = None,
+) -> Iterator[tuple[int, str, Record]]:
+    """As :func:`read_events`, with each record's line as read (so that a
+    copy keeps newer versions' fields byte for byte). *on_bytes* hears how
+    many bytes of all the files have been read so far (for progress bars)."""
     if isinstance(paths, (str, os.PathLike)):
         path_list = [Path(paths)]
     else:
@@ -217,10 +236,12 @@ def read_events(
     if skip_preserved is None:
         skip_preserved = any(archive_number(p) for p in path_list)
     warn = on_warning or (lambda w: None)
+    done = 0
     for path in path_list:
         head_skip = skip_preserved and archive_number(path) == 0
         extra_seen: set[str] = set()
-        for lineno, text in _lines(path, head_skip):
+        per_file = None if on_bytes is None else (lambda n, base=done: on_bytes(base + n))
+        for lineno, text in _lines(path, head_skip, per_file):
             try:
                 record = decode(text)
             except UnknownEventError as exc:
@@ -237,7 +258,9 @@ def read_events(
                     f"{record.TYPE} version {record.version} has {len(record.extra)} field(s) "
                     "after the ones lsfemu knows; ignored",
                 ))
-            yield lineno, record
+            yield lineno, text, record
+        if on_bytes is not None:
+            done += path.stat().st_size
 
 
 def last_event_time(path: str | os.PathLike[str]) -> int | None:

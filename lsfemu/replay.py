@@ -1,0 +1,960 @@
+"""`lsfemu replay`: a real cluster's lsb.events, loaded into a fresh lsfemu
+cluster (``--into DIR``) or re-scheduled by our scheduler under another
+configuration (``--what-if CONFDIR``).
+
+Both modes read the files once, in one stream (:func:`lsfemu.events.log.
+read_event_lines`), and hold in memory only the jobs that are unfinished at
+the point of the stream: a finished job is written out (to the store, or to
+the what-if table) and forgotten. Memory therefore follows the number of
+jobs alive at one instant, not the file's length.
+
+``--into``: :class:`JobTracker` turns the records into rows of the ``jobs``
+table as mbatchd would hold them at ``--until`` (default: the last event);
+the records up to that instant are copied byte for byte into the new
+cluster's ``logdir/lsb.events`` (so ``bhist`` reads them), and a
+configuration is written from what the file shows (queues, hosts with the
+slots they were seen to use, the cluster's name). Past ``--until`` the
+stream is still read, for one thing only: how long the jobs alive at that
+instant really ran, so that advancing the clock afterwards continues the
+real history where it is known. The fields each mode needs are listed in
+docs/semantics.md ("Replay").
+
+``--what-if``: the submissions (time, user, queue, slots, run limit,
+resource requirement, user priority) and the run times of the log go into a
+temporary SQLite table; then a Cluster on the virtual clock with the other
+configuration receives them in submission order, and our scheduler decides.
+:func:`report` compares the two histories per user and per queue: wait
+times, dispatch order, and the share of slots over time.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import pwd
+import shutil
+import sqlite3
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from lsfemu.events import format as F
+from lsfemu.events.log import EventWarning, archive_number, header_line, HEADER_WIDTH, read_event_lines
+
+#: how long an unknown run is: a job alive at the end of the file whose end
+#: the file does not show runs until a run limit or bkill ends it
+UNKNOWN_RUNTIME = 10 * 365 * 86400.0
+_BATCH = 2000
+_STARTED = ("RUN", "USUSP", "SSUSP", "UNKWN")
+
+
+class ReplayError(Exception):
+    """A replay that cannot be done (bad arguments, unusable files); the message is for the user."""
+
+
+# ---------------------------------------------------------------------------
+# files
+# ---------------------------------------------------------------------------
+
+
+def order_files(paths: Iterable[str]) -> list[Path]:
+    """The files oldest first: a directory stands for its lsb.events files;
+    archives (``lsb.events.N``) before the current file, higher N first;
+    other names keep the order given."""
+    out: list[Path] = []
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            found = [f for f in path.iterdir() if archive_number(f) is not None]
+            if not found:
+                raise ReplayError(f"{path}: no lsb.events files in this folder")
+            out.extend(sorted(found, key=lambda f: -(archive_number(f) or 0)))
+        elif not path.is_file():
+            raise ReplayError(f"{path}: No such file")
+        else:
+            out.append(path)
+    named = [p for p in out if archive_number(p) is not None]
+    if len(named) == len(out):
+        out.sort(key=lambda f: -(archive_number(f) or 0))
+    return out
+
+
+class Progress:
+    """A progress bar on stderr (typer's) over *total* units -- the bytes of
+    the files, or the jobs -- when stderr is a terminal or when asked."""
+
+    def __init__(self, total: int, label: str, enabled: bool | None = None):
+        self.total = max(1, total)
+        if enabled is None:
+            enabled = sys.stderr.isatty()
+        self.bar = None
+        self.done = 0
+        if enabled:
+            import typer
+
+            self.bar = typer.progressbar(length=self.total, label=label, file=sys.stderr)
+            self.bar.__enter__()
+
+    def __call__(self, nbytes: int) -> None:
+        if self.bar is not None and nbytes > self.done:
+            self.bar.update(nbytes - self.done)
+            self.done = nbytes
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+            self.bar = None
+
+
+@dataclass
+class Warnings:
+    """Problems met while reading: counted by kind, the first few kept."""
+
+    counts: dict[str, int] = field(default_factory=dict)
+    first: list[str] = field(default_factory=list)
+    keep: int = 10
+
+    def __call__(self, w: EventWarning) -> None:
+        self.counts[w.kind] = self.counts.get(w.kind, 0) + 1
+        if len(self.first) < self.keep:
+            self.first.append(str(w))
+
+    def lines(self) -> list[str]:
+        out = list(self.first)
+        total = sum(self.counts.values())
+        if total > len(self.first):
+            out.append(f"... and {total - len(self.first)} more "
+                       f"({', '.join(f'{n} {k}' for k, n in sorted(self.counts.items()))})")
+        return out
+
+
+# ---------------------------------------------------------------------------
+# job state from records
+# ---------------------------------------------------------------------------
+
+
+def _aps(text: str) -> tuple[str, float] | None:
+    kind, _, value = text.partition("=")
+    try:
+        return kind.strip().lower(), float(value)
+    except ValueError:
+        return None
+
+
+class JobTracker:
+    """The state of each job as mbatchd holds it, built record by record.
+
+    ``rows[key]`` is a dict of ``jobs`` table columns for each job alive;
+    :meth:`feed` returns the row of a job the record finished (the caller
+    stores it and the tracker forgets it). Records of jobs it never saw
+    (their JOB_NEW is in an older file) are ignored. ``host_peak`` is the
+    most slots seen in use at once on each host; ``queues`` the queues in
+    order of first use."""
+
+    def __init__(self) -> None:
+        self.rows: dict[tuple[int, int], dict[str, Any]] = {}
+        self.position = 0
+        self.top = 0.0
+        self.bottom = 0.0
+        self.host_used: dict[str, int] = {}
+        self.host_peak: dict[str, int] = {}
+        self.queues: dict[str, None] = {}
+        self.users: set[str] = set()
+        self.max_job_id = 0
+        self.priorities_seen = 0
+        self.max_priority_seen = 0
+        self.queue_ctrl: dict[str, dict[str, bool]] = {}
+        self.host_ctrl: dict[str, bool] = {}
+        self.cluster = ""
+        self.master = ""
+        self.jobs_seen = 0
+        self.finished = 0
+
+    # -- slots -------------------------------------------------------------
+    def _use(self, row: dict[str, Any], sign: int) -> None:
+        for h in row["exec_hosts"].split():
+            n = self.host_used.get(h, 0) + sign
+            self.host_used[h] = n
+            if n > self.host_peak.get(h, 0):
+                self.host_peak[h] = n
+
+    # -- records -----------------------------------------------------------
+    def feed(self, rec: F.Record) -> dict[str, Any] | None:
+        t = float(rec.event_time)
+        if isinstance(rec, F.JobNew):
+            self._new(rec, t)
+            return None
+        if isinstance(rec, F.JobModify2):
+            try:
+                key = F.parse_job_id_str(rec.job_id_str)
+            except ValueError:
+                return None
+            row = self.rows.get(key)
+            if row is not None:
+                self._modify(row, rec, t)
+            return None
+        if isinstance(rec, F.MbdStart):
+            self.cluster = rec.cluster or self.cluster
+            self.master = rec.master or self.master
+            return None
+        if isinstance(rec, F.QueueCtrl):
+            self._queue_ctrl(rec)
+            return None
+        if isinstance(rec, F.HostCtrl):
+            self._host_ctrl(rec)
+            return None
+        key = rec.job_key
+        if key is None:
+            return None
+        row = self.rows.get(key)
+        if row is None:
+            return None
+        if isinstance(rec, F.JobStart):
+            if row["status"] in _STARTED:
+                self._use(row, -1)
+            row.update(status="RUN", start_time=t, segment_start=t, work_done=0.0,
+                       exec_hosts=" ".join(rec.exec_hosts), pend_reasons="", migrated=False)
+            self._use(row, +1)
+        elif isinstance(rec, F.JobStatus):
+            return self._status(key, row, rec, t)
+        elif isinstance(rec, F.JobSwitch):
+            row["queue"] = rec.queue
+            self.queues.setdefault(rec.queue)
+        elif isinstance(rec, F.JobMove):
+            if rec.base == F.TO_BOTTOM:
+                self.bottom += 1
+                row["position"] = self.bottom
+            else:
+                self.top -= 1
+                row["position"] = self.top
+        elif isinstance(rec, F.JobRequeue):
+            self._requeue(row, t)
+        return None
+
+    def _new(self, rec: F.JobNew, t: float) -> None:
+        key = (rec.job_id, rec.idx)
+        submit = float(rec.submit_time or t)
+        run = rec.rlimits[F.RLIMIT_RUN] if len(rec.rlimits) > F.RLIMIT_RUN else -1
+        prio = rec.user_priority if rec.options2 & F.SUB2_JOB_PRIORITY and rec.user_priority > 0 else None
+        if prio is not None:
+            self.priorities_seen += 1
+            self.max_priority_seen = max(self.max_priority_seen, prio)
+        self.position += 1
+        self.bottom = max(self.bottom, float(self.position))
+        hold = bool(rec.options2 & F.SUB2_HOLD)
+        self.rows[key] = dict(
+            id=rec.job_id, array_index=rec.idx, user=rec.user_name, status="PSUSP" if hold else "PEND",
+            queue=rec.queue, from_host=rec.from_host, command=rec.command,
+            name=rec.job_name if rec.options & F.SUB_JOB_NAME else None,
+            project=rec.project_name or "default", user_group=rec.user_group or None,
+            cwd=rec.cwd, home=rec.sub_home_dir, specified_cwd=None,
+            output_file=rec.out_file or None, error_file=rec.err_file or None,
+            output_overwrite=bool(rec.options2 & F.SUB2_OVERWRITE_OUT_FILE),
+            error_overwrite=bool(rec.options2 & F.SUB2_OVERWRITE_ERR_FILE),
+            num_processors=max(1, rec.num_processors),
+            max_processors=rec.max_num_processors if rec.max_num_processors > rec.num_processors else None,
+            res_req=rec.res_req or None, mem_req_mb=_mem(rec.res_req),
+            run_limit_min=run / 60.0 if run > 0 else None,
+            submit_priority=prio, priority=prio, priority_base_time=submit, pend_since=submit,
+            aps_system=None, aps_admin=None, rerunnable=False, migrated=False, ngpus=0,
+            default_queue_used=False, submit_time=submit, position=float(self.position),
+            start_time=None, finish_time=None, exec_hosts="", exit_code=None, exit_reason=None,
+            pend_reasons="New job is waiting for scheduling", susp_reason=None,
+            sim_runtime=0.0, sim_cputime=0.0, sim_exit_code=0, work_done=0.0, segment_start=None,
+            env_json="{}",
+        )
+        self.queues.setdefault(rec.queue)
+        self.users.add(rec.user_name)
+        self.max_job_id = max(self.max_job_id, rec.job_id)
+        self.jobs_seen += 1
+
+    def _modify(self, row: dict[str, Any], rec: F.JobModify2, t: float) -> None:
+        o, o2 = rec.options, rec.options2
+        if o & F.SUB_JOB_NAME:
+            row["name"] = rec.job_name
+        if o & F.SUB_QUEUE and rec.queue:
+            row["queue"] = rec.queue
+            self.queues.setdefault(rec.queue)
+        if o & F.SUB_RES_REQ:
+            row["res_req"] = rec.res_req or None
+            row["mem_req_mb"] = _mem(rec.res_req)
+        if o2 & F.SUB2_MODIFY_CMD:
+            row["command"] = rec.command
+        if o & F.SUB_PROJECT_NAME:
+            row["project"] = rec.project_name or "default"
+        run = rec.rlimits[F.RLIMIT_RUN] if len(rec.rlimits) > F.RLIMIT_RUN else F.DEFAULT_RLIMIT
+        if run == F.DELETE_NUMBER:
+            row["run_limit_min"] = None
+        elif run > 0:
+            row["run_limit_min"] = run / 60.0
+        if o2 & F.SUB2_JOB_PRIORITY and rec.user_priority > 0:
+            row["priority"] = rec.user_priority
+            row["priority_base_time"] = t
+            self.priorities_seen += 1
+            self.max_priority_seen = max(self.max_priority_seen, rec.user_priority)
+        if rec.del_options2 & F.SUB2_JOB_PRIORITY:
+            row["priority"] = None  # the default, filled in once MAX_USER_PRIORITY is known
+            row["priority_base_time"] = t
+        if rec.options3 & F.SUB3_APS:
+            parsed = _aps(rec.aps_string)
+            if parsed is not None:
+                row["aps_system"] = parsed[1] if parsed[0] == "system" else None
+                row["aps_admin"] = parsed[1] if parsed[0] == "admin" else None
+        if rec.del_options3 & F.SUB3_APS:
+            row["aps_system"] = row["aps_admin"] = None
+
+    def _requeue(self, row: dict[str, Any], t: float) -> None:
+        if row["status"] in _STARTED:
+            self._use(row, -1)
+        row.update(status="PEND", start_time=None, segment_start=None, work_done=0.0, exec_hosts="",
+                   finish_time=None, exit_code=None, exit_reason=None, pend_since=t, priority_base_time=t,
+                   pend_reasons="Job has been requeued")
+
+    def _status(self, key, row: dict[str, Any], rec: F.JobStatus, t: float) -> dict[str, Any] | None:
+        name = F.status_name(rec.status)
+        was = row["status"]
+        if name in ("DONE", "EXIT"):
+            end = float(rec.end_time or t)
+            if row["segment_start"] is not None:
+                row["work_done"] += max(0.0, end - row["segment_start"])
+            if was in _STARTED:
+                self._use(row, -1)
+            started = row["start_time"] is not None
+            row.update(status=name, finish_time=end, segment_start=None, pend_reasons="",
+                       exit_code=F.exit_code_of(rec.exit_status) if name == "EXIT" and started else None,
+                       exit_reason=F.TERM_REASONS.get(rec.exit_info) if name == "EXIT" else None,
+                       sim_runtime=row["work_done"], sim_cputime=float(rec.cpu_time or 0.0),
+                       sim_exit_code=F.exit_code_of(rec.exit_status) if name == "EXIT" else 0)
+            del self.rows[key]
+            self.finished += 1
+            return row
+        if name == "PEND":
+            if was in _STARTED:  # requeued or rerun without a JOB_REQUEUE record
+                self._requeue(row, t)
+                if rec.reason != F.PEND_JOB_REQUEUED:
+                    row["pend_reasons"] = "Job is pending"
+            else:
+                row["status"] = "PEND"
+        elif name == "RUN":
+            if row["start_time"] is not None and row["segment_start"] is None:
+                row["segment_start"] = t
+            if row["start_time"] is not None:
+                row["status"] = "RUN"
+                row["susp_reason"] = None
+        elif name in ("USUSP", "SSUSP"):
+            if row["segment_start"] is not None:
+                row["work_done"] += max(0.0, t - row["segment_start"])
+                row["segment_start"] = None
+            if row["start_time"] is not None:
+                row["status"] = name
+                row["susp_reason"] = "The job was suspended by user" if name == "USUSP" else \
+                    "The job was suspended by LSF"
+        elif name in ("PSUSP", "UNKWN"):
+            row["status"] = name
+        return None
+
+    def _queue_ctrl(self, rec: F.QueueCtrl) -> None:
+        st = self.queue_ctrl.setdefault(rec.queue, {"open": True, "active": True})
+        op = rec.opcode
+        if op == F.QUEUE_OPEN:
+            st["open"] = True
+        elif op == F.QUEUE_CLOSED:
+            st["open"] = False
+        elif op == F.QUEUE_ACTIVATE:
+            st["active"] = True
+        elif op == F.QUEUE_INACTIVATE:
+            st["active"] = False
+
+    def _host_ctrl(self, rec: F.HostCtrl) -> None:
+        if rec.opcode == F.HOST_OPEN:
+            self.host_ctrl[rec.host] = True
+        elif rec.opcode == F.HOST_CLOSE:
+            self.host_ctrl[rec.host] = False
+
+
+def _future(row: dict[str, Any], live: dict[str, Any] | None, end_of_file: float) -> None:
+    """How a job alive at ``--until`` goes on when the clock advances: as the
+    log shows (its whole run time, CPU time and exit code; a run limit that
+    ended it ends it again), else as long as its command says (``sleep N``,
+    as lsfemu simulates any job), else until a run limit or bkill ends it."""
+    from lsfemu.clock import parse_duration
+    from lsfemu.sched import simulate
+
+    known = row.pop("_known", False)
+    by_limit = row.pop("_by_limit", False)
+    if known:
+        if by_limit and row["run_limit_min"] is not None:
+            # it must run past its limit, so that the limit ends it (TERM_RUNLIMIT) at the logged instant
+            limit = row["run_limit_min"] * 60.0
+            runtime, cputime, _code = simulate.plan(row["command"], {}, row["num_processors"], parse_duration)
+            if runtime <= limit:
+                runtime = limit + 1.0
+                cputime = row["sim_cputime"] * runtime / max(1.0, row["sim_runtime"])
+            row.update(sim_runtime=runtime, sim_cputime=cputime)
+        return
+    so_far = row["work_done"]
+    if live is not None:
+        so_far = live["work_done"] + (max(0.0, end_of_file - live["segment_start"])
+                                      if live["segment_start"] is not None else 0.0)
+    runtime, cputime, code = simulate.plan(row["command"], {}, row["num_processors"], parse_duration)
+    if runtime <= so_far and (so_far > 0 or row["start_time"] is not None):
+        runtime, cputime, code = UNKNOWN_RUNTIME, UNKNOWN_RUNTIME * row["num_processors"], 0
+    row.update(sim_runtime=runtime, sim_cputime=cputime, sim_exit_code=code)
+
+
+def _mem(res_req: str | None) -> float | None:
+    if not res_req:
+        return None
+    from lsfemu.cli.bsub import SubmitError, mem_from_rusage
+
+    try:
+        return mem_from_rusage(res_req)
+    except SubmitError:
+        return None
+
+
+# ---------------------------------------------------------------------------
+# --into DIR: the cluster as it was
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class IntoSummary:
+    """What ``replay --into`` did, for its closing message."""
+
+    into: Path
+    home: Path
+    cluster: str
+    until: float
+    events: int
+    jobs: int
+    stored: int
+    alive: int
+    warnings: Warnings
+
+
+def _admin_name() -> str:
+    try:
+        return pwd.getpwuid(os.getuid()).pw_name
+    except KeyError:
+        return "lsfadmin"
+
+
+def config_files(tr: JobTracker, cluster: str, into: Path) -> dict[str, str]:
+    """lsf.conf and lsb.* for the replayed cluster, from what the log shows:
+    its queues (PRIORITY 30 each, in order of first use: the log does not
+    record queue priorities), its hosts with MXJ = the most slots seen in
+    use at once, and MAX_USER_PRIORITY when jobs carried user priorities."""
+    lsb = f"lsbatch/{cluster}/configdir"
+    queues = list(tr.queues) or ["normal"]
+    hosts = sorted(tr.host_peak) or [tr.master or "hostA"]
+    master = tr.master if tr.master in hosts else hosts[0]
+    params = [
+        "Begin Parameters",
+        f"DEFAULT_QUEUE  = {queues[0]}",
+        "MBD_SLEEP_TIME = 10",
+        "CLEAN_PERIOD   = 3600",
+    ]
+    if tr.priorities_seen:
+        params.append(f"MAX_USER_PRIORITY = {max(100, tr.max_priority_seen)}")
+    params.append("End Parameters")
+    queue_text = "".join(
+        f"Begin Queue\nQUEUE_NAME   = {q}\nPRIORITY     = 30\n"
+        f"DESCRIPTION  = Replayed from lsb.events (the log does not record queue settings).\nEnd Queue\n\n"
+        for q in queues)
+    host_rows = "".join(f"{h:<20} !        !        1       -    -    -    ()\n" for h in hosts)
+    mxj_rows = "".join(f"{h:<20} {max(1, tr.host_peak.get(h, 0)):<5} ()\n" for h in hosts)
+    return {
+        "lsf.conf": (f"# lsf.conf written by 'lsfemu replay'\nLSF_CONFDIR={into}\nLSB_CONFDIR={into}/lsbatch\n"
+                     f"LSF_CLUSTER_NAME={cluster}\nLSF_UNIT_FOR_LIMITS=MB\nLSF_MASTER_LIST=\"{master}\"\n"
+                     "LSF_ROOT_USER=Y\nLSFEMU_CLOCK=virtual\n"),
+        f"lsf.cluster.{cluster}": (f"Begin ClusterAdmins\nAdministrators = {_admin_name()}\nEnd ClusterAdmins\n\n"
+                                   "Begin Host\nHOSTNAME             model    type     server  r1m  mem  swp  RESOURCES\n"
+                                   f"{host_rows}End Host\n"),
+        f"{lsb}/lsb.params": "\n".join(params) + "\n",
+        f"{lsb}/lsb.queues": queue_text,
+        f"{lsb}/lsb.users": "Begin User\nUSER_NAME    MAX_JOBS\ndefault      -\nEnd User\n",
+        f"{lsb}/lsb.hosts": f"Begin Host\nHOST_NAME            MXJ   JL/U\n{mxj_rows}End Host\n",
+    }
+
+
+def copy_config(confdir: Path, into: Path) -> str:
+    """Copy the configuration in *confdir* (an LSF_ENVDIR) into *into* in
+    lsfemu's layout, on the virtual clock; returns the cluster's name.
+    Raises ReplayError when it has errors (each with file and line)."""
+    import re
+
+    from lsfemu.config.parser import find_files
+    from lsfemu.config.semantic import check_all
+
+    confdir = confdir.expanduser().resolve()
+    if not (confdir / "lsf.conf").exists():
+        raise ReplayError(f"{confdir}/lsf.conf: No such file (--conf takes an LSF_ENVDIR)")
+    cfg, issues = check_all(str(confdir))
+    if cfg is None:
+        raise ReplayError(f"the configuration in {confdir} has errors:\n"
+                          + "\n".join(str(i) for i in issues if i.fatal))
+    files = find_files(str(confdir))
+    name = files["cluster_name"] or "replay"
+    drop = re.compile(r"\s*(LSF_CONFDIR|LSB_CONFDIR|LSFEMU_CLOCK)\s*=")
+    conf = [line for line in (confdir / "lsf.conf").read_text().splitlines() if not drop.match(line)]
+    conf += [f"LSF_CONFDIR={into}", f"LSB_CONFDIR={into}/lsbatch", "LSFEMU_CLOCK=virtual"]
+    into.mkdir(parents=True, exist_ok=True)
+    (into / "lsf.conf").write_text("\n".join(conf) + "\n")
+    shutil.copyfile(files["lsf.cluster"], into / f"lsf.cluster.{name}")
+    lsb = into / "lsbatch" / name / "configdir"
+    lsb.mkdir(parents=True, exist_ok=True)
+    for f in ("lsb.params", "lsb.queues", "lsb.users", "lsb.hosts"):
+        if os.path.exists(files[f]):
+            shutil.copyfile(files[f], lsb / f)
+    return name
+
+
+def _daemon_running(home: Path) -> bool:
+    from lsfemu.client import _connect
+
+    return (home / "mbatchd.sock").exists() and _connect(str(home / "mbatchd.sock")) is not None
+
+
+def replay_into(paths: list[Path], into: Path, *, until: float | None = None, force: bool = False,
+                progress: bool | None = None, home: Path | None = None, conf: Path | None = None) -> IntoSummary:
+    """Load *paths* (oldest first) into a fresh cluster in *into*; see the
+    module docstring. *conf*: the real cluster's configuration (an
+    LSF_ENVDIR) to use instead of one made from the log."""
+    from sqlalchemy import insert, update
+
+    from lsfemu.sched.priority import default_priority
+    from lsfemu.store.db import open_store
+    from lsfemu.store.models import ClockState, Counter, HostState, Job, QueueState
+
+    into = into.expanduser().resolve()
+    home = (home or into / "state").expanduser().resolve()
+    if (into / "lsf.conf").exists() and not force:
+        raise ReplayError(f"{into}/lsf.conf exists; use --force to replace that cluster")
+    if _daemon_running(home):
+        raise ReplayError(f"a daemon runs for {home}; stop it first (LSFEMU_HOME={home} lsfemu daemon stop)")
+    if conf is not None:
+        from lsfemu.config.semantic import check_all
+
+        if not (conf / "lsf.conf").exists():
+            raise ReplayError(f"{conf}/lsf.conf: No such file (--conf takes an LSF_ENVDIR)")
+        if check_all(str(conf))[0] is None:
+            copy_config(conf, into)  # raises with the errors
+    if home.exists():
+        shutil.rmtree(home)
+    (home / "logdir").mkdir(parents=True)
+    os.chmod(home, 0o700)
+
+    engine, _ = open_store(f"sqlite:///{home / 'lsfemu.db'}")
+    tr = JobTracker()
+    warns = Warnings()
+    bar = Progress(sum(p.stat().st_size for p in paths), "replay", progress)
+    events = 0
+    stored = 0
+    batch: list[dict[str, Any]] = []
+    frozen: dict[tuple[int, int], dict[str, Any]] | None = None  # the rows at `until`
+    last_time = 0.0  # of the records up to `until`
+    last_seen = 0.0  # of all records
+    log_path = home / "logdir" / "lsb.events"
+
+    def flush(conn) -> None:
+        nonlocal stored
+        if batch:
+            conn.execute(insert(Job), batch)
+            stored += len(batch)
+            batch.clear()
+
+    try:
+        with engine.begin() as conn, open(log_path, "wb") as log:
+            log.write(header_line(HEADER_WIDTH + 1))
+            out: list[bytes] = []
+            for _lineno, text, rec in read_event_lines(paths, warns, on_bytes=bar):
+                t = float(rec.event_time)
+                last_seen = max(last_seen, t)
+                if frozen is None and until is not None and t > until:
+                    frozen = {k: dict(r) for k, r in tr.rows.items()}
+                if frozen is None:
+                    events += 1
+                    last_time = max(last_time, t)
+                    out.append(text.encode("utf-8", "surrogateescape") + b"\n")
+                    if len(out) >= _BATCH:
+                        log.write(b"".join(out))
+                        out.clear()
+                    done = tr.feed(rec)
+                    if done is not None:
+                        batch.append(done)
+                        if len(batch) >= _BATCH:
+                            flush(conn)
+                else:
+                    # after `until`: only how the jobs alive then went on
+                    key = rec.job_key if not isinstance(rec, F.JobModify2) else None
+                    if key is not None and key in frozen:
+                        done = tr.feed(rec)
+                        if done is not None:
+                            snap = frozen[key]
+                            snap.update(sim_runtime=done["sim_runtime"], sim_cputime=done["sim_cputime"],
+                                        sim_exit_code=done["sim_exit_code"], _known=True,
+                                        _by_limit=str(done["exit_reason"]).startswith("TERM_RUNLIMIT"))
+            log.write(b"".join(out))
+            flush(conn)
+            now = until if until is not None else last_time
+            alive = frozen if frozen is not None else tr.rows
+            for row in alive.values():
+                _future(row, tr.rows.get((row["id"], row["array_index"])), last_seen)
+                batch.append(row)
+                if len(batch) >= _BATCH:
+                    flush(conn)
+            flush(conn)
+            mup = max(100, tr.max_priority_seen) if tr.priorities_seen else None
+            if mup is not None:
+                conn.execute(update(Job).where(Job.priority.is_(None)).values(priority=default_priority(mup)))
+            conn.execute(insert(ClockState), [dict(id=1, virtual_now=now, last_pass=now)])
+            log.flush()
+            counters = dict(next_job_id=tr.max_job_id + 1, position=int(tr.bottom) + 1,
+                            events_offset=log.tell(), events_finished=0)
+            conn.execute(insert(Counter), [dict(name=k, value=v) for k, v in counters.items()])
+            if tr.queue_ctrl:
+                conn.execute(insert(QueueState), [dict(name=q, **st) for q, st in tr.queue_ctrl.items()])
+            if tr.host_ctrl:
+                conn.execute(insert(HostState), [dict(name=h, open=o, failed=False) for h, o in tr.host_ctrl.items()])
+    finally:
+        bar.close()
+        engine.dispose()
+
+    if events == 0:
+        shutil.rmtree(home, ignore_errors=True)
+        raise ReplayError("no event records to replay" + (" up to --until" if until is not None else ""))
+    if conf is not None:
+        cluster = copy_config(conf, into)
+    else:
+        cluster = tr.cluster or "replay"
+        into.mkdir(parents=True, exist_ok=True)
+        for rel, text in config_files(tr, cluster, into).items():
+            p = into / rel
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_text(text)
+    return IntoSummary(into=into, home=home, cluster=cluster, until=now, events=events,
+                       jobs=tr.jobs_seen, stored=stored, alive=len(alive), warnings=warns)
+
+
+def into_message(s: IntoSummary) -> str:
+    from lsfemu.render.timefmt import ctime
+
+    return (f"Replayed {s.events} events of {s.jobs} jobs into cluster <{s.cluster}> in {s.into}: "
+            f"{s.alive} jobs unfinished at {ctime(s.until)}; {s.stored} jobs stored.\n"
+            f"Now run:\n    export LSF_ENVDIR={s.into} LSFEMU_HOME={s.home}")
+
+
+# ---------------------------------------------------------------------------
+# --what-if CONFDIR: the same jobs, our scheduler, another configuration
+# ---------------------------------------------------------------------------
+
+_SUBS = """CREATE TABLE subs (
+    job_id INTEGER, idx INTEGER, user TEXT, queue TEXT, slots INTEGER, submit REAL,
+    priority INTEGER, run_limit_min REAL, res_req TEXT, mem_req_mb REAL, command TEXT, name TEXT,
+    project TEXT, cwd TEXT, home TEXT, from_host TEXT,
+    runtime REAL, cputime REAL, exit_code INTEGER,
+    orig_start REAL, orig_end REAL, wi_start REAL, wi_end REAL, wi_queue TEXT,
+    orig_rank INTEGER, wi_rank INTEGER,
+    PRIMARY KEY (job_id, idx))"""
+
+
+@dataclass
+class WhatIfReport:
+    """The comparison of the log's history with ours (see :func:`render_report`)."""
+
+    confdir: str
+    jobs: int = 0  # replayed: submitted and run in the log
+    never_ran: int = 0  # in the log, ended or still pending without running: not replayed
+    unstarted: int = 0  # replayed, but never started under the new configuration
+    first_submit: float = 0.0
+    last_submit: float = 0.0
+    remapped: dict[str, tuple[str, int]] = field(default_factory=dict)
+    per_user: list[dict[str, Any]] = field(default_factory=list)
+    per_queue: list[dict[str, Any]] = field(default_factory=list)
+    order_rho: float | None = None
+    order_jobs: int = 0
+    bucket: float = 3600.0
+    shares: list[dict[str, Any]] = field(default_factory=list)
+    warnings: Warnings = field(default_factory=Warnings)
+
+
+def _nice_bucket(span: float) -> float:
+    """An interval width that cuts *span* into at most about a dozen pieces."""
+    for w in (60, 300, 900, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600, 86400, 7 * 86400, 30 * 86400):
+        if span / w <= 12:
+            return float(w)
+    return float(math.ceil(span / 12 / 86400) * 86400)
+
+
+def _collect(paths: list[Path], db: sqlite3.Connection, until: float | None, warns: Warnings,
+             progress: bool | None) -> tuple[int, int]:
+    """Pass one: every job of the log with its submission and run, into ``subs``.
+    Returns (jobs stored, jobs that never ran)."""
+    tr = JobTracker()
+    bar = Progress(sum(p.stat().st_size for p in paths), "reading", progress)
+    rows: list[tuple] = []
+    never = 0
+    stored = 0
+    last = 0.0
+
+    def add(r: dict[str, Any], end: float | None) -> None:
+        nonlocal never, stored
+        if r["start_time"] is None:
+            never += 1
+            return
+        runtime = r["sim_runtime"] if end is not None else r["work_done"] + (
+            max(0.0, last - r["segment_start"]) if r["segment_start"] is not None else 0.0)
+        rows.append((r["id"], r["array_index"], r["user"], r["queue"], r["num_processors"], r["submit_time"],
+                     r["priority"], r["run_limit_min"], r["res_req"], r["mem_req_mb"], r["command"], r["name"],
+                     r["project"], r["cwd"], r["home"], r["from_host"], runtime,
+                     r["sim_cputime"] if end is not None else runtime * r["num_processors"],
+                     r["sim_exit_code"], r["start_time"], end))
+        stored += 1
+        if len(rows) >= _BATCH:
+            flush()
+
+    def flush() -> None:
+        db.executemany("INSERT OR REPLACE INTO subs (job_id, idx, user, queue, slots, submit, priority, "
+                       "run_limit_min, res_req, mem_req_mb, command, name, project, cwd, home, from_host, "
+                       "runtime, cputime, exit_code, orig_start, orig_end) "
+                       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
+        rows.clear()
+
+    try:
+        for _lineno, _text, rec in read_event_lines(paths, warns, on_bytes=bar):
+            if until is not None and isinstance(rec, F.JobNew) and (rec.submit_time or rec.event_time) > until:
+                continue
+            last = max(last, float(rec.event_time))
+            done = tr.feed(rec)
+            if done is not None:
+                add(done, done["finish_time"])
+    finally:
+        bar.close()
+    for r in list(tr.rows.values()):  # alive at the end: the run time so far
+        add(r, None)
+    flush()
+    db.commit()
+    return stored, never
+
+
+def what_if(paths: list[Path], confdir: Path, *, until: float | None = None, bucket: float | None = None,
+            progress: bool | None = None) -> WhatIfReport:
+    """Schedule the log's jobs under the configuration in *confdir* and compare."""
+    from lsfemu.config.semantic import check_all
+
+    confdir = confdir.expanduser().resolve()
+    if not (confdir / "lsf.conf").exists():
+        raise ReplayError(f"{confdir}/lsf.conf: No such file (--what-if takes an LSF_ENVDIR)")
+    cfg, issues = check_all(str(confdir))
+    if cfg is None:
+        raise ReplayError("the --what-if configuration has errors:\n" + "\n".join(str(i) for i in issues if i.fatal))
+    rep = WhatIfReport(confdir=str(confdir))
+    tmp = Path(tempfile.mkdtemp(prefix="lsfemu-whatif-"))
+    try:
+        db = sqlite3.connect(str(tmp / "subs.db"))
+        db.execute(_SUBS)
+        db.execute("CREATE INDEX subs_submit ON subs (submit, job_id, idx)")
+        rep.jobs, rep.never_ran = _collect(paths, db, until, rep.warnings, progress)
+        if rep.jobs == 0:
+            raise ReplayError("no job in the files both was submitted and ran: nothing to compare")
+        rep.first_submit, rep.last_submit = db.execute("SELECT MIN(submit), MAX(submit) FROM subs").fetchone()
+        _simulate(db, confdir, tmp / "home", rep, progress)
+        _compare(db, rep, bucket)
+        db.close()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return rep
+
+
+def _simulate(db: sqlite3.Connection, confdir: Path, home: Path, rep: WhatIfReport, progress: bool | None) -> None:
+    """Pass two: the submissions, in order, into a Cluster on the virtual clock."""
+    from lsfemu.daemon.cluster import FINISHED, Cluster, SubmitSpec
+
+    saved = {k: os.environ.get(k) for k in ("LSFEMU_CLOCK_START", "LSFEMU_DB")}
+    os.environ["LSFEMU_CLOCK_START"] = repr(float(rep.first_submit))
+    os.environ.pop("LSFEMU_DB", None)  # the what-if store is a private SQLite file
+    try:
+        cl = Cluster(str(confdir), str(home))
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    cl.clock.mode = "virtual"
+    cl.clock.virtual_now = rep.first_submit
+    names = [q.name for q in cl.config.queues]
+    default = (cl.config.params.default_queues or names)[0]
+    origin: dict[tuple[int, int], tuple[int, int]] = {}
+    updates: list[tuple] = []
+
+    def evict() -> None:
+        cl.commit()
+        for key, job in list(cl.jobs.items()):
+            if job.status in FINISHED:
+                updates.append((job.start_time, job.finish_time, job.queue, *origin.pop(key)))
+                del cl.jobs[key]
+                cl.session.expunge(job)
+        if updates:
+            db.executemany("UPDATE subs SET wi_start=?, wi_end=?, wi_queue=? WHERE job_id=? AND idx=?", updates)
+            updates.clear()
+
+    bar = Progress(rep.jobs, "scheduling", progress)
+    n = 0
+    cur = db.execute("SELECT job_id, idx, user, queue, slots, submit, priority, run_limit_min, res_req, "
+                     "mem_req_mb, command, name, project, cwd, home, from_host, runtime, cputime, exit_code "
+                     "FROM subs ORDER BY submit, job_id, idx")
+    while True:
+        chunk = cur.fetchmany(_BATCH)
+        if not chunk:
+            break
+        for (jid, idx, user, queue, slots, submit, prio, rlim, res_req, mem, command, name, project,
+             cwd, home_dir, from_host, runtime, cputime, exit_code) in chunk:
+            cl.run_until(submit)
+            q = queue
+            if q not in names:
+                was = rep.remapped.get(queue, (default, 0))
+                rep.remapped[queue] = (default, was[1] + 1)
+                q = default
+            spec = SubmitSpec(
+                user=user, queue=q, default_queue_used=False, command=command, name=name,
+                num_processors=slots, max_processors=None, cwd=cwd, home=home_dir, specified_cwd=None,
+                output_file=None, error_file=None, output_overwrite=False, error_overwrite=False,
+                run_limit_min=rlim, submit_priority=prio, res_req=res_req, mem_req_mb=mem,
+                project=project, user_group=None, env={}, from_host=from_host)
+            job = cl.submit(spec)
+            job.sim_runtime, job.sim_cputime, job.sim_exit_code = runtime, cputime, exit_code
+            origin[(job.id, job.array_index)] = (jid, idx)
+            n += 1
+            bar(n)
+        evict()
+    # then until nothing more can happen (jobs that can never start stay pending)
+    steps = 0
+    while True:
+        fin = cl._next_finish()
+        nxt = cl._next_pass()
+        due = [t for t in ((fin[0] if fin else None), nxt) if t is not None]
+        if not due:
+            break
+        cl.run_until(min(due))
+        steps += 1
+        if not steps % 256:
+            evict()
+    evict()
+    bar.close()
+    rep.unstarted = len(origin)
+    cl.session.close()
+    cl.events.close()
+    cl.engine.dispose()
+
+
+def _compare(db: sqlite3.Connection, rep: WhatIfReport, bucket: float | None) -> None:
+    """Wait times, dispatch order and slot shares, from the ``subs`` table."""
+    both = "orig_start IS NOT NULL AND wi_start IS NOT NULL"
+    db.execute(f"CREATE TEMP TABLE r1 AS SELECT job_id, idx, ROW_NUMBER() OVER (ORDER BY orig_start, submit, job_id, idx) AS rk FROM subs WHERE {both}")
+    db.execute(f"CREATE TEMP TABLE r2 AS SELECT job_id, idx, ROW_NUMBER() OVER (ORDER BY wi_start, submit, job_id, idx) AS rk FROM subs WHERE {both}")
+    db.execute("UPDATE subs SET orig_rank = (SELECT rk FROM r1 WHERE r1.job_id = subs.job_id AND r1.idx = subs.idx), "
+               "wi_rank = (SELECT rk FROM r2 WHERE r2.job_id = subs.job_id AND r2.idx = subs.idx)")
+    n, d2 = db.execute("SELECT COUNT(*), SUM((orig_rank - wi_rank) * (orig_rank - wi_rank)) FROM subs "
+                       "WHERE orig_rank IS NOT NULL").fetchone()
+    rep.order_jobs = n or 0
+    if n and n > 1:
+        rep.order_rho = 1.0 - 6.0 * float(d2) / (n * (n * n - 1.0))
+    for col, target in (("user", rep.per_user), ("queue", rep.per_queue)):
+        for row in db.execute(
+                f"SELECT {col}, COUNT(*), AVG(orig_start - submit), AVG(wi_start - submit), "
+                f"MAX(orig_start - submit), MAX(wi_start - submit), AVG(wi_rank - orig_rank), "
+                f"SUM(wi_start IS NULL) FROM subs GROUP BY {col} ORDER BY {col}"):
+            target.append(dict(zip((col, "jobs", "mean_wait_log", "mean_wait_whatif", "max_wait_log",
+                                    "max_wait_whatif", "order_shift", "unstarted"), row)))
+    lo = rep.first_submit
+    hi = db.execute("SELECT MAX(MAX(COALESCE(orig_end, orig_start), COALESCE(wi_end, wi_start, 0))) FROM subs").fetchone()[0] or lo
+    rep.bucket = bucket or _nice_bucket(max(1.0, hi - lo))
+    acc: dict[tuple[int, str], list[float]] = {}
+    for user, slots, os_, oe, ws, we in db.execute(
+            "SELECT user, slots, orig_start, orig_end, wi_start, wi_end FROM subs"):
+        for col, start, end in ((0, os_, oe if oe is not None else hi), (1, ws, we if we is not None else hi)):
+            if start is None:
+                continue
+            b = int((start - lo) // rep.bucket)
+            while True:
+                b0 = lo + b * rep.bucket
+                b1 = b0 + rep.bucket
+                part = min(end, b1) - max(start, b0)
+                if part > 0:
+                    acc.setdefault((b, user), [0.0, 0.0])[col] += part * slots
+                if end <= b1:
+                    break
+                b += 1
+    totals: dict[int, list[float]] = {}
+    for (b, _u), v in acc.items():
+        t = totals.setdefault(b, [0.0, 0.0])
+        t[0] += v[0]
+        t[1] += v[1]
+    for (b, user), v in sorted(acc.items()):
+        t = totals[b]
+        rep.shares.append(dict(start=lo + b * rep.bucket, user=user,
+                               share_log=v[0] / t[0] if t[0] else 0.0,
+                               share_whatif=v[1] / t[1] if t[1] else 0.0))
+
+
+def _when(t: float | None) -> str:
+    import time as _time
+
+    return "-" if t is None else _time.strftime("%Y-%m-%d %H:%M", _time.localtime(t))
+
+
+def _secs(v: float | None) -> str:
+    return "-" if v is None else f"{v:.0f}"
+
+
+def render_report(rep: WhatIfReport) -> str:
+    """The report as text tables (not an LSF format: tabulate's plain layout)."""
+    from tabulate import tabulate
+
+    out = [f"What-if replay of {rep.jobs} jobs submitted {_when(rep.first_submit)} .. {_when(rep.last_submit)} "
+           f"under {rep.confdir}"]
+    if rep.never_ran:
+        out.append(f"Not replayed: {rep.never_ran} jobs that never ran in the log.")
+    for q, (to, k) in sorted(rep.remapped.items()):
+        out.append(f"Queue <{q}> is not in the new configuration: its {k} jobs went to <{to}>.")
+    if rep.unstarted:
+        out.append(f"Never started under the new configuration: {rep.unstarted} jobs.")
+    heads = ["JOBS", "MEAN_WAIT_LOG", "MEAN_WAIT_WHATIF", "CHANGE", "MAX_WAIT_LOG", "MAX_WAIT_WHATIF", "ORDER_SHIFT"]
+    for title, key, rows in (("per user", "user", rep.per_user), ("per queue", "queue", rep.per_queue)):
+        table = []
+        for r in rows:
+            change = None if r["mean_wait_whatif"] is None else r["mean_wait_whatif"] - r["mean_wait_log"]
+            table.append([r[key], r["jobs"], _secs(r["mean_wait_log"]), _secs(r["mean_wait_whatif"]),
+                          "-" if change is None else f"{change:+.0f}", _secs(r["max_wait_log"]),
+                          _secs(r["max_wait_whatif"]),
+                          "-" if r["order_shift"] is None else f"{r['order_shift']:+.1f}"])
+        out.append("")
+        out.append(f"Wait time in seconds, {title} (queue and user as in the log):")
+        out.append(tabulate(table, headers=[key.upper()] + heads, tablefmt="plain", disable_numparse=True))
+    out.append("")
+    if rep.order_rho is None:
+        out.append("Dispatch order: fewer than 2 jobs started in both histories.")
+    else:
+        out.append(f"Dispatch order: Spearman rank correlation {rep.order_rho:.3f} over {rep.order_jobs} jobs "
+                   "(1 = the same order); ORDER_SHIFT is the mean change of a job's dispatch position "
+                   "(negative: dispatched earlier).")
+    out.append("")
+    out.append(f"Slot share per user over time (intervals of {_secs(rep.bucket)} s; users under 1% in both omitted):")
+    table = [[_when(s["start"]), s["user"], f"{100 * s['share_log']:.1f}%", f"{100 * s['share_whatif']:.1f}%"]
+             for s in rep.shares if max(s["share_log"], s["share_whatif"]) >= 0.01]
+    out.append(tabulate(table, headers=["INTERVAL_START", "USER", "SHARE_LOG", "SHARE_WHATIF"],
+                        tablefmt="plain", disable_numparse=True))
+    return "\n".join(out) + "\n"
+
+
+def report_json(rep: WhatIfReport) -> str:
+    import json
+
+    d = {k: v for k, v in rep.__dict__.items() if k != "warnings"}
+    d["remapped"] = {q: {"to": to, "jobs": k} for q, (to, k) in rep.remapped.items()}
+    d["warnings"] = rep.warnings.counts
+    return json.dumps(d, indent=1) + "\n"

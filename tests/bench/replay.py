@@ -1,0 +1,110 @@
+"""Replay benchmark: `python tests/bench/replay.py [--events 1000000]` (see README, "Benchmark").
+
+Generates synthetic lsb.events files (lsfemu.events.synth) of a tenth of
+--events and of --events records, and measures on each, side by side:
+
+* the floor: reading the file and splitting its lines in plain Python, in
+  this process;
+* `lsfemu replay FILE --into DIR` and `bhist -t -a -u all -f FILE`, each as a
+  process of its own: wall time (ratio to the floor) and peak resident
+  memory (from wait4's rusage).
+
+The memory peak must be flat in the file's length (issue 5): the table
+shows both sizes, and the JSON (bench-replay.json, or --json PATH) has every
+figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+
+def run_measured(argv: list[str], env: dict[str, str]) -> tuple[float, int]:
+    """(wall seconds, peak RSS in MB) of one process."""
+    t0 = time.perf_counter()
+    p = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    err = p.stderr.read()
+    _, status, ru = os.wait4(p.pid, 0)
+    dt = time.perf_counter() - t0
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode != 0:
+        raise RuntimeError(f"{argv} failed ({p.returncode}): {err.decode()[-2000:]}")
+    return dt, ru.ru_maxrss // 1024
+
+
+def floor(path: Path) -> float:
+    t0 = time.perf_counter()
+    n = 0
+    with open(path, "rb") as fh:
+        for line in fh:
+            n += len(line.split())
+    return time.perf_counter() - t0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--events", type=int, default=1_000_000, help="records in the larger file")
+    ap.add_argument("--json", default=str(ROOT / "bench-replay.json"))
+    ap.add_argument("--no-bhist", action="store_true", help="measure only lsfemu replay")
+    args = ap.parse_args()
+
+    from lsfemu.events.synth import write_events
+
+    root = Path(tempfile.mkdtemp(prefix="lsfemu-bench-replay-"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LSF", "LSB_"))}
+    env["TZ"] = "UTC"
+    lsfemu = [sys.executable, str(ROOT / "bin" / "lsfemu")]
+    bhist = [sys.executable, str(ROOT / "bin" / "bhist")]
+    results = []
+    try:
+        for n in (args.events // 10, args.events):
+            path = root / f"lsb.events.{n}"
+            t0 = time.perf_counter()
+            jobs = write_events(path, n)
+            gen = time.perf_counter() - t0
+            base = min(floor(path) for _ in range(3))
+            row = {"events": n, "jobs": jobs, "bytes": path.stat().st_size, "generate_s": gen, "floor_s": base}
+            into = root / f"into{n}"
+            dt, rss = run_measured(lsfemu + ["replay", str(path), "--into", str(into), "--no-progress"], env)
+            row.update(replay_s=dt, replay_ratio=dt / base, replay_rss_mb=rss)
+            shutil.rmtree(into, ignore_errors=True)
+            if not args.no_bhist:
+                dt, rss = run_measured(bhist + ["-t", "-a", "-u", "all", "-f", str(path)], env)
+                row.update(bhist_s=dt, bhist_ratio=dt / base, bhist_rss_mb=rss)
+            path.unlink()
+            results.append(row)
+            print(f"{n} events done", file=sys.stderr)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+    head = f"{'events':>9} {'floor s':>8} {'replay s':>9} {'x floor':>8} {'RSS MB':>7}"
+    if not args.no_bhist:
+        head += f" {'bhist -t s':>11} {'x floor':>8} {'RSS MB':>7}"
+    print(head)
+    for r in results:
+        line = (f"{r['events']:>9} {r['floor_s']:>8.2f} {r['replay_s']:>9.1f} {r['replay_ratio']:>8.0f} "
+                f"{r['replay_rss_mb']:>7}")
+        if not args.no_bhist:
+            line += f" {r['bhist_s']:>11.1f} {r['bhist_ratio']:>8.0f} {r['bhist_rss_mb']:>7}"
+        print(line)
+    small, large = results
+    growth = large["replay_rss_mb"] / max(1, small["replay_rss_mb"])
+    print(f"replay memory peak, {large['events']} vs {small['events']} events: x{growth:.2f} "
+          f"({'flat' if growth < 1.25 else 'GROWS'})")
+    Path(args.json).write_text(json.dumps({"runs": results, "replay_rss_growth": growth}, indent=1) + "\n")
+    return 0 if growth < 1.25 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
