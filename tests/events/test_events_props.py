@@ -72,3 +72,38 @@ def test_round_trip_arbitrary_strings(user, sig, hosts, cmd, name):
 def test_round_trip_numbers(n, t):
     rec = F.JobMove(event_time=t, user_id=n, job_id=abs(n), position=n, base=n, idx=n)
     assert F.decode(F.encode(rec)) == rec
+
+
+def _outcome(fn, line):
+    try:
+        rec = fn(line)
+    except F.EventSyntaxError as e:
+        return (type(e).__name__, str(e))
+    return (type(rec).__name__, rec.__dict__)
+
+
+_REAL_LINES = [F.encode(r) for r in (
+    F.JobNew(event_time=7, job_id=3, user_name="u", queue="q", command='a "b" c', job_name="n\u2400",
+             options=F.SUB_JOB_NAME, asked_hosts=("h1", "h2"), xfiles=(("a", "b", 2),), rlimits=(-1,) * 11),
+    F.JobStatus(event_time=9, job_id=3, status=F.JOB_STAT_EXIT, cpu_time=1.5, end_time=9, exit_status=256),
+    F.JobStart(event_time=8, job_id=3, exec_hosts=("h1",) * 3, effective_res_req="select[mem>1]"),
+    F.job_modify(3, event_time=10, user_name="u", user_priority=70, aps_string="system=10"),
+)]
+
+
+@settings(max_examples=500, deadline=None)
+@given(base=st.sampled_from(_REAL_LINES), cut=st.integers(0, 400), insert=st.lists(_FRAGMENTS, max_size=3))
+def test_fast_decoder_agrees_with_the_reference(base, cut, insert):
+    """decode's fast path (regex split + generated per-type code) accepts
+    exactly what the token-by-token reference accepts, with equal records."""
+    toks = base.split(" ")
+    at = cut % (len(toks) + 1)
+    line = " ".join(toks[:at] + insert + toks[at:])
+    assert _outcome(F.decode, line) == _outcome(F._decode_slow, line)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_FRAGMENTS, max_size=40))
+def test_fast_decoder_agrees_on_soup(parts):
+    line = '"JOB_STATUS" "10.1" 5 ' + " ".join(parts)
+    assert _outcome(F.decode, line) == _outcome(F._decode_slow, line)
