@@ -115,42 +115,99 @@ def _connect(path: str):
         raise
 
 
+class Unreachable(RuntimeError):
+    """No daemon can serve this caller; str() is the one line to print."""
+
+
+def _not_yours(home: str) -> str | None:
+    """The state folder belongs to another OS user: say whose (clusters are per OS user)."""
+    try:
+        owner = os.stat(home).st_uid
+    except OSError:
+        return None
+    if owner == os.getuid():
+        return None
+    import pwd
+
+    try:
+        name = pwd.getpwuid(owner).pw_name
+    except KeyError:
+        name = f"uid {owner}"
+    return f"the cluster in {home} belongs to user {name}; each OS user has a cluster of its own"
+
+
+def _down(home: str, e: OSError) -> Unreachable:
+    """The daemon cannot start because the state folder refuses (read-only, full, not ours)."""
+    why = f"System call failed: {e.strerror or e} ({home})"
+    whose = _not_yours(home)
+    return Unreachable(f"LSF is down: mbatchd cannot start: {why}" + (f"; {whose}" if whose else ""))
+
+
 def start_daemon(home: str, quiet: bool = True) -> None:
     """Start a daemon for `home` unless one answers; concurrent callers start one."""
     import fcntl
     import subprocess
-    import time
 
-    os.makedirs(home, mode=0o700, exist_ok=True)
     path = socket_path(home)
-    with open(os.path.join(home, "autostart.lock"), "a") as lock:
+    try:
+        os.makedirs(home, mode=0o700, exist_ok=True)
+        lock = open(os.path.join(home, "autostart.lock"), "a")
+    except OSError as e:
+        raise _down(home, e) from None
+    with lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         s = _connect(path)
         if s is not None:
             s.close()
             return
+        try:
+            log = open(os.path.join(home, "daemon.log"), "a")
+        except OSError as e:
+            raise _down(home, e) from None
+        # The daemon says on this pipe why it could not start (one line): the log
+        # may not take it (a full disk).
+        status_r, status_w = os.pipe()
         env = dict(os.environ)
         env["LSFEMU_HOME"] = home
+        env["LSFEMU_START_FD"] = str(status_w)
         pkg_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         env["PYTHONPATH"] = pkg_root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-        log = open(os.path.join(home, "daemon.log"), "a")
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "lsfemu.daemon"],
-            env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-            start_new_session=True, cwd="/",
-        )
-        log.close()
-        deadline = time.monotonic() + START_TIMEOUT
-        while time.monotonic() < deadline:
-            s = _connect(path)
-            if s is not None:
-                s.close()
-                return
-            code = proc.poll()
-            if code is not None and code != 3:  # 3: another daemon holds the lock and is starting
-                raise RuntimeError("the daemon could not start:\n" + _log_tail(os.path.join(home, "daemon.log")))
-            time.sleep(0.02)
-        raise RuntimeError(f"the daemon did not start within {START_TIMEOUT:.0f} s (see {home}/daemon.log)")
+        try:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "lsfemu.daemon"],
+                env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                start_new_session=True, cwd="/", pass_fds=(status_w,),
+            )
+        finally:
+            log.close()
+            os.close(status_w)
+        try:
+            _wait_for_daemon(home, path, proc, status_r)
+        finally:
+            os.close(status_r)
+
+
+def _wait_for_daemon(home: str, path: str, proc, status_r: int) -> None:
+    import time
+
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        s = _connect(path)
+        if s is not None:
+            s.close()
+            return
+        code = proc.poll()
+        if code is not None and code != 3:  # 3: another daemon holds the lock and is starting
+            os.set_blocking(status_r, False)
+            try:
+                why = os.read(status_r, 4096).decode("utf-8", "replace").strip()
+            except OSError:
+                why = ""
+            if why:
+                raise Unreachable(f"LSF is down: mbatchd cannot start: {why}")
+            raise RuntimeError("the daemon could not start:\n" + _log_tail(os.path.join(home, "daemon.log")))
+        time.sleep(0.02)
+    raise RuntimeError(f"the daemon did not start within {START_TIMEOUT:.0f} s (see {home}/daemon.log)")
 
 
 def _log_tail(path: str, lines: int = 15) -> str:
@@ -232,13 +289,21 @@ def call(cmd: str, argv: list[str], stdin_text: str | None = None) -> tuple[str,
     home = state_dir()
     path = socket_path(home)
     req = build_request(cmd, argv, stdin_text)
-    s = _connect(path)
+    try:
+        s = _connect(path)
+    except PermissionError as e:
+        # Another OS user's cluster: its folder and socket are its owner's only.
+        whose = _not_yours(home)
+        return ("", f"Cannot connect to LSF: {path}: {e.strerror}" + (f"; {whose}" if whose else "") + "\n", 255)
     if s is None:
         if not os.environ.get("LSF_ENVDIR"):
             return ("", "lsfemu: LSF_ENVDIR is not set; run 'lsfemu init DIR' and 'export LSF_ENVDIR=DIR'\n", 255)
         if os.environ.get("LSFEMU_AUTOSTART", "1") in ("0", "no", "off"):
             return ("", f"lsfemu: no daemon answers at {path} (LSFEMU_AUTOSTART=0)\n", 255)
-        start_daemon(home)
+        try:
+            start_daemon(home)
+        except Unreachable as e:
+            return ("", f"{e}\n", 255)
         s = _connect(path)
         if s is None:
             return ("", f"lsfemu: the daemon does not answer at {path}\n", 255)

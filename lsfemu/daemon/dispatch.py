@@ -15,6 +15,7 @@ import traceback
 
 from lsfemu.cli.base import Ctx, Result
 from lsfemu.cli.registry import COMMANDS
+from lsfemu.store.db import storage_failure
 
 log = logging.getLogger("lsfemu.daemon")
 
@@ -85,12 +86,20 @@ def handle(cluster, req: dict, peer_uid: int) -> Result:
         if cluster is not None:
             cluster.commit()
         return result
-    except Exception:  # a bug must not kill the daemon nor show a traceback
-        log.error("command %s %r failed:\n%s", cmd, argv, traceback.format_exc())
+    except Exception as e:  # a bug must not kill the daemon nor show a traceback
+        why = storage_failure(e, getattr(cluster, "home", None))
+        if why is not None:  # the state folder or the store refused: not a bug, say why
+            log.error("command %s %r failed: %s", cmd, argv, why)
+        else:
+            log.error("command %s %r failed:\n%s", cmd, argv, traceback.format_exc())
         if cluster is not None:
             try:
                 cluster.session.rollback()
                 cluster.reload_jobs()
             except Exception:
                 log.error("rollback failed:\n%s", traceback.format_exc())
+        if why is not None:
+            if cmd == "bsub":
+                return Result("", f"{why}. Job not submitted.\n", 255)
+            return Result("", f"{cmd}: {why}; nothing was changed\n", 255)
         return Result("", f"{cmd}: internal error in lsfemu (details in the daemon log); nothing was changed\n", 255)

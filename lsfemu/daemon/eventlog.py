@@ -63,7 +63,13 @@ class EventLog:
         """Append the staged records; (offset before, offset after)."""
         before = self.size()
         if self.staged:
-            self.writer.write_many(self.staged)
+            try:
+                self.writer.write_many(self.staged)
+            except BaseException:
+                # Disk full, read-only: part of the records may be in the file, the rest
+                # in the writer's buffer (to be flushed by a later write). Drop both.
+                self.undo(before)
+                raise
             self.staged = []
         return before, self.size()
 
@@ -71,8 +77,11 @@ class EventLog:
         return self.path.stat().st_size if self.path.exists() else 0
 
     def undo(self, offset: int) -> None:
-        """The store refused the commit: take the records back."""
-        self.writer.close()
+        """The store refused the commit (or the file the records): take the records back."""
+        try:
+            self.writer.close()
+        except OSError:
+            pass  # a buffer that cannot be flushed is dropped with the file
         os.truncate(self.path, offset)
         self.writer = EventWriter(self.path)
 

@@ -104,10 +104,36 @@ class Daemon:
                     self.cluster.reload_jobs()
 
     def run(self) -> int:
+        """Start (one line to the log and the starting client when that fails), serve, stop."""
+        from lsfemu.store.db import storage_failure
+
+        try:
+            started = self._start()
+        except Exception as e:
+            why = storage_failure(e, self.home)
+            if why is None:  # a bug: the traceback goes to the log, above the message
+                log.exception("the daemon could not start")
+                why = f"{type(e).__name__}: {e}"
+            print(f"lsfemu: cannot start the daemon:\n{why}", file=sys.stderr)
+            report_start(why)
+            return 1
+        if isinstance(started, int):
+            report_start(None)
+            return started
+        lockf, server = started
+        report_start(None)
+        return self._serve(lockf, server)
+
+    def _start(self):
+        """Lock, open the store, bind the socket: (lock file, server), or an exit status."""
         from lsfemu.daemon.cluster import Cluster
 
         os.makedirs(self.home, mode=0o700, exist_ok=True)
-        os.chmod(self.home, 0o700)  # the store, the socket and the log are the owner's only
+        mode = os.stat(self.home).st_mode & 0o777
+        if mode & 0o077:
+            # The store, the socket and the log are the owner's only. Only ever take
+            # permissions away: a folder its owner made read-only stays so.
+            os.chmod(self.home, mode & 0o700)
         inherited = os.environ.pop("LSFEMU_LOCK_FD", None)
         if inherited is not None:
             # Re-exec'd by badmin mbdrestart: the lock was kept across exec.
@@ -126,8 +152,12 @@ class Daemon:
         try:
             self.cluster = Cluster(self.envdir, self.home)
         except Exception as e:  # config or store error: say it and stop
-            print(f"lsfemu: cannot start the daemon:\n{e}", file=sys.stderr)
             lockf.close()
+            from lsfemu.store.db import storage_failure
+
+            if storage_failure(e, self.home) is not None:
+                raise
+            print(f"lsfemu: cannot start the daemon:\n{e}", file=sys.stderr)
             return 1
         import lsfemu.cli.registry  # noqa: F401  (import the commands before the first request)
         from lsfemu.events import emit
@@ -155,6 +185,12 @@ class Daemon:
             finally:
                 os.umask(old_umask)
             os.chmod(path, 0o700)
+        return lockf, server
+
+    def _serve(self, lockf, server) -> int:
+        from lsfemu.events import emit
+
+        path = os.path.join(self.home, "mbatchd.sock")
         server.daemon = self  # type: ignore[attr-defined]
         threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True).start()
         threading.Thread(target=self.tick, daemon=True).start()
@@ -171,7 +207,10 @@ class Daemon:
                 except FileNotFoundError:
                     pass
             self.cluster.events.stage(emit.mbd_die(self.cluster.now(), self.cluster.config.master_host))
-            self.cluster.commit()
+            try:
+                self.cluster.commit()
+            except Exception as e:  # a full disk: stop all the same; the next start recovers
+                log.error("could not record the daemon's stop: %s", e)
             self.cluster.events.close()
             self.cluster.engine.dispose()
         if self.restart_requested:
@@ -185,7 +224,33 @@ class Daemon:
         return 0
 
 
+_start_fd: int | None = None
+
+
+def report_start(failure: str | None) -> None:
+    """Tell the client that started this daemon (LSFEMU_START_FD, a pipe) why
+    the start failed, in one line; then close the pipe. Works on a full disk,
+    where the log cannot take the message."""
+    global _start_fd
+    fd, _start_fd = _start_fd, None
+    if fd is None:
+        return
+    try:
+        if failure:
+            os.write(fd, (" ".join(failure.split()) + "\n").encode("utf-8", "replace"))
+    except OSError:
+        pass
+    finally:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+
+
 def main() -> int:
+    global _start_fd
+    fd = os.environ.pop("LSFEMU_START_FD", None)
+    _start_fd = int(fd) if fd and fd.isdigit() else None
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     home = os.environ.get("LSFEMU_HOME") or os.path.join(os.path.expanduser("~"), ".lsfemu")
     envdir = os.environ.get("LSF_ENVDIR")

@@ -6,7 +6,9 @@ at `LSFEMU_HOME/lsfemu.db`.
 
 from __future__ import annotations
 
+import errno
 import os
+import sqlite3
 from pathlib import Path
 
 from sqlalchemy import Engine, create_engine, event, text
@@ -17,9 +19,22 @@ def default_url(home: str) -> str:
     return os.environ.get("LSFEMU_DB") or f"sqlite:///{os.path.join(home, 'lsfemu.db')}"
 
 
+DEFAULT_LOCK_TIMEOUT = 30.0  # seconds a write waits for another process's lock on the store
+
+
+def lock_timeout() -> float:
+    """How long a write waits for a lock held by another process
+    (`LSFEMU_DB_TIMEOUT` seconds, default 30), then fails."""
+    try:
+        value = float(os.environ.get("LSFEMU_DB_TIMEOUT", DEFAULT_LOCK_TIMEOUT))
+    except ValueError:
+        return DEFAULT_LOCK_TIMEOUT
+    return value if 0 <= value <= 3600 else DEFAULT_LOCK_TIMEOUT
+
+
 def make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+        engine = create_engine(url, connect_args={"timeout": lock_timeout(), "check_same_thread": False})
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn, _record):  # noqa: ANN001
@@ -76,3 +91,42 @@ def integrity_ok(engine: Engine) -> bool:
         return True
     with engine.connect() as conn:
         return conn.execute(text("PRAGMA integrity_check")).scalar() == "ok"
+
+
+# -- when the store cannot be written ------------------------------------------------------------
+
+_ERRNO_OF_SQLITE = (
+    ("database or disk is full", errno.ENOSPC),
+    ("readonly database", errno.EROFS),
+    ("disk i/o error", errno.EIO),
+)
+
+
+def storage_failure(exc: BaseException, home: str | None = None) -> str | None:
+    """One line saying why the store or the state folder cannot be written, in
+    LSF's words (`System call failed: <strerror>`, its wording for a failed
+    system call), or None when `exc` is not such a failure (a bug)."""
+    seen = set()
+    todo = [exc]
+    while todo:
+        e = todo.pop()
+        if e is None or id(e) in seen:
+            continue
+        seen.add(id(e))
+        where = f" ({home})" if home else ""
+        if isinstance(e, sqlite3.OperationalError):
+            msg = str(e).lower()
+            if "locked" in msg or "busy" in msg:
+                store = f"the store in {home}" if home else "the store"
+                return (f"Operation cannot be performed right now: {store} is locked by another process "
+                        f"(waited {lock_timeout():g} s)")
+            for text, code in _ERRNO_OF_SQLITE:
+                if text in msg:
+                    return f"System call failed: {os.strerror(code)}{where}"
+            if "unable to open database file" in msg:
+                return f"System call failed: cannot open the store{where}"
+        elif isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES,
+                                                     errno.EPERM, errno.EIO):
+            return f"System call failed: {os.strerror(e.errno)}{where}"
+        todo += [getattr(e, "orig", None), e.__cause__, e.__context__]
+    return None
