@@ -35,7 +35,10 @@ def run_request(req: dict) -> tuple[str, str, int]:
     try:
         cluster = get_cluster(envdir, home)
     except Exception as e:  # configuration or store error
-        return "", f"lsfemu: {e}\n", 255
+        from lsfemu.store.db import storage_failure
+
+        why = storage_failure(e, home)  # full, read-only, locked: one line
+        return "", f"lsfemu: {why or e}\n", 255
     r = dispatch.handle(cluster, req, os.getuid())
     return r.out, r.err, r.rc
 

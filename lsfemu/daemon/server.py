@@ -98,8 +98,14 @@ class Daemon:
                 try:
                     self.cluster.catch_up()
                     self.cluster.commit()
-                except Exception:
-                    log.exception("scheduling tick failed")
+                except Exception as e:
+                    from lsfemu.store.db import storage_failure
+
+                    why = storage_failure(e, self.home)
+                    if why is not None:  # full, read-only, locked: one line a second, no traceback
+                        log.error("scheduling tick failed: %s", why)
+                    else:
+                        log.exception("scheduling tick failed")
                     self.cluster.session.rollback()
                     self.cluster.reload_jobs()
 

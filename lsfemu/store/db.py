@@ -127,6 +127,8 @@ def storage_failure(exc: BaseException, home: str | None = None) -> str | None:
                 return f"System call failed: cannot open the store{where}"
         elif isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES,
                                                      errno.EPERM, errno.EIO):
+            if isinstance(e.filename, str):
+                where = f" ({e.filename})"
             return f"System call failed: {os.strerror(e.errno)}{where}"
         todo += [getattr(e, "orig", None), e.__cause__, e.__context__]
     return None
