@@ -42,6 +42,11 @@ NOT_USABLE = "Not usable to the queue"
 JUST_STARTED = "Just started a job recently"
 HOST_UNREACH = "Unable to reach slave batch server"
 NO_SPAN = "Not enough processors to meet the job's spanning requirement"
+# Job-level reasons decided before the pass (dependencies, lsfemu.sched.depend)
+# or in it (the %N limit of a job array).
+DEPEND = "Job dependency condition not satisfied"
+DEPEND_NEVER = "Dependency condition invalid or never satisfied"
+ARRAY_LIMIT = "The job array has reached its running element limit"
 
 
 @dataclass(frozen=True)
@@ -54,6 +59,8 @@ class PendingJob:
     priority: int  # job priority (0 when user priorities are off)
     position: float  # FCFS order; smaller is earlier
     first: bool = False  # migrated or rerun: scheduled before every pending job of its unit
+    blocked: str | None = None  # a reason that keeps it pending this pass (an unmet dependency)
+    array_limit: int | None = None  # an array element: at most this many elements started at once
 
 
 @dataclass
@@ -94,6 +101,7 @@ class PassInput:
     hosts: dict[str, HostInfo]
     user_limits: dict[str, int | None]  # effective MAX_JOBS per user (absent = unlimited)
     user_used: dict[str, int]  # slots of each user's started jobs
+    array_started: dict[int, int] = field(default_factory=dict)  # job ID -> started elements (RUN, USUSP, SSUSP)
 
 
 @dataclass
@@ -176,6 +184,12 @@ def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_f
 def _try_start(job: PendingJob, inp: PassInput, reasons: dict) -> list[str] | None:
     """Start `job` if it fits (updating the state), else record why not."""
     key = (job.job_id, job.array_index)
+    if job.blocked:
+        reasons[key] = [job.blocked]
+        return None
+    if job.array_limit is not None and inp.array_started.get(job.job_id, 0) >= job.array_limit:
+        reasons[key] = [ARRAY_LIMIT]
+        return None
     q = inp.queues.get(job.queue)
     if q is None or not q.active:
         reasons[key] = [QUEUE_INACTIVE]
@@ -207,6 +221,8 @@ def _try_start(job: PendingJob, inp: PassInput, reasons: dict) -> list[str] | No
     q.used += n
     q.used_by_user[job.user] = q.used_by_user.get(job.user, 0) + n
     inp.user_used[job.user] = inp.user_used.get(job.user, 0) + n
+    if job.array_index:
+        inp.array_started[job.job_id] = inp.array_started.get(job.job_id, 0) + 1
     return alloc
 
 
