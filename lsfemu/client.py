@@ -162,6 +162,7 @@ def start_daemon(home: str, quiet: bool = True) -> None:
             return
         try:
             log = open(os.path.join(home, "daemon.log"), "a")
+            since = os.fstat(log.fileno()).st_size  # what this start writes comes after
         except OSError as e:
             raise _down(home, e) from None
         # The daemon says on this pipe why it could not start (one line): the log
@@ -182,12 +183,12 @@ def start_daemon(home: str, quiet: bool = True) -> None:
             log.close()
             os.close(status_w)
         try:
-            _wait_for_daemon(home, path, proc, status_r)
+            _wait_for_daemon(home, path, proc, status_r, since)
         finally:
             os.close(status_r)
 
 
-def _wait_for_daemon(home: str, path: str, proc, status_r: int) -> None:
+def _wait_for_daemon(home: str, path: str, proc, status_r: int, since: int = 0) -> None:
     import time
 
     deadline = time.monotonic() + START_TIMEOUT
@@ -205,17 +206,22 @@ def _wait_for_daemon(home: str, path: str, proc, status_r: int) -> None:
                 why = ""
             if why:
                 raise Unreachable(f"LSF is down: mbatchd cannot start: {why}")
-            raise RuntimeError("the daemon could not start:\n" + _log_tail(os.path.join(home, "daemon.log")))
+            tail = _log_tail(os.path.join(home, "daemon.log"), since=since)
+            if not tail:
+                raise RuntimeError(f"the daemon could not start (exit status {code}; nothing in {home}/daemon.log)")
+            raise RuntimeError("the daemon could not start:\n" + tail)
         time.sleep(0.02)
     raise RuntimeError(f"the daemon did not start within {START_TIMEOUT:.0f} s (see {home}/daemon.log)")
 
 
-def _log_tail(path: str, lines: int = 15) -> str:
+def _log_tail(path: str, lines: int = 15, since: int = 0) -> str:
+    """What the daemon wrote to its log from offset `since` on, from its `cannot start` line."""
     try:
-        with open(path, errors="replace") as f:
-            text = f.read()[-8000:]
+        with open(path, "rb") as f:
+            f.seek(since)
+            text = f.read().decode("utf-8", "replace")[-8000:]
     except OSError:
-        return f"(no log at {path})"
+        return ""
     tail = text.splitlines()
     start = max((i for i, l in enumerate(tail) if l.startswith("lsfemu: cannot start")), default=max(0, len(tail) - lines))
     return "\n".join(tail[start:start + 40])

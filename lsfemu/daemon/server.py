@@ -120,8 +120,8 @@ class Daemon:
             if why is None:  # a bug: the traceback goes to the log, above the message
                 log.exception("the daemon could not start")
                 why = f"{type(e).__name__}: {e}"
-            print(f"lsfemu: cannot start the daemon:\n{why}", file=sys.stderr)
-            report_start(why)
+            report_start(why)  # first: the log may not take the message (a full disk)
+            _say(f"lsfemu: cannot start the daemon:\n{why}")
             return 1
         if isinstance(started, int):
             report_start(None)
@@ -149,7 +149,7 @@ class Daemon:
             try:
                 fcntl.flock(lockf, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
-                print(f"lsfemu: a daemon already runs for {self.home}", file=sys.stderr)
+                _say(f"lsfemu: a daemon already runs for {self.home}")
                 return ALREADY_RUNNING
         lockf.seek(0)
         lockf.truncate()
@@ -163,7 +163,7 @@ class Daemon:
 
             if storage_failure(e, self.home) is not None:
                 raise
-            print(f"lsfemu: cannot start the daemon:\n{e}", file=sys.stderr)
+            _say(f"lsfemu: cannot start the daemon:\n{e}")
             return 1
         import lsfemu.cli.registry  # noqa: F401  (import the commands before the first request)
         from lsfemu.events import emit
@@ -231,6 +231,14 @@ class Daemon:
 
 
 _start_fd: int | None = None
+
+
+def _say(text: str) -> None:
+    """A line for the log (stderr); a full disk must not turn it into a crash."""
+    try:
+        print(text, file=sys.stderr, flush=True)
+    except OSError:
+        pass
 
 
 def report_start(failure: str | None) -> None:

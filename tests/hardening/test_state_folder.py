@@ -236,6 +236,20 @@ def test_full_state_folder(lsf_cluster):
             assert new == max(acked) + 1  # refused submissions used no job ID
             acked[new] = "room"
             assert c.run(["bkill", str(first)], user="user1").rc == 0
+            # Full again, and the daemon crashes: a new one cannot start (its first commit
+            # needs room; its log cannot take the reason, the start pipe does) or it starts
+            # and refuses the write. Either way one line, and nothing changes.
+            _fill(c.home / "filler")
+            _kill_daemon(c)
+            before = _snapshot(c)
+            down = re.escape(f"LSF is down: mbatchd cannot start: System call failed: No space left on device "
+                             f"({c.home})")
+            _refused(c.run(["bsub", "-J", "crashed", "sleep", "10"], user="user1"),
+                     f"{down}|{NO_SPACE.format(home=re.escape(str(c.home)))}")
+            assert _snapshot(c) == before
+            os.unlink(c.home / "filler")
+            r = c.run(["bjobs", "-a", "-u", "all", "-noheader", "-o", "jobid stat"])
+            assert r.out == "".join(f"{j} PEND\n" for j in sorted(acked) if j != first) + f"{first} EXIT\n", r.text
             _check_after_stop(c, acked)
         finally:
             c.stop()
