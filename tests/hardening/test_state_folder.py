@@ -311,6 +311,12 @@ def test_store_locked_by_another_process(lsf_cluster):
         _refused(c.run(["bkill", "1"], user="user1"), "bkill: " + locked + "; nothing was changed")
         r = c.run(["bjobs", "-u", "all", "-noheader", "-o", "jobid job_name stat"])
         assert r.out == "1 before PEND\n", r.text
+        # Stopping still works (its record cannot be stored: logged, dropped), and a
+        # daemon cannot start while the lock is held (its first commit waits, then fails).
+        assert c.run("lsfemu daemon stop").rc == 0
+        assert _daemon_pid(c) is None or not (c.home / "mbatchd.sock").exists()
+        _refused(c.run(["bsub", "-J", "blocked2", "sleep", "10"], user="user1"),
+                 r"LSF is down: mbatchd cannot start: " + locked)
     finally:
         holder.stdin.close()
         holder.wait(timeout=30)
