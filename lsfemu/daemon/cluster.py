@@ -220,6 +220,7 @@ class Cluster:
         self.aps_unit = aps.aps_groups(cfg.queues)  # queue -> the APS queue ordering it
         self.aps_cfg = {q.name: aps.parse_aps_priority(q.aps_priority) for q in cfg.queues if q.aps_priority}
         self.per_slot = resreq.per_slot_from_params(cfg.params.extra)
+        self._rusage_cache: dict[tuple[str | None, int], dict[str, float]] = {}
         self.fs_by_queue, self.fs_partitions = fairshare_live.scopes(cfg)
         spec = cfg.params.extra.get("FAIRSHARE_ADJUSTMENT_PLUGIN")
         self.fs_plugin = fairshare_plugins.load_plugin(spec) if spec else None
@@ -421,10 +422,7 @@ class Cluster:
         if unit is None:
             return None
         q = self.config.queue(job.queue)
-        try:
-            amounts = resreq.rusage_amounts(job.res_req, job.num_processors, self.per_slot)
-        except resreq.ResReqError:
-            amounts = {}
+        amounts = self._rusage(job.res_req, job.num_processors)
         since = job.pend_since if job.pend_since is not None else job.submit_time
         inp = aps.ApsJobInput(
             pend_seconds=max(0.0, now - since),
@@ -435,6 +433,21 @@ class Cluster:
             fs_priority=(live or self.fairshare(now)).priority(job.user, job.queue) if q and q.fairshare else None,
             admin_value=job.aps_admin, system_value=job.aps_system)
         return aps.aps_value(self.aps_cfg[unit], inp)
+
+    def _rusage(self, res_req: str | None, slots: int) -> dict[str, float]:
+        """rusage amounts of a resource requirement (parsed once per distinct
+        string and configuration: many jobs share a few strings)."""
+        key = (res_req, slots)
+        amounts = self._rusage_cache.get(key)
+        if amounts is None:
+            try:
+                amounts = resreq.rusage_amounts(res_req, slots, self.per_slot)
+            except resreq.ResReqError:
+                amounts = {}
+            if len(self._rusage_cache) > 100_000:
+                self._rusage_cache.clear()
+            self._rusage_cache[key] = amounts
+        return amounts
 
     def pending_order(self, jobs: list[Job], now: float) -> list[tuple[Job, object]]:
         """Pending jobs in the order they are considered for dispatch, with
@@ -796,18 +809,45 @@ class Cluster:
     def order_for(self, unit: str, jobs: list, t: float, live: fairshare_live.LiveFairshare):
         """The Order of one scheduling unit: APS, fairshare, or the default."""
         if unit in self.aps_cfg:
-            order = aps.ApsOrder(jobs, lambda pj: self.aps_result(self.jobs[(pj.job_id, pj.array_index)], t, live))
-            if any(self.fs_by_queue.get(q) for q, u in self.aps_unit.items() if u == unit):
-                def on_start(pj):
-                    st = live.state(pj.queue)
-                    if st is not None:
-                        st.job_started(pj.user, pj.slots, self._committed_h(pj))
-                return fairshare_live.ApsWithFairshare(order, on_start)
-            return order
+            result_of = (lambda pj: self.aps_result(self.jobs[(pj.job_id, pj.array_index)], t, live))
+            if not any(self.fs_by_queue.get(q) for q, u in self.aps_unit.items() if u == unit):
+                # no FS factor: a start changes no other job's APS value
+                return aps.ApsOrder(jobs, result_of, affected=lambda pj: ())
+            unit_users = sorted({j.user for j in jobs})
+            accounts: dict[str, dict[int, list[str]]] = {}  # queue -> id(account) -> users
+            order = aps.ApsOrder(jobs, result_of,
+                                 affected=lambda pj: self._fs_affected(pj, live, unit_users, accounts))
+
+            def on_start(pj):
+                st = live.state(pj.queue)
+                if st is not None:
+                    st.job_started(pj.user, pj.slots, self._committed_h(pj))
+            return fairshare_live.ApsWithFairshare(order, on_start)
         state = live.state(unit)
         if state is not None:
             return fairshare_live.FairshareOrder(state, jobs, self._committed_h)
         return dispatch.StaticOrder(jobs)
+
+    def _fs_affected(self, pj, live: fairshare_live.LiveFairshare, users: list[str],
+                     accounts: dict[str, dict[int, list[str]]]) -> list[str] | None:
+        """The users whose FS factor a start of *pj* changes: those sharing its
+        fairshare account (usually the user alone); None (everyone) when an
+        adjustment plug-in is set, since it sees cluster-wide memory.
+        *accounts* caches each queue's account -> users for the pass."""
+        if self.fs_plugin is not None:
+            return None
+        st = live.state(pj.queue)
+        if st is None:
+            return [pj.user]
+        by_acct = accounts.get(pj.queue)
+        if by_acct is None:
+            by_acct = accounts[pj.queue] = {}
+            for u in users:
+                acct = st.tree.account(u)
+                if acct is not None:
+                    by_acct.setdefault(id(acct), []).append(u)
+        acct = st.tree.account(pj.user)
+        return [pj.user] if acct is None else by_acct.get(id(acct), [pj.user])
 
     def scheduling_pass(self, t: float) -> None:
         inp = self.pass_input()

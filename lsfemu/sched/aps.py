@@ -58,6 +58,7 @@ only time-based SLA goals (velocity, deadline, throughput) conflict with APS
 
 from __future__ import annotations
 
+import heapq
 import math
 import re
 from dataclasses import dataclass, field
@@ -541,27 +542,59 @@ class ApsOrder:
     """A dispatch ``Order`` for one APS block (see lsfemu.sched.dispatch).
 
     *result_of(job)* gives a job's current :class:`ApsResult`; jobs need
-    ``position``, ``job_id`` and ``array_index``. After each :meth:`started`
-    the remaining jobs are ranked again (the FS factor of that user may have
-    dropped), so *result_of* should read the current fairshare state.
+    ``position``, ``job_id``, ``array_index`` and ``user``. After each
+    :meth:`started` the jobs whose value the start may have changed are
+    ranked again, reading the current state through *result_of* (the FS
+    factor of that user drops): *affected(job)* names the users whose jobs
+    to rank again (``None``: every job). The next job is always the best by
+    the current values -- the order a full re-sort after every start gives
+    -- while a start costs only the affected users' jobs (a heap whose
+    outdated entries are skipped).
     """
 
-    def __init__(self, jobs: Iterable[Any], result_of: Callable[[Any], ApsResult | None]):
-        self._left = list(jobs)
+    def __init__(self, jobs: Iterable[Any], result_of: Callable[[Any], ApsResult | None],
+                 affected: Callable[[Any], Iterable[str] | None] | None = None):
         self._result_of = result_of
-        self._sort()
+        self._affected = affected
+        self._heap: list[tuple] = []
+        self._version: dict[tuple[int, int], int] = {}
+        self._jobs: dict[tuple[int, int], Any] = {}
+        self._by_user: dict[str, dict[tuple[int, int], Any]] = {}
+        for j in jobs:
+            key = (j.job_id, j.array_index)
+            self._jobs[key] = j
+            self._by_user.setdefault(j.user, {})[key] = j
+            self._push(j)
 
-    def _sort(self) -> None:
-        self._left.sort(key=lambda j: aps_rank(self._result_of(j)) + (j.position, j.job_id, j.array_index))
+    def _push(self, j: Any) -> None:
+        key = (j.job_id, j.array_index)
+        version = self._version.get(key, 0) + 1
+        self._version[key] = version
+        rank = aps_rank(self._result_of(j)) + (j.position, j.job_id, j.array_index)
+        heapq.heappush(self._heap, (rank, version, key))
 
     def __iter__(self):
-        while self._left:
-            job = self._left.pop(0)
+        heap = self._heap
+        while heap:
+            _rank, version, key = heapq.heappop(heap)
+            if self._version.get(key) != version:
+                continue  # ranked again since
+            del self._version[key]
+            job = self._jobs.pop(key)
+            waiting = self._by_user[job.user]
+            del waiting[key]
+            if not waiting:
+                del self._by_user[job.user]
             yield job
 
     def started(self, job: Any) -> None:
-        """Told of each start: rank the rest again."""
-        self._sort()
+        """Told of each start: rank again the jobs whose value may have changed."""
+        users = self._affected(job) if self._affected is not None else None
+        if users is None:
+            users = list(self._by_user)
+        for user in set(users):
+            for j in list(self._by_user.get(user, {}).values()):
+                self._push(j)
 
 
 # -- configuration checks (badmin ckconfig) -------------------------------------

@@ -113,3 +113,66 @@ def test_aps_order_object_reranks_after_each_start():
             fs[j.user] -= 5  # the user's dynamic priority drops after a start
             order.started(j)
     assert seen == [9, 1, 3, 2]
+
+
+def _reference_order(jobs, result_of, on_start):
+    """The order a full re-sort after every start gives (the definition)."""
+    left = list(jobs)
+    out = []
+    while left:
+        left.sort(key=lambda j: A.aps_rank(result_of(j)) + (j.position, j.job_id, j.array_index))
+        j = left.pop(0)
+        out.append(j.job_id)
+        on_start(j)
+    return out
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from("abcde"), st.integers(0, 5), st.booleans()), min_size=1, max_size=30),
+       st.dictionaries(st.sampled_from("abcde"), st.floats(0, 50), min_size=5, max_size=5),
+       st.sampled_from("abcde"))
+def test_incremental_aps_order_equals_a_full_resort(rows, fs0, shared):
+    """ApsOrder re-ranks only the affected users' jobs after a start; the
+    order must be the one a full re-sort gives. Users 'a' and the user
+    `shared` share one account (a start of either changes both)."""
+    from dataclasses import dataclass
+
+    @dataclass
+    class PJ:
+        job_id: int
+        user: str
+        position: float
+        prio: int
+        system: bool
+        array_index: int = 0
+
+    cfg = A.parse_aps_priority("WEIGHT[[FS, 10] [JPRIORITY, 1]]")
+    jobs = [PJ(i + 1, u, float((i * 7) % 11), p, s) for i, (u, p, s) in enumerate(rows)]
+    group = {"a", shared}
+
+    def run(incremental: bool) -> list[int]:
+        fs = dict(fs0)
+
+        def result_of(j):
+            return A.aps_value(cfg, A.ApsJobInput(pend_seconds=0, fs_priority=fs[j.user], job_priority=j.prio,
+                                                  system_value=5.0 if j.system else None))
+
+        def on_start(j):
+            for u in (group if j.user in group else {j.user}):
+                fs[u] = fs[u] * 0.5 - 1
+
+        if not incremental:
+            return _reference_order(jobs, result_of, on_start)
+        order = A.ApsOrder(jobs, result_of, affected=lambda j: group if j.user in group else [j.user])
+        out = []
+        for j in order:
+            out.append(j.job_id)
+            on_start(j)
+            order.started(j)
+        return out
+
+    assert run(True) == run(False)
