@@ -225,8 +225,9 @@ def lsfemu_remote(c: Ctx) -> Result:
             f"LSFEMU_HOME: {cl.home}",
             f"store: {cl.engine.url.render_as_string(hide_password=True)}",
             f"clock: {cl.clock.mode}, now {timefmt.ctime(cl.now())}",
-            "jobs: simulated (run time from 'sleep N', LSFEMU_RUNTIME, LSFEMU_CPUTIME); "
-            + ("real execution is not implemented yet, also in wall mode" if cl.clock.mode == "wall" else "virtual time"),
+            ("jobs: real processes on this machine (wall clock; with LSFEMU_CLOCK=virtual they are simulated), "
+             f"{len(cl.runner.active)} running" if cl.clock.mode == "wall" else
+             "jobs: simulated (run time from 'sleep N', LSFEMU_RUNTIME, LSFEMU_CPUTIME); virtual time"),
             f"jobs in memory: {len(cl.jobs)}",
         ]
         return Result("\n".join(lines) + "\n", "", 0)
@@ -235,6 +236,11 @@ def lsfemu_remote(c: Ctx) -> Result:
 
         if server.CURRENT is None:
             return Result("", "lsfemu: no daemon in this process (in-process mode)\n", 255)
+        killed = ""
+        if "--kill-jobs" in argv[2:]:  # else running jobs keep running and are collected by the next daemon
+            if not c.is_cluster_admin:
+                return Result("", "User permission denied\n", 255)
+            killed = f"{cl.kill_real_jobs(c.user)} running job(s) killed\n"
         server.CURRENT.stop_after_reply()
-        return Result("daemon stopping\n", "", 0)
+        return Result(killed + "daemon stopping\n", "", 0)
     return Result("", "Usage: lsfemu init DIR | demo | clock show|set|advance | daemon start|stop|status|restart\n", 255)

@@ -221,13 +221,18 @@ def daemon_status() -> None:
     raise typer.Exit(rc)
 
 
-def stop_daemon(timeout: float = 15.0) -> bool:
-    """Ask the daemon to stop and wait until it has; False when none ran."""
+def stop_daemon(timeout: float = 15.0, kill_jobs: bool = False) -> bool:
+    """Ask the daemon to stop and wait until it has; False when none ran.
+    Running jobs keep running (the next daemon collects them) unless `kill_jobs`."""
     from lsfemu import client
 
     if client._connect(client.socket_path()) is None:
         return False
-    _remote(["daemon", "stop"])
+    out, err, rc = _remote(["daemon", "stop"] + (["--kill-jobs"] if kill_jobs else []))
+    if kill_jobs:
+        if rc != 0:
+            raise RuntimeError((err or out).strip())
+        typer.echo(out.splitlines()[0])  # N running job(s) killed
     lock = os.path.join(_home(), "mbatchd.lock")
     import fcntl
 
@@ -243,10 +248,10 @@ def stop_daemon(timeout: float = 15.0) -> bool:
 
 
 @daemon_app.command("stop")
-def daemon_stop() -> None:
-    """Stop the daemon (the store keeps every job)."""
+def daemon_stop(kill_jobs: bool = typer.Option(False, "--kill-jobs", help="kill the running jobs too (they keep running otherwise)")) -> None:
+    """Stop the daemon (the store keeps every job; running jobs keep running)."""
     try:
-        stopped = stop_daemon()
+        stopped = stop_daemon(kill_jobs=kill_jobs)
     except RuntimeError as e:
         typer.echo(f"lsfemu: {e}", err=True)
         raise typer.Exit(1)

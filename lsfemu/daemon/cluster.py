@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import signal
 import time
 from dataclasses import dataclass
 
@@ -23,6 +24,7 @@ from lsfemu.config.semantic import check_all, load_all
 from lsfemu.config.model import ClusterConfig, ConfigIssue
 from lsfemu.daemon import fairshare_live
 from lsfemu.daemon.eventlog import EventLog
+from lsfemu.daemon.runner import Runner, usage_fields
 from lsfemu.events import emit
 from lsfemu.sched import aps, dispatch, resreq, simulate
 from lsfemu.sched import fairshare as fs
@@ -111,8 +113,10 @@ class Cluster:
         self.events = EventLog(os.path.join(home, "logdir"))
         self.events.recover(self._counter("events_offset"))
         self._init_clock()
+        self.runner = Runner(home)  # real execution in wall clock mode
         self.jobs: dict[JobKey, Job] = {}
         self._load_jobs()
+        self.runner.adopt(self.jobs.values())
         self.queue_state: dict[str, QueueState] = {}
         self.host_state: dict[str, HostState] = {}
         self._load_admin_state()
@@ -151,10 +155,12 @@ class Cluster:
     def reload_jobs(self) -> None:
         """Forget cached objects and read the store again (in-process mode, rollback)."""
         self.events.staged.clear()
+        self.runner.rollback()
         self.session.expire_all()
         self.clock_state = self.session.get(ClockState, 1)
         self.clock.virtual_now = self.clock_state.virtual_now
         self._load_jobs()
+        self.runner.adopt(self.jobs.values())
         self.queue_state.clear()
         self.host_state.clear()
         self._load_admin_state()
@@ -188,6 +194,7 @@ class Cluster:
             if after != before:
                 self.events.undo(before)
             raise
+        self.runner.after_commit(self)  # jobs started in this commit begin to run now
         if (self._counter("events_finished") or 0) >= max(1, self.config.params.max_job_num):
             self._switch_event_log()
 
@@ -309,6 +316,11 @@ class Cluster:
         job.segment_start = t
         job.exec_hosts = " ".join(hosts)
         job.pend_reasons = ""
+        if self.clock.mode == "wall":  # a real process (lsfemu.daemon.runner); CPU time is measured
+            job.real_run = True
+            job.sim_runtime = job.sim_cputime = 0.0
+            job.usage_json = None
+            self.runner.start(job)
         self.log(job, "START", None, t, hosts=hosts)
 
     def _finish(self, job: Job, t: float, status: str, exit_code: int | None, reason: str | None) -> None:
@@ -355,12 +367,38 @@ class Cluster:
         self.log(job, "SIGNAL", actor, t, signal="KILL" if signum is None else signum)
         owner = actor == job.user
         reason = "TERM_OWNER: job killed by owner" if owner else "TERM_ADMIN: job killed by root or LSF administrator"
+        if self._running_real(job):  # signal the process; it ends when the process does
+            self.runner.kill(self, job, signum, reason)
+            return
         code = simulate.KILL_EXIT_CODE if signum is None else 128 + signum
         self._finish(job, t, "EXIT", code, reason)
 
+    def _running_real(self, job: Job) -> bool:
+        return job.real_run and job.status in STARTED
+
+    def real_job_ended(self, job: Job, st: dict) -> None:
+        """A really run job's process ended (`st`: its status, read by the runner)."""
+        job.sim_cputime = float(st.get("cpu") or 0.0)
+        job.usage_json = json.dumps(st.get("usage") or {})
+        t = max(float(st.get("end") or self.now()), job.start_time or 0.0)
+        if st.get("status") == "DONE":
+            self._finish(job, t, "DONE", None, None)
+        else:
+            self._finish(job, t, "EXIT", st.get("exit_code"), st.get("reason"))
+
+    def kill_real_jobs(self, actor: str, timeout: float = 10.0) -> int:
+        """SIGKILL every really running job and collect their ends (`lsfemu daemon stop --kill-jobs`)."""
+        hit = [j for j in self.jobs.values() if self._running_real(j)]
+        for job in hit:
+            self.kill(job, actor, signal.SIGKILL)
+        self.runner.wait_all(self, timeout)
+        return len(hit)
+
     def note_signal(self, job: Job, actor: str, signame: str) -> None:
-        """A signal whose default action a simulated job ignores: only recorded."""
+        """A signal whose default action is to be ignored: recorded (and sent to a real job)."""
         self.log(job, "SIGNAL", actor, self.now(), signal=signame)
+        if self._running_real(job):
+            self.runner.send(job, int(signal.Signals["SIG" + signame]))
 
     def stop(self, job: Job, actor: str) -> None:
         t = self.now()
@@ -369,6 +407,8 @@ class Cluster:
             job.status = "PSUSP"
             job.pend_reasons = dispatch.ADMIN_STOP if admin else dispatch.USER_STOP
         elif job.status in ("RUN", "SSUSP"):
+            if job.real_run:
+                self.runner.send(job, signal.SIGSTOP)
             job.work_done = simulate.work_at(job.work_done, job.segment_start, t)
             job.segment_start = None
             job.status = "USUSP"
@@ -383,6 +423,8 @@ class Cluster:
             job.status = "PEND"
             job.pend_reasons = "Waiting for scheduling after resumed by user"
         elif job.status in ("USUSP", "SSUSP"):
+            if job.real_run:
+                self.runner.send(job, signal.SIGCONT)
             job.status = "RUN"
             job.segment_start = t
             job.susp_reason = None
@@ -527,6 +569,7 @@ class Cluster:
         if job.status in STARTED:
             job.work_done = simulate.work_at(job.work_done, job.segment_start, t)
             self._charge_usage(job, t)
+        self._leave_run(job)
         mup = self.config.params.max_user_priority
         job.status = "PEND"
         job.start_time = job.finish_time = job.segment_start = None
@@ -547,8 +590,15 @@ class Cluster:
         t = self.now()
         job.work_done = simulate.work_at(job.work_done, job.segment_start, t)
         self._charge_usage(job, t)
+        self._leave_run(job)
         self.log(job, "MIGRATE", actor, t)
         self.rerun(job, t, "MIGRATE")
+
+    def _leave_run(self, job: Job) -> None:
+        """A really running job leaves its run (requeue, migration, host failure): its processes are killed."""
+        if self._running_real(job):
+            self.runner.abandon(job)
+            job.real_run = False
 
     def rerun(self, job: Job, t: float, reason: str) -> None:
         """A rerunnable job whose host failed, or bmig: pending again, priority
@@ -564,8 +614,8 @@ class Cluster:
 
     # -- the event loop --------------------------------------------------------
     def _end_instant(self, job: Job) -> tuple[float, bool] | None:
-        if job.status != "RUN" or job.segment_start is None:
-            return None
+        if job.status != "RUN" or job.segment_start is None or job.real_run:
+            return None  # a real job ends when its process does (lsfemu.daemon.runner)
         return simulate.end_of_run(job.sim_runtime, self.effective_run_limit(job), job.work_done, job.segment_start)
 
     def _next_finish(self) -> tuple[float, Job, bool] | None:
@@ -641,6 +691,7 @@ class Cluster:
 
     def catch_up(self) -> None:
         """Wall mode: run what is due by now. Virtual mode: run what is due at the current instant."""
+        self.runner.poll(self)  # real jobs: ends, usage, run limits, kill sequences
         self.run_until(self.now())
 
     def advance(self, seconds: float) -> int:
@@ -710,6 +761,7 @@ class Cluster:
         for job in hit:
             job.work_done = simulate.work_at(job.work_done, job.segment_start, t)
             job.segment_start = None
+            self._leave_run(job)
             if job.rerunnable:
                 self._charge_usage(job, t)
                 self.rerun(job, t, "HOST_FAILURE")
@@ -893,4 +945,5 @@ class Cluster:
             pend_time=max(0.0, (job.start_time if started else end) - job.submit_time),
             aps_system=job.aps_system, aps_admin=job.aps_admin,
             share_group=None,
+            **usage_fields(job.usage_json, job.status in STARTED),
         )

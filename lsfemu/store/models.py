@@ -73,6 +73,12 @@ class Job(Base):
     work_done: Mapped[float] = mapped_column(Float, default=0.0)
     segment_start: Mapped[float | None] = mapped_column(Float, nullable=True)
     env_json: Mapped[str] = mapped_column(Text, default="{}")  # submission environment
+    # Real execution (wall clock, lsfemu.daemon.runner): the job runs as a
+    # process. Its CPU time is measured: sim_runtime is 0 and sim_cputime
+    # holds the CPU seconds so far, so the simulated CPU formula
+    # (simulate.cpu_at) yields the measured value everywhere.
+    real_run: Mapped[bool] = mapped_column(Boolean, default=False)
+    usage_json: Mapped[str | None] = mapped_column(Text, nullable=True)  # measured memory, swap, pids (JSON)
 
     __table_args__ = (Index("ix_jobs_user_status", "user", "status"),)
 

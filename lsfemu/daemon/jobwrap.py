@@ -1,0 +1,422 @@
+"""The job wrapper: one small process per running job, in LSF's child
+sbatchd's role. It starts the job, watches its process group, and records
+how it ended, so that a job outlives the daemon that dispatched it.
+
+    python -I .../lsfemu/daemon/jobwrap.py JOBDIR
+
+Standard library only, and run by path in isolated mode: it does not import
+lsfemu, so it starts fast and does not depend on the daemon's environment.
+
+The job directory (see lsfemu.daemon.runner, which writes `spec.json` and
+the job file before starting the wrapper):
+
+  spec.json    what to run: argv, cwd, environment, output files, and what
+               the job report needs (written by the daemon)
+  lock         flock-ed by the wrapper for its whole life: a daemon that
+               finds it unlocked knows no wrapper runs this job
+  wrapper.pid  the wrapper's pid (written by the daemon right after spawning)
+  started      the job was started (JSON: pid = pgid, start time). A wrapper
+               that finds it, or `status.json`, exits at once: no job runs twice
+  usage.json   the usage so far, rewritten at every sample (about every second)
+  signal.json  why the daemon signalled the job (written by the daemon before
+               signalling): {"reason": "TERM_...", "signal": N or null}. With
+               a signal number the reason counts only if the job died of it.
+  stdout, stderr  the spooled output (LSF's default; not with LSB_STDOUT_DIRECT)
+  status.json  how the job ended (written last, atomically, after the job
+               report): what the daemon collects
+
+Usage is measured from /proc: every member of the job's process group
+(its pgid is the job's pid) is read from /proc/PID/stat (CPU ticks, threads,
+resident pages, virtual size: LSF's swap). CPU time never decreases:
+time of reaped children moves into their parent's cutime/cstime, and the
+final wait4() adds what the job's top process collected. When the job's top
+process exits, processes left in its group are killed (SIGKILL), as sbatchd
+cleans up a finished job.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import select
+import signal
+import sys
+import time
+
+SAMPLE_INTERVAL = 1.0
+DASHES = "-" * 60
+_CLK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+_PAGE_KB = (os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096) // 1024
+
+
+# -- files ------------------------------------------------------------------
+def write_json(path: str, data: dict) -> None:
+    """Atomically (a reader sees the old or the new file, never a part)."""
+    tmp = f"{path}.tmp{os.getpid()}"
+    with open(tmp, "w") as f:
+        json.dump(data, f)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def read_json(path: str) -> dict | None:
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+# -- /proc ---------------------------------------------------------------------
+def _stat_fields(pid: str) -> list[bytes] | None:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    r = data.rfind(b")")
+    return data[r + 2:].split() if r > 0 else None
+
+
+def sample_group(pgid: int, swap_minus_rss: bool = False) -> dict:
+    """One look at the process group: pids, CPU seconds, memory, swap, threads.
+
+    Fields of /proc/PID/stat after the command name: [0] state, [2] pgrp,
+    [11..14] utime stime cutime cstime (clock ticks), [17] num_threads,
+    [20] vsize (bytes), [21] rss (pages). Swap is LSF's: the virtual memory
+    size (VSZ) of the job's processes, or VSZ - RSS with
+    EGO_PIM_SWAP_REPORT=Y (`swap_minus_rss`)."""
+    pids, cpu_ticks, rss_kb, swap_kb, threads = [], 0, 0, 0, 0
+    want = str(pgid).encode()
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        names = []
+    for name in names:
+        if not name.isdigit():
+            continue
+        f = _stat_fields(name)
+        if f is None or len(f) < 22 or f[2] != want:
+            continue
+        try:
+            cpu_ticks += int(f[11]) + int(f[12]) + int(f[13]) + int(f[14])
+            if f[0] != b"Z":
+                pids.append(int(name))
+                threads += int(f[17])
+                rss = int(f[21]) * _PAGE_KB
+                rss_kb += rss
+                swap_kb += max(0, int(f[20]) // 1024 - (rss if swap_minus_rss else 0))
+        except ValueError:
+            continue
+    pids.sort()
+    return {"pids": pids, "cpu": cpu_ticks / _CLK, "mem_kb": rss_kb, "swap_kb": swap_kb,
+            "nprocs": len(pids), "nthreads": threads}
+
+
+class Usage:
+    """Running maxima and averages over the samples of one job."""
+
+    def __init__(self, pgid: int, swap_minus_rss: bool = False):
+        self.pgid = pgid
+        self.swap_minus_rss = swap_minus_rss
+        self.cpu = 0.0
+        self.max_mem_kb = self.max_swap_kb = self.max_procs = self.max_threads = 0
+        self.mem_sum = 0
+        self.samples = 0
+        self.last: dict = {}
+
+    def sample(self) -> None:
+        s = sample_group(self.pgid, self.swap_minus_rss)
+        self.cpu = max(self.cpu, s["cpu"])
+        if s["nprocs"]:
+            self.samples += 1
+            self.mem_sum += s["mem_kb"]
+            self.max_mem_kb = max(self.max_mem_kb, s["mem_kb"])
+            self.max_swap_kb = max(self.max_swap_kb, s["swap_kb"])
+            self.max_procs = max(self.max_procs, s["nprocs"])
+            self.max_threads = max(self.max_threads, s["nthreads"])
+        self.last = s
+
+    def record(self, t: float) -> dict:
+        return {
+            "t": t, "cpu": round(self.cpu, 2), "pgid": self.pgid,
+            "pids": self.last.get("pids", []), "mem_kb": self.last.get("mem_kb"),
+            "swap_kb": self.last.get("swap_kb"), "nthreads": self.last.get("nthreads"),
+            "nprocs": self.last.get("nprocs"),
+            "max_mem_kb": self.max_mem_kb or None,
+            "avg_mem_kb": (self.mem_sum // self.samples) if self.samples else None,
+            "max_swap_kb": self.max_swap_kb, "max_procs": self.max_procs or None,
+            "max_threads": self.max_threads or None,
+        }
+
+
+# -- the job report --------------------------------------------------------------
+def _ctime(t: float) -> str:
+    return time.ctime(t)
+
+
+def _mb(kb: int | None, fmt: str) -> str:
+    if not kb:
+        return "-"
+    return fmt.format(kb / 1024.0) + " MB"
+
+
+def report_body(spec: dict, st: dict, reported: float) -> str:
+    """From `Job <name> was submitted ...` to the empty line after the usage summary."""
+    r = spec["report"]
+    hosts = r["hosts"]  # [[host, slots], ...]
+    one_slot = sum(n for _, n in hosts) == 1
+    shown = [f"<{h}>" if one_slot else f"<{n}*{h}>" for h, n in hosts]
+    lines = [
+        f"Job <{r['name']}> was submitted from host <{r['from_host']}> by user <{r['user']}> "
+        f"in cluster <{r['cluster']}> at {_ctime(r['submit_time'])}",
+        f"Job was executed on host(s) {shown[0]}, in queue <{r['queue']}>, as user <{r['user']}> "
+        f"in cluster <{r['cluster']}> at {_ctime(st['start'])}",
+    ]
+    lines += [" " * 28 + h for h in shown[1:]]
+    lines += [
+        f"<{r['home']}> was used as the home directory.",
+        f"<{st['cwd']}> was used as the working directory.",
+        f"Started at {_ctime(st['start'])}",
+        f"Terminated at {_ctime(st['end'])}",
+        f"Results reported at {_ctime(reported)}",
+        "",
+        "Your job looked like:",
+        "",
+        DASHES,
+        "# LSBATCH: User input",
+        r["command"],
+        DASHES,
+        "",
+    ]
+    if st["status"] == "DONE":
+        lines.append("Successfully completed.")
+    else:
+        if st.get("reason"):
+            lines.append(st["reason"].rstrip(".") + ".")
+        lines.append(f"Exited with exit code {st['exit_code']}.")
+    u = st["usage"]
+    req = r.get("mem_req_mb")
+    delta = "-"
+    if req is not None and u.get("max_mem_kb"):
+        delta = f"{req - round(u['max_mem_kb'] / 1024.0):.2f} MB"
+
+    def row(label: str, value: str) -> str:
+        return f"    {label} :".ljust(49) + value
+
+    lines += [
+        "",
+        "Resource usage summary:",
+        "",
+        row("CPU time", f"{st['cpu']:.2f} sec."),
+        row("Max Memory", _mb(u.get("max_mem_kb"), "{:.0f}")),
+        row("Average Memory", _mb(u.get("avg_mem_kb"), "{:.2f}")),
+        row("Total Requested Memory", f"{req:.2f} MB" if req is not None else "-"),
+        row("Delta Memory", delta),
+        row("Max Swap", _mb(u.get("max_swap_kb"), "{:.0f}")),
+        row("Max Processes", str(u["max_procs"]) if u.get("max_procs") else "-"),
+        row("Max Threads", str(u["max_threads"]) if u.get("max_threads") else "-"),
+        row("Run time", f"{round(st['end'] - st['start'])} sec."),
+        row("Turnaround time", f"{round(st['end'] - r['submit_time'])} sec."),
+        "",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def header(spec: dict, st: dict) -> str:
+    r = spec["report"]
+    verdict = "Done" if st["status"] == "DONE" else "Exited"
+    return (f"Sender: LSF System <{r['admin']}@{r['hosts'][0][0]}>\n"
+            f"Subject: Job {r['job_id']}: <{r['name']}> in cluster <{r['cluster']}> {verdict}\n\n")
+
+
+def _ps(spec: dict) -> str:
+    err = spec["report"].get("error_shown")
+    return f"\nPS:\n\nRead file <{err}> for stderr output of this job.\n\n" if err else ""
+
+
+def _open_out(path: str, overwrite: bool):
+    d = os.path.dirname(path)
+    if d:
+        os.makedirs(d, exist_ok=True)
+    return open(path, "wb" if overwrite else "ab")
+
+
+def _copy(src: str, dst) -> None:
+    try:
+        with open(src, "rb") as f:
+            while True:
+                chunk = f.read(1 << 20)
+                if not chunk:
+                    break
+                dst.write(chunk)
+    except OSError:
+        pass
+
+
+def write_report(spec: dict, jobdir: str, st: dict) -> None:
+    """LSF's job report, in the -o file (or the mailbox file without -o).
+
+    Spooled (LSF's default): header and report, `The output (if any)
+    follows:`, the output, and `PS:` naming the -e file. LSB_STDOUT_DIRECT=Y:
+    the output is already in the file; the report follows it after a line of
+    dashes and ends with `The output (if any) is above this job summary.`"""
+    reported = time.time()
+    body = header(spec, st) + report_body(spec, st, reported)
+    out = spec["stdout"]
+    if spec["direct"]:
+        with _open_out(out["path"], False) as f:
+            f.write(("\n" + DASHES + "\n" + body + "The output (if any) is above this job summary.\n\n"
+                     + (("\n" + _ps(spec)) if _ps(spec) else "")).encode("utf-8", "surrogateescape"))
+        return
+    with _open_out(out["path"], out["overwrite"]) as f:
+        f.write((body + "The output (if any) follows:\n\n").encode("utf-8", "surrogateescape"))
+        _copy(os.path.join(jobdir, "stdout"), f)
+        f.write(("\n" + _ps(spec)).encode("utf-8", "surrogateescape"))
+    err = spec.get("stderr")
+    if err:
+        with _open_out(err["path"], err["overwrite"]) as f:
+            _copy(os.path.join(jobdir, "stderr"), f)
+
+
+# -- running the job ---------------------------------------------------------------
+def _wait_status(status: int) -> int:
+    if os.WIFSIGNALED(status):
+        return 128 + os.WTERMSIG(status)
+    if os.WIFEXITED(status):
+        return os.WEXITSTATUS(status)
+    return 255
+
+
+def _outputs(spec: dict, jobdir: str):
+    """(stdout file, stderr file) for the job's process."""
+    out, err = spec["stdout"], spec.get("stderr")
+    if spec["direct"]:
+        fo = _open_out(out["path"], out["overwrite"])
+        fe = _open_out(err["path"], err["overwrite"]) if err else None
+    else:
+        fo = open(os.path.join(jobdir, "stdout"), "wb")
+        fe = open(os.path.join(jobdir, "stderr"), "wb") if err else None
+    return fo, fe
+
+
+def _spawn(spec: dict, jobdir: str) -> tuple[int, str]:
+    """Fork and exec the job in a new session; (pid, working directory)."""
+    cwd = spec["cwd"]
+    if not os.path.isdir(cwd):
+        cwd = "/tmp"  # LSF: a submission directory that does not exist -> /tmp
+    env = dict(spec["env"])
+    env["PWD"] = cwd
+    try:
+        fo, fe = _outputs(spec, jobdir)
+    except OSError:
+        fo = open(os.devnull, "wb")  # LSF: an inaccessible output file is not stored
+        fe = None
+    argv = spec["argv"]
+    pid = os.fork()
+    if pid == 0:  # the job
+        try:
+            os.setsid()
+            os.chdir(cwd)
+            null = os.open(os.devnull, os.O_RDONLY)
+            os.dup2(null, 0)
+            os.dup2(fo.fileno(), 1)
+            os.dup2((fe or fo).fileno(), 2)
+            os.closerange(3, 65536)
+            for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGCHLD,
+                      signal.SIGPIPE, signal.SIGXFSZ):
+                signal.signal(s, signal.SIG_DFL)
+            os.execve(argv[0], argv, env)
+        except BaseException as e:  # noqa: BLE001 - report and leave with LSF's "command not found"
+            try:
+                os.write(2, f"{argv[0]}: {e}\n".encode())
+            finally:
+                os._exit(127)
+    fo.close()
+    if fe:
+        fe.close()
+    return pid, cwd
+
+
+def _wait(pid: int, usage: Usage, jobdir: str) -> tuple[int, object]:
+    """Sample until the job's top process exits; (wait status, rusage)."""
+    try:
+        pidfd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        pidfd = None
+    next_sample = 0.0
+    while True:
+        got, status, ru = os.wait4(pid, os.WNOHANG)
+        if got == pid:
+            if pidfd is not None:
+                os.close(pidfd)
+            return status, ru
+        now = time.time()
+        if now >= next_sample:
+            usage.sample()
+            write_json(os.path.join(jobdir, "usage.json"), usage.record(now))
+            next_sample = now + SAMPLE_INTERVAL
+        wait = max(0.0, next_sample - time.time())
+        if pidfd is not None:
+            select.select([pidfd], [], [], wait)
+        else:
+            time.sleep(min(wait, 0.05))
+
+
+def run(jobdir: str) -> int:
+    spec = read_json(os.path.join(jobdir, "spec.json"))
+    if spec is None:
+        return 2
+    lock = open(os.path.join(jobdir, "lock"), "a")
+    fcntl.flock(lock, fcntl.LOCK_EX)  # a second wrapper waits here, then finds `started`
+    started_path = os.path.join(jobdir, "started")
+    if os.path.exists(started_path) or os.path.exists(os.path.join(jobdir, "status.json")):
+        return 0
+    if spec["env"].get("TZ"):  # the report's times as the submitter sees them
+        os.environ["TZ"] = spec["env"]["TZ"]
+    else:
+        os.environ.pop("TZ", None)
+    time.tzset()
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, signal.SIG_IGN)  # the wrapper outlives what hits the job or the daemon
+    start = time.time()
+    pid, cwd = _spawn(spec, jobdir)
+    write_json(started_path, {"pid": pid, "pgid": pid, "start": start, "cwd": cwd, "wrapper": os.getpid()})
+    usage = Usage(pid, bool(spec.get("swap_minus_rss")))
+    status, ru = _wait(pid, usage, jobdir)
+    end = time.time()
+    usage.sample()  # what is left in the group, then clean it up
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
+    code = _wait_status(status)
+    usage.cpu = max(usage.cpu, ru.ru_utime + ru.ru_stime)
+    rec = usage.record(end)
+    if ru.ru_maxrss and ru.ru_maxrss > (rec["max_mem_kb"] or 0):
+        rec["max_mem_kb"] = int(ru.ru_maxrss)
+    sig = read_json(os.path.join(jobdir, "signal.json")) or {}
+    reason = None
+    if sig.get("reason") and (sig.get("signal") is None or (os.WIFSIGNALED(status) and os.WTERMSIG(status) == sig["signal"])):
+        reason = sig["reason"]
+    st = {"status": "DONE" if code == 0 and reason is None else "EXIT", "exit_code": code, "reason": reason,
+          "start": start, "end": end, "cwd": cwd, "cpu": round(usage.cpu, 2), "usage": rec}
+    try:
+        write_report(spec, jobdir, st)
+    except OSError as e:
+        print(f"jobwrap: cannot write the job report: {e}", file=sys.stderr)
+    write_json(os.path.join(jobdir, "status.json"), st)
+    return 0
+
+
+def main() -> int:
+    if len(sys.argv) != 2:
+        print("usage: jobwrap.py JOBDIR", file=sys.stderr)
+        return 2
+    return run(sys.argv[1])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,473 @@
+"""Real execution of jobs in wall clock mode: sbatchd's role on this machine.
+
+With `LSFEMU_CLOCK=wall` a dispatched job really runs; with `virtual` it is
+simulated (lsfemu.sched.simulate) and nothing here is used. Virtual hosts all
+map to this machine; their MXJ slots bound how many jobs run at once (the
+scheduler sees to that).
+
+How a job runs
+  - When a scheduling pass starts a job, the cluster asks for a launch; the
+    launch happens after the store has committed the start (`after_commit`),
+    so a job never runs unless its start is durable.
+  - The launch writes the job's directory `LSFEMU_HOME/jobs/<id>.<index>.<start
+    ms>/` (`spec.json`, the job file `<submit time>.<id>` that
+    LSB_JOBFILENAME names, the host file) and starts the wrapper
+    (lsfemu/daemon/jobwrap.py, standard library only) in a new session. The
+    wrapper starts the job as its own process group (a new session) in the
+    submission directory (or -cwd) with the submission environment and
+    LSF's variables, measures it from /proc, writes the job report into the
+    output file, and records the end in `status.json`.
+  - The daemon's ticker (every second) and every command call `poll`: it
+    collects ended jobs, reads their usage (CPU time, memory, swap, processes,
+    threads: bjobs -l and fairshare), enforces run limits and moves kill
+    sequences on.
+
+Signals go to the job's process group: bstop/bresume send SIGSTOP/SIGCONT;
+bkill sends SIGINT, SIGTERM, SIGKILL spaced by JOB_TERMINATE_INTERVAL
+(lsb.params, default 10 s) — a parallel job (more than one slot) only gets
+SIGKILL unless LSB_USE_SEQUENTIAL_SIGNAL=Y in lsf.conf; `bkill -s SIG` sends
+just SIG. At the run limit the job gets SIGUSR2 and, when still running ten
+minutes later, bkill's sequence (LSF's bsub -W).
+
+Surviving the daemon: the wrapper does not depend on the daemon. A daemon
+that starts (or re-executes itself for badmin mbdrestart) finds the running
+jobs in the store and watches their directories again: a `status.json`
+is collected once (the job's end and the store's commit go together; the
+directory is removed only after the commit); a live wrapper holds `lock`; a
+job whose wrapper never started is launched then (the `started` marker and
+the lock keep it from running twice); a job whose wrapper died without a
+status ends EXIT.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+from lsfemu.daemon.jobwrap import read_json, write_json
+
+log = logging.getLogger("lsfemu.daemon")
+
+WRAPPER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jobwrap.py")
+RUNLIMIT_GRACE = 600.0  # bsub -W: SIGUSR2 at the limit, killed if still running ten minutes later
+RUNLIMIT_REASON = "TERM_RUNLIMIT: job killed after reaching LSF run time limit"
+STARTED = ("RUN", "USUSP", "SSUSP")
+# Per-job variables a job must not inherit from a submitting job's environment.
+_PER_JOB = ("LSB_JOBID", "LSB_JOBNAME", "LSB_QUEUE", "LSB_HOSTS", "LSB_MCPU_HOSTS", "LSB_DJOB_NUMPROC",
+            "LSB_DJOB_HOSTFILE", "LSB_SUB_HOST", "LSB_JOBFILENAME", "LSB_JOBINDEX", "LSB_OUTPUTFILE",
+            "LSB_ERRORFILE", "LSB_EXEC_CLUSTER", "LSB_PROJECT_NAME", "LSB_JOB_EXECUSER", "LS_SUBCWD",
+            "LS_EXECCWD", "LSB_EFFECTIVE_RSRCREQ")
+
+
+def host_counts(exec_hosts: list[str]) -> list[list]:
+    """[[host, slots], ...] in first-allocation order (LSB_MCPU_HOSTS)."""
+    counts: dict[str, int] = {}
+    for h in exec_hosts:
+        counts[h] = counts.get(h, 0) + 1
+    return [[h, n] for h, n in counts.items()]
+
+
+def output_path(spec: str, job_id: int, index: int, cwd: str, kind: str) -> tuple[str, str]:
+    """(absolute path, the name as LSF shows it) of a -o/-e file: %J and %I
+    replaced, a trailing `/` meaning `DIR/<job ID>.out|err`, relative to the
+    job's working directory."""
+    shown = spec.replace("%J", str(job_id)).replace("%I", str(index))
+    if shown.endswith("/"):
+        shown += f"{job_id}.{kind}"
+    full = shown if os.path.isabs(shown) else os.path.join(cwd, shown)
+    return os.path.normpath(full), shown
+
+
+class Runner:
+    """The running jobs of one cluster, seen from the daemon."""
+
+    def __init__(self, home: str):
+        self.home = home
+        self.root = os.path.join(home, "jobs")
+        self.active: set[tuple[int, int]] = set()  # real jobs started and not yet collected
+        self.to_launch: list = []  # jobs started in this request, launched after the commit
+        self.procs: dict[str, subprocess.Popen] = {}  # wrappers this process started
+        self.pgids: dict[str, int] = {}
+        self.queued: dict[str, list[tuple[float, list[int]]]] = {}  # signals waiting for their time or the pgid
+        self.killing: set[str] = set()
+        self.limit_hit: set[str] = set()
+        self.usage_seen: dict[str, float] = {}
+        self.done_dirs: list[str] = []  # collected: removed after the commit
+        self.abandoned: set[str] = set()  # requeued or lost with a host: killed, removed once ended
+        self.relaunched: set[str] = set()
+
+    # -- naming ------------------------------------------------------------------
+    def job_dir(self, job) -> str:
+        return os.path.join(self.root, f"{job.id}.{job.array_index}.{int(round(job.start_time * 1000))}")
+
+    # -- starting ----------------------------------------------------------------
+    def adopt(self, jobs) -> None:
+        """A (re)started daemon (or a reloaded store): watch the real jobs the store says are running."""
+        self.active = set()
+        for job in jobs:
+            if job.real_run and job.status in STARTED and job.start_time is not None:
+                self.active.add((job.id, job.array_index))
+
+    def start(self, job) -> None:
+        """The cluster started a real job; it is launched after the commit."""
+        self.active.add((job.id, job.array_index))
+        self.to_launch.append(job)
+
+    def rollback(self) -> None:
+        self.to_launch.clear()
+
+    def after_commit(self, cl) -> None:
+        launch, self.to_launch = self.to_launch, []
+        for job in launch:
+            if job.status in STARTED and job.start_time is not None:
+                self.launch(cl, job)
+        for d in self.done_dirs:
+            self._reap_pid(d)
+            shutil.rmtree(d, ignore_errors=True)
+        self.done_dirs.clear()
+
+    def launch(self, cl, job) -> None:
+        d = self.job_dir(job)
+        try:
+            os.makedirs(d, mode=0o700, exist_ok=True)
+            spec = self.spec(cl, job, d)
+            write_json(os.path.join(d, "spec.json"), spec)
+            logf = open(os.path.join(d, "wrapper.log"), "a")
+            try:
+                p = subprocess.Popen([sys.executable, "-I", WRAPPER, d], stdin=subprocess.DEVNULL, stdout=logf,
+                                     stderr=logf, cwd="/", start_new_session=True, close_fds=True)
+            finally:
+                logf.close()
+            self.procs[d] = p
+            with open(os.path.join(d, "wrapper.pid"), "w") as f:
+                f.write(f"{p.pid}\n")
+        except OSError as e:
+            log.error("job %s: cannot start: %s", job.id, e)
+            now = time.time()
+            try:
+                os.makedirs(d, mode=0o700, exist_ok=True)
+                write_json(os.path.join(d, "status.json"), {
+                    "status": "EXIT", "exit_code": 127, "reason": None, "start": now, "end": now,
+                    "cpu": 0.0, "usage": {}})
+            except OSError:
+                pass
+
+    def spec(self, cl, job, d: str) -> dict:
+        """What the wrapper needs: the command, where, with which environment and output files."""
+        from lsfemu.sched import resreq
+
+        cfg = cl.config
+        jid, idx = job.id, job.array_index
+        cwd = job.specified_cwd or job.cwd or "/"
+        out_base = cwd if os.path.isdir(cwd) else "/tmp"
+        hosts = job.exec_hosts.split()
+        counts = host_counts(hosts)
+        try:
+            env = json.loads(job.env_json or "{}")
+        except ValueError:
+            env = {}
+        for k in _PER_JOB:
+            env.pop(k, None)
+        jobfile = os.path.join(d, f"{int(job.submit_time)}.{jid}")
+        command = job.command
+        shebang = command.startswith("#!")
+        with open(jobfile, "w") as f:
+            f.write(command + "\n" if shebang else "#! /bin/sh\n\n" + command + "\n")
+        os.chmod(jobfile, 0o700)
+        hostfile = os.path.join(d, "hostfile")
+        with open(hostfile, "w") as f:
+            f.write("".join(h + "\n" for h in hosts))
+        out = err = None
+        out_shown = err_shown = None
+        if job.output_file:
+            path, out_shown = output_path(job.output_file, jid, idx, out_base, "out")
+            out = {"path": path, "overwrite": bool(job.output_overwrite)}
+        if job.error_file:
+            path, err_shown = output_path(job.error_file, jid, idx, out_base, "err")
+            if out is None or path != out["path"]:  # -e naming the -o file: stderr goes to the output
+                err = {"path": path, "overwrite": bool(job.error_overwrite)}
+            else:
+                err_shown = None
+        direct = out is not None and cfg.lsf_conf.get("LSB_STDOUT_DIRECT", "N").strip().upper() in ("Y", "YES")
+        if out is None:  # LSF mails the report and the output; lsfemu keeps the mail here
+            name = f"{jid}.out" if idx == 0 else f"{jid}_{idx}.out"
+            out = {"path": os.path.join(self.home, "output", name), "overwrite": False}
+        env.update({
+            "LSB_JOBID": str(jid), "LSB_JOBNAME": job.name if job.name is not None else command,
+            "LSB_QUEUE": job.queue, "LSB_HOSTS": " ".join(hosts),
+            "LSB_MCPU_HOSTS": " ".join(f"{h} {n}" for h, n in counts), "LSB_DJOB_NUMPROC": str(len(hosts)),
+            "LSB_DJOB_HOSTFILE": hostfile, "LSB_SUB_HOST": job.from_host, "LSB_JOBFILENAME": jobfile,
+            "LSB_JOBINDEX": str(idx), "LSB_EXEC_CLUSTER": cfg.cluster_name, "LSB_PROJECT_NAME": job.project,
+            "LSB_JOB_EXECUSER": job.user, "LS_SUBCWD": job.cwd, "LS_EXECCWD": cwd,
+        })
+        if out_shown is not None:
+            env["LSB_OUTPUTFILE"] = out_shown
+        if err_shown is not None:
+            env["LSB_ERRORFILE"] = err_shown
+        if job.res_req:
+            env["LSB_EFFECTIVE_RSRCREQ"] = job.res_req
+        try:
+            mem = resreq.rusage_amounts(job.res_req, job.num_processors, cl.per_slot).get("mem")
+        except resreq.ResReqError:
+            mem = None
+        return {
+            "argv": [jobfile] if shebang else ["/bin/sh", jobfile], "cwd": cwd, "env": env,
+            "stdout": out, "stderr": err, "direct": direct,
+            "swap_minus_rss": cfg.lsf_conf.get("EGO_PIM_SWAP_REPORT", "N").strip().upper() in ("Y", "YES"),
+            "report": {
+                "job_id": str(jid) if idx == 0 else f"{jid}[{idx}]",
+                "name": job.name if job.name is not None else command, "from_host": job.from_host,
+                "user": job.user, "cluster": cfg.cluster_name, "submit_time": job.submit_time,
+                "hosts": counts, "queue": job.queue, "home": job.home or env.get("HOME") or "/",
+                "command": command, "admin": cfg.admins[0] if cfg.admins else "lsfadmin",
+                "mem_req_mb": mem, "error_shown": err_shown,
+            },
+        }
+
+    # -- watching ------------------------------------------------------------------
+    def _alive(self, d: str) -> bool:
+        """Does a wrapper still run for this directory?"""
+        p = self.procs.get(d)
+        if p is not None:
+            return p.poll() is None
+        self._reap_pid(d)
+        import fcntl
+
+        try:
+            with open(os.path.join(d, "lock"), "a") as f:
+                try:
+                    fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    return True
+        except OSError:
+            pass
+        try:  # a wrapper that has not taken its lock yet
+            with open(os.path.join(d, "wrapper.pid")) as f:
+                pid = int(f.read().strip())
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                return b"jobwrap" in f.read()
+        except (OSError, ValueError):
+            return False
+
+    def _reap_pid(self, d: str) -> None:
+        """Reap a wrapper started before this process re-executed itself (badmin mbdrestart)."""
+        if d in self.procs:
+            return
+        try:
+            with open(os.path.join(d, "wrapper.pid")) as f:
+                os.waitpid(int(f.read().strip()), os.WNOHANG)
+        except (OSError, ValueError):
+            pass
+
+    def _reap(self) -> None:
+        for d, p in list(self.procs.items()):
+            if p.poll() is not None and (d in self.done_dirs or not os.path.isdir(d)):
+                del self.procs[d]
+
+    def poll(self, cl) -> None:
+        """Collect ended jobs, read usage, enforce run limits, send due signals."""
+        if not self.active and not self.abandoned:
+            return
+        now = time.time()
+        for key in sorted(self.active):
+            job = cl.jobs.get(key)
+            if job is None or not job.real_run or job.status not in STARTED or job.start_time is None:
+                self.active.discard(key)
+                continue
+            if job in self.to_launch:
+                continue
+            d = self.job_dir(job)
+            st = read_json(os.path.join(d, "status.json"))
+            if st is None and not self._alive(d):
+                st = read_json(os.path.join(d, "status.json"))
+                if st is None and not os.path.exists(os.path.join(d, "started")) and d not in self.relaunched:
+                    log.info("job %s: its wrapper never ran; starting it", job.id)
+                    self.relaunched.add(d)
+                    self.launch(cl, job)
+                    continue
+                if st is None:
+                    st = self._lost(d, now)
+            if st is not None:
+                self._forget(d)
+                self.active.discard(key)
+                self.done_dirs.append(d)
+                cl.real_job_ended(job, st)
+                continue
+            self._read_usage(job, d)
+            self._run_limit(cl, job, d, now)
+            self._deliver(d, now, job.status)
+        for d in list(self.abandoned):
+            self._deliver(d, now, "RUN")
+            if os.path.exists(os.path.join(d, "status.json")) or not self._alive(d):
+                self.abandoned.discard(d)
+                self._forget(d)
+                shutil.rmtree(d, ignore_errors=True)
+        self._reap()
+
+    def _lost(self, d: str, now: float) -> dict:
+        """The wrapper died without a status (killed, or the machine restarted)."""
+        log.warning("job directory %s: the wrapper ended without a status; the job is lost", d)
+        started = read_json(os.path.join(d, "started")) or {}
+        if started.get("pgid"):
+            try:
+                os.killpg(int(started["pgid"]), signal.SIGKILL)
+            except OSError:
+                pass
+        u = read_json(os.path.join(d, "usage.json")) or {}
+        return {"status": "EXIT", "exit_code": None, "reason": None, "start": started.get("start", now),
+                "end": now, "cpu": u.get("cpu", 0.0), "usage": u}
+
+    def _forget(self, d: str) -> None:
+        for m in (self.pgids, self.queued, self.usage_seen):
+            m.pop(d, None)
+        self.killing.discard(d)
+        self.limit_hit.discard(d)
+
+    def _read_usage(self, job, d: str) -> None:
+        path = os.path.join(d, "usage.json")
+        try:
+            mtime = os.stat(path).st_mtime
+        except OSError:
+            return
+        if self.usage_seen.get(d) == mtime:
+            return
+        u = read_json(path)
+        if u is None:
+            return
+        self.usage_seen[d] = mtime
+        job.sim_cputime = float(u.get("cpu") or 0.0)
+        job.usage_json = json.dumps(u)
+
+    def _run_limit(self, cl, job, d: str, now: float) -> None:
+        limit = cl.effective_run_limit(job)
+        if limit is None or job.status != "RUN" or d in self.limit_hit:
+            return
+        from lsfemu.sched import simulate
+
+        if simulate.work_at(job.work_done, job.segment_start, cl.now()) < limit * 60.0:
+            return
+        self.limit_hit.add(d)
+        self.killing.add(d)
+        self._note(d, RUNLIMIT_REASON, None)
+        self._queue(d, now, [signal.SIGUSR2])
+        interval = max(0, cl.config.params.job_terminate_interval)
+        for i, s in enumerate(self._sequence(cl, job)):
+            self._queue(d, now + RUNLIMIT_GRACE + i * interval, [s])
+
+    # -- signals ---------------------------------------------------------------------
+    def _pgid(self, d: str) -> int | None:
+        if d not in self.pgids:
+            st = read_json(os.path.join(d, "started"))
+            if st is None or not st.get("pgid"):
+                return None
+            self.pgids[d] = int(st["pgid"])
+        return self.pgids[d]
+
+    def _queue(self, d: str, when: float, sigs: list[int]) -> None:
+        self.queued.setdefault(d, []).append((when, sigs))
+
+    def _deliver(self, d: str, now: float, status: str) -> None:
+        """Send the signals that are due, once the job's process group exists."""
+        q = self.queued.get(d)
+        if not q:
+            return
+        pgid = self._pgid(d)
+        if pgid is None:
+            return
+        keep = []
+        for when, sigs in q:
+            if when > now:
+                keep.append((when, sigs))
+                continue
+            for s in sigs:
+                try:
+                    os.killpg(pgid, s)
+                except ProcessLookupError:
+                    break  # the job has ended; its wrapper reports it
+                except OSError as e:
+                    log.warning("signal %s to process group %s: %s", s, pgid, e)
+            if status in ("USUSP", "SSUSP") and any(s in (signal.SIGINT, signal.SIGTERM, signal.SIGUSR2) for s in sigs):
+                try:  # a stopped job only sees these signals once it runs again
+                    os.killpg(pgid, signal.SIGCONT)
+                except OSError:
+                    pass
+        self.queued[d] = keep
+
+    def _note(self, d: str, reason: str | None, signum: int | None) -> None:
+        """Why the job was signalled, for its end (see lsfemu/daemon/jobwrap.py)."""
+        try:
+            write_json(os.path.join(d, "signal.json"), {"reason": reason, "signal": signum})
+        except OSError as e:
+            log.warning("cannot record the signal reason in %s: %s", d, e)
+
+    def _sequence(self, cl, job) -> list[int]:
+        sequential = cl.config.lsf_conf.get("LSB_USE_SEQUENTIAL_SIGNAL", "N").strip().upper() in ("Y", "YES")
+        if job.num_processors > 1 and not sequential:
+            return [signal.SIGKILL]  # LSF: a parallel job only gets SIGKILL
+        return [signal.SIGINT, signal.SIGTERM, signal.SIGKILL]
+
+    def kill(self, cl, job, signum: int | None, reason: str) -> None:
+        """bkill: the default sequence (signum None) or one signal (bkill -s)."""
+        d = self.job_dir(job)
+        now = time.time()
+        if signum is None:
+            if d in self.killing:
+                return  # a sequence is under way already
+            self.killing.add(d)
+            self._note(d, reason, None)
+            interval = max(0, cl.config.params.job_terminate_interval)
+            for i, s in enumerate(self._sequence(cl, job)):
+                self._queue(d, now + i * interval, [s])
+        else:
+            if d not in self.killing:
+                self._note(d, reason, signum)
+            self._queue(d, now, [signum])
+        self._deliver(d, now, job.status)
+
+    def send(self, job, signum: int) -> None:
+        """One signal now (bstop, bresume, bkill -s of a signal that does not end a job by default)."""
+        d = self.job_dir(job)
+        now = time.time()
+        self._queue(d, now, [signum])
+        self._deliver(d, now, "RUN")
+
+    def abandon(self, job) -> None:
+        """The job leaves its run (brequeue, bmig, host failure): kill what runs."""
+        key = (job.id, job.array_index)
+        self.active.discard(key)
+        if job in self.to_launch:
+            self.to_launch.remove(job)
+            return
+        d = self.job_dir(job)
+        self.abandoned.add(d)
+        self.queued[d] = [(0.0, [signal.SIGKILL])]
+        self._deliver(d, time.time(), "RUN")
+
+    def wait_all(self, cl, timeout: float) -> None:
+        """Poll until no real job runs or `timeout` seconds passed (daemon stop --kill-jobs)."""
+        deadline = time.time() + timeout
+        while self.active and time.time() < deadline:
+            self.poll(cl)
+            if self.active:
+                time.sleep(0.05)
+
+
+def usage_fields(usage_json: str | None, running: bool) -> dict:
+    """JobView fields from a really run job's measured usage."""
+    if not usage_json:
+        return {}
+    try:
+        u = json.loads(usage_json)
+    except ValueError:
+        return {}
+    out = {"max_mem_kb": u.get("max_mem_kb"), "avg_mem_kb": u.get("avg_mem_kb")}
+    if running:
+        out.update(mem_kb=u.get("mem_kb"), swap_kb=u.get("swap_kb"), nthreads=u.get("nthreads"),
+                   pids=list(u.get("pids") or []), pgid=u.get("pgid"))
+    return out
