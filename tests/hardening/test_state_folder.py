@@ -14,7 +14,7 @@ folder read-only for it):
   mount(8); skipped otherwise),
 - full: LSFEMU_HOME is a small tmpfs (needs root), filled with a file,
 - locked: another process holds `BEGIN EXCLUSIVE` on lsfemu.db,
-- crash: SIGKILL of the daemon.
+- crash: SIGKILL of the daemon (its lock file then names a PID another process has).
 """
 
 from __future__ import annotations
@@ -107,7 +107,7 @@ def _check_after_stop(c, acked: dict[int, str]) -> None:
 
 def _need_root(what: str) -> None:
     if os.geteuid() != 0:
-        pytest.skip(f"{what} needs root (file modes do not stop root, and mounting needs root)")
+        pytest.skip(f"{what} is made with mount(8), which needs root")
     if shutil.which("mount") is None or shutil.which("umount") is None:
         pytest.skip(f"{what} needs mount(8) and umount(8)")
 
@@ -183,27 +183,38 @@ def _submit_until_refused(c, acked: dict[int, str], pattern: str, refusals: int 
 # -- read-only ----------------------------------------------------------------------------------
 
 def test_read_only_state_folder_after_a_crash(lsf_cluster):
-    """The daemon died (SIGKILL: stale socket and lock); the folder is now read-only.
-    Commands say LSF is down and why; nothing changes; once writable, the next
-    command starts a daemon by itself and every acknowledged job is there."""
+    """The daemon died (SIGKILL: stale socket and lock, the lock naming a PID that
+    another process now has); the folder is now read-only. Commands say LSF is
+    down and why; nothing changes; once writable, the next command starts a daemon
+    by itself (liveness is the lock's flock, never the PID written in it) and
+    every acknowledged job is there. (The plain stale socket after a SIGKILL is
+    tests/e2e/test_daemon.py::test_acknowledged_job_survives_sigkill.)"""
     _need_root("a read-only state folder")
     c = lsf_cluster
     acked = {_submit(c, f"ro{i}"): f"ro{i}" for i in range(3)}
     _kill_daemon(c)
     assert (c.home / "mbatchd.sock").exists()
-    before = _snapshot(c)
-    events_before = (c.home / "logdir" / "lsb.events").read_bytes()
-    down = re.escape(f"LSF is down: mbatchd cannot start: System call failed: Read-only file system ({c.home})")
-    with _read_only(c.home):
-        for argv in (["bsub", "-J", "lost", "sleep", "10"], ["bjobs", "-u", "all"], ["bkill", "1"]):
-            _refused(c.run(argv, user="user1"), down)
-        _refused(c.run(["bsub"], user="user1", stdin="#BSUB -J lost2\nsleep 1\n"), down)
-    assert _snapshot(c) == before
-    assert (c.home / "logdir" / "lsb.events").read_bytes() == events_before
-    # Writable again: the next command recovers by itself.
-    new = _submit(c, "after")
-    assert new == max(acked) + 1
-    acked[new] = "after"
+    sleeper = subprocess.Popen(["sleep", "60"])  # a live process with the "reused" PID
+    try:
+        (c.home / "mbatchd.lock").write_text(f"{sleeper.pid}\n")
+        before = _snapshot(c)
+        events_before = (c.home / "logdir" / "lsb.events").read_bytes()
+        down = re.escape(f"LSF is down: mbatchd cannot start: System call failed: Read-only file system ({c.home})")
+        with _read_only(c.home):
+            for argv in (["bsub", "-J", "lost", "sleep", "10"], ["bjobs", "-u", "all"], ["bkill", "1"]):
+                _refused(c.run(argv, user="user1"), down)
+            _refused(c.run(["bsub"], user="user1", stdin="#BSUB -J lost2\nsleep 1\n"), down)
+        assert _snapshot(c) == before
+        assert (c.home / "logdir" / "lsb.events").read_bytes() == events_before
+        # Writable again: the next command recovers by itself.
+        new = _submit(c, "after")
+        assert new == max(acked) + 1
+        acked[new] = "after"
+        assert _daemon_pid(c) not in (None, sleeper.pid)
+        assert sleeper.poll() is None  # nobody signalled the innocent process
+    finally:
+        sleeper.kill()
+        sleeper.wait()
     r = c.run(["bjobs", "-u", "all", "-noheader", "-o", "jobid job_name"])
     assert r.out == "".join(f"{j} {n}\n" for j, n in sorted(acked.items())), r.text
     _check_after_stop(c, acked)
@@ -324,27 +335,4 @@ def test_store_locked_by_another_process(lsf_cluster):
     new = _submit(c, "after")
     assert new == 2
     acked[new] = "after"
-    _check_after_stop(c, acked)
-
-
-# -- a crash leaves a socket and a lock behind ----------------------------------------------------
-
-def test_stale_lock_naming_a_live_process(lsf_cluster):
-    """After a SIGKILL the lock file still names the dead daemon's PID, and that PID
-    may be reused by any process. Liveness is the flock, not the PID: the next
-    command starts a daemon by itself. (The plain stale-socket case is
-    tests/e2e/test_daemon.py::test_acknowledged_job_survives_sigkill.)"""
-    c = lsf_cluster
-    acked = {_submit(c, "x"): "x"}
-    _kill_daemon(c)
-    sleeper = subprocess.Popen(["sleep", "60"])  # a live process holding the "reused" PID
-    try:
-        (c.home / "mbatchd.lock").write_text(f"{sleeper.pid}\n")
-        r = c.run(["bjobs", "-noheader", "-o", "jobid job_name"], user="user1")
-        assert r.out == "1 x\n", r.text
-        assert _daemon_pid(c) not in (None, sleeper.pid)
-        assert sleeper.poll() is None  # nobody signalled the innocent process
-    finally:
-        sleeper.kill()
-        sleeper.wait()
     _check_after_stop(c, acked)
