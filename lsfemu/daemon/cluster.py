@@ -95,6 +95,11 @@ class _Row:
             return getattr(self._job, name)
 
 
+#: the columns _aps_input reads
+_APS_COLUMNS = frozenset(("queue", "res_req", "num_processors", "max_processors", "pend_since", "submit_time",
+                          "user", "aps_admin", "aps_system"))
+
+
 class Cluster:
     """One cluster's state. Not thread-safe: the daemon serialises calls."""
 
@@ -463,18 +468,30 @@ class Cluster:
         unit = self.aps_unit.get(job.queue)
         if unit is None:
             return None
-        q = self.config.queue(job.queue)
-        amounts = self._rusage(job.res_req, job.num_processors)
-        since = job.pend_since if job.pend_since is not None else job.submit_time
-        inp = aps.ApsJobInput(
+        return aps.aps_value(self.aps_cfg[unit], self._aps_input(job, now, live))
+
+    def aps_rank(self, job: Job, now: float, live: fairshare_live.LiveFairshare) -> tuple:
+        """``aps.aps_rank(self.aps_result(...))``, computed without the terms (the pass ranks every job)."""
+        unit = self.aps_unit.get(job.queue)
+        if unit is None:
+            return aps.aps_rank(None)
+        return aps.aps_rank_of(self.aps_cfg[unit], self._aps_input(job, now, live))
+
+    def _aps_input(self, job: Job, now: float, live: fairshare_live.LiveFairshare | None) -> aps.ApsJobInput:
+        d = job.__dict__  # loaded column values: no ORM attribute machinery per read
+        if not _APS_COLUMNS <= d.keys():  # expired attributes: load them the ORM way
+            d = {k: getattr(job, k) for k in _APS_COLUMNS}
+        q = self.config.queue(d["queue"])
+        amounts = self._rusage(d["res_req"], d["num_processors"])
+        since = d["pend_since"] if d["pend_since"] is not None else d["submit_time"]
+        return aps.ApsJobInput(
             pend_seconds=max(0.0, now - since),
-            proc=aps.proc_value(job.num_processors, job.max_processors, q.extra.get("PROCLIMIT") if q else None),
+            proc=aps.proc_value(d["num_processors"], d["max_processors"], q.extra.get("PROCLIMIT") if q else None),
             mem_mb=amounts.get("mem", 0.0), swap_mb=amounts.get("swp", 0.0),
             job_priority=self.effective_priority(job, now) or 0,
             queue_priority=q.priority if q else 0,
-            fs_priority=(live or self.fairshare(now)).priority(job.user, job.queue) if q and q.fairshare else None,
-            admin_value=job.aps_admin, system_value=job.aps_system)
-        return aps.aps_value(self.aps_cfg[unit], inp)
+            fs_priority=(live or self.fairshare(now)).priority(d["user"], d["queue"]) if q and q.fairshare else None,
+            admin_value=d["aps_admin"], system_value=d["aps_system"])
 
     def _rusage(self, res_req: str | None, slots: int) -> dict[str, float]:
         """rusage amounts of a resource requirement (parsed once per distinct
@@ -861,13 +878,13 @@ class Cluster:
     def order_for(self, unit: str, jobs: list, t: float, live: fairshare_live.LiveFairshare):
         """The Order of one scheduling unit: APS, fairshare, or the default."""
         if unit in self.aps_cfg:
-            result_of = (lambda pj: self.aps_result(self.jobs[(pj.job_id, pj.array_index)], t, live))
+            rank_of = (lambda pj: self.aps_rank(self.jobs[(pj.job_id, pj.array_index)], t, live))
             if not any(self.fs_by_queue.get(q) for q, u in self.aps_unit.items() if u == unit):
                 # no FS factor: a start changes no other job's APS value
-                return aps.ApsOrder(jobs, result_of, affected=lambda pj: ())
+                return aps.ApsOrder(jobs, rank_of=rank_of, affected=lambda pj: ())
             unit_users = sorted({j.user for j in jobs})
             accounts: dict[str, dict[int, list[str]]] = {}  # queue -> id(account) -> users
-            order = aps.ApsOrder(jobs, result_of,
+            order = aps.ApsOrder(jobs, rank_of=rank_of,
                                  affected=lambda pj: self._fs_affected(pj, live, unit_users, accounts))
 
             def on_start(pj):

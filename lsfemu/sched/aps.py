@@ -377,6 +377,65 @@ def aps_value(cfg: ApsConfig, job: ApsJobInput) -> ApsResult:
     return ApsResult(total, None, total, job.pend_seconds, tuple(terms))
 
 
+_PLANS: dict[str, tuple] = {}
+
+
+def _plan(cfg: ApsConfig) -> tuple:
+    """The weighted factors of *cfg* in evaluation order, looked up once:
+    ((top, weight, limit, grace, ((sub, weight, limit, grace), ...)), ...)."""
+    plan = _PLANS.get(cfg.text)
+    if plan is None:
+        out = []
+        for top in TOP_FACTORS:
+            w_top = cfg.weight(top)
+            if w_top is None:
+                continue
+            subs = tuple((sub, cfg.weight(sub), cfg.limits.get(sub), cfg.grace.get(sub))
+                         for sub in SUBFACTORS.get(top, ()) if cfg.weight(sub) is not None)
+            out.append((top, w_top, cfg.limits.get(top), cfg.grace.get(top), subs))
+        plan = _PLANS[cfg.text] = tuple(out)
+    return plan
+
+
+def aps_rank_of(cfg: ApsConfig, job: ApsJobInput) -> tuple[int, float]:
+    """``aps_rank(aps_value(cfg, job))`` without building the terms: the
+    scheduling pass ranks every pending job with it. The arithmetic is
+    aps_value's, operation for operation (a property test holds them equal)."""
+    if job.system_value is not None:
+        return (0, -_round(float(job.system_value)))
+    total = 0.0
+    pend = job.pend_seconds
+    for top, w_top, lim_top, g_top, subs in _plan(cfg):
+        if top == "FS":
+            raw = job.fs_priority
+        else:
+            raw = 0.0
+            for sub, w, lim, g in subs:
+                if sub == "PROC":
+                    value = float(job.proc)
+                elif sub == "MEM":
+                    value = float(job.mem_mb)
+                elif sub == "SWAP":
+                    value = float(job.swap_mb)
+                elif sub == "JPRIORITY":
+                    value = float(job.job_priority)
+                else:
+                    value = float(job.queue_priority)
+                limited = _clamp(_mul(w, value), lim)
+                if not (g is not None and pend < g):
+                    raw += limited
+            if math.isinf(raw):
+                raw = math.copysign(1e308, raw)
+        if raw is None or (g_top is not None and pend < g_top):
+            continue
+        total += _clamp(_mul(w_top, raw), lim_top)
+    if job.admin_value is not None:
+        total += float(job.admin_value)
+    if math.isinf(total) or math.isnan(total):
+        total = math.copysign(1e308, total) if not math.isnan(total) else 0.0
+    return (1, -_round(total))
+
+
 # -- bmod -aps ----------------------------------------------------------------
 
 _MOD_RE = re.compile(r"^\s*([A-Za-z]+)\s*=\s*(\S*)\s*$")
@@ -552,9 +611,12 @@ class ApsOrder:
     outdated entries are skipped).
     """
 
-    def __init__(self, jobs: Iterable[Any], result_of: Callable[[Any], ApsResult | None],
-                 affected: Callable[[Any], Iterable[str] | None] | None = None):
-        self._result_of = result_of
+    def __init__(self, jobs: Iterable[Any], result_of: Callable[[Any], ApsResult | None] | None = None,
+                 affected: Callable[[Any], Iterable[str] | None] | None = None,
+                 rank_of: Callable[[Any], tuple] | None = None):
+        """*rank_of(job)*, if given, is ``aps_rank(result_of(job))`` computed
+        directly (see :func:`aps_rank_of`)."""
+        self._rank_of = rank_of if rank_of is not None else (lambda j: aps_rank(result_of(j)))
         self._affected = affected
         self._heap: list[tuple] = []
         self._version: dict[tuple[int, int], int] = {}
@@ -570,7 +632,7 @@ class ApsOrder:
         key = (j.job_id, j.array_index)
         version = self._version.get(key, 0) + 1
         self._version[key] = version
-        rank = aps_rank(self._result_of(j)) + (j.position, j.job_id, j.array_index)
+        rank = self._rank_of(j) + (j.position, j.job_id, j.array_index)
         heapq.heappush(self._heap, (rank, version, key))
 
     def __iter__(self):

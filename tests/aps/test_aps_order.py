@@ -176,3 +176,24 @@ def test_incremental_aps_order_equals_a_full_resort(rows, fs0, shared):
         return out
 
     assert run(True) == run(False)
+
+
+@settings(max_examples=400, deadline=None)
+@given(weights=st.dictionaries(st.sampled_from(["FS", "RSRC", "PROC", "MEM", "SWAP", "WORK", "JPRIORITY", "QPRIORITY"]),
+                               st.sampled_from([1, 2.5, -3, 1e300, 0.001]), min_size=1),
+       limits=st.dictionaries(st.sampled_from(["FS", "RSRC", "PROC", "MEM", "WORK", "JPRIORITY"]),
+                              st.sampled_from([1, 50, 1e9])),
+       grace=st.dictionaries(st.sampled_from(["FS", "MEM", "JPRIORITY", "WORK"]), st.sampled_from(["10m", "1h", "30s"])),
+       pend=st.floats(0, 10000), proc=st.integers(1, 64), mem=st.floats(0, 1e6), swap=st.floats(0, 1e6),
+       jp=st.integers(-10, 1000), qp=st.integers(0, 100),
+       fs=st.one_of(st.none(), st.floats(-1e6, 1e6)), admin=st.one_of(st.none(), st.floats(-1e3, 1e3)),
+       system=st.one_of(st.none(), st.floats(-1e3, 1e3)))
+def test_aps_rank_of_equals_the_rank_of_aps_value(weights, limits, grace, pend, proc, mem, swap, jp, qp, fs, admin, system):
+    """The pass ranks jobs with aps_rank_of; bjobs -aps shows aps_value: the two never disagree."""
+    def section(name, d):
+        return f"{name}[" + " ".join(f"[{k}, {v}]" for k, v in d.items()) + "]" if d else ""
+    cfg = A.parse_aps_priority(" ".join(x for x in (section("WEIGHT", weights), section("LIMIT", limits),
+                                                     section("GRACE_PERIOD", grace)) if x))
+    job = A.ApsJobInput(pend_seconds=pend, proc=proc, mem_mb=mem, swap_mb=swap, job_priority=jp, queue_priority=qp,
+                        fs_priority=fs, admin_value=admin, system_value=system)
+    assert A.aps_rank_of(cfg, job) == A.aps_rank(A.aps_value(cfg, job))
