@@ -7,11 +7,15 @@ JOB_TERMINATE_INTERVAL=1 keep the waits short."""
 import json
 import os
 import re
+import shutil
 import signal
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
+
+from lsfemu.testing import LsfCluster
 
 PARAMS = ("Begin Parameters\nDEFAULT_QUEUE = normal\nMBD_SLEEP_TIME = 1\nJOB_TERMINATE_INTERVAL = 1\n"
           "End Parameters\n")
@@ -19,14 +23,25 @@ PARAMS = ("Begin Parameters\nDEFAULT_QUEUE = normal\nMBD_SLEEP_TIME = 1\nJOB_TER
 
 @pytest.fixture
 def wall(lsf_cluster_factory):
-    def make(lsf_conf_extra: str = ""):
-        c = lsf_cluster_factory(clock="wall", files={"lsb.params": PARAMS})
+    def make(lsf_conf_extra: str = "", files: dict | None = None):
+        c = lsf_cluster_factory(clock="wall", files={"lsb.params": PARAMS, **(files or {})})
         if lsf_conf_extra:
             with open(c.path_of("lsf.conf"), "a") as f:
                 f.write(lsf_conf_extra)
         (c.root / "work").mkdir()
         return c
     return make
+
+
+@pytest.fixture(scope="module")
+def shared():
+    """One wall-clock cluster for the tests that leave its daemon alone (each waits for its jobs to end)."""
+    root = Path(tempfile.mkdtemp(prefix="lsfemu-"))
+    c = LsfCluster(root, files={"lsb.params": PARAMS}, clock="wall")
+    (root / "work").mkdir()
+    yield c
+    c.stop()
+    shutil.rmtree(root, ignore_errors=True)
 
 
 def sub(c, args: str, user: str = "user1", env: dict | None = None) -> int:
@@ -59,8 +74,8 @@ def wait_file(path: Path, text: str, timeout: float = 10.0) -> str:
     raise AssertionError(f"{path} never contained {text!r}")
 
 
-def job_pgid(c) -> int:
-    started = list((c.home / "jobs").glob("*/started"))
+def job_pgid(c, jid: int) -> int:
+    started = list((c.home / "jobs").glob(f"{jid}.0.*/started"))
     assert len(started) == 1, started
     return json.loads(started[0].read_text())["pgid"]
 
@@ -73,8 +88,8 @@ def proc_state(pid: int) -> str | None:
     return data[data.rfind(")") + 2]
 
 
-def test_job_runs_in_its_directory_with_lsf_environment(wall):
-    c = wall()
+def test_job_runs_in_its_directory_with_lsf_environment(shared):
+    c = shared
     script = ('echo "PWD=$(pwd)"; env | grep -E "^(LSB_|LS_SUBCWD|MYVAR)" | sort; '
               'echo "FILE=$(cat $LSB_JOBFILENAME | tail -n 1)"')
     jid = sub(c, ["-n", "2", "-J", "envjob", "-o", "out.%J", "-e", "err.%J", script], env={"MYVAR": "forty two"})
@@ -129,8 +144,8 @@ def _report_re(name: str, jid: int, verdict: list[str], user: str = "user1") -> 
     return "\n".join(lines) + "\n"
 
 
-def test_output_file_holds_the_report_in_lsf_layout(wall):
-    c = wall()
+def test_output_file_holds_the_report_in_lsf_layout(shared):
+    c = shared
     cmd = "echo out-line; echo err-line >&2"
     jid = sub(c, ["-o", "out.%J.%I", "-e", "err.%J", "-R", "rusage[mem=100]", cmd])
     wait_stat(c, jid, ("DONE",))
@@ -150,8 +165,8 @@ def test_output_file_holds_the_report_in_lsf_layout(wall):
                         + re.escape("The output (if any) follows:\n\n\n"), text2[len(text):]), text2[len(text):]
 
 
-def test_without_o_the_report_goes_to_the_mailbox_file(wall):
-    c = wall()
+def test_without_o_the_report_goes_to_the_mailbox_file(shared):
+    c = shared
     jid = sub(c, ["-J", "mailme", "echo hi; echo oops >&2"])
     wait_stat(c, jid, ("DONE",))
     text = (c.home / "output" / f"{jid}.out").read_text()
@@ -173,8 +188,8 @@ def test_stdout_direct_puts_the_report_after_the_output(wall):
     assert (c.root / "work" / "d.err").read_text() == "second\n"
 
 
-def test_exit_status_done_and_exit(wall):
-    c = wall()
+def test_exit_status_done_and_exit(shared):
+    c = shared
     ok = sub(c, ["true"])
     bad = sub(c, ["exit 7"])
     missing = sub(c, ["/no/such/command"])
@@ -192,8 +207,8 @@ TRAPS = ("for s in INT TERM USR1; do trap \"echo $s \\$(date +%s.%N) >> sigs.$LS
          "echo ready > ready.$LSB_JOBID; while :; do sleep 0.1; done")
 
 
-def test_bkill_sends_int_term_kill_spaced_by_job_terminate_interval(wall):
-    c = wall()
+def test_bkill_sends_int_term_kill_spaced_by_job_terminate_interval(shared):
+    c = shared
     jid = sub(c, [TRAPS])
     wait_file(c.root / "work" / f"ready.{jid}", "ready")
     t0 = time.time()
@@ -214,8 +229,8 @@ def test_bkill_sends_int_term_kill_spaced_by_job_terminate_interval(wall):
     assert "TERM_OWNER: job killed by owner.\nExited with exit code 137.\n" in report
 
 
-def test_bkill_s_sends_just_that_signal(wall):
-    c = wall()
+def test_bkill_s_sends_just_that_signal(shared):
+    c = shared
     jid = sub(c, [TRAPS])
     wait_file(c.root / "work" / f"ready.{jid}", "ready")
     assert c.run(f"bkill -s USR1 {jid}", user="user1").out == f"Job <{jid}> is being signaled\n"
@@ -229,8 +244,8 @@ def test_bkill_s_sends_just_that_signal(wall):
     assert "TERM_ADMIN: job killed by root or LSF administrator." in c.run(f"bjobs -l {jid}").out.replace("\n" + " " * 21, "")
 
 
-def test_bkill_of_a_parallel_job_sends_only_sigkill(wall):
-    c = wall()
+def test_bkill_of_a_parallel_job_sends_only_sigkill(shared):
+    c = shared
     jid = sub(c, ["-n", "2", TRAPS])
     wait_file(c.root / "work" / f"ready.{jid}", "ready")
     c.run(f"bkill {jid}", user="user1")
@@ -239,12 +254,12 @@ def test_bkill_of_a_parallel_job_sends_only_sigkill(wall):
     assert not (c.root / "work" / f"sigs.{jid}").exists()  # no SIGINT/SIGTERM first (LSB_USE_SEQUENTIAL_SIGNAL=N)
 
 
-def test_bstop_bresume_stop_the_process_group_and_its_cpu_time(wall):
-    c = wall()
+def test_bstop_bresume_stop_the_process_group_and_its_cpu_time(shared):
+    c = shared
     jid = sub(c, ["-J", "burn", "echo ready > ready.$LSB_JOBID; while :; do :; done"])
     wait_file(c.root / "work" / f"ready.{jid}", "ready")
     time.sleep(1.0)
-    pgid = job_pgid(c)
+    pgid = job_pgid(c, jid)
     assert proc_state(pgid) in ("R", "S")
     assert c.run(f"bstop {jid}", user="user1").out == f"Job <{jid}> is being stopped\n"
     assert field(c, jid, "stat") == "USUSP"
@@ -252,11 +267,11 @@ def test_bstop_bresume_stop_the_process_group_and_its_cpu_time(wall):
     assert proc_state(pgid) == "T"
     cpu1 = float(field(c, jid, "cpu_used").split()[0])
     assert cpu1 >= 0.5  # measured from the processes: the loop was burning CPU
-    time.sleep(1.5)
+    time.sleep(1.2)
     cpu2 = float(field(c, jid, "cpu_used").split()[0])
     assert cpu2 == cpu1  # a suspended job accrues no CPU time
     assert c.run(f"bresume {jid}", user="user1").out == f"Job <{jid}> is being resumed\n"
-    time.sleep(1.5)
+    time.sleep(1.2)
     assert proc_state(pgid) in ("R", "S")
     assert float(field(c, jid, "cpu_used").split()[0]) > cpu2
     long_ = c.run(f"bjobs -l {jid}").out
@@ -265,6 +280,19 @@ def test_bstop_bresume_stop_the_process_group_and_its_cpu_time(wall):
     c.run(f"bkill -s KILL {jid}", user="user1")
     wait_stat(c, jid, ("EXIT",))
     assert proc_state(pgid) is None
+
+
+def test_measured_cpu_time_is_charged_to_fairshare(wall):
+    queues = ("Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 30\nEnd Queue\n\n"
+              "Begin Queue\nQUEUE_NAME = fair\nPRIORITY = 40\nFAIRSHARE = USER_SHARES[[default, 1]]\nEnd Queue\n")
+    c = wall(files={"lsb.queues": queues})
+    jid = sub(c, ["-q", "fair", "python3 -c 'import time\nt = time.time()\nwhile time.time() - t < 1.5: pass'"])
+    wait_stat(c, jid, ("DONE",))
+    cpu = float(field(c, jid, "cpu_used").split()[0])
+    assert cpu >= 1.0  # the loop's CPU time, measured
+    out = c.run("bqueues -l fair").out
+    row = next(l for l in out.splitlines() if l.split()[:1] == ["user1"])
+    assert abs(float(row.split()[5]) - cpu) < 0.2, out  # CPU_TIME column: the measured time, barely decayed
 
 
 def test_run_limit_ends_the_job_with_term_runlimit(wall, utc):
@@ -308,12 +336,12 @@ def test_run_limit_ends_the_job_with_term_runlimit(wall, utc):
         cl.engine.dispose()
 
 
-def test_brequeue_kills_the_run_and_runs_the_job_again(wall):
-    c = wall()
+def test_brequeue_kills_the_run_and_runs_the_job_again(shared):
+    c = shared
     jid = sub(c, ["echo $$ >> runs.$LSB_JOBID; sleep 30"])
     runs = c.root / "work" / f"runs.{jid}"
     wait_file(runs, "\n")
-    first = job_pgid(c)
+    first = job_pgid(c, jid)
     assert c.run(f"brequeue {jid}", user="user1").rc == 0
     deadline = time.time() + 10
     while len(runs.read_text().split()) < 2 and time.time() < deadline:
@@ -322,6 +350,51 @@ def test_brequeue_kills_the_run_and_runs_the_job_again(wall):
     assert len(runs.read_text().split()) == 2 and field(c, jid, "stat") == "RUN"
     c.run(f"bkill -s KILL {jid}", user="user1")
     wait_stat(c, jid, ("EXIT",))
+
+
+def test_a_committed_start_that_never_launched_runs_once_after_a_restart(wall):
+    """The daemon dies between committing a start and launching the job: the
+    next daemon launches it; a second wrapper on the same directory does nothing."""
+    import subprocess
+    import sys
+
+    from lsfemu.daemon import dispatch, runner
+    from lsfemu.daemon.cluster import Cluster
+
+    c = wall()
+    env = dict(c.env, LSFEMU_USER="user1")
+    req = {"cmd": "bsub", "argv": ["-o", "once.out", "echo ran >> ran.txt; sleep 1"], "env": env,
+           "cwd": str(c.root / "work")}
+    first = Cluster(str(c.envdir), str(c.home))
+    first.runner.launch = lambda cl, job: None  # "crashes" before any launch
+    assert dispatch.handle(first, req, os.getuid()).rc == 0
+    deadline = time.time() + 5
+    while first.jobs[(1, 0)].status != "RUN" and time.time() < deadline:
+        time.sleep(0.2)
+        first.catch_up()
+        first.commit()
+    assert first.jobs[(1, 0)].status == "RUN" and not (c.home / "jobs").exists()
+    first.session.close()
+    first.engine.dispose()
+    again = Cluster(str(c.envdir), str(c.home))  # the restarted daemon
+    try:
+        again.catch_up()
+        again.commit()
+        jobdir = next((c.home / "jobs").iterdir())
+        wait_file(c.root / "work" / "ran.txt", "ran")
+        p = subprocess.run([sys.executable, "-I", runner.WRAPPER, str(jobdir)], timeout=10)
+        assert p.returncode == 0
+        deadline = time.time() + 10
+        while again.jobs[(1, 0)].status == "RUN" and time.time() < deadline:
+            time.sleep(0.2)
+            again.catch_up()
+            again.commit()
+        assert again.jobs[(1, 0)].status == "DONE"
+        assert (c.root / "work" / "ran.txt").read_text() == "ran\n"  # once
+        assert (c.root / "work" / "once.out").read_text().count("Sender: LSF System") == 1
+    finally:
+        again.session.close()
+        again.engine.dispose()
 
 
 def _status_records(c, jid: int) -> list[str]:
@@ -355,7 +428,7 @@ def test_mbdrestart_and_daemon_stop_keep_jobs_running(wall):
     jid = sub(c, ["-o", "m.out", "sleep 5; echo m-done"])
     wait_stat(c, jid, ("RUN",))
     time.sleep(0.2)
-    pgid = job_pgid(c)
+    pgid = job_pgid(c, jid)
     assert c.run("lsfemu daemon stop").out == "daemon stopped\n"
     assert proc_state(pgid) in ("R", "S")  # the job outlives the daemon
     assert field(c, jid, "stat") == "RUN"  # a new daemon watches it
@@ -371,7 +444,7 @@ def test_daemon_stop_kill_jobs(wall):
     jid = sub(c, ["sleep 30"])
     wait_stat(c, jid, ("RUN",))
     time.sleep(0.3)
-    pgid = job_pgid(c)
+    pgid = job_pgid(c, jid)
     r = c.run("lsfemu daemon stop --kill-jobs", user="user1")
     assert r.rc == 1 and "User permission denied" in r.err
     r = c.run("lsfemu daemon stop --kill-jobs", user="lsfadmin")
