@@ -42,6 +42,7 @@ from typing import Any, Iterable
 
 from lsfemu.events import format as F
 from lsfemu.events.log import EventWarning, archive_number, header_line, HEADER_WIDTH, read_event_lines
+from lsfemu.events.history import array_spec_of
 
 #: how long an unknown run is: a job alive at the end of the file whose end
 #: the file does not show runs until a run limit or bkill ends it
@@ -263,8 +264,16 @@ class JobTracker:
             start_time=None, finish_time=None, exec_hosts="", exit_code=None, exit_reason=None,
             pend_reasons="New job is waiting for scheduling", susp_reason=None,
             sim_runtime=0.0, sim_cputime=0.0, sim_exit_code=0, work_done=0.0, segment_start=None,
-            env_json="{}",
+            env_json="{}", array_spec=None, array_limit=None,
         )
+        spec = array_spec_of(rec)
+        if spec is not None:  # a job array: its JOB_NEW stands for every element
+            head = self.rows.pop(key)
+            for i in spec.indices():
+                self.position += 1
+                self.rows[(rec.job_id, i)] = dict(head, array_index=i, name=spec.name, array_spec=spec.text,
+                                                  array_limit=spec.limit, position=float(self.position))
+            self.bottom = max(self.bottom, float(self.position))
         self.queues.setdefault(rec.queue)
         self.users.add(rec.user_name)
         self.max_job_id = max(self.max_job_id, rec.job_id)

@@ -172,6 +172,67 @@ def parse_job_ids(args: list[str]) -> tuple[list[tuple[int, int, str]], list[str
     return good, bad
 
 
+_JOBREF = re.compile(r"^([0-9]{1,10})\[([^\]]*)\]$")
+
+
+def parse_job_refs(args: list[str]) -> tuple[list[tuple[int, tuple | None, str]], list[str]]:
+    """Like parse_job_ids, with index lists: (job ID, index ranges or None for
+    the whole job or array, as typed). `123` -> (123, None, "123"); `123[4]` ->
+    (123, ((4, 4, 1),), "123[4]"); `123[1-5:2,9]` -> its ranges."""
+    from lsfemu.sched.arrayspec import ArraySpecError, parse_index_list
+
+    good: list[tuple[int, tuple | None, str]] = []
+    bad: list[str] = []
+    for arg in args:
+        for part in (arg.split(",") if "," in arg and "[" not in arg else [arg]):
+            part = part.strip()
+            m = _JOBREF.match(part)
+            if m and not _JOBID.match(part):
+                try:
+                    ranges = parse_index_list(m.group(2))
+                except ArraySpecError:
+                    bad.append(part)
+                    continue
+                jid = int(m.group(1))
+                if jid == 0 or jid > 2147483647 or max(e for _, e, _ in ranges) > 2147483647:
+                    bad.append(part)
+                    continue
+                good.append((jid, ranges, part))
+                continue
+            ids, wrong = parse_job_ids([part])
+            bad.extend(wrong)
+            good.extend((jid, ((idx, idx, 1),) if idx else None, typed) for jid, idx, typed in ids)
+    return good, bad
+
+
+def jobs_of(jobs: dict, jid: int, ranges: tuple | None) -> list:
+    """The rows of job `jid` (a plain job, or the elements of an array in
+    `ranges`; all elements when None), by index."""
+    from lsfemu.sched.arrayspec import in_ranges
+
+    found = [j for (k, i), j in jobs.items() if k == jid and (ranges is None or in_ranges(i, ranges))]
+    found.sort(key=lambda j: j.array_index)
+    return found
+
+
+def name_matches(pattern: str, job) -> bool:
+    """`-J pattern` against a job's name (its command when it has none):
+    wildcards as before, and `name[index_list]` for elements of a job array."""
+    import fnmatch
+
+    base = job.name if job.name is not None else job.command
+    m = re.fullmatch(r"(.*)\[([0-9][0-9,:\-]*)\]", pattern)
+    if m and job.array_index:
+        from lsfemu.sched.arrayspec import ArraySpecError, in_ranges, parse_index_list
+
+        try:
+            ranges = parse_index_list(m.group(2))
+        except ArraySpecError:
+            return False
+        return fnmatch.fnmatchcase(base, m.group(1)) and in_ranges(job.array_index, ranges)
+    return fnmatch.fnmatchcase(base, pattern)
+
+
 def bad_id_message(arg: str) -> str:
     """LSF's complaint about a job ID that parse_job_ids refused."""
     m = _JOBID.match(arg)

@@ -61,7 +61,6 @@ from __future__ import annotations
 import calendar
 import copy
 import datetime as _dt
-import fnmatch
 import os
 import re
 import time as _time
@@ -70,10 +69,11 @@ from typing import Optional
 
 import typer
 
-from lsfemu.cli.base import Ctx, Result, ctx, parse_job_ids, run_typer
+from lsfemu.cli.base import Ctx, Result, ctx, name_matches, parse_job_refs, run_typer
 from lsfemu.events.history import HistoryBuilder, JobHistory
 from lsfemu.events.log import CURRENT, EventWarning, event_files, read_events
 from lsfemu.render import bhist as R
+from lsfemu.sched.arrayspec import in_ranges
 from lsfemu.render.timefmt import long_prefix
 from lsfemu.render.wrap import SOFT_SPACE
 
@@ -367,7 +367,7 @@ def bhist(
             c.error("bhist: The number of event log files must be a positive integer.")
             return
         n = int(nfiles)
-    ids, bad = parse_job_ids(job_ids or [])
+    ids, bad = parse_job_refs(job_ids or [])
     for b in bad:
         c.error(f"{b}: Illegal job ID.")
     if bad:
@@ -414,7 +414,7 @@ def bhist(
     selected: list[JobHistory] = []
     if ids:
         for h in histories:
-            if any(h.job_id == jid and (idx == 0 or h.array_index == idx) for jid, idx, _ in ids):
+            if any(h.job_id == jid and (ranges is None or in_ranges(h.array_index, ranges)) for jid, ranges, _ in ids):
                 selected.append(h)
     else:
         users = _users(c, user)
@@ -424,7 +424,7 @@ def bhist(
                 continue
             if queue is not None and h.queue != queue:
                 continue
-            if name is not None and not fnmatch.fnmatchcase(h.name if h.name is not None else h.command, name):
+            if name is not None and not name_matches(name, h):
                 continue
             if states is not None and h.status not in states:
                 continue

@@ -8,12 +8,11 @@ dispatch order, then finished jobs in completion order (mbatchd's lists).
 
 from __future__ import annotations
 
-import fnmatch
 from typing import Optional
 
 import typer
 
-from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, parse_job_ids, run_typer
+from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, jobs_of, name_matches, parse_job_refs, run_typer
 from lsfemu.render import bjobs as R
 
 app = typer.Typer(add_completion=False)
@@ -59,6 +58,7 @@ def bjobs(
     uf: bool = typer.Option(False, "-UF"),
     wide: bool = typer.Option(False, "-w"),
     aps: bool = typer.Option(False, "-aps"),
+    arrays: bool = typer.Option(False, "-A"),
     noheader: bool = typer.Option(False, "-noheader"),
     json_: bool = typer.Option(False, "-json"),
     hms: bool = typer.Option(False, "-hms"),
@@ -88,7 +88,7 @@ def bjobs(
             c.error(str(e))
             return
 
-    ids, bad = parse_job_ids(job_ids or [])
+    ids, bad = parse_job_refs(job_ids or [])
     for b in bad:
         c.error(f"{b}: {bad_id_message(b)}")
     if bad:
@@ -96,8 +96,11 @@ def bjobs(
     jobs: list = []
     missing: list[str] = []
     if ids and not (len(ids) == 1 and ids[0][0] == 0):
-        for jid, idx, typed in ids:
-            found = [j for (k, i), j in cl.jobs.items() if k == jid and (idx == 0 or i == idx)]
+        for jid, ranges, typed in ids:
+            found = jobs_of(cl.jobs, jid, None if arrays else ranges)  # -A: the whole array
+            if arrays and found and not found[0].array_index:
+                c.error(f"Job <{typed}> is not a job array")
+                continue
             found = [j for j in found if _state_ok(j, all_ or True, done, pend, run, susp)]
             if queue is not None:
                 found = [j for j in found if j.queue == queue]
@@ -111,11 +114,15 @@ def bjobs(
                 continue
             if queue is not None and j.queue != queue:
                 continue
-            if name is not None and not fnmatch.fnmatchcase(j.name if j.name is not None else j.command, name):
+            if name is not None and not name_matches(name, j):
                 continue
             if not _state_ok(j, all_, done, pend, run, susp):
                 continue
             jobs.append(j)
+    if arrays:
+        _array_summary(c, jobs, missing, wide=wide, header=not noheader,
+                       nothing=_nothing_found(name, all_, done, pend, run, susp, aps, queue))
+        return
     if aps:
         # Pending jobs in the order they are considered for dispatch, with their APS values.
         listing = cl.pending_order([j for j in jobs if j.status in PENDING], now)
@@ -154,6 +161,33 @@ def bjobs(
         c.out.append(R.pend_table(views, wide=wide, jobid_width=width, year=year, header=not noheader))
     else:
         c.out.append(R.table(views, wide=wide, jobid_width=width, year=year, header=not noheader, reasons=susp))
+
+
+def _array_summary(c: Ctx, jobs: list, missing: list[str], *, wide: bool, header: bool, nothing: str) -> None:
+    """bjobs -A: one row per job array among the selected jobs, counting all
+    of its elements (OpenLava's layout; -w does not cut ARRAY_SPEC and OWNER)."""
+    from lsfemu.render.bjobs import array_table
+
+    for m in missing:
+        c.error(f"Job <{m}> is not found")
+    ids = []
+    for j in jobs:
+        if j.array_index and j.id not in ids:
+            ids.append(j.id)
+    if not ids:
+        if not missing and c.rc == 0:
+            c.error(nothing)
+        return
+    ids.sort(key=lambda jid: min(j.position for (k, _), j in c.cluster.jobs.items() if k == jid))
+    rows = []
+    for jid in ids:
+        elements = jobs_of(c.cluster.jobs, jid, None)
+        counts = {s: 0 for s in ("PEND", "DONE", "RUN", "EXIT", "SSUSP", "USUSP", "PSUSP")}
+        for e in elements:
+            if e.status in counts:
+                counts[e.status] += 1
+        rows.append((jid, elements[0].array_spec or "", elements[0].user, len(elements), counts))
+    c.out.append(array_table(rows, wide=wide, header=header))
 
 
 def _jobid_width(cfg) -> int:

@@ -3,10 +3,15 @@
 The command comes from the arguments, or, when there are none, from the
 script on stdin, whose `#BSUB` lines carry options (command-line options win).
 Nothing is stored unless every check passes.
+
+`-J "name[1-10:2,15]%5"` submits a job array (lsfemu.sched.arrayspec): one
+answer, one job ID, an element per index. `-w` takes a dependency condition
+(lsfemu.sched.depend), resolved against the jobs that exist now.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -16,6 +21,8 @@ import typer
 
 from lsfemu.cli.base import Ctx, Result, ctx, run_typer
 from lsfemu.daemon.cluster import SubmitSpec
+from lsfemu.sched import depend
+from lsfemu.sched.arrayspec import ArraySpecError, parse_array_name
 
 app = typer.Typer(add_completion=False)
 
@@ -132,12 +139,13 @@ def bsub(
     cwd: Optional[str] = typer.Option(None, "-cwd"),
     rerun: bool = typer.Option(False, "-r"),
     gpu: Optional[str] = typer.Option(None, "-gpu"),
+    depend_cond: Optional[str] = typer.Option(None, "-w"),
     command: Optional[list[str]] = typer.Argument(None),
 ) -> None:
     c = ctx()
     opts = dict(queue=queue, nproc=nproc, job_name=job_name, out=out, out_over=out_over, err=err,
                 err_over=err_over, runlimit=runlimit, sp=sp, res_req=res_req or [], project=project,
-                group=group, cwd=cwd, rerun=rerun or None, gpu=gpu)
+                group=group, cwd=cwd, rerun=rerun or None, gpu=gpu, depend=depend_cond)
     try:
         if command:
             cmdline = " ".join(command)
@@ -171,7 +179,7 @@ def _merge_script_options(opts: dict, script_opts: list[str]) -> None:
 _SCRIPT_SWITCHES = {"-r": "rerun"}
 _SCRIPT_FLAGS = {"-gpu": "gpu", "-q": "queue", "-n": "nproc", "-J": "job_name", "-o": "out", "-oo": "out_over",
                  "-e": "err", "-eo": "err_over", "-W": "runlimit", "-sp": "sp", "-R": "res_req",
-                 "-P": "project", "-G": "group", "-cwd": "cwd"}
+                 "-P": "project", "-G": "group", "-cwd": "cwd", "-w": "depend"}
 
 
 def _parse_bsub_flags(args: list[str]) -> dict:
@@ -244,8 +252,12 @@ def _submit(c: Ctx, cmdline: str, o: dict):
     if name is not None:
         if not name.strip() or len(name) > 4094 or any(ch in name for ch in "\n\r\x00"):
             raise SubmitError("Bad job name", name if name.strip() else None)
-        if "[" in name or "]" in name:
-            raise SubmitError("Job arrays are not supported by this lsfemu version", name)
+    array = None
+    if name is not None:
+        try:
+            array = parse_array_name(name, cfg.params.max_job_array_size)
+        except ArraySpecError as e:
+            raise SubmitError(e.text) from None
     # Run limit
     run_limit = parse_runlimit(o["runlimit"]) if o["runlimit"] is not None else None
     if run_limit is not None and q.run_limit is not None and run_limit > q.run_limit:
@@ -285,6 +297,9 @@ def _submit(c: Ctx, cmdline: str, o: dict):
         spec_cwd = o["cwd"] if os.path.isabs(o["cwd"]) else os.path.normpath(os.path.join(c.cwd, o["cwd"]))
     outf, oover = (o["out_over"], True) if o["out_over"] is not None else (o["out"], False)
     errf, eover = (o["err_over"], True) if o["err_over"] is not None else (o["err"], False)
+    dep, dep_json = o.get("depend"), None
+    if dep is not None:
+        dep_json = _resolve_dependency(c, dep, array)
     spec = SubmitSpec(
         user=c.user, queue=qname, default_queue_used=default_used, command=cmdline.rstrip("\n"),
         name=name, num_processors=nmin, max_processors=nmax, cwd=c.cwd, home=home,
@@ -293,8 +308,24 @@ def _submit(c: Ctx, cmdline: str, o: dict):
         mem_req_mb=mem, project=project, user_group=ugroup, env=c.env,
         from_host=c.env.get("LSFEMU_SUBMIT_HOST") or cfg.master_host,
         rerunnable=bool(o.get("rerun")) or q.extra.get("RERUNNABLE", "").lower() == "yes", ngpus=ngpus,
+        array=array, dependency=dep, depend_json=dep_json,
     )
     return cl.submit(spec)
+
+
+def _resolve_dependency(c: Ctx, text: str, array) -> str:
+    """`-w`: parse the condition and bind its job references to the jobs that
+    exist now (lsfemu.sched.depend); the resolved tree as JSON."""
+    cfg = c.cluster.config
+    try:
+        tree = depend.parse(text)
+        depend.resolve(tree, c.cluster.depend_known(), c.user,
+                       submitting_ranges=array.ranges if array is not None else None,
+                       last_sub=cfg.params.extra.get("JOB_DEP_LAST_SUB", "").strip() == "1")
+    except depend.DependError as e:
+        obj = (text if text.strip() else None) if e.text == depend.SYNTAX else e.obj
+        raise SubmitError(e.text, obj) from None
+    return json.dumps(depend.to_data(tree))
 
 
 def _cluster_slots(cl, q) -> int | None:

@@ -8,13 +8,12 @@ job failed.
 
 from __future__ import annotations
 
-import fnmatch
 import signal as _signal
 from typing import Callable, Optional
 
 import typer
 
-from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, parse_job_ids, run_typer
+from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, jobs_of, name_matches, parse_job_refs, run_typer
 from lsfemu.cli.bjobs import select_users
 
 UNFINISHED = ("PEND", "PSUSP", "RUN", "USUSP", "SSUSP")
@@ -25,21 +24,28 @@ _STOPS = {"STOP", "TSTP", "TTIN", "TTOU"}
 
 
 def resolve(c: Ctx, ids_args: list[str], user: str | None, queue: str | None, name: str | None) -> list[tuple[object | None, str]]:
-    """(job or None when unknown, the ID as typed) for every job to act on."""
+    """(job or None when unknown, the ID as typed) for every job to act on.
+    A job array named by its ID alone is one target: the list of its
+    elements, answered in one line (`Job <123> is being terminated`); an
+    index list (`123[1-5]`) gives one target per element that exists."""
     cl = c.cluster
-    ids, bad = parse_job_ids(ids_args)
+    ids, bad = parse_job_refs(ids_args)
     for b in bad:
         c.error(f"{b}: {bad_id_message(b)}")
     if bad:
         return []
     out: list[tuple[object | None, str]] = []
     if ids and not any(i[0] == 0 for i in ids):
-        for jid, idx, typed in ids:
-            found = [j for (k, i), j in cl.jobs.items() if k == jid and (idx == 0 or i == idx)]
+        for jid, ranges, typed in ids:
+            found = jobs_of(cl.jobs, jid, ranges)
             if not found:
                 out.append((None, typed))
-            for j in found:
-                out.append((j, typed if idx or len(found) == 1 else f"{j.id}[{j.array_index}]"))
+            elif ranges is None and found[0].array_index:
+                out.append((found, typed))
+            elif len(found) == 1:
+                out.append((found[0], typed))
+            else:
+                out.extend((j, f"{j.id}[{j.array_index}]") for j in found)
         return out
     users = select_users(c, user)
     for j in sorted(cl.jobs.values(), key=lambda j: j.position):
@@ -49,15 +55,31 @@ def resolve(c: Ctx, ids_args: list[str], user: str | None, queue: str | None, na
             continue
         if queue is not None and j.queue != queue:
             continue
-        if name is not None and not fnmatch.fnmatchcase(j.name if j.name is not None else j.command, name):
+        if name is not None and not name_matches(name, j):
             continue
         out.append((j, str(j.id) if not j.array_index else f"{j.id}[{j.array_index}]"))
     return out
 
 
 def act(c: Ctx, targets, action: Callable[[object, str], str | None]) -> None:
-    """Run `action(job, typed)`; it returns an error text or None on success."""
+    """Run `action(job, typed)`; it returns an error text or None on success.
+    A whole job array (a list of elements) answers once: the success line if
+    any element took the action, else the first element's error."""
     for job, typed in targets:
+        if isinstance(job, list):
+            mark = len(c.out)
+            errors = []
+            for element in job:
+                err = action(element, typed) if c.may_control(element) else "User permission denied"
+                if err:
+                    errors.append(err)
+            said = c.out[mark:]
+            del c.out[mark:]
+            if len(errors) < len(job):
+                c.out.extend(said[:1])
+            else:
+                c.error(f"Job <{typed}>: {errors[0]}")
+            continue
         if job is None:
             c.error(f"Job <{typed}>: No matching job found")
             continue
@@ -261,7 +283,7 @@ def bmig(
     if not job_ids and user is None:
         raise UsageExit("Job ID or one of '-m', '-u' '-q' and '-J' must be specified.")
     targets = [(j, t) for j, t in resolve(c, job_ids or [], user, None, None)
-               if j is None or j.status not in ("PEND", "PSUSP") or job_ids]
+               if j is None or isinstance(j, list) or j.status not in ("PEND", "PSUSP") or job_ids]
     if _nothing(c, targets):
         return
 

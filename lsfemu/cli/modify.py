@@ -15,7 +15,7 @@ import typer
 
 import re
 
-from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, parse_job_ids, run_typer
+from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, jobs_of, parse_job_ids, run_typer
 
 bmod_app = typer.Typer(add_completion=False)
 
@@ -32,7 +32,27 @@ def _one_job(c: Ctx, args: list[str] | None):
         return None, args[0]
     jid, idx, typed = ids[0]
     job = c.cluster.jobs.get((jid, idx))
+    if job is None and idx == 0:
+        elements = jobs_of(c.cluster.jobs, jid, None)
+        if elements:  # a job array by its ID: its elements, the pending ones first
+            return _ArrayTarget(elements), typed
     return job, typed
+
+
+class _ArrayTarget:
+    """A job array named by its ID in bmod/btop/bbot: checks read its first
+    pending element (else its first unfinished, else its first); changes apply
+    to every pending element."""
+
+    def __init__(self, elements: list):
+        self.elements = elements
+        pend = [e for e in elements if e.status in ("PEND", "PSUSP")]
+        live = [e for e in elements if e.status not in ("DONE", "EXIT")]
+        self.lead = (pend or live or elements)[0]
+        self.pending = pend
+
+    def __getattr__(self, name: str):
+        return getattr(self.lead, name)
 
 
 @bmod_app.command()
@@ -91,13 +111,14 @@ def bmod(
             except aps_mod.ApsSyntaxError as e:
                 c.error(f"{aps}: {e}. Job not modified.")
                 return
-    # Every check passed: apply.
-    if sp is not None or spn:
-        cl.set_priority(job, new_sp, c.user)
-    if aps is not None:
-        cl.set_aps(job, aps_change[0], aps_change[1], c.user)
-    elif apsn:
-        cl.set_aps(job, None, None, c.user)
+    # Every check passed: apply (to every pending element of a job array).
+    for target in (job.pending if isinstance(job, _ArrayTarget) else [job]):
+        if sp is not None or spn:
+            cl.set_priority(target, new_sp, c.user)
+        if aps is not None:
+            cl.set_aps(target, aps_change[0], aps_change[1], c.user)
+        elif apsn:
+            cl.set_aps(target, None, None, c.user)
     c.print(f"Parameters of job <{typed}> are being changed")
 
 
@@ -122,6 +143,8 @@ def _move(c: Ctx, args: list[str] | None, to_top: bool) -> None:
         c.error("Job Id = 0 is out of valid range.")
         return
     job = cl.jobs.get((jid, idx))
+    if job is None and idx == 0 and jobs_of(cl.jobs, jid, None):
+        job = _ArrayTarget(jobs_of(cl.jobs, jid, None))
     if job is None:
         c.error(f"Job <{typed}>: No matching job found")
         return
@@ -136,16 +159,27 @@ def _move(c: Ctx, args: list[str] | None, to_top: bool) -> None:
         c.error(f"Job <{typed}>: Job has already started")
         return
     now = cl.now()
+    if isinstance(job, _ArrayTarget):  # every pending element, keeping their order
+        elements = [e for e in job.pending if e.status == "PEND"]
+        for e in (reversed(elements) if to_top else elements):
+            used = _move_one(c, e, to_top, position, admin, now)
+        c.err.append(f"Job <{typed}> has been moved to position {used} from {'top' if to_top else 'bottom'}.\n")
+        return
+    used = _move_one(c, job, to_top, position, admin, now, warn=True)
+    # LSF (as OpenLava's code) writes this line to stderr.
+    c.err.append(f"Job <{typed}> has been moved to position {used} from {'top' if to_top else 'bottom'}.\n")
+
+
+def _move_one(c: Ctx, job, to_top: bool, position: int, admin: bool, now: float, warn: bool = False) -> int:
+    cl = c.cluster
     prio = cl.effective_priority(job, now)
     same = [j for j in cl.jobs.values() if j.status == "PEND" and j.queue == job.queue
             and cl.effective_priority(j, now) == prio]
     same.sort(key=lambda j: (j.position, j.id, j.array_index))
     movable = [j for j in same if admin or j.user == c.user]
-    if position > len(movable):
+    if warn and position > len(movable):
         c.err.append(f"Warning: position value <{position}> is beyond movable range.\n")
-    used = cl.move(job, to_top, position, same, movable, c.user)
-    # LSF (as OpenLava's code) writes this line to stderr.
-    c.err.append(f"Job <{typed}> has been moved to position {used} from {'top' if to_top else 'bottom'}.\n")
+    return cl.move(job, to_top, position, same, movable, c.user)
 
 
 btop_app = typer.Typer(add_completion=False)

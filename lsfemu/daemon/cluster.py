@@ -26,7 +26,7 @@ from lsfemu.daemon import fairshare_live
 from lsfemu.daemon.eventlog import EventLog
 from lsfemu.daemon.runner import Runner, usage_fields
 from lsfemu.events import emit
-from lsfemu.sched import aps, dispatch, resreq, simulate
+from lsfemu.sched import aps, arrayspec, depend, dispatch, resreq, simulate
 from lsfemu.sched import fairshare as fs
 from lsfemu.sched import fairshare_plugins
 from lsfemu.sched.priority import default_priority
@@ -69,6 +69,22 @@ class SubmitSpec:
     from_host: str
     rerunnable: bool = False
     ngpus: int = 0
+    array: object | None = None  # lsfemu.sched.arrayspec.ArraySpec of a job array (bsub -J "a[1-10]%2")
+    dependency: str | None = None  # bsub -w, as given
+    depend_json: str | None = None  # ... and as resolved (lsfemu.sched.depend.to_data)
+
+
+class _ArrayHead:
+    """The array as a whole for its one JOB_NEW record: the first element's
+    values, index 0 and the -J value with its index list (as mbatchd logs it)."""
+
+    def __init__(self, element: Job):
+        self._element = element
+        self.array_index = 0
+        self.name = element.array_spec
+
+    def __getattr__(self, name: str):
+        return getattr(self._element, name)
 
 
 def _num(v: float | None) -> str:
@@ -127,6 +143,8 @@ class Cluster:
         self._load_admin_state()
         self.dirty = False
         self.dirty_since = 0.0
+        self._depend_trees: dict[str, object] = {}  # depend_json -> its tree (lsfemu.sched.depend)
+        self._depend_gone: dict[int, list] = {}  # rows of jobs a condition names that memory no longer holds
         self.processed_until = self.now()  # events up to this instant have been handled
         self.mark_dirty()  # a (re)started daemon looks at every pending job once
         self.session.commit()
@@ -206,6 +224,7 @@ class Cluster:
     def _switch_event_log(self) -> None:
         """MAX_JOB_NUM finished jobs in lsb.events: switch to a new file."""
         unfinished = {k for k, j in self.jobs.items() if j.status in UNFINISHED}
+        unfinished |= {(jid, 0) for jid, idx in unfinished if idx}  # a live element keeps its array's JOB_NEW
         self.events.switch(None, unfinished)
         self._set_counter("events_offset", self.events.size())
         self._set_counter("events_finished", 0)
@@ -246,7 +265,7 @@ class Cluster:
         max_id = self.config.params.max_jobid
         jid = c.value
         tries = 0
-        while self.session.get(Job, (jid, 0)) is not None:
+        while self.session.scalar(select(Job.id).where(Job.id == jid).limit(1)) is not None:
             jid = jid + 1 if jid < max_id else 1
             tries += 1
             if tries > max_id:
@@ -276,9 +295,26 @@ class Cluster:
         priority = None
         if p.max_user_priority is not None:
             priority = spec.submit_priority if spec.submit_priority is not None else default_priority(p.max_user_priority)
+        arr = spec.array
+        indices = arr.indices() if arr is not None else [0]
+        elements = [self._new_job(spec, jid, idx, now, priority, runtime, cputime, exit_code) for idx in indices]
+        if arr is None:
+            self.log(elements[0], "SUBMIT", spec.user, now, queue=spec.queue)
+        else:  # one JOB_NEW for the array (mbatchd's log_newjob), a history row per element
+            for job in elements:
+                self.session.add(JobEvent(job_id=jid, array_index=job.array_index, time=now, kind="SUBMIT",
+                                          actor=spec.user, data=json.dumps({"queue": spec.queue})))
+            self.events.stage_job(_ArrayHead(elements[0]), "SUBMIT", now, spec.user, {"queue": spec.queue})
+        self.mark_dirty()
+        return elements[0]
+
+    def _new_job(self, spec: SubmitSpec, jid: int, idx: int, now: float, priority, runtime, cputime, exit_code) -> Job:
+        arr = spec.array
         job = Job(
-            id=jid, array_index=0, user=spec.user, status="PEND", queue=spec.queue,
-            from_host=spec.from_host, command=spec.command, name=spec.name, project=spec.project,
+            id=jid, array_index=idx, user=spec.user, status="PEND", queue=spec.queue,
+            from_host=spec.from_host, command=spec.command, name=arr.name if arr is not None else spec.name,
+            array_spec=arr.text if arr is not None else None, array_limit=arr.limit if arr is not None else None,
+            dependency=spec.dependency, depend_json=spec.depend_json, project=spec.project,
             user_group=spec.user_group, cwd=spec.cwd, home=spec.home, specified_cwd=spec.specified_cwd,
             output_file=spec.output_file, error_file=spec.error_file,
             output_overwrite=spec.output_overwrite, error_overwrite=spec.error_overwrite,
@@ -292,9 +328,7 @@ class Cluster:
         )
         job.position = self._next_position()
         self.session.add(job)
-        self.jobs[(jid, 0)] = job
-        self.log(job, "SUBMIT", spec.user, now, queue=spec.queue)
-        self.mark_dirty()
+        self.jobs[(jid, idx)] = job
         return job
 
     def _next_position(self) -> float:
@@ -831,8 +865,12 @@ class Cluster:
         user_used: dict[str, int] = {}
         pending = []
         now_t = self.now()
+        array_started: dict[int, int] = {}
+        lookup = None
         for job in self.jobs.values():
             if job.status in STARTED:
+                if job.array_index:
+                    array_started[job.id] = array_started.get(job.id, 0) + 1
                 n = job.num_processors
                 user_used[job.user] = user_used.get(job.user, 0) + n
                 qi = queues.get(job.queue)
@@ -846,12 +884,60 @@ class Cluster:
                         qi.used_on_host[h] = qi.used_on_host.get(h, 0) + 1
             elif job.status == "PEND":
                 prio = self.effective_priority(job, now_t) or 0
+                blocked = None
+                if job.depend_json:
+                    lookup = lookup or self.depend_lookup()
+                    blocked = self.dependency_reason(job, lookup)
                 pending.append(dispatch.PendingJob(job.id, job.array_index, job.user, job.queue,
-                                                   job.num_processors, prio, job.position, first=job.migrated))
-        self._apply_slot_pools(queues, hosts, pending)
+                                                   job.num_processors, prio, job.position, first=job.migrated,
+                                                   blocked=blocked, array_limit=job.array_limit))
+        self._apply_slot_pools(queues, hosts, [pj for pj in pending if not pj.blocked])
         users = {j.user for j in pending}
         limits = {u: self.user_limit(u) for u in users}
-        return dispatch.PassInput(pending, queues, hosts, limits, user_used)
+        return dispatch.PassInput(pending, queues, hosts, limits, user_used, array_started)
+
+    # -- job dependencies (lsfemu.sched.depend) ----------------------------------
+    @staticmethod
+    def depend_state(job: Job) -> depend.JobState:
+        return depend.JobState(job_id=job.id, index=job.array_index, user=job.user,
+                               name=job.name if job.name is not None else job.command, status=job.status,
+                               exit_code=job.exit_code, started=job.start_time is not None or job.status in STARTED,
+                               submit_time=job.submit_time)
+
+    def depend_lookup(self):
+        """job ID -> its rows now: from memory, else (a job finished before
+        CLEAN_PERIOD, whose state no longer changes) from the store."""
+        by_id: dict[int, list] = {}
+        for job in self.jobs.values():
+            by_id.setdefault(job.id, []).append(self.depend_state(job))
+        gone = self._depend_gone
+
+        def lookup(jid: int) -> list:
+            rows = by_id.get(jid)
+            if rows is None:
+                rows = gone.get(jid)
+                if rows is None:
+                    rows = gone[jid] = [self.depend_state(j) for j in self.session.scalars(select(Job).where(Job.id == jid))]
+            return rows
+        return lookup
+
+    def dependency_reason(self, job: Job, lookup) -> str | None:
+        """The pending reason of an unmet `bsub -w` condition, None when met."""
+        trees = self._depend_trees
+        tree = trees.get(job.depend_json)
+        if tree is None:
+            tree = trees[job.depend_json] = depend.from_data(json.loads(job.depend_json))
+        return depend.reason(depend.evaluate(tree, lookup, job.array_index))
+
+    def depend_known(self) -> depend.Known:
+        """The jobs a new `bsub -w` may name: those mbatchd holds in memory."""
+        rows, ranges = [], {}
+        for job in self.jobs.values():
+            rows.append(self.depend_state(job))
+            if job.array_spec and job.id not in ranges:
+                spec = arrayspec.parse_array_name(job.array_spec, 2147483647)
+                ranges[job.id] = spec.ranges if spec is not None else ()
+        return depend.Known.of(rows, ranges)
 
     def _apply_slot_pools(self, queues: dict, hosts: dict, pending: list) -> None:
         """Queue-based fairshare (SLOT_POOL / SLOT_SHARE): while queues of a pool
@@ -929,6 +1015,8 @@ class Cluster:
             self.jobs[key].pend_reasons = "\n".join(reasons)
         self.clock_state.last_pass = t
         self.dirty = False
+        if result.started and any(j.depend_json and j.status == "PEND" for j in self.jobs.values()):
+            self.mark_dirty()  # a start may meet a dependency (started(), numrun()): look again next pass
 
     # -- views -----------------------------------------------------------------
     def view(self, job: Job, now: float | None = None) -> JobView:
@@ -961,6 +1049,6 @@ class Cluster:
             susp_reasons=[job.susp_reason] if job.susp_reason else [],
             pend_time=max(0.0, (job.start_time if started else end) - job.submit_time),
             aps_system=job.aps_system, aps_admin=job.aps_admin,
-            share_group=None,
+            share_group=None, dependency=job.dependency,
             **usage_fields(job.usage_json, job.status in STARTED),
         )

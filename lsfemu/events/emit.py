@@ -35,6 +35,10 @@ here: JOB_NEW field 5 = the uid (from *uid_of*), field 42 = the job name (no
 
 Choices where LSF's log could not be checked:
 
+* A job array has one JOB_NEW (index 0) whose job name is the ``-J`` value
+  with its index list (``name[1-10]%5``), as mbatchd's log_newjob writes
+  it; every later record of an element carries the element's index.
+  ``bsub -w`` sets SUB_DEPEND_COND and logs the condition as given.
 * JOB_NEW's job name is the command when no ``-J`` was given (the
   ``SUB_JOB_NAME`` bit stays off, so bjobs/bhist still show no Job Name);
   the job file is ``<submit time>.<job ID>`` and the signal value -65535, as
@@ -146,6 +150,9 @@ def job_new(job: Any, time: float, *, uid_of: Callable[[str], int], queue: str |
     sp = _get(job, "submit_priority")
     if sp is not None:
         options2 |= F.SUB2_JOB_PRIORITY
+    depend_cond = _get(job, "dependency", "")
+    if depend_cond:
+        options |= F.SUB_DEPEND_COND
     rlimits = list(F._NEG1_LIMITS)
     run_limit = _get(job, "run_limit_min")
     if run_limit is not None:
@@ -161,7 +168,7 @@ def job_new(job: Any, time: float, *, uid_of: Callable[[str], int], queue: str |
         job_file=f"{submit}.{job.id}", job_name=name if name is not None else command,
         command=command, project_name=project,
         max_num_processors=int(_get(job, "max_processors", nproc) or nproc),
-        user_group=user_group, options2=options2, idx=_get(job, "array_index", 0),
+        user_group=user_group, options2=options2, idx=_get(job, "array_index", 0), depend_cond=depend_cond,
         user_priority=int(sp) if sp is not None else -1,
     )
 

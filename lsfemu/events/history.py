@@ -224,8 +224,11 @@ def modify_items(rec: F.JobModify2) -> list[str]:
 class HistoryBuilder:
     """Feeds records in log order into per-job histories. ``histories`` keeps
     the order in which jobs first appeared. Records of unknown jobs (their
-    JOB_NEW is in an older file that was not read) are ignored, except that
-    an array element's first record clones the array's history."""
+    JOB_NEW is in an older file that was not read) are ignored. A job
+    array's JOB_NEW (index 0, ``name[1-10]``) makes one history per element
+    (``name[3]``), which the elements' records then extend; should an element
+    appear that its JOB_NEW did not list, its first record clones the
+    array's history."""
 
     def __init__(self) -> None:
         self.histories: dict[tuple[int, int], JobHistory] = {}
@@ -250,7 +253,11 @@ class HistoryBuilder:
                 cwd=rec.cwd, home=rec.sub_home_dir, submit_time=float(rec.submit_time or t),
                 user_group=rec.user_group or None,
             )
-            self.histories[(rec.job_id, rec.idx)] = h
+            spec = array_spec_of(rec)
+            if spec is None:
+                self.histories[(rec.job_id, rec.idx)] = h
+            else:
+                h.name = spec.name
             run = rec.rlimits[F.RLIMIT_RUN] if len(rec.rlimits) > F.RLIMIT_RUN else -1
             h.add(
                 rec.submit_time or t, "SUBMIT", from_host=rec.from_host, queue=rec.queue,
@@ -264,6 +271,12 @@ class HistoryBuilder:
                 hold=bool(rec.options2 & F.SUB2_HOLD),
                 run_limit_min=run / 60 if run >= 0 else None,
             )
+            if spec is not None:  # a job array: one history per element, from the array's JOB_NEW
+                for i in spec.indices():
+                    e = copy.copy(h)
+                    e.array_index = i
+                    e.changes, e.transitions, e.limit_lines = list(h.changes), list(h.transitions), list(h.limit_lines)
+                    self.histories[(rec.job_id, i)] = e
             return
         if isinstance(rec, F.JobModify2):
             try:
@@ -334,6 +347,20 @@ class HistoryBuilder:
                     and h.changes[-1].kind == "REQUEUE":
                 return  # JOB_REQUEUE already said so
             h.add(t, "STATUS", status=name, reason=reason)
+
+
+def array_spec_of(rec: F.JobNew):
+    """The array specification of a JOB_NEW record (index 0, a -J name with an
+    index list), else None."""
+    from lsfemu.sched.arrayspec import ArraySpecError, count_of, parse_array_name
+
+    if rec.idx or not rec.options & F.SUB_JOB_NAME or "[" not in rec.job_name:
+        return None
+    try:
+        spec = parse_array_name(rec.job_name, 2147483647)
+    except ArraySpecError:
+        return None
+    return spec if spec is not None and count_of(spec.ranges) <= 1_000_000 else None
 
 
 def build_histories(records: Iterable[F.Record]) -> list[JobHistory]:

@@ -230,6 +230,25 @@ def table(
 PEND_HEADER_TAIL = "USER    STAT  QUEUE       FROM_HOST      JOB_NAME           SUBMIT_TIME"
 
 
+ARRAY_HEADER = "JOBID    ARRAY_SPEC  OWNER   NJOBS PEND DONE  RUN EXIT SSUSP USUSP PSUSP\n"
+
+
+def array_table(rows, *, wide: bool = False, header: bool = True) -> str:
+    """bjobs -A. ``rows``: (job ID, the array's -J value, owner, elements,
+    counts by state). OpenLava's printf layout: ID left in 7, two spaces,
+    ARRAY_SPEC left in 8 (cut), OWNER right in 8 (cut), then the counts right
+    in 5 4 4 4 4 5 5 5 after three spaces; -w prints ARRAY_SPEC and OWNER whole."""
+    out = [ARRAY_HEADER] if header else []
+    for jid, spec, owner, njobs, n in rows:
+        if wide:
+            head = f"{jid:<7}  {spec} {owner} "
+        else:
+            head = f"{jid:<7}  {spec[:8]:<8} {owner[:8]:>8} "
+        out.append(f"{head}  {njobs:5d} {n['PEND']:4d} {n['DONE']:4d} {n['RUN']:4d} {n['EXIT']:4d} "
+                   f"{n['SSUSP']:5d} {n['USUSP']:5d} {n['PSUSP']:5d}\n")
+    return "".join(out)
+
+
 def pend_table(
     jobs: Iterable[JobView],
     *,

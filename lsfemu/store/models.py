@@ -17,7 +17,7 @@ class Base(DeclarativeBase):
 
 
 class Job(Base):
-    """One batch job (array elements will be rows of their own)."""
+    """One batch job, or one element of a job array (same id, array_index >= 1)."""
 
     __tablename__ = "jobs"
 
@@ -79,6 +79,13 @@ class Job(Base):
     # (simulate.cpu_at) yields the measured value everywhere.
     real_run: Mapped[bool] = mapped_column(Boolean, default=False)
     usage_json: Mapped[str | None] = mapped_column(Text, nullable=True)  # measured memory, swap, pids (JSON)
+    # Job arrays: every element carries the array's -J value ("name[1-10]%5";
+    # `name` holds "name") and its running-element limit (%5).
+    array_spec: Mapped[str | None] = mapped_column(Text, nullable=True)
+    array_limit: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # bsub -w: the condition as given, and as resolved at submission (JSON, lsfemu.sched.depend).
+    dependency: Mapped[str | None] = mapped_column(Text, nullable=True)
+    depend_json: Mapped[str | None] = mapped_column(Text, nullable=True)
 
     __table_args__ = (Index("ix_jobs_user_status", "user", "status"),)
 
