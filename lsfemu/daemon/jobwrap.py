@@ -237,9 +237,10 @@ def _ps(spec: dict) -> str:
     return f"\nPS:\n\nRead file <{err}> for stderr output of this job.\n\n" if err else ""
 
 
-def _open_out(path: str, overwrite: bool):
+def _open_out(path: str, overwrite: bool, mkdir: bool = False):
+    """An output file; its folder is created only for `-o DIR/` (LSF: else the output is not stored)."""
     d = os.path.dirname(path)
-    if d:
+    if d and mkdir:
         os.makedirs(d, exist_ok=True)
     return open(path, "wb" if overwrite else "ab")
 
@@ -267,17 +268,17 @@ def write_report(spec: dict, jobdir: str, st: dict) -> None:
     body = header(spec, st) + report_body(spec, st, reported)
     out = spec["stdout"]
     if spec["direct"]:
-        with _open_out(out["path"], False) as f:
+        with _open_out(out["path"], False, out.get("mkdir", False)) as f:
             f.write(("\n" + DASHES + "\n" + body + "The output (if any) is above this job summary.\n\n"
                      + (("\n" + _ps(spec)) if _ps(spec) else "")).encode("utf-8", "surrogateescape"))
         return
-    with _open_out(out["path"], out["overwrite"]) as f:
+    with _open_out(out["path"], out["overwrite"], out.get("mkdir", False)) as f:
         f.write((body + "The output (if any) follows:\n\n").encode("utf-8", "surrogateescape"))
         _copy(os.path.join(jobdir, "stdout"), f)
         f.write(("\n" + _ps(spec)).encode("utf-8", "surrogateescape"))
     err = spec.get("stderr")
     if err:
-        with _open_out(err["path"], err["overwrite"]) as f:
+        with _open_out(err["path"], err["overwrite"], err.get("mkdir", False)) as f:
             _copy(os.path.join(jobdir, "stderr"), f)
 
 
@@ -294,8 +295,8 @@ def _outputs(spec: dict, jobdir: str):
     """(stdout file, stderr file) for the job's process."""
     out, err = spec["stdout"], spec.get("stderr")
     if spec["direct"]:
-        fo = _open_out(out["path"], out["overwrite"])
-        fe = _open_out(err["path"], err["overwrite"]) if err else None
+        fo = _open_out(out["path"], out["overwrite"], out.get("mkdir", False))
+        fe = _open_out(err["path"], err["overwrite"], err.get("mkdir", False)) if err else None
     else:
         fo = open(os.path.join(jobdir, "stdout"), "wb")
         fe = open(os.path.join(jobdir, "stderr"), "wb") if err else None

@@ -110,9 +110,30 @@ class Runner:
     def adopt(self, jobs) -> None:
         """A (re)started daemon (or a reloaded store): watch the real jobs the store says are running."""
         self.active = set()
+        mine = set()
         for job in jobs:
             if job.real_run and job.status in STARTED and job.start_time is not None:
                 self.active.add((job.id, job.array_index))
+                mine.add(self.job_dir(job))
+        try:
+            names = os.listdir(self.root)
+        except OSError:
+            names = []
+        old = time.time() - 30.0  # younger runs may belong to a commit this snapshot does not show yet
+        for name in names:  # runs the store no longer knows (requeued just before a crash): end them
+            d = os.path.join(self.root, name)
+            if d in mine or d in self.abandoned or not os.path.isdir(d):
+                continue
+            try:
+                born = os.stat(os.path.join(d, "spec.json")).st_mtime
+            except OSError:
+                try:
+                    born = os.stat(d).st_mtime
+                except OSError:
+                    continue
+            if born < old:
+                self.abandoned.add(d)
+                self.queued[d] = [(0.0, [signal.SIGKILL])]
 
     def start(self, job) -> None:
         """The cluster started a real job; it is launched after the commit."""
@@ -187,17 +208,17 @@ class Runner:
         out_shown = err_shown = None
         if job.output_file:
             path, out_shown = output_path(job.output_file, jid, idx, out_base, "out")
-            out = {"path": path, "overwrite": bool(job.output_overwrite)}
+            out = {"path": path, "overwrite": bool(job.output_overwrite), "mkdir": job.output_file.endswith("/")}
         if job.error_file:
             path, err_shown = output_path(job.error_file, jid, idx, out_base, "err")
             if out is None or path != out["path"]:  # -e naming the -o file: stderr goes to the output
-                err = {"path": path, "overwrite": bool(job.error_overwrite)}
+                err = {"path": path, "overwrite": bool(job.error_overwrite), "mkdir": job.error_file.endswith("/")}
             else:
                 err_shown = None
         direct = out is not None and cfg.lsf_conf.get("LSB_STDOUT_DIRECT", "N").strip().upper() in ("Y", "YES")
         if out is None:  # LSF mails the report and the output; lsfemu keeps the mail here
             name = f"{jid}.out" if idx == 0 else f"{jid}_{idx}.out"
-            out = {"path": os.path.join(self.home, "output", name), "overwrite": False}
+            out = {"path": os.path.join(self.home, "output", name), "overwrite": False, "mkdir": True}
         env.update({
             "LSB_JOBID": str(jid), "LSB_JOBNAME": job.name if job.name is not None else command,
             "LSB_QUEUE": job.queue, "LSB_HOSTS": " ".join(hosts),

@@ -165,6 +165,20 @@ def test_output_file_holds_the_report_in_lsf_layout(shared):
                         + re.escape("The output (if any) follows:\n\n\n"), text2[len(text):]), text2[len(text):]
 
 
+def test_output_folders_and_unreachable_output_files(shared):
+    c = shared
+    work = c.root / "work"
+    jid = sub(c, ["-o", "logs/", "-e", "logs/", "echo x; echo y >&2"])
+    lost = sub(c, ["-o", "nowhere/f.out", "echo z"])
+    wait_stat(c, jid, ("DONE",))
+    wait_stat(c, lost, ("DONE",))
+    text = (work / "logs" / f"{jid}.out").read_text()  # LSF: DIR/<job ID>.out, the folder created
+    assert "The output (if any) follows:\n\nx\n" in text
+    assert text.endswith(f"Read file <logs/{jid}.err> for stderr output of this job.\n\n")
+    assert (work / "logs" / f"{jid}.err").read_text() == "y\n"
+    assert not (work / "nowhere").exists()  # LSF: an output path that cannot be reached is not stored
+
+
 def test_without_o_the_report_goes_to_the_mailbox_file(shared):
     c = shared
     jid = sub(c, ["-J", "mailme", "echo hi; echo oops >&2"])
@@ -395,6 +409,31 @@ def test_a_committed_start_that_never_launched_runs_once_after_a_restart(wall):
     finally:
         again.session.close()
         again.engine.dispose()
+
+
+def test_a_run_the_store_no_longer_knows_is_killed_at_start(wall):
+    """A job requeued just before a crash may leave its old run behind: a
+    starting daemon kills runs that match no running job in the store."""
+    import subprocess
+
+    from lsfemu.daemon.cluster import Cluster
+    from lsfemu.daemon.jobwrap import write_json
+
+    c = wall()
+    stray = c.home / "jobs" / "7.0.1000"
+    stray.mkdir(parents=True)
+    proc = subprocess.Popen(["sleep", "30"], start_new_session=True)
+    write_json(str(stray / "spec.json"), {})
+    write_json(str(stray / "started"), {"pid": proc.pid, "pgid": proc.pid, "start": 1.0})
+    os.utime(stray / "spec.json", (time.time() - 60, time.time() - 60))
+    cl = Cluster(str(c.envdir), str(c.home))
+    try:
+        cl.catch_up()
+        assert proc.wait(timeout=5) == -signal.SIGKILL
+        assert not stray.exists()
+    finally:
+        cl.session.close()
+        cl.engine.dispose()
 
 
 def _status_records(c, jid: int) -> list[str]:
