@@ -64,7 +64,30 @@ def resolve(c: Ctx, ids_args: list[str], user: str | None, queue: str | None, na
 def act(c: Ctx, targets, action: Callable[[object, str], str | None]) -> None:
     """Run `action(job, typed)`; it returns an error text or None on success.
     A whole job array (a list of elements) answers once: the success line if
-    any element took the action, else the first element's error."""
+    any element took the action, else the first element's error. Consecutive
+    elements with the same error are condensed as LSF 10 does:
+    `Job <123[1-2:1]>: Job has already finished`."""
+    run: list | None = None  # [job ID, first index, last index, text]
+
+    def flush() -> None:
+        nonlocal run
+        if run is not None:
+            jid, first, last, text = run
+            c.error(f"Job <{jid}[{first}]>: {text}" if first == last else f"Job <{jid}[{first}-{last}:1]>: {text}")
+            run = None
+
+    def fail(job, typed: str, text: str) -> None:
+        nonlocal run
+        if job is not None and job.array_index and typed == f"{job.id}[{job.array_index}]":
+            if run is not None and run[0] == job.id and run[2] + 1 == job.array_index and run[3] == text:
+                run[2] = job.array_index
+                return
+            flush()
+            run = [job.id, job.array_index, job.array_index, text]
+            return
+        flush()
+        c.error(f"Job <{typed}>: {text}")
+
     for job, typed in targets:
         if isinstance(job, list):
             mark = len(c.out)
@@ -78,17 +101,18 @@ def act(c: Ctx, targets, action: Callable[[object, str], str | None]) -> None:
             if len(errors) < len(job):
                 c.out.extend(said[:1])
             else:
-                c.error(f"Job <{typed}>: {errors[0]}")
+                fail(None, typed, errors[0])
             continue
         if job is None:
-            c.error(f"Job <{typed}>: No matching job found")
+            fail(None, typed, "No matching job found")
             continue
         if not c.may_control(job):
-            c.error(f"Job <{typed}>: User permission denied")
+            fail(job, typed, "User permission denied")
             continue
         err = action(job, typed)
         if err:
-            c.error(f"Job <{typed}>: {err}")
+            fail(job, typed, err)
+    flush()
 
 
 def _need_selection(c: Ctx, job_ids, user, queue, name) -> bool:

@@ -122,6 +122,10 @@ def test_control_whole_array_elements_and_ranges(lsf_cluster):
     assert (r.out, r.err, r.rc) == ("", "Job <1>: Job has already finished\n", 255)
     r = c.run('bkill "1[9]"', user="user1")
     assert (r.err, r.rc) == ("Job <1[9]>: No matching job found\n", 255)
+    # Consecutive elements with one answer are condensed, as LSF 10 prints them.
+    r = c.run('bkill "1[1-3,5]"', user="user1")
+    assert (r.out, r.err, r.rc) == ("", "Job <1[1-3:1]>: Job has already finished\n"
+                                        "Job <1[5]>: Job has already finished\n", 255)
 
 
 def test_bmod_and_btop_on_an_array(lsf_cluster):
