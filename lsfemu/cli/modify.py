@@ -15,7 +15,7 @@ import typer
 
 import re
 
-from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, jobs_of, parse_job_ids, run_typer
+from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, jobs_of, parse_job_refs, run_typer
 
 bmod_app = typer.Typer(add_completion=False)
 
@@ -26,17 +26,22 @@ def _one_job(c: Ctx, args: list[str] | None):
         raise UsageExit("Job ID must be specified.")
     if len(args) > 1:
         raise UsageExit()  # bmod takes one job ID
-    ids, bad = parse_job_ids(args[:1])
+    ids, bad = parse_job_refs(args[:1])
     if bad or not ids or ids[0][0] == 0:
         c.error(f"{args[0]}: {bad_id_message(args[0])}")
         return None, args[0]
-    jid, idx, typed = ids[0]
-    job = c.cluster.jobs.get((jid, idx))
-    if job is None and idx == 0:
-        elements = jobs_of(c.cluster.jobs, jid, None)
-        if elements:  # a job array by its ID: its elements, the pending ones first
-            return _ArrayTarget(elements), typed
-    return job, typed
+    jid, ranges, typed = ids[0]
+    return _target(c, jid, ranges), typed
+
+
+def _target(c: Ctx, jid: int, ranges):
+    """A plain job or one element; a job array (or an index list of it) as an _ArrayTarget; None."""
+    elements = jobs_of(c.cluster.jobs, jid, ranges)
+    if not elements:
+        return None
+    if len(elements) == 1 and (ranges is None or not elements[0].array_index or ranges[0][0] == ranges[0][1] and len(ranges) == 1):
+        return elements[0]
+    return _ArrayTarget(elements)
 
 
 class _ArrayTarget:
@@ -134,17 +139,15 @@ def _move(c: Ctx, args: list[str] | None, to_top: bool) -> None:
             c.error(f"{args[1]}: Position value must be a positive integer.")
             return
         position = int(args[1])
-    ids, bad = parse_job_ids(args[:1])
+    ids, bad = parse_job_refs(args[:1])
     if bad:
         c.error(f"{args[0]}: {bad_id_message(args[0])}")
         return
-    jid, idx, typed = ids[0]
+    jid, ranges, typed = ids[0]
     if jid == 0:
         c.error("Job Id = 0 is out of valid range.")
         return
-    job = cl.jobs.get((jid, idx))
-    if job is None and idx == 0 and jobs_of(cl.jobs, jid, None):
-        job = _ArrayTarget(jobs_of(cl.jobs, jid, None))
+    job = _target(c, jid, ranges)
     if job is None:
         c.error(f"Job <{typed}>: No matching job found")
         return

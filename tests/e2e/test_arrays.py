@@ -254,3 +254,22 @@ def test_replay_into_expands_the_array(lsf_cluster, tmp_path):
             ["1", "rp[1-3]%", "user1", "3", "0", "2", "1", "0", "0", "0", "0"]
     finally:
         c.run("lsfemu daemon stop", env=env)
+
+
+def test_bmod_and_btop_with_index_lists(lsf_cluster):
+    c = lsf_cluster
+    c.run("bsub -n 12 sleep 600", user="user2")  # fills the cluster
+    c.run('bsub -J "ix[1-4]" sleep 1', user="user2")
+    r = c.run('bmod -sp 80 "2[2-3]"', user="user2")
+    assert (r.out, r.rc) == ("Parameters of job <2[2-3]> are being changed\n", 0)
+    r = c.run("bjobs -noheader -o 'jobindex priority' 2", user="user2")
+    assert r.out.splitlines() == ["2 80", "3 80", "1 50", "4 50"]  # pending order: priority first
+    r = c.run('bmod -sp 90 "2[4]"', user="user2")
+    assert r.out == "Parameters of job <2[4]> are being changed\n"
+    r = c.run('bmod -sp 90 "2[7-9]"', user="user2")
+    assert (r.out, r.err, r.rc) == ("", "2[7-9]: No matching job found. Job not modified.\n", 255)
+    c.run('bmod -sp 50 "2[1-4]"', user="user2")
+    r = c.run('bbot "2[1-2]"', user="user2")
+    assert (r.err, r.rc) == ("Job <2[1-2]> has been moved to position 1 from bottom.\n", 0)
+    r = c.run("bjobs -noheader -o 'jobindex' 2", user="user2")
+    assert r.out.split() == ["3", "4", "1", "2"]
