@@ -867,6 +867,7 @@ class Cluster:
         now_t = self.now()
         array_started: dict[int, int] = {}
         lookup = None
+        depend_memo: dict = {}  # one evaluation per condition (and index, for [*]) per pass
         for job in self.jobs.values():
             if job.status in STARTED:
                 if job.array_index:
@@ -887,7 +888,7 @@ class Cluster:
                 blocked = None
                 if job.depend_json:
                     lookup = lookup or self.depend_lookup()
-                    blocked = self.dependency_reason(job, lookup)
+                    blocked = self.dependency_reason(job, lookup, depend_memo)
                 pending.append(dispatch.PendingJob(job.id, job.array_index, job.user, job.queue,
                                                    job.num_processors, prio, job.position, first=job.migrated,
                                                    blocked=blocked, array_limit=job.array_limit))
@@ -908,26 +909,52 @@ class Cluster:
         """job ID -> its rows now: from memory, else (a job finished before
         CLEAN_PERIOD, whose state no longer changes) from the store."""
         by_id: dict[int, list] = {}
-        for job in self.jobs.values():
-            by_id.setdefault(job.id, []).append(self.depend_state(job))
+        for (jid, _), job in self.jobs.items():
+            by_id.setdefault(jid, []).append(job)
         gone = self._depend_gone
+        seen: dict[int, list] = {}
 
         def lookup(jid: int) -> list:
-            rows = by_id.get(jid)
+            rows = seen.get(jid)
             if rows is None:
-                rows = gone.get(jid)
-                if rows is None:
-                    rows = gone[jid] = [self.depend_state(j) for j in self.session.scalars(select(Job).where(Job.id == jid))]
+                jobs = by_id.get(jid)
+                if jobs is not None:
+                    rows = seen[jid] = [self.depend_state(j) for j in jobs]
+                else:
+                    rows = gone.get(jid)
+                    if rows is None:
+                        rows = gone[jid] = [self.depend_state(j) for j in
+                                            self.session.scalars(select(Job).where(Job.id == jid))]
             return rows
+
+        by_index: dict[int, dict[int, list]] = {}
+
+        def element(jid: int, idx: int) -> list:
+            table = by_index.get(jid)
+            if table is None:
+                table = by_index[jid] = {}
+                for r in lookup(jid):
+                    table.setdefault(r.index, []).append(r)
+            return table.get(idx, [])
+        lookup.element = element
         return lookup
 
-    def dependency_reason(self, job: Job, lookup) -> str | None:
-        """The pending reason of an unmet `bsub -w` condition, None when met."""
+    def dependency_reason(self, job: Job, lookup, memo: dict | None = None) -> str | None:
+        """The pending reason of an unmet `bsub -w` condition, None when met.
+        `memo` (one pass) shares the answer among the elements of an array."""
         trees = self._depend_trees
-        tree = trees.get(job.depend_json)
-        if tree is None:
-            tree = trees[job.depend_json] = depend.from_data(json.loads(job.depend_json))
-        return depend.reason(depend.evaluate(tree, lookup, job.array_index))
+        entry = trees.get(job.depend_json)
+        if entry is None:
+            tree = depend.from_data(json.loads(job.depend_json))
+            entry = trees[job.depend_json] = (tree, depend.uses_index(tree))
+        tree, per_index = entry
+        key = (job.depend_json, job.array_index if per_index else 0)
+        if memo is not None and key in memo:
+            return memo[key]
+        reason = depend.reason(depend.evaluate(tree, lookup, job.array_index, getattr(lookup, "element", None)))
+        if memo is not None:
+            memo[key] = reason
+        return reason
 
     def depend_known(self) -> depend.Known:
         """The jobs a new `bsub -w` may name: those mbatchd holds in memory."""

@@ -443,28 +443,30 @@ def _count(kind: str, rows: list[JobInfo]) -> int:
     return sum(1 for r in rows if r.status in states)
 
 
-def evaluate(node, lookup: Callable[[int], list[JobInfo]], index: int = 0) -> str:
+def evaluate(node, lookup: Callable[[int], list[JobInfo]], index: int = 0,
+             element: Callable[[int, int], list[JobInfo]] | None = None) -> str:
     """TRUE, FALSE or INVALID. ``lookup(job_id)`` gives the job's rows as they
     are now (empty when the job is gone); ``index`` is the dependent job's own
-    array index (for ``[*]``)."""
+    array index (for ``[*]``); ``element(job_id, index)``, if given, the rows of
+    one element (a faster ``[r for r in lookup(job_id) if r.index == index]``)."""
     if isinstance(node, Or):
-        left = evaluate(node.left, lookup, index)
+        left = evaluate(node.left, lookup, index, element)
         if left == TRUE:
             return TRUE
-        right = evaluate(node.right, lookup, index)
+        right = evaluate(node.right, lookup, index, element)
         if left == FALSE:
             return TRUE if right == TRUE else FALSE
         return right
     if isinstance(node, And):
-        left = evaluate(node.left, lookup, index)
+        left = evaluate(node.left, lookup, index, element)
         if left == INVALID:
             return INVALID
-        right = evaluate(node.right, lookup, index)
+        right = evaluate(node.right, lookup, index, element)
         if left == FALSE:
             return INVALID if right == INVALID else FALSE
         return right
     if isinstance(node, Not):
-        return FALSE if evaluate(node.arg, lookup, index) == TRUE else TRUE
+        return FALSE if evaluate(node.arg, lookup, index, element) == TRUE else TRUE
     if isinstance(node, Count):
         rows = lookup(node.job_id) if node.job_id is not None else []
         if not rows:
@@ -473,11 +475,13 @@ def evaluate(node, lookup: Callable[[int], list[JobInfo]], index: int = 0) -> st
         return TRUE if _compare(node.op, _count(node.kind, rows), want) else FALSE
     # a job condition: every target, every element, must satisfy it
     for t in node.targets:
-        rows = lookup(t.job_id)
         if t.one_to_one:
-            rows = [r for r in rows if r.index == index]
+            rows = element(t.job_id, index) if element is not None else \
+                [r for r in lookup(t.job_id) if r.index == index]
         elif t.ranges is not None:
-            rows = [r for r in rows if in_ranges(r.index, t.ranges)]
+            rows = [r for r in lookup(t.job_id) if in_ranges(r.index, t.ranges)]
+        else:
+            rows = lookup(t.job_id)
         if not rows:
             return INVALID
         for r in rows:
@@ -519,6 +523,11 @@ def from_data(d: dict):
     targets = tuple(Target(jid, tuple(tuple(r) for r in rg) if rg is not None else None, bool(one))
                     for jid, rg, one in d["t"])
     return Cond(d["kind"], ref, d["cmp"], d["v"], targets)
+
+
+def uses_index(node) -> bool:
+    """Whether the value depends on the dependent element's index (``[*]``)."""
+    return any(isinstance(leaf, Cond) and any(t.one_to_one for t in leaf.targets) for leaf in leaves(node))
 
 
 def referenced_ids(node) -> set[int]:

@@ -161,6 +161,12 @@ def test_one_to_one_array_dependency():
     tree = _resolved("done(A[*])", rows, arrays=arrays, submitting_ranges=((1, 2, 1),))
     assert _eval(tree, rows, index=1) == D.TRUE
     assert _eval(tree, rows, index=2) == D.FALSE
+    assert _eval(tree, rows, index=3) == D.INVALID  # no such element
+    assert D.uses_index(tree) and not D.uses_index(_resolved("done(5)", rows, arrays=arrays))
+    # The element() shortcut answers as the filtering fallback.
+    by = {(r.job_id, r.index): [r] for r in rows}
+    for i in (1, 2, 3):
+        assert D.evaluate(tree, lambda j: rows, i, lambda j, k: by.get((j, k), [])) == _eval(tree, rows, index=i)
     for ranges in (None, ((1, 3, 1),)):
         with pytest.raises(D.DependError) as e:
             _resolved("done(A[*])", rows, arrays=arrays, submitting_ranges=ranges)
