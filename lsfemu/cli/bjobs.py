@@ -150,6 +150,11 @@ def bjobs(
             c.error(_nothing_found(name, all_, done, pend, run, susp, aps, queue))
         return
     width = _jobid_width(cfg)
+    if parsed_fmt is None and not (long or uf) and _display_enh(c):
+        # LSB_BJOBS_DISPLAY_ENH=Y: the tables' JOBID column shows an element as 123[4]
+        for v in views:
+            if v.array_index:
+                v.job_id = f"{v.job_id}[{v.array_index}]"
     if parsed_fmt is not None:
         c.out.append(R.custom(views, parsed_fmt, now=now, header=not noheader, hms=hms, year=year))
     elif long or uf:
@@ -188,6 +193,12 @@ def _array_summary(c: Ctx, jobs: list, missing: list[str], *, wide: bool, header
                 counts[e.status] += 1
         rows.append((jid, elements[0].array_spec or "", elements[0].user, len(elements), counts))
     c.out.append(array_table(rows, wide=wide, header=header))
+
+
+def _display_enh(c: Ctx) -> bool:
+    """LSB_BJOBS_DISPLAY_ENH (lsf.conf, or the caller's environment)."""
+    value = c.env.get("LSB_BJOBS_DISPLAY_ENH") or c.cluster.config.lsf_conf.get("LSB_BJOBS_DISPLAY_ENH", "N")
+    return value.strip().upper() == "Y"
 
 
 def _jobid_width(cfg) -> int:

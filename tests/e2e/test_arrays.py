@@ -273,3 +273,17 @@ def test_bmod_and_btop_with_index_lists(lsf_cluster):
     assert (r.err, r.rc) == ("Job <2[1-2]> has been moved to position 1 from bottom.\n", 0)
     r = c.run("bjobs -noheader -o 'jobindex' 2", user="user2")
     assert r.out.split() == ["3", "4", "1", "2"]
+
+
+def test_display_enh_shows_the_index_in_jobid(lsf_cluster):
+    c = lsf_cluster
+    c.run('bsub -J "en[1-2]" sleep 60', user="user1")
+    c.run("bsub -J plain sleep 60", user="user1")
+    r = c.run("bjobs", user="user1", env={"LSB_BJOBS_DISPLAY_ENH": "Y"})
+    assert [line.split()[0] for line in r.out.splitlines()[1:]] == ["1[1]", "1[2]", "2"]
+    assert [line.split()[0] for line in c.run("bjobs", user="user1").out.splitlines()[1:]] == ["1", "1", "2"]
+    with open(c.path_of("lsf.conf"), "a") as f:
+        f.write("LSB_BJOBS_DISPLAY_ENH=Y\n")
+    c.run("badmin reconfig", user="lsfadmin")
+    r = c.run("bjobs -p -w", user="user1")
+    assert [line.split()[0] for line in r.out.splitlines() if line[:1].isdigit()] == ["1[1]", "1[2]", "2"]
