@@ -127,14 +127,14 @@ class Not:
 
 @dataclass
 class And:
-    left: object
-    right: object
+    """``a && b && ...``: kept flat, so a long chain needs no deep recursion."""
+
+    items: list
 
 
 @dataclass
 class Or:
-    left: object
-    right: object
+    items: list
 
 
 # -- scanning -------------------------------------------------------------------
@@ -192,24 +192,28 @@ class _Parser:
         return tok
 
     def expr(self):
-        node = self.conj()
+        items = [self.conj()]
         while self.peek() == "||":
             self.take()
-            node = Or(node, self.conj())
-        return node
+            items.append(self.conj())
+        return items[0] if len(items) == 1 else Or(items)
 
     def conj(self):
-        node = self.unary()
+        items = [self.unary()]
         while self.peek() == "&&":
             self.take()
-            node = And(node, self.unary())
-        return node
+            items.append(self.unary())
+        return items[0] if len(items) == 1 else And(items)
 
     def unary(self):
-        if self.peek() == "!":
+        nots = 0
+        while self.peek() == "!":
             self.take()
-            return Not(self.unary())
-        return self.primary()
+            nots += 1
+        node = self.primary()
+        for _ in range(nots):
+            node = Not(node)
+        return node
 
     def primary(self):
         kind = self.peek()
@@ -288,7 +292,10 @@ def parse(text: str):
     if not toks:
         raise DependError(SYNTAX)
     p = _Parser(toks)
-    node = p.expr()
+    try:
+        node = p.expr()
+    except RecursionError:  # parentheses nested hundreds deep
+        raise DependError(SYNTAX) from None
     if p.i != len(toks):
         raise DependError(SYNTAX)
     return node
@@ -402,11 +409,16 @@ def resolve(node, known: Known, user: str, *, submitting_ranges=None, last_sub: 
 
 
 def leaves(node) -> list:
-    if isinstance(node, (And, Or)):
-        return leaves(node.left) + leaves(node.right)
-    if isinstance(node, Not):
-        return leaves(node.arg)
-    return [node]
+    out, todo = [], [node]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (And, Or)):
+            todo.extend(reversed(n.items))
+        elif isinstance(n, Not):
+            todo.append(n.arg)
+        else:
+            out.append(n)
+    return out
 
 
 # -- evaluation ------------------------------------------------------------------
@@ -449,22 +461,22 @@ def evaluate(node, lookup: Callable[[int], list[JobInfo]], index: int = 0,
     are now (empty when the job is gone); ``index`` is the dependent job's own
     array index (for ``[*]``); ``element(job_id, index)``, if given, the rows of
     one element (a faster ``[r for r in lookup(job_id) if r.index == index]``)."""
-    if isinstance(node, Or):
-        left = evaluate(node.left, lookup, index, element)
-        if left == TRUE:
-            return TRUE
-        right = evaluate(node.right, lookup, index, element)
-        if left == FALSE:
-            return TRUE if right == TRUE else FALSE
-        return right
+    if isinstance(node, Or):  # mbatchd's binary rule, folded from the left
+        value = evaluate(node.items[0], lookup, index, element)
+        for item in node.items[1:]:
+            if value == TRUE:
+                return TRUE
+            right = evaluate(item, lookup, index, element)
+            value = (TRUE if right == TRUE else FALSE) if value == FALSE else right
+        return value
     if isinstance(node, And):
-        left = evaluate(node.left, lookup, index, element)
-        if left == INVALID:
-            return INVALID
-        right = evaluate(node.right, lookup, index, element)
-        if left == FALSE:
-            return INVALID if right == INVALID else FALSE
-        return right
+        value = evaluate(node.items[0], lookup, index, element)
+        for item in node.items[1:]:
+            if value == INVALID:
+                return INVALID
+            right = evaluate(item, lookup, index, element)
+            value = (INVALID if right == INVALID else FALSE) if value == FALSE else right
+        return value
     if isinstance(node, Not):
         return FALSE if evaluate(node.arg, lookup, index, element) == TRUE else TRUE
     if isinstance(node, Count):
@@ -500,7 +512,7 @@ def reason(value: str) -> str | None:
 def to_data(node) -> dict:
     """A JSON-ready form of a resolved tree (the store keeps it)."""
     if isinstance(node, (And, Or)):
-        return {"op": "and" if isinstance(node, And) else "or", "l": to_data(node.left), "r": to_data(node.right)}
+        return {"op": "and" if isinstance(node, And) else "or", "items": [to_data(i) for i in node.items]}
     if isinstance(node, Not):
         return {"op": "not", "a": to_data(node.arg)}
     if isinstance(node, Count):
@@ -514,7 +526,8 @@ def to_data(node) -> dict:
 def from_data(d: dict):
     op = d["op"]
     if op in ("and", "or"):
-        return (And if op == "and" else Or)(from_data(d["l"]), from_data(d["r"]))
+        items = [from_data(i) for i in d["items"]] if "items" in d else [from_data(d["l"]), from_data(d["r"])]
+        return (And if op == "and" else Or)(items)
     if op == "not":
         return Not(from_data(d["a"]))
     if op == "count":

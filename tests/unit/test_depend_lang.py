@@ -31,10 +31,10 @@ def _eval(tree, rows, index=0):
 # -- parsing ---------------------------------------------------------------------
 def test_parse_shapes():
     t = D.parse('done(312) && (started(Job2)||exit("99Job"))')
-    assert isinstance(t, D.And) and isinstance(t.right, D.Or)
-    assert t.left.kind == "done" and t.left.ref.job_id == 312
-    assert t.right.left.ref.name == "Job2" and t.right.right.ref.name == "99Job"
-    assert t.right.right.ref.job_id is None  # quoted: a name even if it starts with digits
+    assert isinstance(t, D.And) and isinstance(t.items[1], D.Or)
+    assert t.items[0].kind == "done" and t.items[0].ref.job_id == 312
+    assert t.items[1].items[0].ref.name == "Job2" and t.items[1].items[1].ref.name == "99Job"
+    assert t.items[1].items[1].ref.job_id is None  # quoted: a name even if it starts with digits
     bare = D.parse("210")
     assert (bare.kind, bare.ref.job_id) == ("done", 210)  # a bare job means done()
     assert D.parse('"210"').ref.name == "210"
@@ -60,7 +60,21 @@ def test_counters_default_and_star():
 
 def test_precedence_not_and_or():
     t = D.parse("!done(1) && done(2) || done(3)")
-    assert isinstance(t, D.Or) and isinstance(t.left, D.And) and isinstance(t.left.left, D.Not)
+    assert isinstance(t, D.Or) and isinstance(t.items[0], D.And) and isinstance(t.items[0].items[0], D.Not)
+    assert isinstance(D.parse("!!done(1)").arg, D.Not)
+
+
+def test_long_chains_and_deep_nesting():
+    rows = [_state(i, "DONE") for i in range(1, 3001)]
+    text = " && ".join(f"done({i})" for i in range(1, 3001))  # scripts write such chains
+    tree = _resolved(text, rows)
+    assert len(D.leaves(tree)) == 3000 and _eval(tree, rows) == D.TRUE
+    rows[-1] = _state(3000, "RUN")
+    assert _eval(D.from_data(json.loads(json.dumps(D.to_data(tree)))), rows) == D.FALSE
+    assert D.parse("(" * 50 + "done(1)" + ")" * 50).ref.job_id == 1
+    with pytest.raises(D.DependError) as e:  # far deeper than anyone writes: refused, never a crash
+        D.parse("(" * 5000 + "done(1)" + ")" * 5000)
+    assert e.value.text == D.SYNTAX
 
 
 def test_keywords_as_name_prefixes():
