@@ -68,6 +68,8 @@ class JobView:
     avg_mem_kb: int | None = None  # MEMORY USAGE block / -o avg_mem
     combined_res_req: str | None = None  # " Combined: ..." (None -> res_req)
     effective_res_req: str | None = None  # " Effective: ..." (None -> res_req once started)
+    mem_limit_kb: int | None = None  # bsub -M (KB); MEMLIMIT block / -o memlimit
+    limits_unit: str = "KB"  # LSF_UNIT_FOR_LIMITS: the unit limits are shown in
 
     @property
     def display_id(self) -> str:

@@ -52,6 +52,25 @@ def parse_runlimit(text: str) -> float:
     return float(total)
 
 
+_LIMIT_UNITS = {"K": 0, "KB": 0, "M": 1, "MB": 1, "G": 2, "GB": 2, "T": 3, "TB": 3, "P": 4, "PB": 4,
+                "E": 5, "EB": 5, "Z": 6, "ZB": 6}
+_MEMLIMIT = re.compile(r"\s*([0-9]{1,19})\s*([KMGTPEZ]B?)?\s*(!?)\s*", re.IGNORECASE)
+
+
+def parse_mem_limit(text: str, default_unit: str) -> tuple[int, bool]:
+    """`-M mem_limit[!]` -> (KB, hard). The number is in LSF_UNIT_FOR_LIMITS
+    (default_unit; KB when unset) unless a unit follows it (`-M 2GB`); `!`
+    asks for a hard limit. OpenLava's message for a bad value (its spelling)."""
+    m = _MEMLIMIT.fullmatch(text)
+    if not m or int(m.group(1)) <= 0:
+        raise SubmitError("MEMLIMT value should be a positive integer", text)
+    unit = (m.group(2) or default_unit or "KB").upper()
+    kb = int(m.group(1)) * 1024 ** _LIMIT_UNITS.get(unit, 0)
+    if kb > 2**63 - 1:
+        raise SubmitError("MEMLIMT value should be a positive integer", text)
+    return kb, m.group(3) == "!"
+
+
 def mem_from_rusage(res_req: str) -> float | None:
     """mem=N (MB) from the rusage sections of a resource requirement, if any."""
     total = None
@@ -140,14 +159,15 @@ def bsub(
     rerun: bool = typer.Option(False, "-r"),
     gpu: Optional[str] = typer.Option(None, "-gpu"),
     depend_cond: Optional[str] = typer.Option(None, "-w"),
+    mem_limit: Optional[str] = typer.Option(None, "-M"),
     command: Optional[list[str]] = typer.Argument(None),
 ) -> None:
     c = ctx()
     opts = dict(queue=queue, nproc=nproc, job_name=job_name, out=out, out_over=out_over, err=err,
                 err_over=err_over, runlimit=runlimit, sp=sp, res_req=res_req or [], project=project,
-                group=group, cwd=cwd, rerun=rerun or None, gpu=gpu, depend=depend_cond)
+                group=group, cwd=cwd, rerun=rerun or None, gpu=gpu, depend=depend_cond, mem_limit=mem_limit)
     try:
-        if command:
+        if command and not _parse_job_script(c, command):
             cmdline = " ".join(command)
         else:
             script = c.stdin
@@ -165,6 +185,17 @@ def bsub(
     c.print(f"Job <{job.id}> is submitted to {where} <{job.queue}>.")
 
 
+def _parse_job_script(c: Ctx, command: list[str]) -> bool:
+    """`bsub [options] job_script` with LSB_BSUB_PARSE_SCRIPT=Y (lsf.conf): the
+    file's `#BSUB` lines are options and its contents run as the job, as with
+    `bsub < job_script`. The client sends the contents of a one-word command
+    that names a text file (lsfemu.client._job_script); without the parameter
+    the file runs as a command."""
+    if len(command) != 1 or c.stdin is None:
+        return False
+    return c.cluster.config.lsf_conf.get("LSB_BSUB_PARSE_SCRIPT", "N").strip().upper() in ("Y", "YES")
+
+
 def _merge_script_options(opts: dict, script_opts: list[str]) -> None:
     """Fill options the command line did not give from `#BSUB` lines."""
     parsed = _parse_bsub_flags(script_opts)
@@ -179,7 +210,7 @@ def _merge_script_options(opts: dict, script_opts: list[str]) -> None:
 _SCRIPT_SWITCHES = {"-r": "rerun"}
 _SCRIPT_FLAGS = {"-gpu": "gpu", "-q": "queue", "-n": "nproc", "-J": "job_name", "-o": "out", "-oo": "out_over",
                  "-e": "err", "-eo": "err_over", "-W": "runlimit", "-sp": "sp", "-R": "res_req",
-                 "-P": "project", "-G": "group", "-cwd": "cwd", "-w": "depend"}
+                 "-P": "project", "-G": "group", "-cwd": "cwd", "-w": "depend", "-M": "mem_limit"}
 
 
 def _parse_bsub_flags(args: list[str]) -> dict:
@@ -279,6 +310,9 @@ def _submit(c: Ctx, cmdline: str, o: dict):
     if res_req is not None:
         check_res_req(res_req)
     mem = mem_from_rusage(res_req) if res_req else None
+    mem_limit_kb, mem_hard = None, False
+    if o.get("mem_limit") is not None:
+        mem_limit_kb, mem_hard = parse_mem_limit(o["mem_limit"], cl.limits_unit())
     # User group (-G): the user must belong to it
     ugroup = o["group"]
     if ugroup is not None:
@@ -308,7 +342,7 @@ def _submit(c: Ctx, cmdline: str, o: dict):
         mem_req_mb=mem, project=project, user_group=ugroup, env=c.env,
         from_host=c.env.get("LSFEMU_SUBMIT_HOST") or cfg.master_host,
         rerunnable=bool(o.get("rerun")) or q.extra.get("RERUNNABLE", "").lower() == "yes", ngpus=ngpus,
-        array=array, dependency=dep, depend_json=dep_json,
+        array=array, dependency=dep, depend_json=dep_json, mem_limit_kb=mem_limit_kb, mem_limit_hard=mem_hard,
     )
     return cl.submit(spec)
 

@@ -72,6 +72,8 @@ class SubmitSpec:
     array: object | None = None  # lsfemu.sched.arrayspec.ArraySpec of a job array (bsub -J "a[1-10]%2")
     dependency: str | None = None  # bsub -w, as given
     depend_json: str | None = None  # ... and as resolved (lsfemu.sched.depend.to_data)
+    mem_limit_kb: int | None = None  # bsub -M, in KB
+    mem_limit_hard: bool = False  # bsub -M N!
 
 
 class _ArrayHead:
@@ -322,6 +324,7 @@ class Cluster:
             res_req=spec.res_req, mem_req_mb=spec.mem_req_mb, run_limit_min=spec.run_limit_min,
             submit_priority=spec.submit_priority, priority=priority, priority_base_time=now, pend_since=now,
             rerunnable=spec.rerunnable, ngpus=spec.ngpus,
+            mem_limit_kb=spec.mem_limit_kb, mem_limit_hard=spec.mem_limit_hard,
             default_queue_used=spec.default_queue_used, submit_time=now, position=0.0,
             exec_hosts="", pend_reasons=dispatch.NEW_JOB, sim_runtime=runtime, sim_cputime=cputime,
             sim_exit_code=exit_code, work_done=0.0, env_json=json.dumps(spec.env),
@@ -339,6 +342,20 @@ class Cluster:
         v = c.value
         c.value = v + 1
         return float(v)
+
+    def limits_unit(self) -> str:
+        """LSF_UNIT_FOR_LIMITS (lsf.conf): the unit of -M values and of limits shown; KB by default."""
+        return (self.config.lsf_conf.get("LSF_UNIT_FOR_LIMITS") or "KB").strip().upper()
+
+    def mem_limit_enforced(self, job: Job) -> bool:
+        """Does LSF itself kill the job past its -M limit? With LSB_MEMLIMIT_ENFORCE=Y or
+        LSB_JOB_MEMLIMIT=Y (lsf.conf), or a hard limit (-M N!); otherwise the limit goes to
+        the operating system (setrlimit RLIMIT_RSS), as LSF documents."""
+        if job.mem_limit_kb is None:
+            return False
+        conf = self.config.lsf_conf
+        on = any(conf.get(k, "N").strip().upper() in ("Y", "YES") for k in ("LSB_MEMLIMIT_ENFORCE", "LSB_JOB_MEMLIMIT"))
+        return on or bool(job.mem_limit_hard)
 
     def effective_run_limit(self, job: Job) -> float | None:
         if job.run_limit_min is not None:
@@ -1077,5 +1094,6 @@ class Cluster:
             pend_time=max(0.0, (job.start_time if started else end) - job.submit_time),
             aps_system=job.aps_system, aps_admin=job.aps_admin,
             share_group=None, dependency=job.dependency,
+            mem_limit_kb=job.mem_limit_kb, limits_unit=self.limits_unit(),
             **usage_fields(job.usage_json, job.status in STARTED),
         )

@@ -326,6 +326,17 @@ def _spawn(spec: dict, jobdir: str) -> tuple[int, str]:
             os.dup2(fo.fileno(), 1)
             os.dup2((fe or fo).fileno(), 2)
             os.closerange(3, 65536)
+            if spec.get("rlimit_rss"):  # bsub -M passed to the operating system, as LSF does
+                import resource
+
+                lim = int(spec["rlimit_rss"])
+                hard = resource.getrlimit(resource.RLIMIT_RSS)[1]
+                if hard != resource.RLIM_INFINITY:
+                    lim = min(lim, hard)
+                try:
+                    resource.setrlimit(resource.RLIMIT_RSS, (lim, lim))
+                except (OSError, ValueError):
+                    pass
             for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGCHLD,
                       signal.SIGPIPE, signal.SIGXFSZ):
                 signal.signal(s, signal.SIG_DFL)

@@ -57,6 +57,7 @@ log = logging.getLogger("lsfemu.daemon")
 WRAPPER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jobwrap.py")
 RUNLIMIT_GRACE = 600.0  # bsub -W: SIGUSR2 at the limit, killed if still running ten minutes later
 RUNLIMIT_REASON = "TERM_RUNLIMIT: job killed after reaching LSF run time limit"
+MEMLIMIT_REASON = "TERM_MEMLIMIT: job killed after reaching LSF memory usage limit"
 STARTED = ("RUN", "USUSP", "SSUSP")
 # Per-job variables a job must not inherit from a submitting job's environment.
 _PER_JOB = ("LSB_JOBID", "LSB_JOBNAME", "LSB_QUEUE", "LSB_HOSTS", "LSB_MCPU_HOSTS", "LSB_DJOB_NUMPROC",
@@ -241,6 +242,10 @@ class Runner:
             "argv": [jobfile] if shebang else ["/bin/sh", jobfile], "cwd": cwd, "env": env,
             "stdout": out, "stderr": err, "direct": direct,
             "swap_minus_rss": cfg.lsf_conf.get("EGO_PIM_SWAP_REPORT", "N").strip().upper() in ("Y", "YES"),
+            # bsub -M handed to the operating system (setrlimit RLIMIT_RSS, bytes) unless
+            # LSB_JOB_MEMLIMIT=Y makes it a per-job limit LSF alone enforces.
+            "rlimit_rss": (job.mem_limit_kb * 1024 if job.mem_limit_kb is not None and cfg.lsf_conf.get(
+                "LSB_JOB_MEMLIMIT", "N").strip().upper() not in ("Y", "YES") else None),
             "report": {
                 "job_id": str(jid) if idx == 0 else f"{jid}[{idx}]",
                 "name": job.name if job.name is not None else command, "from_host": job.from_host,
@@ -322,6 +327,7 @@ class Runner:
                 continue
             self._read_usage(job, d)
             self._run_limit(cl, job, d, now)
+            self._mem_limit(cl, job, d, now)
             self._deliver(d, now, job.status)
         for d in list(self.abandoned):
             self._deliver(d, now, "RUN")
@@ -380,6 +386,25 @@ class Runner:
         interval = max(0, cl.config.params.job_terminate_interval)
         for i, s in enumerate(self._sequence(cl, job)):
             self._queue(d, now + RUNLIMIT_GRACE + i * interval, [s])
+
+    def _mem_limit(self, cl, job, d: str, now: float) -> None:
+        """bsub -M enforced by LSF (see Cluster.mem_limit_enforced): once the job's
+        processes together hold more resident memory than the limit, bkill's
+        sequence (SIGINT, SIGTERM, SIGKILL; LSF's documented order) and TERM_MEMLIMIT."""
+        if job.mem_limit_kb is None or d in self.killing or not cl.mem_limit_enforced(job):
+            return
+        try:
+            used = int(json.loads(job.usage_json or "{}").get("mem_kb") or 0)
+        except (ValueError, TypeError, AttributeError):
+            return
+        if used <= job.mem_limit_kb:
+            return
+        log.info("job %s: %d KB of memory over its limit of %d KB; killed", job.id, used, job.mem_limit_kb)
+        self.killing.add(d)
+        self._note(d, MEMLIMIT_REASON, None)
+        interval = max(0, cl.config.params.job_terminate_interval)
+        for i, s in enumerate(self._sequence(cl, job)):
+            self._queue(d, now + i * interval, [s])
 
     # -- signals ---------------------------------------------------------------------
     def _pgid(self, d: str) -> int | None:

@@ -157,6 +157,9 @@ def job_new(job: Any, time: float, *, uid_of: Callable[[str], int], queue: str |
     run_limit = _get(job, "run_limit_min")
     if run_limit is not None:
         rlimits[F.RLIMIT_RUN] = int(round(float(run_limit) * 60))
+    mem_limit = _get(job, "mem_limit_kb")
+    if mem_limit is not None:
+        rlimits[F.RLIMIT_RSS] = int(mem_limit)  # KB, as LSF logs it
     nproc = int(_get(job, "num_processors", 1) or 1)
     submit = _t(_get(job, "submit_time", time) or time)
     return F.JobNew(

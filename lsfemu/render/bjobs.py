@@ -140,6 +140,20 @@ def mem_in_unit(kb: int | float, unit: str) -> str:
     return f"{kb / 1024**p:.1f} {unit}"
 
 
+def limit_text(kb: int | float, unit: str) -> str:
+    """A limit in bjobs -l's limit rows: in LSF_UNIT_FOR_LIMITS (`unit`), moved up
+    by 1024s while it is at least 1024 (`4000` MB -> `3.9 G`, as in an LSF 10
+    capture), a whole number as such (`0 M`, `500 M`), else one decimal."""
+    p = _UNIT_POWER.get((unit or "KB").upper()[:1], 0)
+    value = kb / 1024**p
+    letters = "KMGTPE"
+    while value >= 1024 and p < len(letters) - 1:
+        value /= 1024
+        p += 1
+    text = str(int(value)) if float(value).is_integer() else f"{value:.1f}"
+    return f"{text} {letters[p]}"
+
+
 def aps_number(value: float) -> str:
     """APS values as bmod/bjobs -l show them: ``10`` for 10.0, else 2 decimals."""
     if float(value).is_integer():
@@ -501,6 +515,13 @@ def _long_one(
     out.append("\n")
     if job.run_limit is not None:
         out.append(f"{RUNLIMIT_TITLE}\n {job.run_limit:.1f} min\n")
+    if job.mem_limit_kb is not None:
+        # LSF 10: a name row, then each value right-aligned in 6 with its unit
+        # letter and a space on both sides (` CORELIMIT MEMLIMIT` / `      0 M     3.9 G `).
+        if job.run_limit is not None:
+            out.append("\n")
+        number, letter = limit_text(job.mem_limit_kb, job.limits_unit).split(" ")
+        out.append(f" MEMLIMIT\n {number:>6} {letter} \n")
     if job.max_mem_kb is not None:
         avg = mem_text(job.avg_mem_kb) if job.avg_mem_kb is not None else "-"
         out.append(f"\n MEMORY USAGE:\n MAX MEM: {mem_text(job.max_mem_kb)};  AVG MEM: {avg}\n")
@@ -629,6 +650,7 @@ FIELDS: dict[str, _FieldDef] = {
     "max_mem": _FieldDef(10, memory=True),
     "avg_mem": _FieldDef(10, memory=True),
     "swap": _FieldDef(10, memory=True),
+    "memlimit": _FieldDef(10, memory=True),
     "nthreads": _FieldDef(10),
     "min_req_proc": _FieldDef(12),
     "max_req_proc": _FieldDef(12),
@@ -825,6 +847,10 @@ def field_value(job: JobView, spec: FieldSpec, *, now: float, hms_mode: bool = F
         return hms(job.run_limit * 60) if hms_mode else f"{job.run_limit:.1f}"
     if n == "mem":
         return _mem_field(job.mem_kb, spec.unit)
+    if n == "memlimit":
+        if job.mem_limit_kb is None:
+            return None
+        return mem_in_unit(job.mem_limit_kb, spec.unit) if spec.unit else limit_text(job.mem_limit_kb, job.limits_unit)
     if n == "max_mem":
         return _mem_field(job.max_mem_kb, spec.unit)
     if n == "avg_mem":

@@ -86,6 +86,9 @@ class Job(Base):
     # bsub -w: the condition as given, and as resolved at submission (JSON, lsfemu.sched.depend).
     dependency: Mapped[str | None] = mapped_column(Text, nullable=True)
     depend_json: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # bsub -M: memory limit in KB (rLimits[RLIMIT_RSS]); -M N! makes it a hard limit LSF enforces.
+    mem_limit_kb: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    mem_limit_hard: Mapped[bool] = mapped_column(Boolean, default=False)
 
     __table_args__ = (Index("ix_jobs_user_status", "user", "status"),)
 
