@@ -246,11 +246,48 @@ def _cwd() -> str:
         return os.environ.get("PWD", "/")
 
 
+SCRIPT_MAX = 8 << 20  # bytes of a job script `bsub job_script` sends along
+
+
+def _job_script(argv: list[str]) -> str | None:
+    """`bsub [options] job_script`: the contents of the one-word command when it
+    names a text file (the daemon may not read the caller's files). The daemon
+    uses them only with LSB_BSUB_PARSE_SCRIPT=Y in lsf.conf; otherwise the file
+    runs as a command, as in LSF."""
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--":
+            i += 1
+            break
+        if not a.startswith("-") or a == "-":
+            break
+        i += 2 if a in _BSUB_VALUE_OPTS else 1
+    if len(argv) - i != 1:
+        return None
+    try:
+        with open(argv[i], "rb") as f:
+            if not os.path.isfile(argv[i]) or os.fstat(f.fileno()).st_size > SCRIPT_MAX:
+                return None
+            data = f.read(SCRIPT_MAX + 1)
+    except OSError:
+        return None
+    if b"\0" in data:
+        return None  # LSF: a job script is an ASCII text file, not a binary
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
 def _read_stdin(cmd: str, argv: list[str]) -> str | None:
-    """bsub without a command reads a script from stdin (LSF's `bsub < script`)."""
-    if cmd != "bsub" or sys.stdin is None or sys.stdin.isatty():
+    """bsub without a command reads a script from stdin (LSF's `bsub < script`);
+    `bsub job_script` sends the script file's contents in the same field."""
+    if cmd != "bsub":
         return None
     if _bsub_has_command(argv):
+        return _job_script(argv)
+    if sys.stdin is None or sys.stdin.isatty():
         return None
     try:
         return sys.stdin.read()
