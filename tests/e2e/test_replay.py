@@ -35,6 +35,7 @@ def _views(c, env=None) -> dict[str, str]:
         "bhist_l": run("bhist -l -a -u all"),
         "bhist": run("bhist -a -u all"),
         "bqueues": run("bqueues"),
+        "bqueues_l": run("bqueues -l"),
         "busers": run("busers all"),
     }
 
@@ -43,7 +44,7 @@ def _same(live: dict[str, str], rep: dict[str, str], *, own_config: bool) -> Non
     for k in ("bjobs_l1", "bjobs_l4", "bhist", "bhist_l"):
         assert rep[k] == live[k], k
     if own_config:
-        for k in ("bjobs", "bjobs_w", "bqueues", "busers"):
+        for k in ("bjobs", "bjobs_w", "bqueues", "bqueues_l", "busers"):
             assert rep[k] == live[k], k
         return
     # A configuration made from the log: queue priorities, user groups and
