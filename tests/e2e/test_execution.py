@@ -300,7 +300,8 @@ def test_measured_cpu_time_is_charged_to_fairshare(wall):
     queues = ("Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 30\nEnd Queue\n\n"
               "Begin Queue\nQUEUE_NAME = fair\nPRIORITY = 40\nFAIRSHARE = USER_SHARES[[default, 1]]\nEnd Queue\n")
     c = wall(files={"lsb.queues": queues})
-    jid = sub(c, ["-q", "fair", "python3 -c 'import time\nt = time.time()\nwhile time.time() - t < 1.5: pass'"])
+    # spin until the process has used 1.2 s of CPU (a wall-clock loop gets less CPU on a busy machine)
+    jid = sub(c, ["-q", "fair", "python3 -c 'import time\nwhile time.process_time() < 1.2: pass'"])
     wait_stat(c, jid, ("DONE",))
     cpu = float(field(c, jid, "cpu_used").split()[0])
     assert cpu >= 1.0  # the loop's CPU time, measured

@@ -25,3 +25,27 @@ def test_upgrade_is_idempotent(tmp_path):
     engine, _ = open_store(url)  # a second start finds the schema current
     with engine.connect() as conn:
         assert conn.execute(text("SELECT count(*) FROM alembic_version")).scalar() == 1
+
+
+def test_schema_head_constant_is_alembics_head(tmp_path):
+    """open_store skips Alembic when the store is at SCHEMA_HEAD: that constant
+    must name the newest migration, and a store one revision behind still upgrades."""
+    from alembic import command
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    from lsfemu.store import db
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(db.migrations_dir()))
+    script = ScriptDirectory.from_config(cfg)
+    assert db.SCHEMA_HEAD == script.get_current_head()
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    engine, _ = open_store(url)
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "-1")
+    engine.dispose()
+    engine, _ = open_store(url)
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == db.SCHEMA_HEAD
