@@ -20,13 +20,13 @@ from __future__ import annotations
 import os
 import pwd
 import shutil
-import sqlite3
 import stat
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from store_snapshot import snapshot
 
 import lsfemu
 
@@ -104,15 +104,6 @@ def _as_other(other, c, argv: list[str], user: str | None = "user1", code: str =
     return _run(head + argv, user=pw.pw_uid, group=pw.pw_gid, extra_groups=[], cwd="/", env=env)
 
 
-def _snapshot(c) -> dict[str, list]:
-    con = sqlite3.connect(f"file:{c.home / 'lsfemu.db'}?mode=ro", uri=True)
-    try:
-        tables = [t for (t,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-        return {t: sorted(con.execute(f'SELECT * FROM "{t}"').fetchall(), key=repr) for t in tables}
-    finally:
-        con.close()
-
-
 @pytest.fixture
 def cluster(lsf_cluster):
     """root's cluster with one job of user1; the folders around LSFEMU_HOME open to
@@ -139,7 +130,7 @@ def test_the_state_folder_is_closed_to_other_users(other, cluster):
 
 def test_other_user_gets_one_clear_line_and_changes_nothing(other, cluster):
     c = cluster
-    before = _snapshot(c)
+    before = snapshot(c)
     files = sorted(os.listdir(c.home))
     refused = (f"Cannot connect to LSF: {c.home / 'mbatchd.sock'}: Permission denied; the cluster in {c.home} "
                f"belongs to user root; each OS user has a cluster of its own\n")
@@ -154,7 +145,7 @@ def test_other_user_gets_one_clear_line_and_changes_nothing(other, cluster):
         assert (p.returncode, p.stdout, p.stderr) == (255, "", refused), p.stderr
     finally:
         os.chmod(c.home, 0o700)
-    assert _snapshot(c) == before
+    assert snapshot(c) == before
     assert sorted(os.listdir(c.home)) == files  # no second daemon, no lock, no log of the other user
     assert c.run("bjobs -u all -noheader -o 'jobid user job_name stat'").out == "1 user1 owned PEND\n"
 

@@ -30,6 +30,7 @@ import sys
 import time
 
 import pytest
+from store_snapshot import snapshot
 
 from lsfemu.events import format as F
 from lsfemu.events.log import read_events
@@ -64,16 +65,6 @@ def _submit(c, name: str) -> int:
     m = SUBMITTED.match(r.out)
     assert m and r.rc == 0, r.text
     return int(m.group(1))
-
-
-def _snapshot(c) -> dict[str, list]:
-    """Every row of every table, read-only."""
-    con = sqlite3.connect(f"file:{c.home / 'lsfemu.db'}?mode=ro", uri=True)
-    try:
-        tables = [t for (t,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-        return {t: sorted(con.execute(f'SELECT * FROM "{t}"').fetchall(), key=repr) for t in tables}
-    finally:
-        con.close()
 
 
 def _stored_jobs(c) -> dict[int, str]:
@@ -166,14 +157,14 @@ def _submit_until_refused(c, acked: dict[int, str], pattern: str, refusals: int 
     a refused one must leave the store as it was."""
     refused = 0
     for i in range(40):
-        before = _snapshot(c)
+        before = snapshot(c)
         r = c.run(["bsub", "-J", f"late{i}", "sleep", "1000"], user="user1")
         m = SUBMITTED.match(r.out)
         if m:
             acked[int(m.group(1))] = f"late{i}"
             continue
         _refused(r, pattern)
-        assert _snapshot(c) == before
+        assert snapshot(c) == before
         refused += 1
         if refused == refusals:
             return
@@ -197,14 +188,14 @@ def test_read_only_state_folder_after_a_crash(lsf_cluster):
     sleeper = subprocess.Popen(["sleep", "60"])  # a live process with the "reused" PID
     try:
         (c.home / "mbatchd.lock").write_text(f"{sleeper.pid}\n")
-        before = _snapshot(c)
+        before = snapshot(c)
         events_before = (c.home / "logdir" / "lsb.events").read_bytes()
         down = re.escape(f"LSF is down: mbatchd cannot start: System call failed: Read-only file system ({c.home})")
         with _read_only(c.home):
             for argv in (["bsub", "-J", "lost", "sleep", "10"], ["bjobs", "-u", "all"], ["bkill", "1"]):
                 _refused(c.run(argv, user="user1"), down)
             _refused(c.run(["bsub"], user="user1", stdin="#BSUB -J lost2\nsleep 1\n"), down)
-        assert _snapshot(c) == before
+        assert snapshot(c) == before
         assert (c.home / "logdir" / "lsb.events").read_bytes() == events_before
         # Writable again: the next command recovers by itself.
         new = _submit(c, "after")
@@ -235,10 +226,10 @@ def test_full_state_folder(lsf_cluster):
             _submit_until_refused(c, acked, NO_SPACE.format(home=re.escape(str(c.home))))
             # Other writes fail the same way and change nothing; reads still work.
             first = min(acked)
-            before = _snapshot(c)
+            before = snapshot(c)
             _refused(c.run(["bkill", str(first)], user="user1"),
                      re.escape(f"bkill: System call failed: No space left on device ({c.home}); nothing was changed"))
-            assert _snapshot(c) == before
+            assert snapshot(c) == before
             r = c.run(["bjobs", "-u", "all", "-noheader", "-o", "jobid stat"])
             assert r.out == "".join(f"{j} PEND\n" for j in sorted(acked)), r.text
             # Room again: the running daemon goes on, no restart needed.
@@ -252,12 +243,12 @@ def test_full_state_folder(lsf_cluster):
             # and refuses the write. Either way one line, and nothing changes.
             _fill(c.home / "filler")
             _kill_daemon(c)
-            before = _snapshot(c)
+            before = snapshot(c)
             down = re.escape(f"LSF is down: mbatchd cannot start: System call failed: No space left on device "
                              f"({c.home})")
             _refused(c.run(["bsub", "-J", "crashed", "sleep", "10"], user="user1"),
                      f"{down}|{NO_SPACE.format(home=re.escape(str(c.home)))}")
-            assert _snapshot(c) == before
+            assert snapshot(c) == before
             os.unlink(c.home / "filler")
             r = c.run(["bjobs", "-a", "-u", "all", "-noheader", "-o", "jobid stat"])
             assert r.out == "".join(f"{j} PEND\n" for j in sorted(acked) if j != first) + f"{first} EXIT\n", r.text
