@@ -489,22 +489,28 @@ def config_files(tr: JobTracker, cluster: str, into: Path) -> dict[str, str]:
     }
 
 
-def copy_config(confdir: Path, into: Path) -> str:
-    """Copy the configuration in *confdir* (an LSF_ENVDIR) into *into* in
-    lsfemu's layout, on the virtual clock; returns the cluster's name.
-    Raises ReplayError when it has errors (each with file and line)."""
-    import re
-
-    from lsfemu.config.parser import find_files
+def checked_config(confdir: Path, option: str) -> Path:
+    """*confdir* (an LSF_ENVDIR given with *option*), resolved, when its
+    configuration loads; else ReplayError with each error's file and line."""
     from lsfemu.config.semantic import check_all
 
     confdir = confdir.expanduser().resolve()
     if not (confdir / "lsf.conf").exists():
-        raise ReplayError(f"{confdir}/lsf.conf: No such file (--conf takes an LSF_ENVDIR)")
+        raise ReplayError(f"{confdir}/lsf.conf: No such file ({option} takes an LSF_ENVDIR)")
     cfg, issues = check_all(str(confdir))
     if cfg is None:
-        raise ReplayError(f"the configuration in {confdir} has errors:\n"
+        raise ReplayError(f"the {option} configuration has errors:\n"
                           + "\n".join(str(i) for i in issues if i.fatal))
+    return confdir
+
+
+def copy_config(confdir: Path, into: Path) -> str:
+    """Copy the configuration in *confdir* (checked by :func:`checked_config`)
+    into *into* in lsfemu's layout, on the virtual clock; returns the cluster's name."""
+    import re
+
+    from lsfemu.config.parser import find_files
+
     files = find_files(str(confdir))
     name = files["cluster_name"] or "replay"
     drop = re.compile(r"\s*(LSF_CONFDIR|LSB_CONFDIR|LSFEMU_CLOCK)\s*=")
@@ -545,12 +551,7 @@ def replay_into(paths: list[Path], into: Path, *, until: float | None = None, fo
     if _daemon_running(home):
         raise ReplayError(f"a daemon runs for {home}; stop it first (LSFEMU_HOME={home} lsfemu daemon stop)")
     if conf is not None:
-        from lsfemu.config.semantic import check_all
-
-        if not (conf / "lsf.conf").exists():
-            raise ReplayError(f"{conf}/lsf.conf: No such file (--conf takes an LSF_ENVDIR)")
-        if check_all(str(conf))[0] is None:
-            copy_config(conf, into)  # raises with the errors
+        conf = checked_config(conf, "--conf")
     if home.exists():
         shutil.rmtree(home)
     (home / "logdir").mkdir(parents=True)
@@ -752,14 +753,7 @@ def _collect(paths: list[Path], db: sqlite3.Connection, until: float | None, war
 def what_if(paths: list[Path], confdir: Path, *, until: float | None = None, bucket: float | None = None,
             progress: bool | None = None) -> WhatIfReport:
     """Schedule the log's jobs under the configuration in *confdir* and compare."""
-    from lsfemu.config.semantic import check_all
-
-    confdir = confdir.expanduser().resolve()
-    if not (confdir / "lsf.conf").exists():
-        raise ReplayError(f"{confdir}/lsf.conf: No such file (--what-if takes an LSF_ENVDIR)")
-    cfg, issues = check_all(str(confdir))
-    if cfg is None:
-        raise ReplayError("the --what-if configuration has errors:\n" + "\n".join(str(i) for i in issues if i.fatal))
+    confdir = checked_config(confdir, "--what-if")
     rep = WhatIfReport(confdir=str(confdir))
     tmp = Path(tempfile.mkdtemp(prefix="lsfemu-whatif-"))
     try:
