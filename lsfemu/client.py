@@ -21,6 +21,10 @@ import sys
 PROTOCOL = 1
 CONNECT_TIMEOUT = 60.0  # seconds to wait for a reply (a busy daemon may take a while)
 START_TIMEOUT = 30.0  # seconds to wait for a freshly started daemon's socket
+#: exit status in the answer of a master candidate that is not (or no longer) the
+#: master (a shared cluster, docs/semantics.md): the client tries the next host
+#: of LSF_MASTER_LIST instead of printing the answer
+NOT_MASTER_RC = 250
 
 
 def state_dir() -> str:
