@@ -12,6 +12,14 @@ LSF_ENVDIR, uses a fresh LSFEMU_HOME, a virtual clock starting at a fixed
 instant (2026-01-05 09:00:00 UTC) with TZ=UTC, and stops its daemon at the
 end. Registered through the `pytest11` entry point, so installing lsfemu
 makes `lsf_cluster` available everywhere.
+
+Both stores: a test (or module, through `pytestmark`) marked
+`@pytest.mark.lsfemu_stores` runs twice, with `lsfemu_db` (and so `lsf_cluster`
+and `lsf_cluster_factory`) on SQLite and on PostgreSQL. The PostgreSQL server
+is a private throwaway one per test session (per xdist worker), started from
+the installed server binaries (`lsfemu.testing_pg`); each test gets a fresh
+database. Without the binaries the PostgreSQL variants are skipped, or fail
+when `LSFEMU_REQUIRE_POSTGRES=1` (CI).
 """
 
 from __future__ import annotations
@@ -58,7 +66,7 @@ class LsfCluster:
     """One isolated cluster: its folders, its environment, and command runners."""
 
     def __init__(self, root: Path, files: dict[str, str] | None = None, clock: str = "virtual",
-                 inprocess: bool = False, start: float = FIXED_START):
+                 inprocess: bool = False, start: float = FIXED_START, db_url: str | None = None):
         from lsfemu.cli.lsfemu_cmd import write_cluster
 
         self.root = root
@@ -76,7 +84,36 @@ class LsfCluster:
         })
         if inprocess:
             self.env["LSFEMU_DAEMON"] = "off"
+        self.db_url = db_url  # None: SQLite in LSFEMU_HOME
+        if db_url:
+            self.env["LSFEMU_DB"] = db_url
         (root / "userhome").mkdir(exist_ok=True)
+
+    @property
+    def store_url(self) -> str:
+        """The SQLAlchemy URL of the cluster's store (SQLite in LSFEMU_HOME, or LSFEMU_DB)."""
+        return self.db_url or f"sqlite:///{self.home / 'lsfemu.db'}"
+
+    def store_rows(self, sql: str, **params) -> list[tuple]:
+        """The rows of one query on the cluster's store, whichever its dialect."""
+        from sqlalchemy import create_engine, text
+
+        engine = create_engine(self.store_url)
+        try:
+            with engine.connect() as conn:
+                return [tuple(r) for r in conn.execute(text(sql), params)]
+        finally:
+            engine.dispose()
+
+    def store_intact(self) -> bool:
+        """The store's integrity check (lsfemu.store.db.integrity_ok) passes."""
+        from lsfemu.store.db import integrity_ok, make_engine
+
+        engine = make_engine(self.store_url)
+        try:
+            return integrity_ok(engine)
+        finally:
+            engine.dispose()
 
     def path_of(self, rel: str) -> Path:
         """Where a configuration file lives: lsf.conf and lsf.cluster.* in LSF_ENVDIR, lsb.* in configdir."""
@@ -109,12 +146,65 @@ class LsfCluster:
         self.run(["lsfemu", "daemon", "stop"])
 
 
+STORES = ("sqlite", "postgresql")
+
+
+def pytest_configure(config) -> None:
+    config.addinivalue_line("markers", "lsfemu_stores: run the test on SQLite and on PostgreSQL (fixture lsfemu_db)")
+
+
+def pytest_generate_tests(metafunc) -> None:
+    if metafunc.definition.get_closest_marker("lsfemu_stores") and "lsfemu_db" in metafunc.fixturenames:
+        metafunc.parametrize("lsfemu_db", STORES, indirect=True)
+
+
+def _postgres_required() -> bool:
+    return os.environ.get("LSFEMU_REQUIRE_POSTGRES", "") not in ("", "0")
+
+
+@pytest.fixture(scope="session")
+def lsfemu_postgres():
+    """A throwaway PostgreSQL server for the session (lsfemu.testing_pg.PostgresServer);
+    skipped when PostgreSQL is not installed, failed then if LSFEMU_REQUIRE_POSTGRES=1."""
+    from lsfemu.testing_pg import PostgresServer, PostgresUnavailable
+
+    server = PostgresServer()
+    try:
+        server.start()
+    except (PostgresUnavailable, ImportError) as e:  # ImportError: psycopg (extra "postgresql") missing
+        server.stop()
+        reason = f"PostgreSQL unavailable: {e}"
+        if _postgres_required():
+            pytest.fail(f"{reason} (and LSFEMU_REQUIRE_POSTGRES=1)", pytrace=False)
+        pytest.skip(reason)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
 @pytest.fixture
-def lsf_cluster():
+def lsfemu_db(request):
+    """The store URL of this test: None (SQLite in LSFEMU_HOME, the default), or a
+    fresh PostgreSQL database when parametrised "postgresql" (mark `lsfemu_stores`)."""
+    kind = getattr(request, "param", "sqlite")
+    if kind == "sqlite":
+        yield None
+        return
+    server = request.getfixturevalue("lsfemu_postgres")
+    url = server.new_database()
+    try:
+        yield url
+    finally:
+        server.drop_database(url)
+
+
+@pytest.fixture
+def lsf_cluster(lsfemu_db):
     """An isolated lsfemu cluster (virtual clock, TZ=UTC); its daemon is stopped afterwards."""
     # A short path: Unix socket paths are limited to about 100 bytes.
     root = Path(tempfile.mkdtemp(prefix="lsfemu-"))
-    cluster = LsfCluster(root)
+    cluster = LsfCluster(root, db_url=lsfemu_db)
     try:
         yield cluster
     finally:
@@ -123,12 +213,22 @@ def lsf_cluster():
 
 
 @pytest.fixture
-def lsf_cluster_factory():
-    """Make clusters with your own files / options: factory(files={...}, clock=..., inprocess=...)."""
+def lsf_cluster_factory(lsfemu_db, request):
+    """Make clusters with your own files / options: factory(files={...}, clock=..., inprocess=...).
+    The first cluster uses the test's store (`lsfemu_db`); on PostgreSQL every further one
+    gets a fresh database of its own, as each cluster on SQLite has its own file."""
     made: list[LsfCluster] = []
+    extra_dbs: list[str] = []
+    server = request.getfixturevalue("lsfemu_postgres") if lsfemu_db else None
 
     def make(**kw) -> LsfCluster:
         root = Path(tempfile.mkdtemp(prefix="lsfemu-"))
+        if "db_url" not in kw and lsfemu_db:
+            if made:
+                extra_dbs.append(server.new_database())
+                kw["db_url"] = extra_dbs[-1]
+            else:
+                kw["db_url"] = lsfemu_db
         c = LsfCluster(root, **kw)
         made.append(c)
         return c
@@ -137,3 +237,5 @@ def lsf_cluster_factory():
     for c in made:
         c.stop()
         shutil.rmtree(c.root, ignore_errors=True)
+    for url in extra_dbs:
+        server.drop_database(url)

@@ -30,7 +30,8 @@ from lsfemu.sched import aps, arrayspec, depend, dispatch, resreq, simulate
 from lsfemu.sched import fairshare as fs
 from lsfemu.sched import fairshare_plugins
 from lsfemu.sched.priority import default_priority
-from lsfemu.store.db import open_store
+from lsfemu.store.counters import ensure_counters, take_counter
+from lsfemu.store.db import one_writer_at_a_time, open_store
 from lsfemu.store.models import ClockState, Counter, HostState, Job, JobEvent, QueueState, UserUsage
 from lsfemu.views import JobView
 
@@ -133,7 +134,9 @@ class Cluster:
         self.db_url = db_url or default_url(home)
         self.engine, self.Session = open_store(self.db_url)
         self.session = self.Session()
+        one_writer_at_a_time(self.session)  # PostgreSQL: transactions take turns, as on SQLite
         self.events = EventLog(os.path.join(home, "logdir"))
+        ensure_counters(self.session, ("next_job_id", "position"))
         self.events.recover(self._counter("events_offset"))
         self._init_clock()
         self.runner = Runner(home)  # real execution in wall clock mode
@@ -260,20 +263,12 @@ class Cluster:
 
     # -- ids and events --------------------------------------------------------
     def next_job_id(self) -> int:
-        c = self.session.get(Counter, "next_job_id")
-        if c is None:
-            c = Counter(name="next_job_id", value=1)
-            self.session.add(c)
         max_id = self.config.params.max_jobid
-        jid = c.value
-        tries = 0
-        while self.session.scalar(select(Job.id).where(Job.id == jid).limit(1)) is not None:
-            jid = jid + 1 if jid < max_id else 1
-            tries += 1
-            if tries > max_id:
-                raise RuntimeError("no free job ID below MAX_JOBID")
-        c.value = jid + 1 if jid < max_id else 1
-        return jid
+        for _ in range(max_id):
+            jid = take_counter(self.session, "next_job_id", wrap_at=max_id)
+            if self.session.scalar(select(Job.id).where(Job.id == jid).limit(1)) is None:
+                return jid
+        raise RuntimeError("no free job ID below MAX_JOBID")
 
     def log(self, job: Job, kind: str, actor: str | None, t: float, **data) -> None:
         """Record a change: a history row in the store and LSF's records for lsb.events
@@ -335,13 +330,7 @@ class Cluster:
         return job
 
     def _next_position(self) -> float:
-        c = self.session.get(Counter, "position")
-        if c is None:
-            c = Counter(name="position", value=1)
-            self.session.add(c)
-        v = c.value
-        c.value = v + 1
-        return float(v)
+        return float(take_counter(self.session, "position"))
 
     def limits_unit(self) -> str:
         """LSF_UNIT_FOR_LIMITS (lsf.conf): the unit of -M values and of limits shown; KB by default."""

@@ -1,7 +1,11 @@
-"""Opening the store: engine, SQLite WAL pragmas, schema upgrade through Alembic.
+"""Opening the store: engine per dialect, schema upgrade through Alembic, the
+integrity check, and the one-line reasons a store cannot be written.
 
-`LSFEMU_DB` may name any SQLAlchemy URL; without it the store is SQLite (WAL)
-at `LSFEMU_HOME/lsfemu.db`.
+`LSFEMU_DB` names the store's SQLAlchemy URL; without it the store is SQLite
+(WAL) at `LSFEMU_HOME/lsfemu.db`. The other supported dialect is PostgreSQL
+(`postgresql+psycopg://user@host:port/db`, the extra `lsfemu[postgresql]`).
+Everything dialect-specific in lsfemu lives here (and in `Cluster` counters'
+portable UPDATE ... RETURNING); both dialects are tested by the same suites.
 """
 
 from __future__ import annotations
@@ -48,7 +52,38 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
+    if url.startswith("postgresql"):
+        # lock_timeout plays SQLite's busy timeout: a write waits that long for a row or
+        # table another connection holds, then fails (storage_failure: "locked").
+        # connect_timeout: an unreachable server fails the command instead of hanging it.
+        ms = int(lock_timeout() * 1000)
+        return create_engine(url, pool_pre_ping=True,
+                             connect_args={"connect_timeout": 10, "options": f"-c lock_timeout={ms}"})
     return create_engine(url, pool_pre_ping=True)
+
+
+#: the key of the PostgreSQL advisory lock that makes the store's transactions one
+#: writer at a time (the ASCII of "lsfemuW"); master election must use another key
+WRITER_LOCK_KEY = int.from_bytes(b"lsfemuW", "big")
+
+
+def one_writer_at_a_time(session: Session) -> None:
+    """Make every transaction of `session` exclusive, as SQLite's are.
+
+    The code built on the store assumes what SQLite gives: a request's
+    transaction reads the newest committed state and nobody else writes until
+    it commits (the lsb.events append and its committed offset rely on it, and
+    so do several in-process commands running at once). PostgreSQL's row locks
+    and READ COMMITTED give less, so on PostgreSQL each transaction of the
+    session begins by taking a transaction-level advisory lock
+    (`pg_advisory_xact_lock`), released by its commit or rollback, and waited
+    for at most `lock_timeout()` seconds like any other lock. One daemon is
+    never held up by it; several processes on one store take turns."""
+
+    @event.listens_for(session, "after_begin")
+    def _take(_session, _transaction, connection):  # noqa: ANN001
+        if connection.dialect.name == "postgresql":
+            connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({WRITER_LOCK_KEY})")
 
 
 def migrations_dir() -> Path:
@@ -92,6 +127,12 @@ def upgrade(engine: Engine) -> None:
     if current == head:
         return
     with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            # Daemons starting together on one new database: one migrates, the others
+            # wait here and then find the schema current (DDL is transactional there).
+            conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({WRITER_LOCK_KEY})")
+            if MigrationContext.configure(conn).get_current_revision() == head:
+                return
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
 
@@ -103,10 +144,30 @@ def open_store(url: str) -> tuple[Engine, sessionmaker[Session]]:
 
 
 def integrity_ok(engine: Engine) -> bool:
-    if engine.dialect.name != "sqlite":
-        return True
+    """The store's own consistency check. SQLite: `PRAGMA integrity_check`.
+    PostgreSQL has no such statement: every table of the schema is read in full
+    (a damaged page fails the read; with data checksums, a flipped bit too), and
+    when the `amcheck` extension is installed in the database every B-tree index
+    is verified against its table (`bt_index_check(index, heapallindexed)`)."""
     with engine.connect() as conn:
-        return conn.execute(text("PRAGMA integrity_check")).scalar() == "ok"
+        if engine.dialect.name == "sqlite":
+            return conn.execute(text("PRAGMA integrity_check")).scalar() == "ok"
+        if engine.dialect.name != "postgresql":
+            raise NotImplementedError(f"no integrity check for the {engine.dialect.name} dialect")
+        from lsfemu.store.models import Base
+
+        try:
+            for table in Base.metadata.sorted_tables:
+                # every row, every column (detoasted): the row's text form
+                conn.execute(text(f'SELECT sum(length(CAST(t AS text))) FROM "{table.name}" AS t')).scalar()
+            if conn.execute(text("SELECT 1 FROM pg_extension WHERE extname = 'amcheck'")).scalar():
+                conn.execute(text(
+                    "SELECT bt_index_check(c.oid, true) FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
+                    "JOIN pg_am a ON a.oid = c.relam JOIN pg_namespace n ON n.oid = c.relnamespace "
+                    "WHERE a.amname = 'btree' AND n.nspname = current_schema()")).all()
+        except Exception:  # a read or a check that fails is the answer: not intact
+            return False
+        return True
 
 
 # -- when the store cannot be written ------------------------------------------------------------
@@ -118,10 +179,38 @@ _ERRNO_OF_SQLITE = (
 )
 
 
+def _postgres_failure(e: BaseException, home: str | None) -> str | None:
+    """storage_failure for psycopg's errors, by SQLSTATE (psycopg is imported only
+    when the store is PostgreSQL, so it is recognised by module, not by class)."""
+    if not type(e).__module__.startswith("psycopg"):
+        return None
+    state = getattr(e, "sqlstate", None) or ""
+    first = (str(e).strip().splitlines() or [""])[0].strip()
+    first = first.removeprefix("connection failed: ").rstrip(".")
+    if state in ("55P03", "40P01", "40001"):  # lock_not_available, deadlock, serialization failure
+        store = f"the store of {home}" if home else "the store"
+        return (f"Operation cannot be performed right now: {store} is locked by another process "
+                f"(waited {lock_timeout():g} s)")
+    if state == "53100":
+        return "System call failed: No space left on device (the store's database server)"
+    if state == "25006":
+        return "System call failed: Read-only file system (the store's database is read-only)"
+    if state.startswith("28") or state in ("3D000", "42501"):  # authentication, no such database, privilege
+        return f"System call failed: cannot open the store: {first}"
+    if state.startswith("53"):  # too many connections, out of memory
+        return f"Operation cannot be performed right now: the store's database server: {first}"
+    # No SQLSTATE: the connection itself failed or broke (refused, closed, timed out);
+    # class 08 connection exception; 57 operator intervention (server shutting down).
+    if (not state and type(e).__name__ in ("OperationalError", "InterfaceError")) or state[:2] in ("08", "57"):
+        return f"Operation cannot be performed right now: cannot reach the store's database server: {first}"
+    return None
+
+
 def storage_failure(exc: BaseException, home: str | None = None) -> str | None:
     """One line saying why the store or the state folder cannot be written, in
     LSF's words (`System call failed: <strerror>`, its wording for a failed
-    system call), or None when `exc` is not such a failure (a bug)."""
+    system call), or None when `exc` is not such a failure (a bug). Knows
+    SQLite's errors and PostgreSQL's (by SQLSTATE)."""
     seen = set()
     todo = [exc]
     while todo:
@@ -141,6 +230,8 @@ def storage_failure(exc: BaseException, home: str | None = None) -> str | None:
                     return f"System call failed: {os.strerror(code)}{where}"
             if "unable to open database file" in msg:
                 return f"System call failed: cannot open the store{where}"
+        elif (why := _postgres_failure(e, home)) is not None:
+            return why
         elif isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES,
                                                      errno.EPERM, errno.EIO):
             if isinstance(e.filename, str):

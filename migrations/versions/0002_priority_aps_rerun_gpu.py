@@ -13,18 +13,21 @@ branch_labels = None
 depends_on = None
 
 ZERO = sa.text("0")
+# A boolean's default: `false` on PostgreSQL (which refuses the integer 0 for a
+# boolean column), `0` on SQLite.
+FALSE = sa.false()
 
 
 def upgrade() -> None:
     with op.batch_alter_table("host_state") as batch_op:
-        batch_op.add_column(sa.Column("failed", sa.Boolean(), nullable=False, server_default=ZERO))
+        batch_op.add_column(sa.Column("failed", sa.Boolean(), nullable=False, server_default=FALSE))
     with op.batch_alter_table("jobs") as batch_op:
         batch_op.add_column(sa.Column("priority_base_time", sa.Float(), nullable=True))
         batch_op.add_column(sa.Column("pend_since", sa.Float(), nullable=True))
         batch_op.add_column(sa.Column("aps_system", sa.Float(), nullable=True))
         batch_op.add_column(sa.Column("aps_admin", sa.Float(), nullable=True))
-        batch_op.add_column(sa.Column("rerunnable", sa.Boolean(), nullable=False, server_default=ZERO))
-        batch_op.add_column(sa.Column("migrated", sa.Boolean(), nullable=False, server_default=ZERO))
+        batch_op.add_column(sa.Column("rerunnable", sa.Boolean(), nullable=False, server_default=FALSE))
+        batch_op.add_column(sa.Column("migrated", sa.Boolean(), nullable=False, server_default=FALSE))
         batch_op.add_column(sa.Column("ngpus", sa.Integer(), nullable=False, server_default=ZERO))
     with op.batch_alter_table("user_usage") as batch_op:
         batch_op.add_column(sa.Column("hist_gpu_s", sa.Float(), nullable=False, server_default=ZERO))

@@ -14,7 +14,7 @@ depends_on = None
 
 def upgrade() -> None:
     with op.batch_alter_table("jobs") as batch_op:
-        batch_op.add_column(sa.Column("real_run", sa.Boolean(), nullable=False, server_default=sa.text("0")))
+        batch_op.add_column(sa.Column("real_run", sa.Boolean(), nullable=False, server_default=sa.false()))
         batch_op.add_column(sa.Column("usage_json", sa.Text(), nullable=True))
 
 

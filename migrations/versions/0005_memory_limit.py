@@ -16,7 +16,7 @@ depends_on = None
 def upgrade() -> None:
     with op.batch_alter_table("jobs") as batch_op:
         batch_op.add_column(sa.Column("mem_limit_kb", sa.Integer(), nullable=True))
-        batch_op.add_column(sa.Column("mem_limit_hard", sa.Boolean(), nullable=False, server_default=sa.text("0")))
+        batch_op.add_column(sa.Column("mem_limit_hard", sa.Boolean(), nullable=False, server_default=sa.false()))
 
 
 def downgrade() -> None:

@@ -1,11 +1,13 @@
 """The daemon: one per LSFEMU_HOME, durable acknowledgements, restarts, and
-the in-process mode giving the same answers."""
+the in-process mode giving the same answers. The tests that touch the store
+run on SQLite and on PostgreSQL (mark lsfemu_stores)."""
 
 import concurrent.futures
 import os
 import signal
-import sqlite3
 import time
+
+import pytest
 
 from lsfemu.daemon.dispatch import user_for
 
@@ -14,6 +16,7 @@ def _daemon_pid(c) -> int:
     return int((c.home / "mbatchd.lock").read_text().split()[0])
 
 
+@pytest.mark.lsfemu_stores
 def test_ten_concurrent_first_calls_start_one_daemon(lsf_cluster):
     c = lsf_cluster
     with concurrent.futures.ThreadPoolExecutor(10) as pool:
@@ -26,6 +29,7 @@ def test_ten_concurrent_first_calls_start_one_daemon(lsf_cluster):
     assert log.count("already runs") == 0
 
 
+@pytest.mark.lsfemu_stores
 def test_acknowledged_job_survives_sigkill(lsf_cluster):
     c = lsf_cluster
     r = c.run("bsub -q priority -n 3 -J keep sleep 100", user="user2")
@@ -36,12 +40,11 @@ def test_acknowledged_job_survives_sigkill(lsf_cluster):
     # The next command finds no daemon, starts one, which removes the stale socket.
     r = c.run("bjobs -noheader -o 'jobid user queue slots job_name stat' 1")
     assert (r.out, r.rc) == ("1 user2 priority 3 keep PEND\n", 0)
-    with sqlite3.connect(c.home / "lsfemu.db") as db:
-        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-        kinds = [row[0] for row in db.execute("SELECT kind FROM job_events WHERE job_id=1")]
-        assert kinds == ["SUBMIT"]
+    assert c.store_intact()
+    assert c.store_rows("SELECT kind FROM job_events WHERE job_id=1") == [("SUBMIT",)]
 
 
+@pytest.mark.lsfemu_stores
 def test_daemon_stop_start_keeps_state_and_clock(lsf_cluster):
     c = lsf_cluster
     c.run("bsub sleep 100", user="user1")
@@ -55,6 +58,7 @@ def test_daemon_stop_start_keeps_state_and_clock(lsf_cluster):
     assert r.rc == 0 and "jobs: simulated" in r.out and "clock: virtual" in r.out
 
 
+@pytest.mark.lsfemu_stores
 def test_mbdrestart(lsf_cluster):
     c = lsf_cluster
     c.run("bsub sleep 100", user="user1")
@@ -72,6 +76,7 @@ def test_mbdrestart(lsf_cluster):
     assert _daemon_pid(c) == pid  # exec'd in place: same process, new image
 
 
+@pytest.mark.lsfemu_stores
 def test_inprocess_mode_gives_the_same_answers(lsf_cluster_factory):
     script = [
         ("bsub -q normal -n 2 -J hello sleep 600", "user1"),

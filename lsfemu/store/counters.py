@@ -1,0 +1,43 @@
+"""Named counters of the store (job IDs, dispatch positions), taken atomically.
+
+`take_counter` reads and moves a counter on in one statement
+(`UPDATE counters SET value = ... RETURNING value`), so that several
+connections — several daemons or in-process commands on one PostgreSQL or
+SQLite store — never get the same value. The row stays locked until the
+transaction ends (PostgreSQL's row lock, SQLite's write lock): a concurrent
+taker waits for the commit and then sees the committed value, so a request
+that rolls back leaves no gap either.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import case, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from lsfemu.store.models import Counter
+
+
+def take_counter(session: Session, name: str, wrap_at: int | None = None) -> int:
+    """The counter's value, moved on by one (back to 1 after `wrap_at`) in the same statement."""
+    step = Counter.value + 1 if wrap_at is None else case((Counter.value >= wrap_at, 1), else_=Counter.value + 1)
+    new = session.execute(update(Counter).where(Counter.name == name).values(value=step)
+                          .returning(Counter.value)).scalar()
+    if new is None:  # a store made before the counter existed (ensure_counters makes it): start at 1
+        session.add(Counter(name=name, value=2))
+        session.flush()
+        return 1
+    return new - 1 if (wrap_at is None or new != 1) else wrap_at
+
+
+def ensure_counters(session: Session, names: tuple[str, ...]) -> None:
+    """Create the counters missing (at 1) and commit, so that take_counter only ever
+    updates. Two processes starting on a new store may race here: the loser finds
+    the rows made and goes on."""
+    for name in names:
+        if session.get(Counter, name) is None:
+            try:
+                session.add(Counter(name=name, value=1))
+                session.commit()
+            except IntegrityError:
+                session.rollback()
