@@ -321,6 +321,215 @@ def _bsub_has_command(argv: list[str]) -> bool:
     return False
 
 
+# -- A shared cluster: commands from other hosts over TCP -----------------------
+#
+# Only when lsf.conf sets both LSF_MASTER_LIST and LSB_MBD_PORT, and only when no
+# daemon answers on the local Unix socket (or the local one is a standby that
+# answers NOT_MASTER_RC): the Unix-socket path above does not read lsf.conf nor
+# import hmac/hashlib. Wire format of a TCP request (a frame as encode_fields
+# makes, with bytes fields): [TCP_MAGIC, user, timestamp in ms, nonce, mac, body]
+# where body is encode_request's frame without its length and
+#     mac = HMAC-SHA256(key, fields(TCP_MAGIC, user, timestamp, nonce) + body)
+# The answer is [rc, out, err, mac] with
+#     mac = HMAC-SHA256(key, fields(TCP_ANSWER, nonce) + fields(rc, out, err));
+# a refusal the daemon cannot or will not sign has an empty mac and rc 255.
+
+TCP_MAGIC = "lsfemu-tcp/1"
+TCP_ANSWER = "lsfemu-tcp/1 answer"
+KEY_FILE = "lsfemu.key"  # in LSF_ENVDIR, beside lsf.conf; mode 0600
+KEY_MIN_LEN = 32  # bytes of key material (lsfemu writes 64 hex digits)
+DOWN = "LSF is down. Please wait ...\n"
+STILL_TRYING = "batch system daemon not responding ... still trying\n"
+NTRIES = 6  # rounds over LSF_MASTER_LIST (LSB_NTRIES overrides) ...
+RETRY_INTERVAL = 2.0  # ... this many seconds apart: long enough to span a failover
+CONNTIMEOUT = 10.0  # seconds per TCP connect (LSB_API_CONNTIMEOUT overrides)
+
+
+class KeyFileError(RuntimeError):
+    """The cluster key file is missing, unreadable, too open or too short."""
+
+
+def key_path(envdir: str) -> str:
+    return os.path.join(envdir, KEY_FILE)
+
+
+def read_key(path: str) -> bytes:
+    """The cluster's secret: the file's stripped bytes. The file must be readable
+    by its owner only (like ssh's private keys): a key others can read signs for
+    anyone."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError as e:
+        raise KeyFileError(f"cannot read the cluster key {path}: {e.strerror}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if mode & 0o077:
+            raise KeyFileError(f"the cluster key {path} is readable by others (mode {mode & 0o777:o}); "
+                               f"run 'chmod 600 {path}'")
+        data = os.read(fd, 4096).strip()
+    finally:
+        os.close(fd)
+    if len(data) < KEY_MIN_LEN:
+        raise KeyFileError(f"the cluster key {path} is too short ({len(data)} bytes; at least {KEY_MIN_LEN})")
+    return data
+
+
+def _raw_fields(parts: list[bytes]) -> bytes:
+    return b"".join(len(b).to_bytes(4, "big") + b for b in parts)
+
+
+def _b(text: str) -> bytes:
+    return text.encode("utf-8", "surrogateescape")
+
+
+def request_mac(key: bytes, user: str, ts: str, nonce: str, body: bytes) -> str:
+    import hashlib
+    import hmac
+
+    return hmac.new(key, _raw_fields([_b(TCP_MAGIC), _b(user), _b(ts), _b(nonce)]) + body, hashlib.sha256).hexdigest()
+
+
+def answer_mac(key: bytes, nonce: str, rc: str, out: str, err: str) -> str:
+    import hashlib
+    import hmac
+
+    msg = _raw_fields([_b(TCP_ANSWER), _b(nonce)]) + _raw_fields([_b(rc), _b(out), _b(err)])
+    return hmac.new(key, msg, hashlib.sha256).hexdigest()
+
+
+def sign_request(key: bytes, user: str, body: bytes, ts: str | None = None, nonce: str | None = None) -> tuple[bytes, str]:
+    """The framed TCP request and its nonce (the answer is signed over it)."""
+    import time
+
+    ts = ts if ts is not None else str(int(time.time() * 1000))
+    nonce = nonce if nonce is not None else os.urandom(16).hex()
+    mac = request_mac(key, user, ts, nonce, body)
+    payload = _raw_fields([_b(TCP_MAGIC), _b(user), _b(ts), _b(nonce), _b(mac), body])
+    return len(payload).to_bytes(4, "big") + payload, nonce
+
+
+def read_answer(key: bytes, nonce: str, frame: bytes, where: str) -> tuple[str, str, int]:
+    """(out, err, rc) of a TCP answer whose signature holds; an unsigned refusal
+    (rc 255, nothing done) is shown as is; anything else is not believed."""
+    import hmac
+
+    f = decode_fields(frame)
+    if len(f) != 4 or not f[0].lstrip("-").isdigit():
+        raise ValueError("malformed answer")
+    rc, out, err, mac = f
+    if mac and hmac.compare_digest(mac, answer_mac(key, nonce, rc, out, err)):
+        return out, err, int(rc)
+    if not mac and rc == "255" and not out:
+        return "", err, 255
+    return "", f"lsfemu: the answer from {where} is not signed with this cluster's key; ignored\n", 255
+
+
+def read_conf_keys(envdir: str, keys: tuple[str, ...]) -> dict[str, str]:
+    """A few `KEY=value` settings of lsf.conf, read the way a shell sources it
+    (quotes removed, `# comments` dropped), without lsfemu.config (not stdlib-cheap)."""
+    out: dict[str, str] = {}
+    try:
+        with open(os.path.join(envdir, "lsf.conf"), encoding="utf-8", errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return out
+    for line in lines:
+        k, sep, v = line.strip().partition("=")
+        k = k.strip().upper()
+        if not sep or k not in keys:
+            continue
+        v = v.strip()
+        if v[:1] in ("'", '"') and v[0] in v[1:]:
+            v = v[1:v.index(v[0], 1)]
+        else:
+            v = v.split("#", 1)[0].strip()
+        out[k] = v
+    return out
+
+
+def shared_cluster(envdir: str | None) -> tuple[list[str], int, float] | None:
+    """(LSF_MASTER_LIST, LSB_MBD_PORT, connect timeout) when lsf.conf sets both:
+    the cluster may be served from another host. Raises ValueError on a bad port."""
+    if not envdir:
+        return None
+    conf = read_conf_keys(envdir, ("LSF_MASTER_LIST", "LSB_MBD_PORT", "LSB_API_CONNTIMEOUT"))
+    masters = conf.get("LSF_MASTER_LIST", "").split()
+    port = conf.get("LSB_MBD_PORT", "")
+    if not masters or not port:
+        return None
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"LSB_MBD_PORT in {envdir}/lsf.conf is not a port number: {port}")
+    t = conf.get("LSB_API_CONNTIMEOUT", "")
+    return masters, int(port), float(t) if t.isdigit() and int(t) > 0 else CONNTIMEOUT
+
+
+def login_name() -> str:
+    import pwd
+
+    try:
+        return pwd.getpwuid(os.getuid()).pw_name
+    except KeyError:
+        return str(os.getuid())
+
+
+def call_remote(envdir: str, masters: list[str], port: int, req: dict, conntimeout: float = CONNTIMEOUT) -> tuple[str, str, int]:
+    """Send one signed request to the master: each host of LSF_MASTER_LIST in
+    order; a host that refuses or cannot be reached, or answers NOT_MASTER_RC,
+    is skipped. LSF's messages when none answers."""
+    import socket
+    import time
+
+    try:
+        key = read_key(key_path(envdir))
+    except KeyFileError as e:
+        return "", f"lsfemu: {e}\n", 255
+    # The key holder names the user (LSFEMU_USER as for the daemon's own OS user).
+    user = os.environ.get("LSFEMU_USER") or login_name()
+    body = encode_request(req)[4:]
+    env_tries = os.environ.get("LSB_NTRIES", "")
+    tries = int(env_tries) if env_tries.isdigit() and int(env_tries) > 0 else NTRIES
+    for attempt in range(tries):
+        if attempt:
+            try:
+                sys.stderr.write(STILL_TRYING)
+                sys.stderr.flush()
+            except OSError:
+                pass
+            time.sleep(RETRY_INTERVAL)
+        for host in masters:
+            try:
+                s = socket.create_connection((host, port), timeout=conntimeout)
+            except OSError:
+                continue  # refused, unreachable, unknown name: try the next candidate
+            where = f"{host}:{port}"
+            frame, nonce = sign_request(key, user, body)
+            try:
+                s.settimeout(CONNECT_TIMEOUT)
+                s.sendall(frame)
+                out, err, rc = read_answer(key, nonce, _recv_frame(s), where)
+            except (OSError, ConnectionError, ValueError) as e:
+                return "", f"lsfemu: no answer from {where} ({e}); the request may not have been carried out\n", 255
+            finally:
+                s.close()
+            if rc == NOT_MASTER_RC:
+                continue
+            return out, err, rc
+    return "", DOWN, 255
+
+
+def _remote(req: dict) -> tuple[str, str, int] | None:
+    """The answer through LSF_MASTER_LIST when this is a shared cluster, else None."""
+    envdir = os.environ.get("LSF_ENVDIR")
+    try:
+        shared = shared_cluster(envdir)
+    except ValueError as e:
+        return "", f"lsfemu: {e}\n", 255
+    if shared is None:
+        return None
+    masters, port, conntimeout = shared
+    return call_remote(envdir, masters, port, req, conntimeout)  # type: ignore[arg-type]
+
+
 def call(cmd: str, argv: list[str], stdin_text: str | None = None) -> tuple[str, str, int]:
     """Run one command through the daemon (starting it if needed)."""
     if cmd == "bhist" and "-f" in argv:
@@ -343,6 +552,9 @@ def call(cmd: str, argv: list[str], stdin_text: str | None = None) -> tuple[str,
         whose = _not_yours(home)
         return ("", f"Cannot connect to LSF: {path}: {e.strerror}" + (f"; {whose}" if whose else "") + "\n", 255)
     if s is None:
+        answer = _remote(req)  # a shared cluster: its master may be on another host
+        if answer is not None:
+            return answer
         if not os.environ.get("LSF_ENVDIR"):
             return ("", "lsfemu: LSF_ENVDIR is not set; run 'lsfemu init DIR' and 'export LSF_ENVDIR=DIR'\n", 255)
         if os.environ.get("LSFEMU_AUTOSTART", "1") in ("0", "no", "off"):
@@ -357,13 +569,19 @@ def call(cmd: str, argv: list[str], stdin_text: str | None = None) -> tuple[str,
     try:
         s.settimeout(CONNECT_TIMEOUT)
         s.sendall(encode_request(req))
-        rc, out, err = decode_fields(_recv_frame(s))
-        return out, err, int(rc)
-    except (OSError, ConnectionError, ValueError) as e:
+        f = decode_fields(_recv_frame(s))
+        rc, out, err = int(f[0]), f[1], f[2]
+    except (OSError, ConnectionError, ValueError, IndexError) as e:
         # No answer means no acknowledgement: say so, never pretend.
         return ("", f"lsfemu: no answer from the daemon ({e}); the request may not have been carried out\n", 255)
     finally:
         s.close()
+    if rc == NOT_MASTER_RC:
+        # The local daemon is a standby master candidate: ask the master.
+        answer = _remote(req)
+        if answer is not None:
+            return answer
+    return out, err, rc
 
 
 def _emit(out: str, err: str, rc: int) -> int:

@@ -102,6 +102,11 @@ def write_cluster(directory: str, clock: str = "virtual", force: bool = False) -
         p = d / rel
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(text)
+    # The cluster key that signs commands from other hosts (LSB_MBD_PORT); an
+    # existing one is kept, so --force does not cut off hosts that have a copy.
+    from lsfemu.daemon.tcp import ensure_key
+
+    ensure_key(str(d))
     return d
 
 
@@ -113,9 +118,11 @@ def init(directory: str = typer.Argument(..., help="folder for lsf.conf and the 
     if clock not in ("virtual", "wall"):
         typer.echo("lsfemu: --clock must be virtual or wall", err=True)
         raise typer.Exit(2)
+    from lsfemu.client import KeyFileError
+
     try:
         d = write_cluster(directory, clock=clock, force=force)
-    except (OSError, FileExistsError) as e:
+    except (OSError, FileExistsError, KeyFileError) as e:
         typer.echo(f"lsfemu: {e}", err=True)
         raise typer.Exit(1)
     typer.echo(f"Cluster <{CLUSTER}> written to {d} (clock: {clock}).\nNow run:\n    export LSF_ENVDIR={d}")

@@ -240,6 +240,7 @@ def parse_lsf_conf(text: str, rep: Reporter) -> tuple[dict[str, str], dict[str, 
         "LSB_SHORT_HOSTLIST": lambda k, v, n: v in ("0", "1") or rep.fatal(n, f"{k}: expected 1 or 0, got {show(v)}"),
         "LSFEMU_CLOCK": lambda k, v, n: v.lower() in ("wall", "virtual")
         or rep.fatal(n, f"{k}: expected wall or virtual, got {show(v)}"),
+        "LSB_MBD_PORT": lambda k, v, n: to_int(k, v, rep, n, 1, 65535),
         "LSF_CLUSTER_NAME": lambda k, v, n: _CLUSTER_NAME.match(v)
         or rep.fatal(n, f"{k}: expected a cluster name (letters, digits, _ . -), got {show(v)}"),
     }

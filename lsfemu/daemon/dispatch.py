@@ -53,8 +53,9 @@ def user_for(peer_uid: int, env: dict[str, str]) -> str:
         return str(peer_uid)
 
 
-def handle(cluster, req: dict, peer_uid: int) -> Result:
-    """Run one request against `cluster`; never raises."""
+def handle(cluster, req: dict, peer_uid: int, user: str | None = None) -> Result:
+    """Run one request against `cluster`; never raises. `user`: the name a signed
+    TCP request carries (its peer has no uid here; `peer_uid` is then -1)."""
     cmd = req.get("cmd")
     argv = req.get("argv")
     env = req.get("env") or {}
@@ -72,7 +73,7 @@ def handle(cluster, req: dict, peer_uid: int) -> Result:
         cluster=cluster,
         cmd=cmd,
         argv=argv,
-        user=user_for(peer_uid, env),
+        user=user if user is not None else user_for(peer_uid, env),
         uid=peer_uid,
         cwd=req.get("cwd") or "/",
         env={_clean(str(k)): _clean(str(v)) for k, v in env.items()},

@@ -1,5 +1,6 @@
 """The daemon (mbatchd's role): a Unix-socket server in LSFEMU_HOME that owns
-the cluster state and runs every command.
+the cluster state and runs every command; with LSB_MBD_PORT in lsf.conf also a
+TCP server for signed commands from the cluster's other hosts (lsfemu/daemon/tcp.py).
 
 - One daemon per LSFEMU_HOME, guaranteed by an exclusive lock on
   `mbatchd.lock`; a stale socket left by a crash is removed by the next
@@ -62,6 +63,79 @@ class _Server(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
     allow_reuse_address = True
 
 
+class _TcpHandler(socketserver.BaseRequestHandler):
+    """A command from another host (lsfemu/daemon/tcp.py decides whether to trust it)."""
+
+    def handle(self) -> None:
+        from lsfemu.daemon.tcp import NON_LSF_HOST, REFUSAL_READ_LIMIT, normal_address, refusal
+
+        daemon: Daemon = self.server.daemon  # type: ignore[attr-defined]
+        gate = daemon.tcp
+        sock: socket.socket = self.request
+        sock.settimeout(READ_TIMEOUT)
+        addr = normal_address(str(self.client_address[0]))
+        cfg = daemon.cluster.config
+        host = gate.host_of(addr, [h.name for h in cfg.cluster_hosts])
+        try:
+            n = int.from_bytes(_recv_exact(sock, 4), "big")
+            if host is None:
+                log.warning("refused a TCP connection from %s: no host of %s has this address",
+                            addr, cfg.files.get("lsf.cluster", "lsf.cluster." + cfg.cluster_name))
+                if n <= REFUSAL_READ_LIMIT:
+                    _recv_exact(sock, n)  # read it, so the refusal is not lost to a reset
+                    sock.sendall(refusal(NON_LSF_HOST))
+                return
+            if n > MAX_REQUEST:
+                sock.sendall(refusal(f"lsfemu: request larger than {MAX_REQUEST} bytes refused"))
+                return
+            raw = _recv_exact(sock, n)
+        except (OSError, ValueError, ConnectionError) as e:
+            log.info("dropped a TCP connection from %s: %s", addr, e)
+            return
+        verdict = gate.verify(raw)
+        try:
+            if isinstance(verdict, str):
+                log.warning("refused a request from host %s (%s): %s", host, addr, verdict)
+                sock.sendall(refusal(f"User permission denied: {verdict}; nothing was changed"))
+                return
+            user, nonce, req = verdict
+            if req["cmd"] == "lsfemu" and req["argv"][:1] == ["daemon"]:
+                # Stopping or inspecting a daemon is for its own host (the Unix socket).
+                sock.sendall(gate.answer(nonce, "", "lsfemu: 'lsfemu daemon ...' acts on the daemon of "
+                                         "this host only; run it on the master host\n", 255))
+                return
+            # The submission host is the peer's, whatever the request says.
+            req["env"]["LSFEMU_SUBMIT_HOST"] = host
+            resp = daemon.serve(req, -1, user=user)
+            sock.sendall(gate.answer(nonce, resp["out"], resp["err"], resp["rc"]))
+        except OSError as e:
+            log.info("host %s went away before the answer: %s", host, e)
+        if daemon.stop_pending:
+            daemon.stopping.set()
+
+
+class _TcpServer(socketserver.ThreadingMixIn, socketserver.TCPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    request_queue_size = 64
+
+    def __init__(self, port: int, fd: int | None = None):
+        # Dual stack where the system has it (IPv4 peers then look like ::ffff:a.b.c.d).
+        self.address_family = socket.AF_INET6 if socket.has_dualstack_ipv6() else socket.AF_INET
+        host = "::" if self.address_family == socket.AF_INET6 else "0.0.0.0"
+        if fd is None:
+            super().__init__((host, port), _TcpHandler)
+        else:
+            super().__init__((host, port), _TcpHandler, bind_and_activate=False)
+            self.socket.close()
+            self.socket = socket.socket(fileno=fd)
+
+    def server_bind(self) -> None:
+        if self.address_family == socket.AF_INET6:
+            self.socket.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+        super().server_bind()
+
+
 class Daemon:
     def __init__(self, home: str, envdir: str):
         self.home = home
@@ -72,6 +146,8 @@ class Daemon:
         self.restart_requested = False
         self.stop_pending = False
         self.started_at = time.time()
+        self.tcp = None  # lsfemu.daemon.tcp.TcpGate when LSB_MBD_PORT is set
+        self.tcp_server: _TcpServer | None = None
 
     # Called by commands (lsfemu daemon stop, badmin mbdrestart): the daemon
     # stops once the answer to that command has been sent.
@@ -79,15 +155,16 @@ class Daemon:
         self.restart_requested = restart
         self.stop_pending = True
 
-    def serve(self, req: dict, uid: int) -> dict:
+    def serve(self, req: dict, uid: int, user: str | None = None) -> dict:
+        """Run a request; `user` is set for a signed TCP request (from another host)."""
         with self.lock:
             env = req.get("env") or {}
-            want = env.get("LSF_ENVDIR") if isinstance(env, dict) else None
+            want = env.get("LSF_ENVDIR") if isinstance(env, dict) and user is None else None
             if want and os.path.realpath(want) != os.path.realpath(self.envdir) and req.get("cmd") != "lsfemu":
                 return {"out": "", "err": (
                     f"lsfemu: the daemon in {self.home} serves LSF_ENVDIR={self.envdir}, not {want}; "
                     f"run 'lsfemu daemon stop' or set LSFEMU_HOME to another folder\n"), "rc": 255}
-            r = dispatch.handle(self.cluster, req, uid)
+            r = dispatch.handle(self.cluster, req, uid, user=user)
             return {"out": r.out, "err": r.err, "rc": r.rc}
 
     def tick(self) -> None:
@@ -165,6 +242,12 @@ class Daemon:
                 raise
             _say(f"lsfemu: cannot start the daemon:\n{e}")
             return 1
+        try:
+            self._listen_tcp()
+        except RuntimeError as e:  # no key, port taken: say it and stop, before MBD_START
+            lockf.close()
+            _say(f"lsfemu: cannot start the daemon:\n{e}")
+            return 1
         import lsfemu.cli.registry  # noqa: F401  (import the commands before the first request)
         from lsfemu.events import emit
 
@@ -193,21 +276,50 @@ class Daemon:
             os.chmod(path, 0o700)
         return lockf, server
 
+    def _listen_tcp(self) -> None:
+        """LSB_MBD_PORT in lsf.conf: also serve signed commands from the cluster's hosts."""
+        port = self.cluster.config.lsf_conf.get("LSB_MBD_PORT", "").strip()
+        inherited = os.environ.pop("LSFEMU_TCP_FD", None)
+        if not port:
+            if inherited is not None:
+                os.close(int(inherited))
+            return
+        from lsfemu.client import KeyFileError
+        from lsfemu.daemon.tcp import TcpGate, ensure_key
+
+        try:
+            key = ensure_key(self.envdir)
+        except (KeyFileError, OSError) as e:
+            raise RuntimeError(f"LSB_MBD_PORT is set but the cluster key cannot be used: {e}") from None
+        self.tcp = TcpGate(key)
+        try:
+            self.tcp_server = _TcpServer(int(port), int(inherited) if inherited is not None else None)
+        except OSError as e:
+            raise RuntimeError(f"cannot listen on TCP port {port} (LSB_MBD_PORT): {e.strerror or e}") from None
+        log.info("listening on TCP port %s for signed commands from the hosts of the cluster", port)
+
     def _serve(self, lockf, server) -> int:
         from lsfemu.events import emit
 
         path = os.path.join(self.home, "mbatchd.sock")
         server.daemon = self  # type: ignore[attr-defined]
         threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True).start()
+        if self.tcp_server is not None:
+            self.tcp_server.daemon = self  # type: ignore[attr-defined]
+            threading.Thread(target=self.tcp_server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True).start()
         threading.Thread(target=self.tick, daemon=True).start()
         signal.signal(signal.SIGTERM, lambda *_: self.stopping.set())
         signal.signal(signal.SIGINT, lambda *_: self.stopping.set())
         log.info("daemon %d serving %s (envdir %s)", os.getpid(), path, self.envdir)
         self.stopping.wait()
         server.shutdown()
+        if self.tcp_server is not None:
+            self.tcp_server.shutdown()
         with self.lock:
             if not self.restart_requested:
                 server.server_close()
+                if self.tcp_server is not None:
+                    self.tcp_server.server_close()
                 try:
                     os.unlink(path)
                 except FileNotFoundError:
@@ -225,6 +337,9 @@ class Daemon:
             os.environ["LSFEMU_LOCK_FD"] = str(lockf.fileno())
             os.set_inheritable(server.socket.fileno(), True)
             os.environ["LSFEMU_SOCKET_FD"] = str(server.socket.fileno())
+            if self.tcp_server is not None:  # the TCP port too: no gap for other hosts
+                os.set_inheritable(self.tcp_server.socket.fileno(), True)
+                os.environ["LSFEMU_TCP_FD"] = str(self.tcp_server.socket.fileno())
             os.execv(sys.executable, [sys.executable, "-m", "lsfemu.daemon"])
         lockf.close()
         return 0
