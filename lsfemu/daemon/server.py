@@ -74,7 +74,8 @@ class _TcpHandler(socketserver.BaseRequestHandler):
         sock: socket.socket = self.request
         sock.settimeout(READ_TIMEOUT)
         addr = normal_address(str(self.client_address[0]))
-        cfg = daemon.cluster.config
+        cluster = daemon.cluster  # None in a standby master candidate: the start's configuration
+        cfg = cluster.config if cluster is not None else daemon.tcp_config
         host = gate.host_of(addr, [h.name for h in cfg.cluster_hosts])
         try:
             n = int.from_bytes(_recv_exact(sock, 4), "big")
@@ -92,7 +93,10 @@ class _TcpHandler(socketserver.BaseRequestHandler):
         except (OSError, ValueError, ConnectionError) as e:
             log.info("dropped a TCP connection from %s: %s", addr, e)
             return
-        verdict = gate.verify(raw)
+        # A standby that took over (lsfemu.daemon.master) does not know the nonces the
+        # old master saw: it refuses requests signed before it became the master.
+        since = getattr(getattr(daemon, "candidate", None), "became_master", None)
+        verdict = gate.verify(raw, not_before=since)
         try:
             if isinstance(verdict, str):
                 log.warning("refused a request from host %s (%s): %s", host, addr, verdict)
@@ -148,6 +152,7 @@ class Daemon:
         self.started_at = time.time()
         self.tcp = None  # lsfemu.daemon.tcp.TcpGate when LSB_MBD_PORT is set
         self.tcp_server: _TcpServer | None = None
+        self.tcp_config = None  # the configuration at start (hosts), for a daemon without a cluster
 
     # Called by commands (lsfemu daemon stop, badmin mbdrestart): the daemon
     # stops once the answer to that command has been sent.
@@ -278,7 +283,13 @@ class Daemon:
 
     def _listen_tcp(self) -> None:
         """LSB_MBD_PORT in lsf.conf: also serve signed commands from the cluster's hosts."""
-        port = self.cluster.config.lsf_conf.get("LSB_MBD_PORT", "").strip()
+        if self.cluster is not None:
+            self.tcp_config = self.cluster.config
+        else:
+            from lsfemu.config.semantic import load_all
+
+            self.tcp_config = load_all(self.envdir)
+        port = self.tcp_config.lsf_conf.get("LSB_MBD_PORT", "").strip()
         inherited = os.environ.pop("LSFEMU_TCP_FD", None)
         if not port:
             if inherited is not None:

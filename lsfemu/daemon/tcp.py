@@ -96,8 +96,9 @@ class TcpGate:
         return out
 
     # -- is this request signed, fresh and new -------------------------------
-    def verify(self, raw: bytes, now: float | None = None) -> tuple[str, str, dict] | str:
-        """(user, nonce, request) of a good request, else the reason to refuse it."""
+    def verify(self, raw: bytes, now: float | None = None, not_before: float | None = None) -> tuple[str, str, dict] | str:
+        """(user, nonce, request) of a good request, else the reason to refuse it.
+        `not_before`: a later start of service than accept_since (a takeover)."""
         try:
             f = _split(raw)
         except ValueError:
@@ -119,7 +120,7 @@ class TcpGate:
         if abs(now - sent) > MAX_SKEW:
             return (f"the request's timestamp is {abs(now - sent):.0f} s away from the master's clock "
                     f"(at most {MAX_SKEW} s; are the hosts' clocks synchronized?)")
-        if sent < self.accept_since:
+        if sent < max(self.accept_since, not_before or 0.0):
             return "the request was signed before this daemon started serving; send it again"
         with self._seen_lock:
             if nonce in self._seen:

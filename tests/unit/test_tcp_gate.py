@@ -61,6 +61,9 @@ def test_stale_future_and_pre_start_timestamps_are_refused():
     fresh = TcpGate(KEY, accept_since=now)
     before = str(int((now - 10) * 1000))
     assert fresh.verify(_frame(ts=before), now=now) == "the request was signed before this daemon started serving; send it again"
+    # A standby that took over at `now` (lsfemu.daemon.master) refuses what was signed before.
+    assert gate.verify(_frame(ts=before), now=now, not_before=now) == fresh.verify(_frame(ts=before), now=now)
+    assert isinstance(gate.verify(_frame(ts=str(int(now * 1000) + 5)), now=now, not_before=now), tuple)
 
 
 def test_signed_but_malformed_fields_are_refused():
