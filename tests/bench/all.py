@@ -1,0 +1,486 @@
+"""The lsfemu benchmark (issue 8): ``python tests/bench/all.py`` (see README, "Performance").
+
+Measures five groups of figures, each side by side with a floor measured in
+the same run on the same machine, prints one table and writes the figures as
+JSON (``bench-all.json``, or ``--json PATH``):
+
+1. ``latency``: median wall time of ``bjobs``, ``bjobs -u all -aps``,
+   ``bjobs -l ID``, ``bsub``, ``bmod -sp``, ``bhist -l ID`` (real client
+   processes, warm daemon, 10,000 jobs in the store from 100 users) against
+   ``python3 -c pass``; runs interleaved so that all see the same machine.
+   Targets <= 2.5 x, <= 4 x for the listing of all jobs.
+2. ``sched``: one full scheduling pass at 10k and 100k pending jobs (1M with
+   ``--sched-sizes``) against ``sorted()`` of as many tuples, and a pass
+   after one new submission (tests/bench/sched.py, which owns the figures).
+   Targets <= 10 x at 100k, growth 100k -> 1M <= 12 x, incremental <= 5 %.
+3. ``clock``: the virtual clock running 100,000 jobs through 1,000 slots for
+   7 days (what ``lsfemu clock advance 7d`` runs: ``Cluster.run_until`` and
+   the commit), in 1-hour steps each committed as one request would be, up
+   to ``--clock-budget`` seconds of wall time: jobs finished per second, and
+   the share of the time spent in the scheduling pass, in the store (ORM
+   flush, commit, SQL) and in the event log (making records, writing them),
+   each counted exclusively (time in SQL inside the pass counts as store).
+   If the budget ends before the 7 days, the table says how far it got.
+4. ``replay``: synthetic lsb.events of 100k and 1M records through
+   ``bhist -t -a -u all -f`` and ``lsfemu replay --into`` (own processes)
+   against reading the file and splitting its lines in plain Python; peak
+   RSS of each (wait4), which must be flat in the file's length. Targets
+   <= 5 x (bhist) and <= 15 x (replay).
+5. ``memory``: the daemon's resident memory (VmRSS and peak VmHWM) with 1M
+   pending jobs in the store (bulk-inserted, see tests/bench/fill.py), after
+   it answered its first request; the floor is the RSS of the same daemon
+   with an empty store.
+
+``--only latency,replay`` runs some groups; ``--quick`` runs every group at a
+tenth of its size (a smoke test, not figures to quote). The exit status is
+1 when a target is missed, 0 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import functools
+import importlib.util
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
+
+from fill import START, Bulk, bulk_submit  # noqa: E402
+
+GROUPS = ("latency", "sched", "clock", "replay", "memory")
+
+
+def _module(name: str):
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", HERE / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def command(name: str) -> list[str]:
+    return [sys.executable, str(ROOT / "bin" / name)]
+
+
+def run_ok(argv: list[str], env: dict[str, str]) -> str:
+    p = subprocess.run(argv, env=env, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError(f"{argv} failed ({p.returncode}): {p.stderr[-2000:]}")
+    return p.stdout
+
+
+def timed(argv: list[str], env: dict[str, str]) -> float:
+    t0 = time.perf_counter()
+    p = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    dt = time.perf_counter() - t0
+    if p.returncode != 0:
+        raise RuntimeError(f"{argv} failed ({p.returncode}): {p.stderr.decode()[-2000:]}")
+    return dt
+
+
+def cluster_env(root: Path, name: str, files: dict[str, str] | None = None) -> dict[str, str]:
+    """A fresh virtual-clock cluster under *root*: the environment of its commands."""
+    from lsfemu.cli.lsfemu_cmd import write_cluster
+
+    envdir = Path(write_cluster(str(root / f"conf-{name}"), clock="virtual"))
+    for rel, text in (files or {}).items():
+        (envdir / rel).write_text(text)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LSF", "LSB_"))}
+    env.update({"LSF_ENVDIR": str(envdir), "LSFEMU_HOME": str(root / f"home-{name}"), "LSFEMU_USER": "user1",
+                "TZ": "UTC", "LSFEMU_CLOCK_START": str(int(START))})
+    return env
+
+
+@contextlib.contextmanager
+def daemon(env: dict[str, str]):
+    run_ok(command("lsfemu") + ["daemon", "start"], env)
+    try:
+        yield
+    finally:
+        subprocess.run(command("lsfemu") + ["daemon", "stop"], env=env, capture_output=True)
+
+
+def daemon_memory(env: dict[str, str]) -> dict[str, int]:
+    pid = int((Path(env["LSFEMU_HOME"]) / "mbatchd.lock").read_text().split()[0])
+    st = {}
+    for line in (Path("/proc") / str(pid) / "status").read_text().splitlines():
+        k, _, v = line.partition(":")
+        if k in ("VmRSS", "VmHWM"):
+            st[k] = int(v.split()[0]) // 1024
+    return st
+
+
+# ---------------------------------------------------------------------------
+# 1. command latency
+# ---------------------------------------------------------------------------
+
+
+def bench_latency(root: Path, jobs: int, runs: int) -> dict:
+    env = cluster_env(root, "latency")
+    users = [f"user{i}" for i in range(1, 101)]
+    t0 = time.perf_counter()
+    bulk_submit(env["LSF_ENVDIR"], env["LSFEMU_HOME"], Bulk(n=jobs, users=users, queues=["normal", "priority"],
+                                                             runtimes=(60, 7200)), t=START)
+    fill_s = time.perf_counter() - t0
+    with daemon(env):
+        out = run_ok(command("bsub") + ["-J", "probe", "sleep", "100000"], env)
+        jid = out.split("<", 1)[1].split(">", 1)[0]
+        run_ok(command("lsfemu") + ["clock", "advance", "600"], env)  # passes: some jobs run and finish
+        cases = {
+            "python3 -c pass": [sys.executable, "-c", "pass"],
+            "bjobs": command("bjobs"),
+            "bjobs -u all -aps": command("bjobs") + ["-u", "all", "-aps"],
+            "bjobs -l ID": command("bjobs") + ["-l", jid],
+            "bsub": command("bsub") + ["sleep", "100000"],
+            "bmod -sp": command("bmod") + ["-sp", "60", jid],
+            "bhist -l ID": command("bhist") + ["-l", jid],
+        }
+        samples: dict[str, list[float]] = {k: [] for k in cases}
+        for _ in range(2):  # warm-up: the daemon's caches, the page cache
+            for argv in cases.values():
+                timed(argv, env)
+        for _ in range(runs):
+            for name, argv in cases.items():  # interleaved: same conditions for all
+                samples[name].append(timed(argv, env))
+        mem = daemon_memory(env)
+    floor = statistics.median(samples.pop("python3 -c pass"))
+    rows = {}
+    for name, s in samples.items():
+        med = statistics.median(s)
+        rows[name] = {"median_s": med, "ratio": med / floor, "target": 4.0 if "-u all" in name else 2.5}
+    return {"jobs_in_store": jobs, "runs": runs, "fill_s": fill_s, "floor_s": floor, "commands": rows,
+            "daemon_rss_mb": mem.get("VmRSS")}
+
+
+# ---------------------------------------------------------------------------
+# 2. scheduling pass (tests/bench/sched.py owns it)
+# ---------------------------------------------------------------------------
+
+
+def bench_sched(root: Path, sizes: list[int]) -> dict:
+    mod = _module("sched")
+    if hasattr(mod, "run"):
+        runs = mod.run(sizes)
+    else:
+        runs = [mod.measure(n, root) for n in sizes]
+    return {"runs": runs}
+
+
+# ---------------------------------------------------------------------------
+# 3. virtual clock
+# ---------------------------------------------------------------------------
+
+
+def clock_files(hosts: int, slots_per_host: int) -> dict[str, str]:
+    names = [f"host{i:03d}" for i in range(hosts)]
+    lsb = "lsbatch/cluster1/configdir"
+    return {
+        "lsf.cluster.cluster1": ("Begin ClusterAdmins\nAdministrators = lsfadmin\nEnd ClusterAdmins\n\nBegin Host\n"
+                                 "HOSTNAME model type server r1m mem swp RESOURCES\n"
+                                 + "".join(f"{h} ! ! 1 - - - ()\n" for h in names) + "End Host\n"),
+        f"{lsb}/lsb.hosts": ("Begin Host\nHOST_NAME MXJ JL/U\n"
+                             + "".join(f"{h} {slots_per_host} ()\n" for h in names) + "End Host\n"),
+        f"{lsb}/lsb.users": "Begin UserGroup\nGROUP_NAME GROUP_MEMBER\nEnd UserGroup\n",
+    }
+
+
+class Timers:
+    """Exclusive wall time per category: entering a category stops the clock
+    of the one it interrupts (time in SQL inside the pass is the store's)."""
+
+    def __init__(self) -> None:
+        self.total: dict[str, float] = {}
+        self.stack: list[str] = ["other"]
+        self.since = time.perf_counter()
+
+    def _switch(self) -> None:
+        now = time.perf_counter()
+        top = self.stack[-1]
+        self.total[top] = self.total.get(top, 0.0) + now - self.since
+        self.since = now
+
+    def enter(self, cat: str) -> None:
+        self._switch()
+        self.stack.append(cat)
+
+    def leave(self) -> None:
+        self._switch()
+        self.stack.pop()
+
+    def wrap(self, obj, attr: str, cat: str) -> None:
+        fn = getattr(obj, attr)
+
+        @functools.wraps(fn)
+        def timed_call(*a, **k):
+            self.enter(cat)
+            try:
+                return fn(*a, **k)
+            finally:
+                self.leave()
+
+        setattr(obj, attr, timed_call)
+
+
+def bench_clock(root: Path, jobs: int, hosts: int, slots_per_host: int, days: float, budget: float) -> dict:
+    from sqlalchemy import event
+
+    from lsfemu.daemon.cluster import Cluster
+
+    env = cluster_env(root, "clock", clock_files(hosts, slots_per_host))
+    users = [f"user{i}" for i in range(1, 101)]
+    slots = hosts * slots_per_host
+    # Mean run time such that the jobs just fill the slots for the whole period.
+    mean = days * 86400 * slots / jobs
+    t0 = time.perf_counter()
+    bulk_submit(env["LSF_ENVDIR"], env["LSFEMU_HOME"], Bulk(n=jobs, users=users, queues=["normal"],
+                                                             runtimes=(int(mean * 0.2), int(mean * 1.8))), t=START)
+    fill_s = time.perf_counter() - t0
+    saved = dict(os.environ)
+    os.environ.update(env)
+    try:
+        t0 = time.perf_counter()
+        cl = Cluster(env["LSF_ENVDIR"], env["LSFEMU_HOME"])
+        load_s = time.perf_counter() - t0
+        tm = Timers()
+        tm.wrap(cl, "scheduling_pass", "pass")
+        tm.wrap(cl.events, "stage_job", "eventlog")
+        tm.wrap(cl.events, "write_staged", "eventlog")
+        tm.wrap(cl.session, "flush", "store")
+        tm.wrap(cl.session, "commit", "store")
+
+        @event.listens_for(cl.engine, "before_cursor_execute")
+        def _before(*_a):
+            tm.enter("store")
+
+        @event.listens_for(cl.engine, "after_cursor_execute")
+        def _after(*_a):
+            tm.leave()
+
+        def finished() -> int:
+            return sum(1 for j in cl.jobs.values() if j.status in ("DONE", "EXIT"))
+
+        start = cl.now()
+        end = start + days * 86400
+        passes = 0
+        tm.total.clear()
+        tm.since = time.perf_counter()
+        t0 = time.perf_counter()
+        done = 0
+        while cl.now() < end:
+            passes += cl.run_until(min(end, cl.now() + 3600))
+            cl.commit()
+            if time.perf_counter() - t0 > budget:
+                break
+        tm._switch()
+        wall = time.perf_counter() - t0
+        done = finished()
+        simulated = cl.now() - start
+        running = sum(1 for j in cl.jobs.values() if j.status == "RUN")
+        cl.session.close()
+        cl.events.close()
+        cl.engine.dispose()
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    total = sum(tm.total.values()) or 1.0
+    return {"jobs": jobs, "slots": slots, "days": days, "fill_s": fill_s, "load_s": load_s, "wall_s": wall,
+            "budget_s": budget, "simulated_s": simulated, "complete": simulated >= days * 86400,
+            "finished": done, "running_at_end": running, "passes": passes, "jobs_per_s": done / wall,
+            "share": {k: v / total for k, v in sorted(tm.total.items())}}
+
+
+# ---------------------------------------------------------------------------
+# 4. replay and bhist -t -f
+# ---------------------------------------------------------------------------
+
+
+def bench_replay(root: Path, sizes: list[int]) -> dict:
+    mod = _module("replay")
+    from lsfemu.events.synth import write_events
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LSF", "LSB_"))}
+    env["TZ"] = "UTC"
+    rows = []
+    for n in sizes:
+        path = root / f"lsb.events.{n}"
+        t0 = time.perf_counter()
+        jobs = write_events(path, n)
+        gen = time.perf_counter() - t0
+        base = min(mod.floor(path) for _ in range(3))
+        row = {"events": n, "jobs": jobs, "bytes": path.stat().st_size, "generate_s": gen, "floor_s": base}
+        dt, rss = mod.run_measured(command("bhist") + ["-t", "-a", "-u", "all", "-f", str(path)], env)
+        row.update(bhist_s=dt, bhist_ratio=dt / base, bhist_rss_mb=rss)
+        into = root / f"into{n}"
+        dt, rss = mod.run_measured(command("lsfemu") + ["replay", str(path), "--into", str(into), "--no-progress"],
+                                   env)
+        row.update(replay_s=dt, replay_ratio=dt / base, replay_rss_mb=rss)
+        shutil.rmtree(into, ignore_errors=True)
+        path.unlink()
+        rows.append(row)
+    small, large = rows[0], rows[-1]
+    return {"runs": rows, "replay_rss_growth": large["replay_rss_mb"] / max(1, small["replay_rss_mb"]),
+            "bhist_rss_growth": large["bhist_rss_mb"] / max(1, small["bhist_rss_mb"])}
+
+
+# ---------------------------------------------------------------------------
+# 5. memory
+# ---------------------------------------------------------------------------
+
+
+def bench_memory(root: Path, jobs: int) -> dict:
+    empty = cluster_env(root, "mem-empty")
+    with daemon(empty):
+        run_ok(command("bqueues"), empty)
+        floor = daemon_memory(empty)
+    env = cluster_env(root, "memory")
+    users = [f"user{i}" for i in range(1, 1001)]
+    t0 = time.perf_counter()
+    bulk_submit(env["LSF_ENVDIR"], env["LSFEMU_HOME"], Bulk(n=jobs, users=users, queues=["normal", "priority"],
+                                                             runtimes=(60, 7200)), t=START, log_events=False)
+    fill_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    with daemon(env):
+        run_ok(command("bqueues"), env)
+        start_s = time.perf_counter() - t0
+        mem = daemon_memory(env)
+    return {"jobs": jobs, "fill_s": fill_s, "start_and_first_answer_s": start_s, "rss_mb": mem["VmRSS"],
+            "peak_mb": mem["VmHWM"], "empty_rss_mb": floor["VmRSS"], "empty_peak_mb": floor["VmHWM"],
+            "kb_per_job": (mem["VmRSS"] - floor["VmRSS"]) * 1024 / jobs}
+
+
+# ---------------------------------------------------------------------------
+# the table
+# ---------------------------------------------------------------------------
+
+
+def verdict(value: float, target: float | None) -> str:
+    if target is None:
+        return ""
+    return "met" if value <= target else f"MISSED x{value / target:.1f}"
+
+
+def table(res: dict) -> tuple[list[tuple], bool]:
+    rows: list[tuple] = []
+    ok = True
+
+    def add(group, figure, value, floor, ratio, target=None):
+        nonlocal ok
+        v = verdict(ratio, target) if ratio is not None else ""
+        ok = ok and not v.startswith("MISSED")
+        rows.append((group, figure, value, floor, "" if ratio is None else f"{ratio:.2f}",
+                     "" if target is None else f"<= {target:g}", v))
+
+    if "latency" in res:
+        r = res["latency"]
+        floor = f"{r['floor_s'] * 1000:.0f} ms"
+        for name, c in r["commands"].items():
+            add("latency", f"{name} ({r['jobs_in_store']} jobs)", f"{c['median_s'] * 1000:.0f} ms", floor,
+                c["ratio"], c["target"])
+    if "sched" in res:
+        runs = res["sched"]["runs"]
+        for s in runs:
+            n = s["pending"]
+            add("sched", f"full pass, {n} pending", f"{s['full_pass_s']:.2f} s", f"{s['floor_sorted_s']:.4f} s",
+                s["ratio"], 10 if n == 100_000 else None)
+            add("sched", f"pass after 1 submit, {n}", f"{s['pass_after_one_submit_s']:.3f} s",
+                f"{s['full_pass_s']:.2f} s", s["incremental_share"], 0.05 if n == 100_000 else None)
+        by = {s["pending"]: s for s in runs}
+        if 100_000 in by and 1_000_000 in by:
+            add("sched", "growth 100k -> 1M", f"{by[1_000_000]['full_pass_s']:.1f} s",
+                f"{by[100_000]['full_pass_s']:.2f} s",
+                by[1_000_000]["full_pass_s"] / by[100_000]["full_pass_s"], 12)
+    if "clock" in res:
+        r = res["clock"]
+        how = ("7 days" if r["complete"] else
+               f"{r['simulated_s'] / 3600:.1f} h of {r['days'] * 24:g} h in the {r['budget_s']:g} s budget")
+        add("clock", f"{r['jobs']} jobs / {r['slots']} slots, {how}", f"{r['jobs_per_s']:.0f} jobs/s",
+            f"{r['wall_s']:.0f} s", None)
+        add("clock", "  share: pass / store / event log / other",
+            " / ".join(f"{100 * r['share'].get(k, 0):.0f}%" for k in ("pass", "store", "eventlog", "other")),
+            f"{r['passes']} passes", None)
+    if "replay" in res:
+        for s in res["replay"]["runs"]:
+            n = s["events"]
+            add("replay", f"bhist -t -f, {n} events", f"{s['bhist_s']:.1f} s ({s['bhist_rss_mb']} MB)",
+                f"{s['floor_s']:.2f} s", s["bhist_ratio"], 5 if n >= 1_000_000 else None)
+            add("replay", f"lsfemu replay, {n} events", f"{s['replay_s']:.1f} s ({s['replay_rss_mb']} MB)",
+                f"{s['floor_s']:.2f} s", s["replay_ratio"], 15 if n >= 1_000_000 else None)
+        r = res["replay"]
+        add("replay", "replay peak RSS growth (10x file)", f"x{r['replay_rss_growth']:.2f}", "", None)
+        add("replay", "bhist -t peak RSS growth (10x file)", f"x{r['bhist_rss_growth']:.2f}", "", None)
+    if "memory" in res:
+        r = res["memory"]
+        add("memory", f"daemon RSS, {r['jobs']} pending jobs", f"{r['rss_mb']} MB (peak {r['peak_mb']})",
+            f"{r['empty_rss_mb']} MB empty", r["rss_mb"] / max(1, r["empty_rss_mb"]))
+        add("memory", "  per job / daemon start", f"{r['kb_per_job']:.2f} KB",
+            f"{r['start_and_first_answer_s']:.0f} s", None)
+    return rows, ok
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--only", default=",".join(GROUPS), help="comma-separated groups: " + ", ".join(GROUPS))
+    ap.add_argument("--quick", action="store_true", help="every group at a tenth of its size (smoke test)")
+    ap.add_argument("--runs", type=int, default=15, help="latency: interleaved runs of each command")
+    ap.add_argument("--sched-sizes", default="10000,100000", help="sched: pending jobs (add 1000000 for the growth)")
+    ap.add_argument("--clock-budget", type=float, default=120.0, help="clock: wall seconds to simulate for at most")
+    ap.add_argument("--json", default=str(ROOT / "bench-all.json"))
+    args = ap.parse_args()
+    only = [g.strip() for g in args.only.split(",") if g.strip()]
+    bad = [g for g in only if g not in GROUPS]
+    if bad:
+        ap.error(f"unknown group(s) {', '.join(bad)}; choose from {', '.join(GROUPS)}")
+    q = 10 if args.quick else 1
+    root = Path(tempfile.mkdtemp(prefix="lsfemu-bench-"))
+    res: dict = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
+                             "platform": platform.platform(), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())},
+                 "quick": args.quick}
+    t_all = time.perf_counter()
+    try:
+        for g in only:
+            t0 = time.perf_counter()
+            print(f"[{g}] ...", file=sys.stderr, flush=True)
+            if g == "latency":
+                res[g] = bench_latency(root, 10_000 // q, args.runs)
+            elif g == "sched":
+                res[g] = bench_sched(root, [int(x) // q for x in args.sched_sizes.split(",")])
+            elif g == "clock":
+                res[g] = bench_clock(root, 100_000 // q, 10, 100 // q, 7, args.clock_budget / q)
+            elif g == "replay":
+                res[g] = bench_replay(root, [100_000 // q, 1_000_000 // q])
+            elif g == "memory":
+                res[g] = bench_memory(root, 1_000_000 // q)
+            res[g]["group_wall_s"] = time.perf_counter() - t0
+            print(f"[{g}] {res[g]['group_wall_s']:.0f} s", file=sys.stderr, flush=True)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    res["total_wall_s"] = time.perf_counter() - t_all
+    rows, ok = table(res)
+    try:
+        from tabulate import tabulate
+
+        print(tabulate(rows, headers=["group", "figure", "value", "floor", "ratio", "target", ""]))
+    except ImportError:
+        for r in rows:
+            print(" | ".join(str(x) for x in r))
+    m = res["machine"]
+    print(f"\n{m['cpus']} CPUs, Python {m['python']}, {m['platform']}, {m['date']}; "
+          f"total {res['total_wall_s']:.0f} s; JSON in {args.json}")
+    Path(args.json).write_text(json.dumps(res, indent=1) + "\n")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
