@@ -17,7 +17,10 @@ stderr as ``File <path> at line <n>: corrupt record skipped: <why>`` (every
 one), an unknown event type as ``File <path> at line <n>: unknown event type
 <T>; record skipped`` (the first record of each type per file -- real LSF
 files hold many types lsfemu does not model). Trailing fields of newer LSF
-versions are ignored silently, as LSF's own reader does.
+versions are ignored silently, as LSF's own reader does. With job IDs, the
+records of other jobs are recognised from their first fields and skipped
+undecoded (LSF's bhist reads only the files its job index names), so their
+problems go unreported (lsfemu.events.log.JobFilter).
 
 Selection (OpenLava's bhist): by default the caller's unfinished jobs; ``-a``
 every state; ``-d`` finished (DONE and EXIT), ``-e`` exited, ``-p`` pending
@@ -71,7 +74,7 @@ import typer
 
 from lsfemu.cli.base import Ctx, Result, ctx, name_matches, parse_job_refs, run_typer
 from lsfemu.events.history import HistoryBuilder, JobHistory
-from lsfemu.events.log import CURRENT, EventWarning, event_files, read_events
+from lsfemu.events.log import CURRENT, EventWarning, JobFilter, event_files, read_events
 from lsfemu.render import bhist as R
 from lsfemu.sched.arrayspec import in_ranges
 from lsfemu.render.timefmt import long_prefix
@@ -210,7 +213,8 @@ def _read(c: Ctx, paths: list[Path], want: set[int] | None) -> tuple[list[JobHis
             seen_unknown.add(key)
         c.err.append(f"File {w.path} at line {w.lineno}: {w.message}\n")
 
-    for _, rec in read_events(paths, warn):
+    jobs = JobFilter(want) if want is not None else None  # other jobs' records are skimmed, not decoded
+    for _, rec in read_events(paths, warn, jobs=jobs):
         if last is None or rec.event_time > last:
             last = rec.event_time
         if want is not None:
@@ -218,6 +222,8 @@ def _read(c: Ctx, paths: list[Path], want: set[int] | None) -> tuple[list[JobHis
             if key is None or key[0] not in want:
                 continue
         builder.feed(rec)
+    if jobs is not None and jobs.last_time is not None and (last is None or jobs.last_time > last):
+        last = jobs.last_time
     return list(builder.histories.values()), last
 
 

@@ -205,6 +205,7 @@ def read_events(
     on_warning: WarningCallback | None = None,
     *,
     skip_preserved: bool | None = None,
+    jobs: JobFilter | None = None,
 ) -> Iterator[tuple[int, Record]]:
     """Stream ``(lineno, record)`` from one file or several (given oldest
     first, as :func:`event_files` lists them); line numbers are per file.
@@ -214,9 +215,63 @@ def read_events(
     *skip_preserved*: skip the records a current ``lsb.events`` holds before
     its history seek position (copies of records already in
     ``lsb.events.1``); by default they are skipped exactly when an archive
-    file is read in the same call."""
-    for lineno, _text, record in read_event_lines(paths, on_warning, skip_preserved=skip_preserved):
+    file is read in the same call. *jobs*: see :class:`JobFilter`."""
+    for lineno, _text, record in read_event_lines(paths, on_warning, skip_preserved=skip_preserved, jobs=jobs):
         yield lineno, record
+
+
+def _job_id_positions() -> dict[str, int]:
+    """Event type (as quoted in a line) -> token position of its job ID, for
+    the job record types whose job ID follows nothing but plain integers
+    (JOB_MODIFY2's is a quoted ``"123[4]"`` string at position 3)."""
+    from lsfemu.events.format import RECORD_TYPES
+
+    out: dict[str, int] = {}
+    for etype, cls in RECORD_TYPES.items():
+        for i, spec in enumerate(cls._SCHEMA):
+            if spec.name == "job_id":
+                out[f'"{etype}"'] = 3 + i
+                break
+            if spec.kind != "i" or spec.when is not None or spec.optional:
+                break
+    out['"JOB_MODIFY2"'] = 3
+    return out
+
+
+_JOB_ID_POS = _job_id_positions()
+_MAX_JOB_ID_POS = max(_JOB_ID_POS.values())
+
+
+class JobFilter:
+    """Read only the records of these job IDs (bhist with job IDs): a job
+    record of another job is recognised from its first tokens and skipped
+    without being decoded -- its problems, if any, go unreported, as LSF's
+    bhist reads only the files its job index names. Records that are not job
+    records, and lines too unusual to skim, are decoded as usual.
+    ``last_time`` is the latest event time seen among the skipped records."""
+
+    __slots__ = ("ids", "last_time")
+
+    def __init__(self, ids: Iterable[int]):
+        self.ids = frozenset(ids)
+        self.last_time: int | None = None
+
+    def skip(self, text: str) -> bool:
+        sp = text.split(None, _MAX_JOB_ID_POS + 1)
+        pos = _JOB_ID_POS.get(sp[0]) if sp else None
+        if pos is None or len(sp) <= pos:
+            return False
+        tok = sp[pos]
+        if pos == 3 and tok[:1] == '"':  # JOB_MODIFY2: "123" or "123[4]"
+            tok = tok[1:-1].partition("[")[0] if tok[-1:] == '"' else ""
+        if not (tok.isdigit() and tok.isascii()) or int(tok) in self.ids:
+            return False
+        t = sp[2]
+        if t.isdigit() and t.isascii():
+            t = int(t)
+            if self.last_time is None or t > self.last_time:
+                self.last_time = t
+        return True
 
 
 def read_event_lines(
@@ -225,10 +280,12 @@ def read_event_lines(
     *,
     skip_preserved: bool | None = None,
     on_bytes: Callable[[int], None] | None = None,
+    jobs: JobFilter | None = None,
 ) -> Iterator[tuple[int, str, Record]]:
     """As :func:`read_events`, with each record's line as read (so that a
     copy keeps newer versions' fields byte for byte). *on_bytes* hears how
-    many bytes of all the files have been read so far (for progress bars)."""
+    many bytes of all the files have been read so far (for progress bars).
+    *jobs*: only those jobs' records (and the non-job records)."""
     if isinstance(paths, (str, os.PathLike)):
         path_list = [Path(paths)]
     else:
@@ -242,6 +299,8 @@ def read_event_lines(
         extra_seen: set[str] = set()
         per_file = None if on_bytes is None else (lambda n, base=done: on_bytes(base + n))
         for lineno, text in _lines(path, head_skip, per_file):
+            if jobs is not None and jobs.skip(text):
+                continue
             try:
                 record = decode(text)
             except UnknownEventError as exc:
