@@ -10,6 +10,7 @@ scheduling math itself lives in `lsfemu.sched`.
 
 from __future__ import annotations
 
+import heapq
 import json
 import math
 import os
@@ -148,6 +149,7 @@ class Cluster:
         self._load_admin_state()
         self.dirty = False
         self.dirty_since = 0.0
+        self._started: list[Job] | None = None  # jobs started inside run_until (its heap of job ends)
         self._depend_trees: dict[str, object] = {}  # depend_json -> its tree (lsfemu.sched.depend)
         self._depend_gone: dict[int, list] = {}  # rows of jobs a condition names that memory no longer holds
         self.processed_until = self.now()  # events up to this instant have been handled
@@ -367,6 +369,8 @@ class Cluster:
             job.usage_json = None
             self.runner.start(job)
         self.log(job, "START", None, t, hosts=hosts)
+        if self._started is not None:
+            self._started.append(job)  # run_until files its end
 
     def _finish(self, job: Job, t: float, status: str, exit_code: int | None, reason: str | None) -> None:
         work = simulate.work_at(job.work_done, job.segment_start, t)
@@ -675,13 +679,34 @@ class Cluster:
             return None  # a real job ends when its process does (lsfemu.daemon.runner)
         return simulate.end_of_run(job.sim_runtime, self.effective_run_limit(job), job.work_done, job.segment_start)
 
-    def _next_finish(self) -> tuple[float, Job, bool] | None:
+    def _next_finish(self, ends: list | None = None) -> tuple[float, Job, bool] | None:
+        """The earliest simulated job end (ties: queue position). With *ends*,
+        a heap of (end, position, key) that run_until keeps for one call: an
+        entry is checked against the job when it comes to the top, so one
+        that a change made stale is dropped or re-filed, never trusted."""
+        if ends is not None:
+            while ends:
+                end, pos, key = ends[0]
+                job = self.jobs.get(key)
+                e = self._end_instant(job) if job is not None else None
+                if e is not None and e[0] == end and job.position == pos:
+                    return end, job, e[1]
+                heapq.heappop(ends)
+                if e is not None:
+                    heapq.heappush(ends, (e[0], job.position, key))
+            return None
         best = None
         for job in self.jobs.values():
             e = self._end_instant(job)
             if e is not None and (best is None or (e[0], job.position) < (best[0], best[1].position)):
                 best = (e[0], job, e[1])
         return best
+
+    def _end_heap(self) -> list:
+        ends = [(e[0], job.position, key) for key, job in self.jobs.items()
+                if (e := self._end_instant(job)) is not None]
+        heapq.heapify(ends)
+        return ends
 
     def mark_dirty(self) -> None:
         """Something changed that a scheduling pass should look at."""
@@ -693,7 +718,8 @@ class Cluster:
         """Passes run on a grid of MBD_SLEEP_TIME, and only when something changed."""
         if not self.dirty:
             return None
-        if not any(j.status == "PEND" for j in self.jobs.values()):
+        # Newest first: the pending jobs are mostly the recent ones, the old ones finished.
+        if not any(j.status == "PEND" for j in reversed(self.jobs.values())):
             self.dirty = False  # nothing to schedule; the next change starts a new wait
             return None
         sleep = max(1, self.config.params.mbd_sleep_time)
@@ -715,32 +741,45 @@ class Cluster:
         to each event and finally to `target`.
         """
         passes = 0
-        while True:
-            fin = self._next_finish()
-            nxt = self._next_pass()
-            candidates = []
-            if fin is not None and fin[0] <= target:
-                candidates.append((fin[0], 0))
-            if nxt is not None and nxt <= target:
-                candidates.append((nxt, 1))
-            if not candidates:
-                break
-            t, kind = min(candidates)
-            self.processed_until = max(self.processed_until, t)
-            if self.clock.mode == "virtual":
-                self.clock.virtual_now = max(self.clock.virtual_now, t)
-            if kind == 0:
-                _, job, by_limit = fin
-                if by_limit:
-                    self._finish(job, t, "EXIT", simulate.RUNLIMIT_EXIT_CODE,
-                                 "TERM_RUNLIMIT: job killed after reaching LSF run time limit")
-                elif job.sim_exit_code == 0:
-                    self._finish(job, t, "DONE", None, None)
+        # The end instants of the running jobs, found once: in between, only
+        # this loop's passes start jobs (self._started), and only its job
+        # ends change them (stale entries are dropped when they surface).
+        ends = self._end_heap()
+        self._started = []
+        try:
+            while True:
+                fin = self._next_finish(ends)
+                nxt = self._next_pass()
+                candidates = []
+                if fin is not None and fin[0] <= target:
+                    candidates.append((fin[0], 0))
+                if nxt is not None and nxt <= target:
+                    candidates.append((nxt, 1))
+                if not candidates:
+                    break
+                t, kind = min(candidates)
+                self.processed_until = max(self.processed_until, t)
+                if self.clock.mode == "virtual":
+                    self.clock.virtual_now = max(self.clock.virtual_now, t)
+                if kind == 0:
+                    _, job, by_limit = fin
+                    if by_limit:
+                        self._finish(job, t, "EXIT", simulate.RUNLIMIT_EXIT_CODE,
+                                     "TERM_RUNLIMIT: job killed after reaching LSF run time limit")
+                    elif job.sim_exit_code == 0:
+                        self._finish(job, t, "DONE", None, None)
+                    else:
+                        self._finish(job, t, "EXIT", job.sim_exit_code, None)
                 else:
-                    self._finish(job, t, "EXIT", job.sim_exit_code, None)
-            else:
-                self.scheduling_pass(t)
-                passes += 1
+                    self.scheduling_pass(t)
+                    passes += 1
+                    for job in self._started if ends is not None else ():
+                        e = self._end_instant(job)
+                        if e is not None:
+                            heapq.heappush(ends, (e[0], job.position, (job.id, job.array_index)))
+                    self._started.clear()
+        finally:
+            self._started = None
         if self.clock.mode == "virtual":
             self.clock.virtual_now = max(self.clock.virtual_now, target)
         self.processed_until = max(self.processed_until, target)

@@ -1,0 +1,63 @@
+"""The virtual clock's event loop (Cluster.run_until) keeps the running
+jobs' end instants in a heap for one call; it must process job ends and
+passes in exactly the order a scan of every job at every step gives."""
+
+from __future__ import annotations
+
+import random
+
+from lsfemu.cli.lsfemu_cmd import write_cluster
+from lsfemu.daemon.cluster import Cluster, SubmitSpec
+
+
+class ScanningCluster(Cluster):
+    """The reference: no heap, every step looks at every job."""
+
+    def _end_heap(self):
+        return None
+
+
+def _spec(user: str, runtime: int, slots: int, limit_min: float | None) -> SubmitSpec:
+    return SubmitSpec(user=user, queue="normal", default_queue_used=True, command=f"sleep {runtime}", name=None,
+                      num_processors=slots, max_processors=None, cwd="/tmp", home="/tmp", specified_cwd=None,
+                      output_file=None, error_file=None, output_overwrite=False, error_overwrite=False,
+                      run_limit_min=limit_min, submit_priority=None, res_req=None, mem_req_mb=None,
+                      project="default", user_group=None, env={}, from_host="hostA")
+
+
+def _run(cls, tmp_path, monkeypatch, name: str) -> list[tuple]:
+    monkeypatch.setenv("LSFEMU_CLOCK_START", "1767603600")
+    envdir = write_cluster(str(tmp_path / f"conf-{name}"))
+    cl = cls(str(envdir), str(tmp_path / f"home-{name}"))
+    rng = random.Random(7)
+    passes = 0
+    for wave in range(4):
+        for i in range(40):
+            runtime = rng.choice((5, 10, 10, 60, 61, 600, 3600))
+            limit = rng.choice((None, None, None, 1.0, 5.0))
+            cl.submit(_spec(f"user{rng.randint(1, 4)}", runtime, rng.choice((1, 1, 2)), limit))
+        cl.commit()
+        passes += cl.run_until(cl.now() + rng.choice((30, 600, 7200)))
+        if wave == 1:  # a job stopped and resumed between two calls: its end moves
+            running = sorted(k for k, j in cl.jobs.items() if j.status == "RUN")
+            cl.stop(cl.jobs[running[0]], "user1")
+            passes += cl.run_until(cl.now() + 300)
+            cl.resume(cl.jobs[running[0]], "user1")
+        cl.commit()
+    for i in range(20):  # a last wave caught mid-way: some run, some wait
+        cl.submit(_spec("user1", 3600, 1, None))
+    passes += cl.run_until(cl.now() + 30)
+    cl.commit()
+    out = [(k, j.status, j.start_time, j.finish_time, j.exit_code) for k, j in sorted(cl.jobs.items())]
+    cl.session.close()
+    cl.events.close()
+    cl.engine.dispose()
+    return out + [("passes", passes)]
+
+
+def test_heap_and_scan_agree(tmp_path, monkeypatch):
+    got = _run(Cluster, tmp_path, monkeypatch, "heap")
+    want = _run(ScanningCluster, tmp_path, monkeypatch, "scan")
+    assert got == want
+    statuses = {row[1] for row in got[:-1]}
+    assert {"DONE", "EXIT", "RUN", "PEND"} <= statuses  # the run covered ends by limit, normal ends, waiting
