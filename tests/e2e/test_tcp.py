@@ -91,20 +91,28 @@ def test_a_command_over_tcp_on_loopback_end_to_end(lsf_cluster_factory):
     # Managing a daemon is for its own host.
     r = remote(c, "lsfemu clock show")
     assert r.rc == 0, r.text
-    frame = signed_bsub(c)
     req = {"cmd": "lsfemu", "argv": ["daemon", "stop"], "cwd": "/", "env": {}, "stdin": None, "tty": False}
     key = client.read_key(client.key_path(str(c.envdir)))
-    frame, nonce = client.sign_request(key, "lsfadmin", client.encode_request(req)[4:])
-    out, err, rc, _mac = send_raw(c.port, frame)
+    frame, _nonce = client.sign_request(key, "lsfadmin", client.encode_request(req)[4:])
+    _out, err, rc, _mac = send_raw(c.port, frame)
     assert rc == 255 and "acts on the daemon of this host only" in err
     assert c.run("lsfemu daemon status").rc == 0
+    # badmin mbdrestart from the other host: the new image keeps the TCP port (handed over).
+    pid = (c.home / "mbatchd.lock").read_text().split()[0]
+    r = remote(c, "badmin mbdrestart", user="lsfadmin")
+    assert r.rc == 0 and "MBD restart initiated" in r.out, r.text
+    deadline = time.monotonic() + 30
+    while (c.home / "daemon.log").read_text().count("listening on TCP port") < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    r = remote(c, "bjobs -noheader -o 'jobid user' 2")
+    assert (r.out, r.rc) == ("2 user2\n", 0)
+    assert (c.home / "mbatchd.lock").read_text().split()[0] == pid  # re-executed in place
 
 
 def test_refused_requests_change_nothing(lsf_cluster_factory):
     c = make_shared(lsf_cluster_factory)
     before = jobs_and_events(c)
     assert before == ("No job found\n", 0)
-    key = client.read_key(client.key_path(str(c.envdir)))
     good = signed_bsub(c)
     payload = good[4:]
     tampered = good[:4] + payload.replace(b"sleep", b"sleeq")
@@ -138,7 +146,6 @@ def test_refused_requests_change_nothing(lsf_cluster_factory):
     out, err, rc, mac = send_raw(c.port, good)
     assert (out, err, rc) == ("", "User permission denied: the request was already received (a replay); nothing was changed\n", 255)
     assert jobs_and_events(c) == after
-    del key
 
 
 def test_client_key_problems_are_one_line(lsf_cluster_factory):
