@@ -221,6 +221,7 @@ def lsfemu_remote(c: Ctx) -> Result:
         d = server.CURRENT
         lines = [
             f"daemon: running, pid {os.getpid()}" + (f", up {time.time() - d.started_at:.0f} s" if d else " (in-process)"),
+            *([f"role: master of the shared cluster on host {cl.master_name}"] if cl.master_name else []),
             f"LSF_ENVDIR: {cl.envdir}",
             f"LSFEMU_HOME: {cl.home}",
             f"store: {cl.engine.url.render_as_string(hide_password=True)}",

@@ -188,7 +188,7 @@ def parse_window(text: str, now: float) -> tuple[float, float]:
 
 
 def _select_files(c: Ctx, nfiles: int | None, have_ids: bool) -> list[Path]:
-    logdir = Path(c.cluster.home) / "logdir"
+    logdir = Path(c.cluster.logdir)
     files = event_files(logdir)
     if nfiles is not None:
         return files if nfiles == 0 else files[-nfiles:]

@@ -238,7 +238,7 @@ lsid_app = typer.Typer(add_completion=False)
 def lsid() -> None:
     c = ctx()
     cfg = c.cluster.config
-    c.out.append(RL.banner(cfg.cluster_name, cfg.master_host))
+    c.out.append(RL.banner(cfg.cluster_name, c.cluster.master_name or cfg.master_host))
 
 
 def run_bqueues(c: Ctx) -> Result:

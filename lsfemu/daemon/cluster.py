@@ -123,24 +123,30 @@ _APS_COLUMNS = frozenset(("queue", "res_req", "num_processors", "max_processors"
 class Cluster:
     """One cluster's state. Not thread-safe: the daemon serialises calls."""
 
-    def __init__(self, envdir: str, home: str, db_url: str | None = None):
+    def __init__(self, envdir: str, home: str, db_url: str | None = None, shared_dir: str | None = None):
+        """`shared_dir`: in a shared cluster (lsfemu.daemon.master), the folder all
+        master candidates see (LSB_SHAREDIR/<cluster>): lsb.events and the job
+        spool live there instead of in `home`."""
         from lsfemu.store.db import default_url
 
         self.envdir = envdir
         self.home = home
+        self.logdir = os.path.join(shared_dir or home, "logdir")
         os.makedirs(home, exist_ok=True)
-        os.makedirs(os.path.join(home, "logdir"), exist_ok=True)
+        os.makedirs(self.logdir, exist_ok=True)
+        self.master_name: str | None = None  # the master candidate running the cluster (shared cluster)
+        self.fence = None  # shared cluster: called before each commit; raises when no longer the master
         self.config: ClusterConfig = load_all(envdir)
         self._derive()
         self.db_url = db_url or default_url(home)
         self.engine, self.Session = open_store(self.db_url)
         self.session = self.Session()
         one_writer_at_a_time(self.session)  # PostgreSQL: transactions take turns, as on SQLite
-        self.events = EventLog(os.path.join(home, "logdir"))
+        self.events = EventLog(self.logdir)
         ensure_counters(self.session, ("next_job_id", "position"))
         self.events.recover(self._counter("events_offset"))
         self._init_clock()
-        self.runner = Runner(home)  # real execution in wall clock mode
+        self.runner = Runner(shared_dir or home)  # real execution in wall clock mode
         self.jobs: dict[JobKey, Job] = {}
         self._load_jobs()
         self.runner.adopt(self.jobs.values())
@@ -212,6 +218,8 @@ class Cluster:
 
     def commit(self) -> None:
         """Commit the store with the request's lsb.events records (see lsfemu.daemon.eventlog)."""
+        if self.fence is not None:
+            self.fence()  # before the records reach the shared lsb.events
         self.clock_state.virtual_now = self.clock.virtual_now
         finished = self.events.finished_in_staged()
         before, after = self.events.write_staged()

@@ -9,6 +9,9 @@ TCP server for signed commands from the cluster's other hosts (lsfemu/daemon/tcp
 - Limits: a request may be at most MAX_REQUEST bytes and must arrive within
   READ_TIMEOUT seconds; otherwise the connection is dropped.
 - In wall mode a ticker runs due scheduling passes and job ends every second.
+- In a shared cluster (LSF_MASTER_LIST with a PostgreSQL store) the daemon is
+  a master candidate (lsfemu.daemon.master): it serves the cluster only while
+  it holds the master lock, and answers NOT_MASTER_RC otherwise.
 """
 
 from __future__ import annotations
@@ -153,6 +156,7 @@ class Daemon:
         self.tcp = None  # lsfemu.daemon.tcp.TcpGate when LSB_MBD_PORT is set
         self.tcp_server: _TcpServer | None = None
         self.tcp_config = None  # the configuration at start (hosts), for a daemon without a cluster
+        self.candidate = None  # lsfemu.daemon.master.Candidate in a shared cluster
 
     # Called by commands (lsfemu daemon stop, badmin mbdrestart): the daemon
     # stops once the answer to that command has been sent.
@@ -169,14 +173,22 @@ class Daemon:
                 return {"out": "", "err": (
                     f"lsfemu: the daemon in {self.home} serves LSF_ENVDIR={self.envdir}, not {want}; "
                     f"run 'lsfemu daemon stop' or set LSFEMU_HOME to another folder\n"), "rc": 255}
+            if self.candidate is not None:
+                standby = self.candidate.answer(req)
+                if standby is not None:
+                    return standby
             r = dispatch.handle(self.cluster, req, uid, user=user)
+            if self.candidate is not None and self.candidate.lost:
+                return self.candidate.not_master()  # fenced: nothing was committed; the client asks the next one
             return {"out": r.out, "err": r.err, "rc": r.rc}
 
     def tick(self) -> None:
         while not self.stopping.wait(1.0):
-            if self.cluster.clock.mode != "wall":
-                continue
+            if self.cluster is None or self.cluster.clock.mode != "wall":
+                continue  # a standby master candidate, or the virtual clock
             with self.lock:
+                if self.cluster is None:
+                    continue
                 try:
                     self.cluster.catch_up()
                     self.cluster.commit()
@@ -237,8 +249,18 @@ class Daemon:
         lockf.truncate()
         lockf.write(f"{os.getpid()}\n")
         lockf.flush()
+        from lsfemu.daemon import master
+
         try:
-            self.cluster = Cluster(self.envdir, self.home)
+            setup = master.shared_setup(self.envdir, self.home)
+            if setup is None:
+                self.cluster = Cluster(self.envdir, self.home)
+            else:  # a master candidate: the cluster is loaded when (if) it becomes the master
+                self.candidate = master.Candidate(self, setup)
+        except master.SetupError as e:
+            lockf.close()
+            _say(str(e))
+            return 1
         except Exception as e:  # config or store error: say it and stop
             lockf.close()
             from lsfemu.store.db import storage_failure
@@ -256,12 +278,13 @@ class Daemon:
         import lsfemu.cli.registry  # noqa: F401  (import the commands before the first request)
         from lsfemu.events import emit
 
-        cfg = self.cluster.config
-        # Like mbatchd, a (re)started daemon knows only the jobs finished within CLEAN_PERIOD.
-        self.cluster.restart_usage()
-        self.cluster.events.stage(emit.mbd_start(self.cluster.now(), cfg.cluster_name, cfg.master_host,
-                                                 num_hosts=len(cfg.host_names), num_queues=len(cfg.queues)))
-        self.cluster.commit()
+        if self.cluster is not None:
+            cfg = self.cluster.config
+            # Like mbatchd, a (re)started daemon knows only the jobs finished within CLEAN_PERIOD.
+            self.cluster.restart_usage()
+            self.cluster.events.stage(emit.mbd_start(self.cluster.now(), cfg.cluster_name, cfg.master_host,
+                                                     num_hosts=len(cfg.host_names), num_queues=len(cfg.queues)))
+            self.cluster.commit()
 
         path = os.path.join(self.home, "mbatchd.sock")
         inherited_sock = os.environ.pop("LSFEMU_SOCKET_FD", None)
@@ -319,6 +342,8 @@ class Daemon:
             self.tcp_server.daemon = self  # type: ignore[attr-defined]
             threading.Thread(target=self.tcp_server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True).start()
         threading.Thread(target=self.tick, daemon=True).start()
+        if self.candidate is not None:
+            self.candidate.start()
         signal.signal(signal.SIGTERM, lambda *_: self.stopping.set())
         signal.signal(signal.SIGINT, lambda *_: self.stopping.set())
         log.info("daemon %d serving %s (envdir %s)", os.getpid(), path, self.envdir)
@@ -335,13 +360,17 @@ class Daemon:
                     os.unlink(path)
                 except FileNotFoundError:
                     pass
-            self.cluster.events.stage(emit.mbd_die(self.cluster.now(), self.cluster.config.master_host))
-            try:
-                self.cluster.commit()
-            except Exception as e:  # a full disk: stop all the same; the next start recovers
-                log.error("could not record the daemon's stop: %s", e)
-            self.cluster.events.close()
-            self.cluster.engine.dispose()
+            if self.cluster is not None:  # else a standby master candidate: nothing to record
+                self.cluster.events.stage(emit.mbd_die(self.cluster.now(), self.cluster.master_name
+                                                       or self.cluster.config.master_host))
+                try:
+                    self.cluster.commit()
+                except Exception as e:  # a full disk: stop all the same; the next start recovers
+                    log.error("could not record the daemon's stop: %s", e)
+                self.cluster.events.close()
+                self.cluster.engine.dispose()
+            if self.candidate is not None:
+                self.candidate.close()  # the master lock goes with its connection: a standby takes over
         if self.restart_requested:
             # Keep holding the lock through exec so that no other daemon starts meanwhile.
             os.set_inheritable(lockf.fileno(), True)

@@ -33,10 +33,11 @@ def _utc(utc):
 
 
 class Stand:
-    """What bhist needs of a Cluster: home, now(), config; commit() is counted."""
+    """What bhist needs of a Cluster: home, logdir, now(), config; commit() is counted."""
 
     def __init__(self, home: Path, now: float = NOW, lsf_conf: dict | None = None):
         self.home = str(home)
+        self.logdir = str(home / "logdir")
         self._now = now
         self.commits = 0
         groups = {"team": SimpleNamespace(members=["alice", "bob"])}
