@@ -3,12 +3,15 @@
 Owns who runs the cluster when several daemons, one per host of
 LSF_MASTER_LIST, share one PostgreSQL database:
 
-- **Candidacy.** A daemon is a candidate when lsf.conf sets LSF_MASTER_LIST and
-  the store is PostgreSQL; its host (`LSFEMU_HOSTNAME`, else the system's host
-  name) must be in the list, and lsf.conf must set LSB_SHAREDIR (lsb.events and
-  the job spool live in LSB_SHAREDIR/<cluster>, as in LSF, so that every
-  candidate sees them). With SQLite, or without the list, nothing here is used:
-  one daemon per LSFEMU_HOME, as before.
+- **Candidacy.** A daemon is a candidate when the store is PostgreSQL and
+  lsf.conf sets LSF_MASTER_LIST and LSB_SHAREDIR (lsb.events and the job spool
+  live in LSB_SHAREDIR/<cluster>, as in LSF, so that every candidate sees
+  them); its host (`LSFEMU_HOSTNAME`, else the system's host name) must be in
+  the list. With SQLite nothing here is used: one daemon per LSFEMU_HOME, as
+  before. With PostgreSQL but no LSB_SHAREDIR (`lsfemu init` writes
+  LSF_MASTER_LIST="hostA", an emulated host) the daemon runs alone as before,
+  but holds the same lock: a second daemon on the store refuses to start
+  rather than run the cluster a second time.
 - **The master role** is a session-level PostgreSQL advisory lock
   (`pg_try_advisory_lock`) taken on a dedicated connection that stays open.
   The server releases it when that connection ends, so a master that dies
@@ -46,6 +49,7 @@ from lsfemu.client import NOT_MASTER_RC
 log = logging.getLogger("lsfemu.daemon")
 
 RETRY = 1.0  # seconds between a standby's attempts at the lock (and the master's check of it)
+SOLO_WAIT = 5.0  # seconds a daemon alone on its store waits for the lock at start (a killed predecessor's session)
 LOCK_CLASS = 0x4C534645  # first key of the advisory lock: "LSFE"
 APP_PREFIX = "lsfemu-candidate:"  # application_name of a candidate's lock connection: prefix + host
 
@@ -85,12 +89,21 @@ class Setup:
     host: str  # as written in LSF_MASTER_LIST
     candidates: list[str]
     cluster_name: str
-    shared_dir: str  # LSB_SHAREDIR/<cluster>
+    shared_dir: str | None  # LSB_SHAREDIR/<cluster>; None: a daemon alone on its store (files in LSFEMU_HOME)
+    conf: str = "lsf.conf"
+
+    @property
+    def shared(self) -> bool:
+        return self.shared_dir is not None
 
 
 def shared_setup(envdir: str, home: str) -> Setup | None:
-    """The shared-cluster setting of this daemon, or None when it runs alone
-    (no LSF_MASTER_LIST, or not PostgreSQL). Raises SetupError when it may not run here."""
+    """How this daemon holds its PostgreSQL store: None for SQLite (the flock on
+    LSFEMU_HOME is all); a Setup that is `shared` when lsf.conf sets both
+    LSF_MASTER_LIST and LSB_SHAREDIR (a master candidate, this host must be in the
+    list); else a daemon alone on its store, which takes the same lock so that a
+    second daemon on the store cannot run the cluster too. Raises SetupError when
+    it may not run here."""
     from lsfemu.config.semantic import load_all
     from lsfemu.store.db import default_url
 
@@ -99,22 +112,25 @@ def shared_setup(envdir: str, home: str) -> Setup | None:
         return None
     cfg = load_all(envdir)
     candidates = cfg.lsf_conf.get("LSF_MASTER_LIST", "").split()
-    if not candidates:
-        return None
     conf = cfg.files.get("lsf.conf", os.path.join(envdir, "lsf.conf"))
+    sharedir = cfg.lsf_conf.get("LSB_SHAREDIR", "")
+    if not candidates or not sharedir:
+        # lsfemu init writes LSF_MASTER_LIST="hostA", a host of the emulated cluster that
+        # maps to this machine like every other: without LSB_SHAREDIR it is not a shared cluster.
+        return Setup(url=url, host=cfg.master_host, candidates=[cfg.master_host], cluster_name=cfg.cluster_name,
+                     shared_dir=None, conf=conf)
     me = hostname()
     mine = [h for h in candidates if same_host(h, me)]
     if not mine:
         raise SetupError(f"lsfemu: cannot start the daemon: host <{me}> is not a master candidate: it is not in "
                          f"LSF_MASTER_LIST=\"{' '.join(candidates)}\" ({conf}); set LSFEMU_HOSTNAME if this "
                          f"host is known by another name")
-    sharedir = cfg.lsf_conf.get("LSB_SHAREDIR", "")
-    if not sharedir or not os.path.isabs(sharedir):
-        raise SetupError(f"lsfemu: cannot start the daemon: LSB_SHAREDIR is not set to an absolute path in {conf}; "
-                         f"the master candidates of LSF_MASTER_LIST keep lsb.events in LSB_SHAREDIR/<cluster>/logdir, "
-                         f"a folder they all see")
+    if not os.path.isabs(sharedir):
+        raise SetupError(f"lsfemu: cannot start the daemon: LSB_SHAREDIR={sharedir} in {conf} is not an absolute "
+                         f"path; the master candidates of LSF_MASTER_LIST keep lsb.events in "
+                         f"LSB_SHAREDIR/<cluster>/logdir, a folder they all see")
     return Setup(url=url, host=mine[0], candidates=candidates, cluster_name=cfg.cluster_name,
-                 shared_dir=os.path.join(sharedir, cfg.cluster_name))
+                 shared_dir=os.path.join(sharedir, cfg.cluster_name), conf=conf)
 
 
 class Candidate:
@@ -149,9 +165,11 @@ class Candidate:
         raw.driver_connection.autocommit = True
         self._raw = raw
 
-    def _query(self, sql: str, params: tuple = ()):
+    def _query(self, sql: str, params: tuple = (), reconnect: bool = True):
         with self._conn_lock:
             if self._raw is None:
+                if not reconnect:
+                    raise ConnectionError("the lock connection was closed")
                 self._connect()
             cur = self._raw.driver_connection.execute(sql, params)
             return cur.fetchone()
@@ -173,7 +191,7 @@ class Candidate:
         if self.lost or not self.is_master:
             raise NotMaster("this daemon is not the master")
         try:
-            self._query("SELECT 1")
+            self._query("SELECT 1", reconnect=False)  # a new connection would not hold the lock
         except Exception as e:
             self.lost = True
             log.error("master role lost: the lock connection to the store failed (%s); nothing more is committed",
@@ -226,7 +244,21 @@ class Candidate:
                     self._drop_connection()
             stopping.wait(RETRY)
 
-    def take_over(self) -> None:
+    def first_attempt(self, wait: float) -> bool:
+        """At start, before the socket is bound: take the lock (trying for `wait`
+        seconds) and the cluster with it. False: another daemon holds it. Errors
+        (configuration, store) are raised, to fail the start as without a lock."""
+        deadline = time.monotonic() + wait
+        while True:
+            if self.try_lock():
+                self.take_over(raise_errors=True)
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            # a daemon killed a moment ago: its session ends as soon as the server reads the closed socket
+            time.sleep(0.1)
+
+    def take_over(self, raise_errors: bool = False) -> None:
         """We hold the lock: read the cluster from the store and serve as its master."""
         from lsfemu.daemon.cluster import Cluster
         from lsfemu.events import emit
@@ -240,7 +272,7 @@ class Candidate:
                     self._drop_connection()
                     return
                 cl = Cluster(d.envdir, d.home, db_url=self.setup.url, shared_dir=self.setup.shared_dir)
-                cl.master_name = self.setup.host
+                cl.master_name = self.setup.host if self.setup.shared else None  # None: lsid as before
                 cl.fence = self.check
                 self.lost = False
                 self.is_master = True
@@ -257,11 +289,15 @@ class Candidate:
                 d.cluster = cl
                 self.became_master = time.time()
         except Exception as e:
-            log.error("took the master lock but could not load the cluster (%s); releasing it",
-                      " ".join(str(e).split()) or type(e).__name__)
             self.is_master = False
             self._drop_connection()
+            if raise_errors:
+                raise
+            log.error("took the master lock but could not load the cluster (%s); releasing it",
+                      " ".join(str(e).split()) or type(e).__name__)
             return
+        if not self.setup.shared:
+            return  # a daemon alone on its store: nothing to announce
         unfinished = sum(1 for j in cl.jobs.values() if j.status not in ("DONE", "EXIT"))
         log.info("master of cluster %s on host %s (LSF_MASTER_LIST: %s)%s: state read from the store in %.2f s "
                  "(%d unfinished jobs), standby for %.1f s", self.setup.cluster_name, self.setup.host,
@@ -281,7 +317,8 @@ class Candidate:
             if cl is not None:
                 _close_cluster(cl)
         self._drop_connection()
-        log.error("no longer the master of cluster %s: standing by for the master lock", self.setup.cluster_name)
+        log.error("no longer the master of cluster %s: standing by for the master lock (every %g s)",
+                  self.setup.cluster_name, RETRY)
 
     def close(self) -> None:
         """The daemon stops: release the lock (by closing its connection)."""
@@ -303,9 +340,11 @@ class Candidate:
         if master:
             self.master_name_seen = master
         if req.get("cmd") == "lsfemu" and argv[:2] == ["daemon", "status"]:
+            role = (f"master candidate on standby on host {self.setup.host} "
+                    f"(LSF_MASTER_LIST: {' '.join(self.setup.candidates)})" if self.setup.shared
+                    else "waiting to take the store's lock again")
             lines = [f"daemon: running, pid {os.getpid()}, up {time.time() - self.daemon.started_at:.0f} s",
-                     f"role: master candidate on standby on host {self.setup.host} "
-                     f"(LSF_MASTER_LIST: {' '.join(self.setup.candidates)})",
+                     f"role: {role}",
                      f"master: {master or 'none at the moment'}",
                      f"LSF_ENVDIR: {self.daemon.envdir}",
                      f"LSFEMU_HOME: {self.daemon.home}"]
@@ -313,6 +352,9 @@ class Candidate:
         return self.not_master(master)
 
     def not_master(self, master: str | None = None) -> dict:
+        if not self.setup.shared:
+            return {"out": "", "err": "lsfemu: the daemon lost its hold on the store (LSFEMU_DB) and is taking it "
+                                      "again; nothing was changed; try again\n", "rc": NOT_MASTER_RC}
         where = f"the master is {master}" if master else "no master holds the cluster at the moment"
         return {"out": "", "err": f"lsfemu: {self.setup.host} is a master candidate on standby, not the master; "
                                   f"{where}\n", "rc": NOT_MASTER_RC}

@@ -253,10 +253,16 @@ class Daemon:
 
         try:
             setup = master.shared_setup(self.envdir, self.home)
-            if setup is None:
+            if setup is None:  # SQLite: the flock above is all
                 self.cluster = Cluster(self.envdir, self.home)
-            else:  # a master candidate: the cluster is loaded when (if) it becomes the master
+            else:  # PostgreSQL: the cluster comes with the store's master lock
                 self.candidate = master.Candidate(self, setup)
+                if not self.candidate.first_attempt(0.0 if setup.shared else master.SOLO_WAIT) and not setup.shared:
+                    raise master.SetupError(
+                        f"lsfemu: cannot start the daemon: another daemon runs cluster {setup.cluster_name} on "
+                        f"this store (LSFEMU_DB); several daemons on one store are the master candidates of "
+                        f"a shared cluster: LSF_MASTER_LIST and LSB_SHAREDIR in {setup.conf}")
+                # a shared cluster's standby serves its socket and tries the lock every second
         except master.SetupError as e:
             lockf.close()
             _say(str(e))
@@ -278,7 +284,7 @@ class Daemon:
         import lsfemu.cli.registry  # noqa: F401  (import the commands before the first request)
         from lsfemu.events import emit
 
-        if self.cluster is not None:
+        if self.candidate is None:  # (a master candidate did this when it took the lock)
             cfg = self.cluster.config
             # Like mbatchd, a (re)started daemon knows only the jobs finished within CLEAN_PERIOD.
             self.cluster.restart_usage()

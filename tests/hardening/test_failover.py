@@ -37,13 +37,14 @@ HOSTS = ("fo-a", "fo-b")
 class SharedCluster:
     """Two master candidates of one cluster on this machine, and a client that walks over them."""
 
-    def __init__(self, root: Path, db_url: str):
+    def __init__(self, root: Path, db_url: str, shared: bool = True):
         self.root = root
         self.envdir = root / "conf"
         write_cluster(str(self.envdir), clock="virtual")
         conf = self.envdir / "lsf.conf"
-        text = re.sub(r'^LSF_MASTER_LIST=.*$', f'LSF_MASTER_LIST="{" ".join(HOSTS)}"', conf.read_text(), flags=re.M)
-        conf.write_text(text + f"LSB_SHAREDIR={root / 'share'}\n")
+        if shared:  # else lsfemu init's LSF_MASTER_LIST="hostA" and no LSB_SHAREDIR: not a shared cluster
+            text = re.sub(r'^LSF_MASTER_LIST=.*$', f'LSF_MASTER_LIST="{" ".join(HOSTS)}"', conf.read_text(), flags=re.M)
+            conf.write_text(text + f"LSB_SHAREDIR={root / 'share'}\n")
         self.db_url = db_url
         self.homes = {h: root / h for h in HOSTS}
         self.procs: dict[str, subprocess.Popen] = {}
@@ -119,11 +120,11 @@ class SharedCluster:
                 p.wait()
 
 
-@pytest.fixture
-def shared(lsfemu_postgres):
+@pytest.fixture(params=[True])
+def shared(lsfemu_postgres, request):
     root = Path(tempfile.mkdtemp(prefix="lsfemu-fo-"))
     url = lsfemu_postgres.new_database()
-    sc = SharedCluster(root, url)
+    sc = SharedCluster(root, url, shared=request.param)
     try:
         yield sc
     finally:
@@ -284,3 +285,27 @@ def test_a_host_not_in_the_master_list_refuses_to_start(shared):
                                 f'LSF_MASTER_LIST="fo-a fo-b" ({sc.envdir / "lsf.conf"}); set LSFEMU_HOSTNAME if '
                                 f'this host is known by another name')
     assert not (sc.root / "c" / "mbatchd.sock").exists()
+
+
+@pytest.mark.parametrize("shared", [False], indirect=True)
+def test_without_a_shared_cluster_a_second_daemon_on_the_store_refuses(shared):
+    """PostgreSQL without LSB_SHAREDIR (lsfemu init's lsf.conf): one daemon runs the cluster,
+    as before, and holds the same lock, so that a second daemon on the store cannot run it too."""
+    sc = shared
+    sc.start("fo-a")
+    out, err, rc = sc.ask("fo-a", ["bsub", "sleep", "60"])
+    assert rc == 0 and SUBMITTED.match(out), err
+    out, _, _ = sc.ask("fo-a", ["lsid"])
+    assert "My master name is hostA\n" in out  # the emulated host, as without PostgreSQL
+    env = dict(sc.env, LSFEMU_HOME=str(sc.homes["fo-b"]), LSFEMU_HOSTNAME="fo-b")
+    p = subprocess.run([sys.executable, "-m", "lsfemu.daemon"], env=env, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 1
+    assert p.stderr.strip() == ("lsfemu: cannot start the daemon: another daemon runs cluster cluster1 on this store "
+                                "(LSFEMU_DB); several daemons on one store are the master candidates of a shared "
+                                f"cluster: LSF_MASTER_LIST and LSB_SHAREDIR in {sc.envdir / 'lsf.conf'}")
+    # once the first one is gone (even by SIGKILL), another daemon runs the cluster with its jobs
+    os.kill(sc.procs["fo-a"].pid, signal.SIGKILL)
+    sc.procs["fo-a"].wait()
+    sc.start("fo-b")
+    out, err, rc = sc.ask("fo-b", ["bjobs", "-noheader", "-o", "jobid stat"])
+    assert rc == 0 and out == "1 PEND\n", err
