@@ -126,10 +126,17 @@ class _TcpServer(socketserver.ThreadingMixIn, socketserver.TCPServer):
     allow_reuse_address = True
     request_queue_size = 64
 
-    def __init__(self, port: int, fd: int | None = None):
-        # Dual stack where the system has it (IPv4 peers then look like ::ffff:a.b.c.d).
-        self.address_family = socket.AF_INET6 if socket.has_dualstack_ipv6() else socket.AF_INET
-        host = "::" if self.address_family == socket.AF_INET6 else "0.0.0.0"
+    def __init__(self, port: int, fd: int | None = None, address: str | None = None):
+        if address:
+            # LSFEMU_MBD_ADDRESS: one address only, so that two master candidates can
+            # share a machine (127.0.0.1 and 127.0.0.2, say) and LSB_MBD_PORT.
+            info = socket.getaddrinfo(address, port, type=socket.SOCK_STREAM)[0]
+            self.address_family, host = info[0], info[4][0]
+        else:
+            # All addresses, dual stack where the system has it (IPv4 peers then look like ::ffff:a.b.c.d).
+            self.address_family = socket.AF_INET6 if socket.has_dualstack_ipv6() else socket.AF_INET
+            host = "::" if self.address_family == socket.AF_INET6 else "0.0.0.0"
+        self.wildcard = not address
         if fd is None:
             super().__init__((host, port), _TcpHandler)
         else:
@@ -138,7 +145,7 @@ class _TcpServer(socketserver.ThreadingMixIn, socketserver.TCPServer):
             self.socket = socket.socket(fileno=fd)
 
     def server_bind(self) -> None:
-        if self.address_family == socket.AF_INET6:
+        if self.address_family == socket.AF_INET6 and self.wildcard:
             self.socket.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
         super().server_bind()
 
@@ -332,11 +339,13 @@ class Daemon:
         except (KeyFileError, OSError) as e:
             raise RuntimeError(f"LSB_MBD_PORT is set but the cluster key cannot be used: {e}") from None
         self.tcp = TcpGate(key)
+        address = os.environ.get("LSFEMU_MBD_ADDRESS", "").strip() or None
+        where = f"{address} port {port}" if address else f"TCP port {port}"
         try:
-            self.tcp_server = _TcpServer(int(port), int(inherited) if inherited is not None else None)
+            self.tcp_server = _TcpServer(int(port), int(inherited) if inherited is not None else None, address)
         except OSError as e:
-            raise RuntimeError(f"cannot listen on TCP port {port} (LSB_MBD_PORT): {e.strerror or e}") from None
-        log.info("listening on TCP port %s for signed commands from the hosts of the cluster", port)
+            raise RuntimeError(f"cannot listen on {where} (LSB_MBD_PORT): {e.strerror or e}") from None
+        log.info("listening on %s for signed commands from the hosts of the cluster", where)
 
     def _serve(self, lockf, server) -> int:
         from lsfemu.events import emit

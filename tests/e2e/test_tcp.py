@@ -250,6 +250,34 @@ def test_client_skips_refusing_hosts_and_standbys_in_master_list_order(lsf_clust
         "", "batch system daemon not responding ... still trying\nLSF is down. Please wait ...\n", 255)
 
 
+def test_two_candidates_share_a_machine_with_lsfemu_mbd_address(lsf_cluster_factory):
+    # The daemon listens on 127.0.0.1 only (LSFEMU_MBD_ADDRESS), so a standby can hold
+    # 127.0.0.2 on the same port; the client skips the standby and reaches the master.
+    port = free_port()
+    c = lsf_cluster_factory()
+    c.port = port
+    conf = c.path_of("lsf.conf")
+    conf.write_text(conf.read_text().replace('LSF_MASTER_LIST="hostA"', 'LSF_MASTER_LIST="127.0.0.3 127.0.0.2 127.0.0.1"')
+                    + f"LSB_MBD_PORT={port}\n")
+    hosts = c.path_of("lsf.cluster.cluster1")
+    hosts.write_text(hosts.read_text().replace(HOST_ROW, HOST_ROW + "127.0.0.1       !        !        0       -    -    -    ()\n"))
+    assert c.run("lsfemu daemon start", env={"LSFEMU_MBD_ADDRESS": "127.0.0.1"}).rc == 0
+    assert "listening on 127.0.0.1 port" in (c.home / "daemon.log").read_text()
+    standby = FakeCandidate(client.read_key(client.key_path(str(c.envdir))), "127.0.0.2", port, None)
+    standby.start()
+    try:
+        r = c.run("bsub -J viamaster sleep 10", user="user2",
+                  env={"LSFEMU_HOME": str(c.root / "elsewhere"), "LSFEMU_AUTOSTART": "0"})
+        assert (r.out, r.err, r.rc) == ("Job <1> is submitted to default queue <normal>.\n", "", 0)
+        assert standby.seen == [["user2", "-J", "viamaster", "sleep", "10"]]
+    finally:
+        standby.stop()
+    assert c.run("bjobs -noheader -o 'jobid user job_name' 1").out == "1 user2 viamaster\n"
+    c.run("lsfemu daemon stop")
+    r = c.run("lsfemu daemon start", env={"LSFEMU_MBD_ADDRESS": "no-such-host.invalid"})
+    assert r.rc == 1 and "cannot listen on no-such-host.invalid port" in r.err, r.text
+
+
 # --------------------------------------------------------------------------------
 # From a separate network namespace (the test): root only.
 # --------------------------------------------------------------------------------
