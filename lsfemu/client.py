@@ -476,7 +476,6 @@ def call_remote(envdir: str, masters: list[str], port: int, req: dict, conntimeo
     """Send one signed request to the master: each host of LSF_MASTER_LIST in
     order; a host that refuses or cannot be reached, or answers NOT_MASTER_RC,
     is skipped. LSF's messages when none answers."""
-    import socket
     import time
 
     try:
@@ -497,9 +496,8 @@ def call_remote(envdir: str, masters: list[str], port: int, req: dict, conntimeo
                 pass
             time.sleep(RETRY_INTERVAL)
         for host in masters:
-            try:
-                s = socket.create_connection((host, port), timeout=conntimeout)
-            except OSError:
+            s = _tcp_connect(host, port, conntimeout)
+            if s is None:
                 continue  # refused, unreachable, unknown name: try the next candidate
             where = f"{host}:{port}"
             frame, nonce = sign_request(key, user, body)
@@ -515,6 +513,24 @@ def call_remote(envdir: str, masters: list[str], port: int, req: dict, conntimeo
                 continue
             return out, err, rc
     return "", DOWN, 255
+
+
+def _tcp_connect(host: str, port: int, timeout: float):
+    """A connected TCP socket to host:port (each of its addresses in turn), or None.
+    _socket, not socket: the socket module costs more to import than the rest of the call."""
+    try:
+        infos = _socket.getaddrinfo(host, port, 0, _socket.SOCK_STREAM)
+    except (OSError, UnicodeError):
+        return None
+    for family, kind, proto, _name, addr in infos:
+        s = _socket.socket(family, kind, proto)
+        try:
+            s.settimeout(timeout)
+            s.connect(addr)
+            return s
+        except OSError:
+            s.close()
+    return None
 
 
 def _remote(req: dict) -> tuple[str, str, int] | None:
