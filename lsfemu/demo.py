@@ -38,9 +38,41 @@ def _run(cmdline: str, user: str | None = None) -> int:
     return rc
 
 
+def _shared_store_in_use() -> str | None:
+    """With LSFEMU_DB (a PostgreSQL store, say) the demo's cluster is not in its
+    temporary folder: the tour's job IDs need that store empty. Why not, or None."""
+    url = os.environ.get("LSFEMU_DB")
+    if not url:
+        return None
+    from sqlalchemy import func, inspect, select
+
+    from lsfemu.store.db import make_engine, storage_failure
+    from lsfemu.store.models import Job
+
+    engine = make_engine(url)
+    try:
+        if "jobs" not in inspect(engine).get_table_names():
+            return None
+        with engine.connect() as conn:
+            if conn.execute(select(func.count()).select_from(Job)).scalar():
+                return "the store LSFEMU_DB names already holds jobs; the demo needs an empty store"
+        return None
+    except Exception as e:
+        why = storage_failure(e)
+        if why is None:
+            raise
+        return why
+    finally:
+        engine.dispose()
+
+
 def run_demo(keep: bool = False) -> int:
     from lsfemu.cli.lsfemu_cmd import stop_daemon, write_cluster
 
+    why = _shared_store_in_use()
+    if why is not None:
+        print(f"lsfemu demo: {why}", file=sys.stderr)
+        return 1
     root = tempfile.mkdtemp(prefix="lsfemu-demo-")
     saved = {k: os.environ.get(k) for k in ("LSF_ENVDIR", "LSFEMU_HOME", "LSFEMU_USER", "LSFEMU_DAEMON")}
     failures = 0

@@ -171,8 +171,10 @@ def lsfemu_postgres():
     server = PostgresServer()
     try:
         server.start()
-    except (PostgresUnavailable, ImportError) as e:  # ImportError: psycopg (extra "postgresql") missing
+    except BaseException as e:
         server.stop()
+        if not isinstance(e, (PostgresUnavailable, ImportError)):  # ImportError: psycopg missing
+            raise
         reason = f"PostgreSQL unavailable: {e}"
         if _postgres_required():
             pytest.fail(f"{reason} (and LSFEMU_REQUIRE_POSTGRES=1)", pytrace=False)

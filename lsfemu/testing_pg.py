@@ -21,6 +21,7 @@ import pwd
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -105,7 +106,27 @@ class PostgresServer:
                 last = e
         else:
             raise PostgresUnavailable(f"the server would not start: {last}; log: {self.log_tail()}")
+        self._watch()
         self._make_template()
+
+    def _watch(self) -> None:
+        """A watchdog that stops the server and removes its folder if this process dies
+        without stop() (a killed pytest run must not leave servers behind)."""
+        script = (
+            "import os, shutil, subprocess, sys, time\n"
+            "parent, cmd, root = int(sys.argv[1]), sys.argv[2:-1], sys.argv[-1]\n"
+            "while os.path.isdir(root):\n"
+            "    try:\n"
+            "        os.kill(parent, 0)\n"
+            "    except ProcessLookupError:\n"
+            "        subprocess.run(cmd, capture_output=True)\n"
+            "        shutil.rmtree(root, ignore_errors=True)\n"
+            "        break\n"
+            "    time.sleep(1)\n")
+        stop = self._as + [str(self.bindir / "pg_ctl"), "-D", str(self.root / "data"), "-m", "immediate", "stop"]
+        subprocess.Popen([sys.executable, "-c", script, str(os.getpid()), *stop, str(self.root)],
+                         start_new_session=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
 
     def log_tail(self, n: int = 20) -> str:
         try:

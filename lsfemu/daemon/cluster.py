@@ -18,7 +18,7 @@ import signal
 import time
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from lsfemu.clock import Clock, parse_duration
 from lsfemu.config.semantic import check_all, load_all
@@ -141,9 +141,13 @@ class Cluster:
         self.db_url = db_url or default_url(home)
         self.engine, self.Session = open_store(self.db_url)
         self.session = self.Session()
-        one_writer_at_a_time(self.session)  # PostgreSQL: transactions take turns, as on SQLite
+        one_writer_at_a_time(self.session)  # PostgreSQL: writing transactions take turns, as on SQLite
         self.events = EventLog(self.logdir)
         ensure_counters(self.session, ("next_job_id", "position"))
+        # Cut lsb.events back to what the store committed under the store's write lock
+        # (this no-op UPDATE takes it): in in-process mode another process may be
+        # between its append and its commit, and its records must not be cut.
+        self.session.execute(update(Counter).where(Counter.name == "events_offset").values(value=Counter.value))
         self.events.recover(self._counter("events_offset"))
         self._init_clock()
         self.runner = Runner(shared_dir or home)  # real execution in wall clock mode
@@ -221,6 +225,10 @@ class Cluster:
         if self.fence is not None:
             self.fence()  # before the records reach the shared lsb.events
         self.clock_state.virtual_now = self.clock.virtual_now
+        # Write to the store first: that takes its write lock (SQLite's, or the writer
+        # lock on PostgreSQL) before the records go to lsb.events, so that appends and
+        # their committed offsets happen in the same order in several processes.
+        self.session.flush()
         finished = self.events.finished_in_staged()
         before, after = self.events.write_staged()
         if after != before:

@@ -68,22 +68,35 @@ WRITER_LOCK_KEY = int.from_bytes(b"lsfemuW", "big")
 
 
 def one_writer_at_a_time(session: Session) -> None:
-    """Make every transaction of `session` exclusive, as SQLite's are.
+    """Give `session` SQLite's locking on PostgreSQL too: one writing transaction at a time.
 
-    The code built on the store assumes what SQLite gives: a request's
-    transaction reads the newest committed state and nobody else writes until
-    it commits (the lsb.events append and its committed offset rely on it, and
-    so do several in-process commands running at once). PostgreSQL's row locks
-    and READ COMMITTED give less, so on PostgreSQL each transaction of the
-    session begins by taking a transaction-level advisory lock
-    (`pg_advisory_xact_lock`), released by its commit or rollback, and waited
-    for at most `lock_timeout()` seconds like any other lock. One daemon is
-    never held up by it; several processes on one store take turns."""
+    On SQLite a transaction takes the database's write lock at its first write
+    and keeps it to the commit; the code built on the store relies on that (the
+    lsb.events append and its committed offset, several in-process commands at
+    once). PostgreSQL locks only the rows written, so there each transaction
+    of the session takes a transaction-level advisory lock (`pg_advisory_xact_lock`)
+    at its first write (a flush or an ORM UPDATE/INSERT/DELETE), released by its
+    commit or rollback and waited for at most `lock_timeout()` seconds like any
+    other lock. Reading takes nothing (a transaction that only read, left open
+    between requests, blocks no one); one daemon alone is never held up."""
 
-    @event.listens_for(session, "after_begin")
-    def _take(_session, _transaction, connection):  # noqa: ANN001
-        if connection.dialect.name == "postgresql":
-            connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({WRITER_LOCK_KEY})")
+    def take(sess: Session) -> None:
+        tx = sess.get_transaction()
+        if tx is None or sess.info.get("_writer_lock_tx") is tx:
+            return
+        conn = sess.connection()
+        if conn.dialect.name == "postgresql":
+            conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({WRITER_LOCK_KEY})")
+        sess.info["_writer_lock_tx"] = tx
+
+    @event.listens_for(session, "before_flush")
+    def _on_flush(sess, _context, _instances):  # noqa: ANN001
+        take(sess)
+
+    @event.listens_for(session, "do_orm_execute")
+    def _on_write(state):  # noqa: ANN001
+        if state.is_insert or state.is_update or state.is_delete:
+            take(state.session)
 
 
 def migrations_dir() -> Path:

@@ -1,0 +1,135 @@
+"""A PostgreSQL store that fails: server unreachable, the store locked by
+another connection, the daemon's connection cut by the server. Each gives one
+LSF-style line (never a traceback), changes nothing, and the cluster works
+again once the cause is gone. And several in-process commands at once on one
+store (either dialect) allocate job IDs without duplicates or gaps."""
+
+import concurrent.futures
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from store_snapshot import snapshot
+
+from lsfemu.events import format as F
+from lsfemu.events.log import read_events
+from lsfemu.store.db import WRITER_LOCK_KEY
+
+SUBMITTED = re.compile(r"^Job <(\d+)> is submitted to default queue <normal>\.\n$")
+
+
+def _submit(c, name: str, **kw) -> int:
+    r = c.run(["bsub", "-J", name, "sleep", "1000"], user="user1", **kw)
+    m = SUBMITTED.match(r.out)
+    assert m and r.rc == 0, r.text
+    return int(m.group(1))
+
+
+def _one_line_refusal(r, pattern: str) -> None:
+    assert r.rc != 0 and r.out == "", r.text
+    assert "Traceback" not in r.err, r.err
+    assert re.fullmatch(pattern + r"\n", r.err), r.err
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as s:  # bound, never listening: connections are refused
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.parametrize("inprocess", [False, True])
+def test_unreachable_server_is_one_line(lsf_cluster_factory, inprocess):
+    """No server at LSFEMU_DB's address: the daemon cannot start (said in one line
+    by the command that tried to start it), in-process commands say the same."""
+    url = f"postgresql+psycopg://postgres@127.0.0.1:{_closed_port()}/lsfemu"
+    c = lsf_cluster_factory(db_url=url, inprocess=inprocess)
+    unreachable = (r"Operation cannot be performed right now: cannot reach the store's database server: "
+                   r'connection to server at "127\.0\.0\.1", port \d+ failed: Connection refused')
+    prefix = "lsfemu: " if inprocess else "LSF is down: mbatchd cannot start: "
+    _one_line_refusal(c.run("bsub sleep 10", user="user1"), re.escape(prefix) + unreachable)
+    _one_line_refusal(c.run("bjobs"), re.escape(prefix) + unreachable)
+
+
+HOLD_LOCK = """
+import sys, psycopg
+conn = psycopg.connect(sys.argv[1], autocommit=True)
+conn.execute("SELECT pg_advisory_lock(%d)" % int(sys.argv[2]))
+print("locked", flush=True)
+sys.stdin.read()
+"""
+
+
+def test_locked_store_waits_then_refuses_in_one_line(lsf_cluster, lsfemu_postgres):
+    """Another connection holds the store's writer lock (as a second daemon's
+    transaction would): a command waits LSFEMU_DB_TIMEOUT seconds (1 here), then
+    fails in one line and changes nothing; released, the next job gets the next ID."""
+    c = lsf_cluster
+    c.db_url = lsfemu_postgres.new_database()
+    c.env["LSFEMU_DB"] = c.db_url
+    c.env["LSFEMU_DB_TIMEOUT"] = "1"
+    assert _submit(c, "before") == 1
+    before = snapshot(c)
+    dsn = c.db_url.replace("postgresql+psycopg://", "postgresql://")
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, dsn, str(WRITER_LOCK_KEY)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "locked\n"
+        locked = re.escape(f"Operation cannot be performed right now: the store of {c.home} is locked "
+                           f"by another process (waited 1 s)")
+        t0 = time.monotonic()
+        _one_line_refusal(c.run(["bsub", "-J", "blocked", "sleep", "10"], user="user1"),
+                          locked + r"\. Job not submitted\.")
+        assert 0.9 <= time.monotonic() - t0 < 10
+        _one_line_refusal(c.run(["bkill", "1"], user="user1"), "bkill: " + locked + "; nothing was changed")
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=30)
+    assert snapshot(c) == before
+    assert _submit(c, "after") == 2
+    assert c.run("bjobs -u all -noheader -o 'jobid job_name stat'").out == "1 before PEND\n2 after PEND\n"
+    lsfemu_postgres.drop_database(c.db_url)
+
+
+def test_daemon_survives_its_connection_cut(lsf_cluster, lsfemu_postgres):
+    """The server ends the daemon's connections (a restart, an administrator's
+    pg_terminate_backend): the next commands reconnect; nothing acknowledged is lost."""
+    c = lsf_cluster
+    c.db_url = lsfemu_postgres.new_database()
+    c.env["LSFEMU_DB"] = c.db_url
+    assert _submit(c, "one") == 1
+    lsfemu_postgres._admin("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                           f"WHERE datname = '{c.db_url.rsplit('/', 1)[1]}' AND pid <> pg_backend_pid()")
+    results = [c.run(["bsub", "-J", f"after{i}", "sleep", "10"], user="user1") for i in range(3)]
+    for r in results:  # at most a one-line refusal while the pool notices, never a traceback
+        assert "Traceback" not in r.err and (r.rc == 0 or r.out == ""), r.text
+    assert results[-1].rc == 0, results[-1].text
+    ids = [int(SUBMITTED.match(r.out).group(1)) for r in results if r.rc == 0]
+    assert ids == list(range(2, 2 + len(ids)))
+    assert c.run("bjobs -u all -noheader -o jobid").out.split() == [str(i) for i in [1] + ids]
+    assert c.store_intact()
+    c.stop()
+    lsfemu_postgres.drop_database(c.db_url)
+
+
+@pytest.mark.lsfemu_stores
+def test_inprocess_commands_at_once_allocate_ids_without_race(lsf_cluster_factory):
+    """Three processes in in-process mode (no daemon) submit 5 jobs each at once to
+    one store: IDs 1..15, each once, and lsb.events holds exactly those jobs."""
+    c = lsf_cluster_factory(inprocess=True)
+    assert c.run("lsid").rc == 0  # the store exists before the burst (see docs/semantics.md)
+
+    def burst(n):
+        return [_submit(c, f"p{n}-{i}") for i in range(5)]
+
+    with concurrent.futures.ThreadPoolExecutor(3) as pool:
+        ids = [i for got in pool.map(burst, range(3)) for i in got]
+    assert sorted(ids) == list(range(1, 16))
+    assert sorted(r[0] for r in c.store_rows("SELECT id FROM jobs")) == list(range(1, 16))
+    logged = [r.job_id for _, r in read_events([c.home / "logdir" / "lsb.events"]) if isinstance(r, F.JobNew)]
+    assert sorted(logged) == list(range(1, 16))
+    assert c.store_intact()
