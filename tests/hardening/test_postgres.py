@@ -104,12 +104,20 @@ def test_daemon_survives_its_connection_cut(lsf_cluster, lsfemu_postgres):
     assert _submit(c, "one") == 1
     lsfemu_postgres._admin("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                            f"WHERE datname = '{c.db_url.rsplit('/', 1)[1]}' AND pid <> pg_backend_pid()")
-    results = [c.run(["bsub", "-J", f"after{i}", "sleep", "10"], user="user1") for i in range(3)]
-    for r in results:  # at most a one-line refusal while the pool notices, never a traceback
-        assert "Traceback" not in r.err and (r.rc == 0 or r.out == ""), r.text
-    assert results[-1].rc == 0, results[-1].text
+    # The daemon may answer with a one-line refusal while it reconnects (and, holding
+    # the master lock on its own connection, takes the lock again: lsfemu.daemon.master);
+    # within seconds commands work again.
+    results = []
+    deadline = time.monotonic() + 20
+    while sum(r.rc == 0 for r in results) < 3 and time.monotonic() < deadline:
+        results.append(c.run(["bsub", "-J", f"after{len(results)}", "sleep", "10"], user="user1"))
+        if results[-1].rc != 0:
+            time.sleep(0.5)
+    for r in results:  # never a traceback, never a partial acknowledgement
+        assert "Traceback" not in r.err and (r.rc == 0 or (r.out == "" and len(r.err.splitlines()) == 1)), r.text
+    assert sum(r.rc == 0 for r in results) == 3, [r.text for r in results]
     ids = [int(SUBMITTED.match(r.out).group(1)) for r in results if r.rc == 0]
-    assert ids == list(range(2, 2 + len(ids)))
+    assert ids == [2, 3, 4]  # a refused submission used no ID
     assert c.run("bjobs -u all -noheader -o jobid").out.split() == [str(i) for i in [1] + ids]
     assert c.store_intact()
     c.stop()
