@@ -301,31 +301,35 @@ def _brief(h: JobHistory) -> JobHistory:
     return b
 
 
-def _lower_first(text: str) -> str:
-    return text[:1].lower() + text[1:]
-
-
 def chronicle(histories: list[JobHistory], *, year: bool = False) -> str:
     """``bhist -t``: every event of *histories* in time order, one line each."""
-    rows: list[tuple[float, int, int, str]] = []
-    for order, h in enumerate(histories):
+    rows: list[tuple[float, int, str]] = []  # (time, sequence in job order and change order, line)
+    stamps: dict[float, str] = {}  # events share their seconds: format each one once
+    for h in histories:
         ran = False
-        for i, ch in enumerate(h.changes):
-            if ch.kind == "DISPATCH":
+        head = f"Job <{h.display_id}>, "
+        for ch in h.changes:
+            kind = ch.kind
+            if kind == "DISPATCH":
                 ran = True
-            elif ch.kind == "REQUEUE":
+            elif kind == "REQUEUE":
                 ran = False
-            if ch.kind == "MODIFY":
+            if kind == "MODIFY":
                 items = list(ch.data.get("items") or [])
                 texts = ["Parameters of Job are changed: " + "; ".join(items) + ";"] if items else []
             else:
                 texts = R.event_texts(h, ch, ran=ran)
-            stamp = long_prefix(ch.time, year)
+            t = ch.time
+            stamp = stamps.get(t)
+            if stamp is None:
+                stamp = stamps[t] = long_prefix(t, year) + ": "
             for text in texts:
-                line = f"{stamp}: Job <{h.display_id}>, {_lower_first(text)}"
-                rows.append((ch.time, order, i, line.replace(SOFT_SPACE, " ") + "\n"))
-    rows.sort(key=lambda r: r[:3])
-    return "".join(r[3] for r in rows)
+                line = f"{stamp}{head}{text[:1].lower()}{text[1:]}\n"
+                if SOFT_SPACE in line:
+                    line = line.replace(SOFT_SPACE, " ")
+                rows.append((t, len(rows), line))
+    rows.sort()  # by time, then as listed (job order, change order): the sequence is unique
+    return "".join([r[2] for r in rows])
 
 
 def _display_year(c: Ctx) -> bool:
