@@ -14,11 +14,33 @@ import typer
 
 from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, jobs_of, name_matches, parse_job_refs, run_typer
 from lsfemu.render import bjobs as R
+from lsfemu.views import JobView
 
 app = typer.Typer(add_completion=False)
 
 PENDING = ("PEND", "PSUSP")
 SUSPENDED = ("USUSP", "SSUSP", "PSUSP")
+
+#: the job columns the tables (default, -p, -s, -aps, -w) print
+_TABLE_COLUMNS = frozenset(("id", "array_index", "user", "status", "queue", "from_host", "command", "name",
+                            "submit_time", "exec_hosts", "aps_system", "aps_admin", "pend_reasons", "susp_reason"))
+
+
+def table_view(job) -> JobView:
+    """The view of a job with the fields the tables print, and only those.
+    A listing may show every job of the cluster; the full view
+    (Cluster.view: CPU time, limits, usage, priority...) costs several times
+    more per job and the tables would not print it."""
+    d = job.__dict__  # the loaded column values: no ORM attribute machinery per field
+    if not _TABLE_COLUMNS <= d.keys():
+        d = {k: getattr(job, k) for k in _TABLE_COLUMNS}
+    susp = d["susp_reason"]
+    return JobView(job_id=d["id"], user=d["user"], status=d["status"], queue=d["queue"], from_host=d["from_host"],
+                   command=d["command"], submit_time=d["submit_time"], name=d["name"],
+                   array_index=d["array_index"], exec_hosts=d["exec_hosts"].split(),
+                   aps_system=d["aps_system"], aps_admin=d["aps_admin"],
+                   pend_reasons=[r for r in d["pend_reasons"].split("\n") if r],
+                   susp_reasons=[susp] if susp else [])
 
 
 def select_users(c: Ctx, u: str | None) -> set[str] | None:
@@ -123,19 +145,20 @@ def bjobs(
         _array_summary(c, jobs, missing, wide=wide, header=not noheader,
                        nothing=_nothing_found(name, all_, done, pend, run, susp, aps, queue))
         return
+    lean = parsed_fmt is None and not (long or uf or json_)  # a table: table_view has all it prints
     if aps:
         # Pending jobs in the order they are considered for dispatch, with their APS values.
         listing = cl.pending_order([j for j in jobs if j.status in PENDING], now)
         jobs = [j for j, _ in listing]
         views = []
         for j, result in listing:
-            v = cl.view(j, now)
+            v = table_view(j) if lean else cl.view(j, now)
             v.aps_system = result.system if result is not None else None
             v.aps_value = result.calculated if result is not None and result.system is None else None
             views.append(v)
     else:
         jobs.sort(key=lambda j: order_key(c, j))
-        views = [cl.view(j, now) for j in jobs]
+        views = [table_view(j) for j in jobs] if lean else [cl.view(j, now) for j in jobs]
     year = cfg.lsf_conf.get("LSB_DISPLAY_YEAR", "N").upper() == "Y"
     hms = hms or cfg.lsf_conf.get("LSB_HMS_TIME_FORMAT", "N").upper() == "Y"
 
