@@ -37,10 +37,10 @@ HOSTS = ("fo-a", "fo-b")
 class SharedCluster:
     """Two master candidates of one cluster on this machine, and a client that walks over them."""
 
-    def __init__(self, root: Path, db_url: str, shared: bool = True):
+    def __init__(self, root: Path, db_url: str, shared: bool = True, clock: str = "virtual"):
         self.root = root
         self.envdir = root / "conf"
-        write_cluster(str(self.envdir), clock="virtual")
+        write_cluster(str(self.envdir), clock=clock)
         conf = self.envdir / "lsf.conf"
         if shared:  # else lsfemu init's LSF_MASTER_LIST="hostA" and no LSB_SHAREDIR: not a shared cluster
             text = re.sub(r'^LSF_MASTER_LIST=.*$', f'LSF_MASTER_LIST="{" ".join(HOSTS)}"', conf.read_text(), flags=re.M)
@@ -120,11 +120,12 @@ class SharedCluster:
                 p.wait()
 
 
-@pytest.fixture(params=[True])
+@pytest.fixture(params=[{}])
 def shared(lsfemu_postgres, request):
+    """A SharedCluster; parametrise indirectly with its options ({"shared": False}, {"clock": "wall"})."""
     root = Path(tempfile.mkdtemp(prefix="lsfemu-fo-"))
     url = lsfemu_postgres.new_database()
-    sc = SharedCluster(root, url, shared=request.param)
+    sc = SharedCluster(root, url, **request.param)
     try:
         yield sc
     finally:
@@ -287,7 +288,7 @@ def test_a_host_not_in_the_master_list_refuses_to_start(shared):
     assert not (sc.root / "c" / "mbatchd.sock").exists()
 
 
-@pytest.mark.parametrize("shared", [False], indirect=True)
+@pytest.mark.parametrize("shared", [{"shared": False}], indirect=True)
 def test_without_a_shared_cluster_a_second_daemon_on_the_store_refuses(shared):
     """PostgreSQL without LSB_SHAREDIR (lsfemu init's lsf.conf): one daemon runs the cluster,
     as before, and holds the same lock, so that a second daemon on the store cannot run it too."""
@@ -309,3 +310,36 @@ def test_without_a_shared_cluster_a_second_daemon_on_the_store_refuses(shared):
     sc.start("fo-b")
     out, err, rc = sc.ask("fo-b", ["bjobs", "-noheader", "-o", "jobid stat"])
     assert rc == 0 and out == "1 PEND\n", err
+
+
+@pytest.mark.parametrize("shared", [{"clock": "wall"}], indirect=True)
+def test_a_running_job_outlives_its_master_and_the_new_one_collects_it_once(shared):
+    """Wall clock: the job spool is in LSB_SHAREDIR, so the new master (here on the same
+    machine) watches the job the old one started, and records its end once."""
+    sc = shared
+    sc.start("fo-a")
+    _wait_master(sc, "fo-a")
+    sc.start("fo-b")
+    work = sc.root / "work"
+    work.mkdir()
+    out, err, rc = sc.ask("fo-a", ["bsub", "-o", str(work / "out.txt"), "sleep 3; echo ran-here"])
+    assert rc == 0, err
+    jid = int(re.search(r"Job <(\d+)>", out).group(1))
+    deadline = time.monotonic() + 15
+    while sc.run(["bjobs", "-noheader", "-o", "stat", str(jid)])[0].strip() != "RUN":
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    os.kill(sc.procs["fo-a"].pid, signal.SIGKILL)
+    sc.procs["fo-a"].wait()
+    out, _, _, who = sc.run(["bjobs", "-noheader", "-o", "stat", str(jid)])
+    assert who == "fo-b" and out.strip() == "RUN"
+    deadline = time.monotonic() + 20
+    while sc.run(["bjobs", "-noheader", "-o", "stat", str(jid)])[0].strip() != "DONE":
+        assert time.monotonic() < deadline, sc.log("fo-b")
+        time.sleep(0.2)
+    text = (work / "out.txt").read_text()
+    assert text.count("Sender: LSF System") == 1 and text.splitlines().count("ran-here") == 1, text
+    events = (sc.root / "share" / "cluster1" / "logdir" / "lsb.events").read_text().splitlines()
+    statuses = [l.split()[4] for l in events if l.startswith('"JOB_STATUS"') and l.split()[3] == str(jid)]
+    assert statuses == ["64", "192"]  # DONE, then DONE|PDONE: collected once
+    assert list((sc.root / "share" / "cluster1" / "jobs").iterdir()) == []
