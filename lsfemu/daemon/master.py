@@ -21,13 +21,15 @@ LSF_MASTER_LIST, share one PostgreSQL database:
   writes MBD_START naming itself into lsb.events (LSF has no takeover record: a
   new master's mbatchd starts, and logs MBD_START) and serves.
 - **Fencing.** Before every commit (`Cluster.fence`, called before the records
-  reach the shared lsb.events) the master asks its lock connection a question;
-  if the connection is gone, so may be the lock: the commit is refused, the
-  request is answered NOT_MASTER_RC (it changed nothing, the client asks the
-  next candidate) and the daemon stops acting at once and stands by again. The
-  election thread asks the same every RETRY seconds, so an idle master also
-  notices. What remains (docs/semantics.md): a lock connection that dies in the
-  few milliseconds between the question and the commit.
+  reach the shared lsb.events) the master checks its lock connection, takes the
+  store's writer lock in the commit's transaction and checks again; if the
+  connection is gone, so may be the lock: the commit is refused, the request is
+  answered NOT_MASTER_RC (it changed nothing, the client asks the next
+  candidate) and the daemon stops acting at once and stands by again. The
+  election thread checks every RETRY seconds, so an idle master also notices.
+  A new master waits for the writer lock before it reads the store
+  (`_barrier`), so a commit that passed the fence is in what it reads
+  (docs/semantics.md).
 - **Standby answers.** Every command sent to a standby gets NOT_MASTER_RC and
   one line naming the master (read from the database: the holder of the lock
   announces itself in its connection's application_name); `lsfemu daemon
@@ -165,14 +167,20 @@ class Candidate:
         raw.driver_connection.autocommit = True
         self._raw = raw
 
-    def _query(self, sql: str, params: tuple = (), reconnect: bool = True):
-        with self._conn_lock:
+    def _query(self, sql: str, params: tuple = (), reconnect: bool = True, wait: bool = True):
+        """One statement on the lock connection. `wait=False`: raise BlockingIOError
+        rather than wait while another statement runs (a takeover waiting at `_barrier`)."""
+        if not self._conn_lock.acquire(blocking=wait):
+            raise BlockingIOError("the lock connection is busy")
+        try:
             if self._raw is None:
                 if not reconnect:
                     raise ConnectionError("the lock connection was closed")
                 self._connect()
             cur = self._raw.driver_connection.execute(sql, params)
-            return cur.fetchone()
+            return cur.fetchone() if cur.description is not None else None
+        finally:
+            self._conn_lock.release()
 
     def _drop_connection(self) -> None:
         with self._conn_lock:
@@ -198,6 +206,30 @@ class Candidate:
                       " ".join(str(e).split()))
             raise NotMaster("the master role was lost") from None
 
+    def _fence_for(self, cl):
+        """The fence of `cl`'s commits: the lock connection answers, checked while the
+        commit's transaction holds the store's writer lock (lsfemu.store.db.WRITER_LOCK_KEY,
+        which a new master waits for before it reads the store: `_barrier`). So a commit
+        that passes the fence ends before any new master reads the store."""
+        from lsfemu.store.db import WRITER_LOCK_KEY
+
+        def fence() -> None:
+            self.check()  # fail fast, without waiting for the writer lock
+            cl.session.connection().exec_driver_sql(f"SELECT pg_advisory_xact_lock({WRITER_LOCK_KEY})")
+            self.check()
+
+        return fence
+
+    def _barrier(self) -> None:
+        """Just taken the lock: wait until no write transaction of a former master is in
+        flight (it holds the writer lock from its fence to its commit), at most
+        LSFEMU_DB_TIMEOUT seconds; raises when it does not end."""
+        from lsfemu.store.db import WRITER_LOCK_KEY, lock_timeout
+
+        self._query(f"SET lock_timeout = {int(lock_timeout() * 1000)}")
+        self._query("SELECT pg_advisory_lock(%s)", (WRITER_LOCK_KEY,))
+        self._query("SELECT pg_advisory_unlock(%s)", (WRITER_LOCK_KEY,))
+
     def master_name(self) -> str | None:
         """The host of the candidate holding the lock, from its connection's application_name."""
         if self.is_master and not self.lost:
@@ -208,7 +240,9 @@ class Candidate:
                 "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
                 "WHERE l.locktype = 'advisory' AND l.granted AND l.classid::bigint = %s AND l.objid::bigint = %s "
                 "AND l.objsubid = 2 AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())",
-                (hi, lo))
+                (hi, lo), wait=False)
+        except BlockingIOError:
+            return None  # taking over: not the master yet, and no other
         except Exception:
             self._drop_connection()
             return None
@@ -267,13 +301,14 @@ class Candidate:
         d = self.daemon
         before = self.master_name_seen
         try:
+            self._barrier()
             with d.lock:
                 if d.stopping.is_set():
                     self._drop_connection()
                     return
                 cl = Cluster(d.envdir, d.home, db_url=self.setup.url, shared_dir=self.setup.shared_dir)
                 cl.master_name = self.setup.host if self.setup.shared else None  # None: lsid as before
-                cl.fence = self.check
+                cl.fence = self._fence_for(cl)
                 self.lost = False
                 self.is_master = True
                 try:

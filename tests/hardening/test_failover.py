@@ -343,3 +343,33 @@ def test_a_running_job_outlives_its_master_and_the_new_one_collects_it_once(shar
     statuses = [l.split()[4] for l in events if l.startswith('"JOB_STATUS"') and l.split()[3] == str(jid)]
     assert statuses == ["64", "192"]  # DONE, then DONE|PDONE: collected once
     assert list((sc.root / "share" / "cluster1" / "jobs").iterdir()) == []
+
+
+def test_a_new_master_reads_the_store_only_after_the_old_masters_write_in_flight(shared):
+    """The fence's other half: a master that passed its fence holds the store's writer lock
+    until its commit; whoever takes the master lock waits for that lock before reading the
+    store, so the last commit of the old master is in the new master's state."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    from lsfemu.store.db import WRITER_LOCK_KEY
+
+    sc = shared
+    sc.start("fo-a")
+    _wait_master(sc, "fo-a")
+    sc.start("fo-b")
+    conninfo = make_url(sc.db_url).set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(conninfo) as inflight, psycopg.connect(conninfo, autocommit=True) as admin:
+        # stands for a write transaction of fo-a between its fence and its commit
+        inflight.execute("SELECT pg_advisory_xact_lock(%s)", (WRITER_LOCK_KEY,))
+        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                      "WHERE application_name = 'lsfemu-candidate:fo-a'")
+        time.sleep(3)  # a candidate has taken the master lock by now, and waits
+        waiting = admin.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted").fetchone()
+        assert waiting == (1,)
+        for host in HOSTS:  # nobody serves the cluster meanwhile
+            r = sc.ask(host, ["lsid"])
+            assert r is not None and r[2] == NOT_MASTER_RC, (host, r)
+        inflight.commit()
+    out, err, rc, who = sc.run(["bsub", "sleep", "60"], deadline=15)
+    assert rc == 0 and SUBMITTED.match(out), err
