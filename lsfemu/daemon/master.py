@@ -63,6 +63,9 @@ class SetupError(RuntimeError):
 class NotMaster(RuntimeError):
     """The master role was lost: the change in progress must not be committed."""
 
+    #: the one line lsfemu.store.db.storage_failure gives for it (logged without a traceback)
+    storage_reason = "this daemon is not the master (its lock connection to the store failed)"
+
 
 def hostname() -> str:
     """This daemon's host name: LSFEMU_HOSTNAME (several "hosts" on one machine), else the system's."""

@@ -231,6 +231,8 @@ def storage_failure(exc: BaseException, home: str | None = None) -> str | None:
         if e is None or id(e) in seen:
             continue
         seen.add(id(e))
+        if isinstance(getattr(e, "storage_reason", None), str):
+            return e.storage_reason  # says itself why the store may not be written (lsfemu.daemon.master.NotMaster)
         where = f" ({home})" if home else ""
         if isinstance(e, sqlite3.OperationalError):
             msg = str(e).lower()
