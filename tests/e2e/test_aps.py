@@ -53,6 +53,7 @@ def _filler(c, n):
         c.run(["bkill", r.out.split("<")[1].split(">")[0]], user="filler")
 
 
+@pytest.mark.lsfemu_stores  # also on PostgreSQL
 def test_seed_bjobs_aps_example(seed):
     c = seed
     c.run("bsub -q priority sleep 100000", user="filler")  # job 1 takes the only slot at 11:00:10
@@ -88,6 +89,7 @@ def test_seed_bjobs_aps_example(seed):
     assert text.endswith("APS value: 360.00\n")
 
 
+@pytest.mark.lsfemu_stores  # also on PostgreSQL
 def test_bmod_aps_rules(seed):
     c = seed
     c.run("bsub -q Idle sleep 100000", user="user2")

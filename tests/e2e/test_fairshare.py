@@ -1,6 +1,7 @@
 """Fairshare end to end: dispatch order from dynamic user priorities, the
 seed's historical-run-time scenario, bqueues -l share tables, explain."""
 
+import pytest
 
 FAIR_QUEUES = """Begin Queue
 QUEUE_NAME = fair
@@ -38,6 +39,7 @@ def test_without_history_the_first_user_keeps_winning(lsf_cluster_factory):
     assert _finish_order(c) == [1, 2, 3, 4, 5, 6, 7, 8]
 
 
+@pytest.mark.lsfemu_stores  # also on PostgreSQL
 def test_with_historical_run_time_users_alternate(lsf_cluster_factory):
     c = _cluster(lsf_cluster_factory, "ENABLE_HIST_RUN_TIME = Y\n")
     assert _finish_order(c) == [1, 5, 2, 6, 3, 7, 4, 8]
@@ -169,6 +171,7 @@ def test_slot_pool_shares_while_competing(lsf_cluster_factory):
     assert run == {"big": "9", "small": "3"}  # 75% / 25% of 12 slots
 
 
+@pytest.mark.lsfemu_stores  # also on PostgreSQL
 def test_gpu_run_time_and_adjustment_plugin_terms(lsf_cluster_factory):
     params = ("Begin Parameters\nDEFAULT_QUEUE = fair\nMBD_SLEEP_TIME = 10\nGPU_RUN_TIME_FACTOR = 1\n"
               "FAIRSHARE_ADJUSTMENT_FACTOR = 1\n"
@@ -209,6 +212,7 @@ def _prio(c, user):
     return lines[-1].split("= ")[-1]  # the last: "priority = 10 / 0.795 = 12.573"
 
 
+@pytest.mark.lsfemu_stores  # also on PostgreSQL
 def test_restart_forgets_jobs_cleaned_before_it(lsf_cluster_factory):
     """Seed 002: mbatchd restart reads back only jobs finished within CLEAN_PERIOD;
     the historical run time of older jobs no longer counts in dynamic priority."""

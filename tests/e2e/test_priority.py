@@ -28,6 +28,7 @@ def test_bsub_sp_orders_and_shows_in_bjobs_l(one_slot):
     assert "Job Priority <50>" in c.run("bjobs -UF 1").out
 
 
+@pytest.mark.lsfemu_stores  # also on PostgreSQL
 def test_bmod_sp_rules(one_slot):
     c = one_slot
     c.run("bsub sleep 100", user="user1")
@@ -63,6 +64,7 @@ def test_escalation_goes_past_the_maximum(lsf_cluster_factory):
     assert "Job Priority <45>" in c.run("bjobs -UF 2").out
 
 
+@pytest.mark.lsfemu_stores  # also on PostgreSQL
 def test_btop_bbot(one_slot):
     c = one_slot
     c.run("bsub sleep 1000", user="user1")  # runs
@@ -91,6 +93,7 @@ def test_btop_bbot(one_slot):
     assert "Job Priority <50>" in c.run("bjobs -UF 2").out
 
 
+@pytest.mark.lsfemu_stores  # also on PostgreSQL
 def test_brequeue_resets_priority(one_slot):
     c = one_slot
     c.run("bsub -sp 30 sleep 1000", user="user1")
@@ -105,6 +108,7 @@ def test_brequeue_resets_priority(one_slot):
     assert c.run("brequeue 1", user="user2").err == "Job <1>: User permission denied\n"
 
 
+@pytest.mark.lsfemu_stores  # also on PostgreSQL
 def test_host_failure_reruns_rerunnable_jobs_keeping_priority(lsf_cluster):
     c = lsf_cluster
     c.run("bsub -r -sp 70 -n 4 sleep 1000", user="user1")  # fills hostA, rerunnable

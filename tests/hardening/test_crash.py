@@ -1,17 +1,19 @@
 """Crashes: the daemon is killed with SIGKILL at random moments during a
-submission burst, 20 times over; clients restart it. Every job a client saw
+submission burst, 20 times over (12 on PostgreSQL); clients restart it. Every job a client saw
 acknowledged is still there with its parameters, a client that got no
 answer says so (never a false acknowledgement), the store's integrity check
-passes, and lsb.events holds exactly the jobs the store holds."""
+passes, and lsb.events holds exactly the jobs the store holds. On SQLite and
+on PostgreSQL."""
 
 import concurrent.futures
 import os
 import random
 import re
 import signal
-import sqlite3
 import threading
 import time
+
+import pytest
 
 from lsfemu.events import format as F
 from lsfemu.events.log import read_events
@@ -26,8 +28,12 @@ def _daemon_pid(c):
         return None
 
 
+@pytest.mark.lsfemu_stores  # also on PostgreSQL
 def test_sigkill_during_bursts_loses_nothing_acknowledged(lsf_cluster):
     c = lsf_cluster
+    # 20 rounds on SQLite, 12 on PostgreSQL: the second variant runs in the same
+    # xdist worker (--dist loadfile) and this file is the suite's longest.
+    rounds = 12 if c.db_url else 20
     c.run("lsid")
     rng = random.Random(7)
     acked: dict[int, str] = {}
@@ -51,7 +57,7 @@ def test_sigkill_during_bursts_loses_nothing_acknowledged(lsf_cluster):
                 with lock:
                     no_answer += 1
 
-    for rnd in range(20):
+    for rnd in range(rounds):
         with concurrent.futures.ThreadPoolExecutor(4) as pool:
             futures = [pool.submit(client, n, rnd) for n in range(4)]
             time.sleep(rng.uniform(0.05, 0.4))
@@ -64,13 +70,12 @@ def test_sigkill_during_bursts_loses_nothing_acknowledged(lsf_cluster):
                     pass
             for f in futures:
                 f.result()
-    assert kills >= 15
+    assert kills >= rounds * 3 // 4
     c.run("lsfemu daemon stop")
     c.run("lsid")  # one clean start: the event log is cut to what the store committed
     c.run("lsfemu daemon stop")
-    with sqlite3.connect(c.home / "lsfemu.db") as db:
-        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-        rows = {r[0]: (r[1], r[2], r[3], r[4]) for r in db.execute("SELECT id, name, queue, num_processors, user FROM jobs")}
+    assert c.store_intact()
+    rows = {r[0]: (r[1], r[2], r[3], r[4]) for r in c.store_rows('SELECT id, name, queue, num_processors, "user" FROM jobs')}
     for jid, name in acked.items():
         assert rows[jid] == (name, "priority", 2, "user2"), jid
     logged = [r.job_id for _, r in read_events([c.home / "logdir" / "lsb.events"]) if isinstance(r, F.JobNew)]
