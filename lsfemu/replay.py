@@ -533,6 +533,39 @@ def _daemon_running(home: Path) -> bool:
     return (home / "mbatchd.sock").exists() and _connect(str(home / "mbatchd.sock")) is not None
 
 
+def _empty_shared_store(url: str, force: bool) -> None:
+    """The store LSFEMU_DB names must be empty for a replay (with --force: emptied),
+    and no daemon may be connected to it (its master lock connection says so)."""
+    from sqlalchemy import delete, func, inspect, select, text
+
+    from lsfemu.daemon.master import APP_PREFIX
+    from lsfemu.store.db import make_engine, storage_failure
+    from lsfemu.store.models import Base, Job
+
+    engine = make_engine(url)
+    try:
+        with engine.begin() as conn:
+            if "jobs" not in inspect(conn).get_table_names():
+                return  # a new database: open_store makes the schema
+            if conn.dialect.name == "postgresql" and conn.execute(text(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                    "AND application_name LIKE :p"), {"p": APP_PREFIX + "%"}).scalar():
+                raise ReplayError("a daemon is connected to the store LSFEMU_DB names; stop it first")
+            if not force and conn.execute(select(func.count()).select_from(Job)).scalar():
+                raise ReplayError("the store LSFEMU_DB names holds jobs; use --force to replace that cluster")
+            for table in reversed(Base.metadata.sorted_tables):  # jobs, and the clock and counters with them
+                conn.execute(delete(table))
+    except ReplayError:
+        raise
+    except Exception as e:
+        why = storage_failure(e)
+        if why is None:
+            raise
+        raise ReplayError(why) from None
+    finally:
+        engine.dispose()
+
+
 def replay_into(paths: list[Path], into: Path, *, until: float | None = None, force: bool = False,
                 progress: bool | None = None, home: Path | None = None, conf: Path | None = None) -> IntoSummary:
     """Load *paths* (oldest first) into a fresh cluster in *into*; see the
@@ -552,12 +585,15 @@ def replay_into(paths: list[Path], into: Path, *, until: float | None = None, fo
         raise ReplayError(f"a daemon runs for {home}; stop it first (LSFEMU_HOME={home} lsfemu daemon stop)")
     if conf is not None:
         conf = checked_config(conf, "--conf")
+    shared_url = os.environ.get("LSFEMU_DB")  # a PostgreSQL store: the replay goes there
+    if shared_url:
+        _empty_shared_store(shared_url, force)
     if home.exists():
         shutil.rmtree(home)
     (home / "logdir").mkdir(parents=True)
     os.chmod(home, 0o700)
 
-    engine, _ = open_store(f"sqlite:///{home / 'lsfemu.db'}")
+    engine, _ = open_store(shared_url or f"sqlite:///{home / 'lsfemu.db'}")
     tr = JobTracker()
     warns = Warnings()
     bar = Progress(sum(p.stat().st_size for p in paths), "replay", progress)

@@ -141,3 +141,41 @@ def test_inprocess_commands_at_once_allocate_ids_without_race(lsf_cluster_factor
     logged = [r.job_id for _, r in read_events([c.home / "logdir" / "lsb.events"]) if isinstance(r, F.JobNew)]
     assert sorted(logged) == list(range(1, 16))
     assert c.store_intact()
+
+
+def test_replay_into_a_postgresql_store(lsf_cluster, lsfemu_postgres, tmp_path):
+    """`lsfemu replay --into` with LSFEMU_DB set loads the history into that store
+    (not into a SQLite file the daemon would not read): an occupied store is
+    refused without --force and left as it was; with --force it is replaced."""
+    c = lsf_cluster  # the history: a SQLite cluster
+    for args in ("-n 2 -J a sleep 600", "-J b sleep 60", "-J c sleep 900"):
+        assert c.run(f"bsub {args}", user="user1").rc == 0
+    c.advance("2m")
+    assert c.run("bkill 3", user="user1").rc == 0
+    live = c.run("bjobs -a -u all -noheader -o 'jobid job_name stat'").out
+    lsb = str(c.home / "logdir" / "lsb.events")
+    url = lsfemu_postgres.new_database()
+    into = tmp_path / "into"
+    env = {"LSFEMU_DB": url, "LSF_ENVDIR": str(into), "LSFEMU_HOME": str(into / "state")}
+    try:
+        r = c.run(["lsfemu", "replay", lsb, "--into", str(into)], env={"LSFEMU_DB": url})
+        assert r.rc == 0, r.text
+        assert c.run("bjobs -a -u all -noheader -o 'jobid job_name stat'", env=env).out == live
+        assert not (into / "state" / "lsfemu.db").exists()
+        assert c.run("lsfemu daemon stop", env=env).rc == 0
+        assert sorted(r[0] for r in c.store_rows("SELECT id FROM jobs")) == [1, 2, 3]  # the source, untouched
+        r = c.run(["lsfemu", "replay", lsb, "--into", str(tmp_path / "again")], env={"LSFEMU_DB": url})
+        assert r.rc != 0 and "holds jobs; use --force" in r.err and "Traceback" not in r.err, r.text
+        assert c.run("bjobs -a -u all -noheader -o 'jobid job_name stat'", env=env).out == live  # left as it was
+        r = c.run(["lsfemu", "replay", lsb, "--into", str(tmp_path / "again"), "--force"], env={"LSFEMU_DB": url})
+        assert r.rc != 0 and "a daemon is connected to the store LSFEMU_DB names; stop it first" in r.err, r.text
+        assert c.run("lsfemu daemon stop", env=env).rc == 0
+        r = c.run(["lsfemu", "replay", lsb, "--into", str(tmp_path / "again"), "--force"], env={"LSFEMU_DB": url})
+        assert r.rc == 0, r.text
+        env2 = dict(env, LSF_ENVDIR=str(tmp_path / "again"), LSFEMU_HOME=str(tmp_path / "again" / "state"))
+        assert c.run("bjobs -a -u all -noheader -o 'jobid job_name stat'", env=env2).out == live
+    finally:
+        c.run("lsfemu daemon stop", env=env)
+        c.run("lsfemu daemon stop", env=dict(env, LSF_ENVDIR=str(tmp_path / "again"),
+                                              LSFEMU_HOME=str(tmp_path / "again" / "state")))
+        lsfemu_postgres.drop_database(url)
