@@ -16,6 +16,12 @@ class Base(DeclarativeBase):
     pass
 
 
+#: a name (user, queue, host, project, group): no length limit, as on SQLite, which
+#: never enforces one; VARCHAR(256) there only because that is how the schema began
+#: (migration 0006 lifts the limit on PostgreSQL, which would refuse longer names)
+Name = String(256).with_variant(String(), "postgresql")
+
+
 class Job(Base):
     """One batch job, or one element of a job array (same id, array_index >= 1)."""
 
@@ -23,14 +29,14 @@ class Job(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     array_index: Mapped[int] = mapped_column(Integer, primary_key=True, default=0)
-    user: Mapped[str] = mapped_column(String(256), index=True)
+    user: Mapped[str] = mapped_column(Name, index=True)
     status: Mapped[str] = mapped_column(String(8), index=True)
-    queue: Mapped[str] = mapped_column(String(256), index=True)
-    from_host: Mapped[str] = mapped_column(String(256))
+    queue: Mapped[str] = mapped_column(Name, index=True)
+    from_host: Mapped[str] = mapped_column(Name)
     command: Mapped[str] = mapped_column(Text)
     name: Mapped[str | None] = mapped_column(Text, nullable=True)
-    project: Mapped[str] = mapped_column(String(256), default="default")
-    user_group: Mapped[str | None] = mapped_column(String(256), nullable=True)
+    project: Mapped[str] = mapped_column(Name, default="default")
+    user_group: Mapped[str | None] = mapped_column(Name, nullable=True)
     cwd: Mapped[str] = mapped_column(Text, default="")
     home: Mapped[str] = mapped_column(Text, default="")
     specified_cwd: Mapped[str | None] = mapped_column(Text, nullable=True)
@@ -103,7 +109,7 @@ class JobEvent(Base):
     array_index: Mapped[int] = mapped_column(Integer, default=0)
     time: Mapped[float] = mapped_column(Float)
     kind: Mapped[str] = mapped_column(String(32))  # SUBMIT START FINISH SIGNAL SWITCH MODIFY STATUS
-    actor: Mapped[str | None] = mapped_column(String(256), nullable=True)
+    actor: Mapped[str | None] = mapped_column(Name, nullable=True)
     data: Mapped[str] = mapped_column(Text, default="{}")  # JSON
 
 
@@ -112,8 +118,8 @@ class UserUsage(Base):
 
     __tablename__ = "user_usage"
 
-    user: Mapped[str] = mapped_column(String(256), primary_key=True)
-    queue: Mapped[str] = mapped_column(String(256), primary_key=True)
+    user: Mapped[str] = mapped_column(Name, primary_key=True)
+    queue: Mapped[str] = mapped_column(Name, primary_key=True)
     hist_cpu_s: Mapped[float] = mapped_column(Float, default=0.0)
     hist_run_s: Mapped[float] = mapped_column(Float, default=0.0)
     hist_gpu_s: Mapped[float] = mapped_column(Float, default=0.0)
@@ -125,7 +131,7 @@ class QueueState(Base):
 
     __tablename__ = "queue_state"
 
-    name: Mapped[str] = mapped_column(String(256), primary_key=True)
+    name: Mapped[str] = mapped_column(Name, primary_key=True)
     open: Mapped[bool] = mapped_column(Boolean, default=True)
     active: Mapped[bool] = mapped_column(Boolean, default=True)
 
@@ -135,7 +141,7 @@ class HostState(Base):
 
     __tablename__ = "host_state"
 
-    name: Mapped[str] = mapped_column(String(256), primary_key=True)
+    name: Mapped[str] = mapped_column(Name, primary_key=True)
     open: Mapped[bool] = mapped_column(Boolean, default=True)
     failed: Mapped[bool] = mapped_column(Boolean, default=False)
 
