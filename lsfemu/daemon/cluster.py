@@ -10,6 +10,7 @@ scheduling math itself lives in `lsfemu.sched`.
 
 from __future__ import annotations
 
+import gc
 import heapq
 import json
 import math
@@ -18,19 +19,20 @@ import signal
 import time
 from dataclasses import dataclass
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, select, update
+from sqlalchemy.orm.attributes import set_committed_value
 
 from lsfemu.clock import Clock, parse_duration
 from lsfemu.config.semantic import check_all, load_all
 from lsfemu.config.model import ClusterConfig, ConfigIssue
-from lsfemu.daemon import fairshare_live
+from lsfemu.daemon import apsrank, fairshare_live, passrows
 from lsfemu.daemon.eventlog import EventLog
 from lsfemu.daemon.runner import Runner, usage_fields
 from lsfemu.events import emit
 from lsfemu.sched import aps, arrayspec, depend, dispatch, resreq, simulate
 from lsfemu.sched import fairshare as fs
 from lsfemu.sched import fairshare_plugins
-from lsfemu.sched.priority import default_priority
+from lsfemu.sched.priority import default_priority, escalated
 from lsfemu.store.counters import ensure_counters, take_counter
 from lsfemu.store.db import one_writer_at_a_time, open_store
 from lsfemu.store.models import ClockState, Counter, HostState, Job, JobEvent, QueueState, UserUsage
@@ -118,6 +120,8 @@ class _Row:
 #: the columns _aps_input reads
 _APS_COLUMNS = frozenset(("queue", "res_req", "num_processors", "max_processors", "pend_since", "submit_time",
                           "user", "aps_admin", "aps_system"))
+#: from this many changed pending reasons on, a pass writes them set-based
+_BULK_ROWS = 500
 
 
 class Cluster:
@@ -137,6 +141,9 @@ class Cluster:
         self.master_name: str | None = None  # the master candidate running the cluster (shared cluster)
         self.fence = None  # shared cluster: called before each commit; raises when no longer the master
         self.config: ClusterConfig = load_all(envdir)
+        self._rows = passrows.RowCache()  # what the pass reads of each job, kept between passes
+        self._pass_depends: list[JobKey] = []
+        self._pass_now: float | None = None
         self._derive()
         self.db_url = db_url or default_url(home)
         self.engine, self.Session = open_store(self.db_url)
@@ -197,6 +204,7 @@ class Cluster:
         self.events.staged.clear()
         self.runner.rollback()
         self.session.expire_all()
+        self._rows.clear()
         self.clock_state = self.session.get(ClockState, 1)
         self.clock.virtual_now = self.clock_state.virtual_now
         self._load_jobs()
@@ -275,6 +283,7 @@ class Cluster:
         self.aps_cfg = {q.name: aps.parse_aps_priority(q.aps_priority) for q in cfg.queues if q.aps_priority}
         self.per_slot = resreq.per_slot_from_params(cfg.params.extra)
         self._rusage_cache: dict[tuple[str | None, int], dict[str, float]] = {}
+        self._rows.clear()  # its rows hold queue and rusage facts
         self.fs_by_queue, self.fs_partitions = fairshare_live.scopes(cfg)
         spec = cfg.params.extra.get("FAIRSHARE_ADJUSTMENT_PLUGIN")
         self.fs_plugin = fairshare_plugins.load_plugin(spec) if spec else None
@@ -899,6 +908,23 @@ class Cluster:
         hs = self.host_state.get(name)
         return hs.open if hs else True
 
+    def job_users(self) -> set[str]:
+        """The users of the jobs in memory."""
+        rows = self._rows.rows
+        if len(rows) >= len(self.jobs):  # every job has its row (after a pass): no ORM reads
+            return {r.user for r in rows.values()}
+        return {j.user for j in self.jobs.values()}
+
+    def started_jobs(self) -> list[Job]:
+        """The jobs in memory that hold slots (RUN, USUSP, SSUSP, UNKWN)."""
+        rows = self._rows.rows
+        out = []
+        for job in self.jobs.values():
+            row = rows.get(job)
+            if (row.status if row is not None else job.status) in STARTED:
+                out.append(job)
+        return out
+
     def pass_input(self) -> dispatch.PassInput:
         cfg = self.config
         hosts = {}
@@ -927,10 +953,17 @@ class Cluster:
         pending = []
         now_t = self.now()
         array_started: dict[int, int] = {}
-        lookup = None
         depend_memo: dict = {}  # one evaluation per condition (and index, for [*]) per pass
+        depends = self._pass_depends = []  # pending jobs with a condition (bsub -w)
+        cache = self._rows
+        rows = cache.rows
+        self._pass_now = now_t  # the PendingJobs' priorities are escalated to this instant
         for job in self.jobs.values():
-            if job.status in STARTED:
+            row = rows.get(job)
+            if row is None:
+                row = passrows.build_row(self, job, cache)
+            status = row.status
+            if status in STARTED:
                 if job.array_index:
                     array_started[job.id] = array_started.get(job.id, 0) + 1
                 n = job.num_processors
@@ -944,19 +977,38 @@ class Cluster:
                         hosts[h].used += 1
                     if qi:
                         qi.used_on_host[h] = qi.used_on_host.get(h, 0) + 1
-            elif job.status == "PEND":
-                prio = self.effective_priority(job, now_t) or 0
-                blocked = None
-                if job.depend_json:
-                    lookup = lookup or self.depend_lookup()
-                    blocked = self.dependency_reason(job, lookup, depend_memo)
-                pending.append(dispatch.PendingJob(job.id, job.array_index, job.user, job.queue,
-                                                   job.num_processors, prio, job.position, first=job.migrated,
-                                                   blocked=blocked, array_limit=job.array_limit))
+            elif status == "PEND":
+                pj = self._pending_job(job, row, now_t, depend_memo)
+                pending.append(pj)
+                if row.depend_json:
+                    depends.append((pj.job_id, pj.array_index))
         self._apply_slot_pools(queues, hosts, [pj for pj in pending if not pj.blocked])
         users = {j.user for j in pending}
         limits = {u: self.user_limit(u) for u in users}
         return dispatch.PassInput(pending, queues, hosts, limits, user_used, array_started)
+
+    def _pending_job(self, job: Job, row: passrows.Row, now: float, depend_memo: dict) -> dispatch.PendingJob:
+        """A pending job as the pass sees it (kept from the last pass unless
+        its escalated priority or its dependency may have changed)."""
+        prio = row.priority
+        if prio is not None:
+            prio = escalated(prio, now - row.base_time, self.config.params.job_priority_over_time)
+        prio = prio or 0
+        if row.depend_json is None:
+            pj = self._rows.pending.get(job)
+            if pj is not None and pj.priority == prio:
+                return pj
+            blocked = None
+        else:
+            lookup = depend_memo.get("lookup")  # (a str key: the memo's own keys are tuples)
+            if lookup is None:
+                lookup = depend_memo["lookup"] = self.depend_lookup()
+            blocked = self.dependency_reason(job, lookup, depend_memo)
+        pj = dispatch.PendingJob(row.job_id, row.index, row.user, row.queue, row.slots, prio, row.position,
+                                 row.migrated, blocked, row.array_limit, row)
+        if row.depend_json is None and job in self._rows.rows:
+            self._rows.pending[job] = pj
+        return pj
 
     # -- job dependencies (lsfemu.sched.depend) ----------------------------------
     @staticmethod
@@ -1052,13 +1104,14 @@ class Cluster:
     def order_for(self, unit: str, jobs: list, t: float, live: fairshare_live.LiveFairshare):
         """The Order of one scheduling unit: APS, fairshare, or the default."""
         if unit in self.aps_cfg:
-            rank_of = (lambda pj: self.aps_rank(self.jobs[(pj.job_id, pj.array_index)], t, live))
+            ranker = apsrank.UnitRanker(self, unit, t, live)  # = self.aps_rank, in bulk
+            ranks = ranker.rank_all(jobs)
             if not any(self.fs_by_queue.get(q) for q, u in self.aps_unit.items() if u == unit):
                 # no FS factor: a start changes no other job's APS value
-                return aps.ApsOrder(jobs, rank_of=rank_of, affected=lambda pj: ())
+                return aps.ApsOrder(jobs, rank_of=ranker.rank_of, affected=lambda pj: (), ranks=ranks)
             unit_users = sorted({j.user for j in jobs})
             accounts: dict[str, dict[int, list[str]]] = {}  # queue -> id(account) -> users
-            order = aps.ApsOrder(jobs, rank_of=rank_of,
+            order = aps.ApsOrder(jobs, rank_of=ranker.rank_of, ranks=ranks,
                                  affected=lambda pj: self._fs_affected(pj, live, unit_users, accounts))
 
             def on_start(pj):
@@ -1093,18 +1146,94 @@ class Cluster:
         return [pj.user] if acct is None else by_acct.get(id(acct), [pj.user])
 
     def scheduling_pass(self, t: float) -> None:
-        inp = self.pass_input()
-        live = self.fairshare(t)
-        result = dispatch.schedule_pass(inp, unit_of=self.aps_unit,
-                                        order_for=lambda unit, jobs: self.order_for(unit, jobs, t, live))
-        for pj, hosts in result.started:
-            self._start(self.jobs[(pj.job_id, pj.array_index)], hosts, t)
-        for key, reasons in result.reasons.items():
-            self.jobs[key].pend_reasons = "\n".join(reasons)
+        # The pass makes an object or two per pending job, all freed when it
+        # ends: the cyclic collector would only walk the whole store's objects
+        # meanwhile (at 100k jobs, most of the pass's time).
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            inp = self.pass_input()
+            live = self.fairshare(t)
+            result = dispatch.schedule_pass(inp, unit_of=self.aps_unit,
+                                            order_for=lambda unit, jobs: self.order_for(unit, jobs, t, live))
+            for pj, hosts in result.started:
+                self._start(self.jobs[(pj.job_id, pj.array_index)], hosts, t)
+            self._write_reasons(result.reasons, inp.jobs)
+        finally:
+            if collecting:
+                gc.enable()
         self.clock_state.last_pass = t
         self.dirty = False
-        if result.started and any(j.depend_json and j.status == "PEND" for j in self.jobs.values()):
-            self.mark_dirty()  # a start may meet a dependency (started(), numrun()): look again next pass
+        if result.started:
+            started = {(pj.job_id, pj.array_index) for pj, _ in result.started}
+            if any(k not in started for k in self._pass_depends):
+                self.mark_dirty()  # a start may meet a dependency (started(), numrun()): look again next pass
+
+    def _write_reasons(self, reasons: dict, pending: list) -> None:
+        """Store the pending reasons of a pass. An unchanged reason is not
+        written again. When many jobs change from one text to another (the
+        first pass over a big queue: most wait for the same full hosts), one
+        set-based UPDATE writes those, and the jobs it must not touch are
+        written back with theirs; the loaded objects take the values as
+        already stored (no ORM row-by-row flush)."""
+        joined: dict[int, str] = {}  # many jobs share one reasons list (dispatch.schedule_pass)
+        jobs = self.jobs
+        stored = self._rows.reasons  # job -> pend_reasons as stored (dropped when anything sets it)
+        rows = []  # (job, stored text, new text)
+        n_changed = 0
+        for key, why in reasons.items():
+            text = joined.get(id(why))
+            if text is None:
+                text = joined[id(why)] = "\n".join(why)
+            job = jobs[key]
+            old = stored.get(job)
+            if old is None:
+                old = job.__dict__.get("pend_reasons")
+                if old is None:
+                    old = job.pend_reasons  # not loaded
+            if old != text:
+                n_changed += 1
+            rows.append((job, old, text))
+        if n_changed < _BULK_ROWS:
+            for job, old, text in rows:
+                if old != text:
+                    job.pend_reasons = text  # (the event drops the job's cached rows)
+                else:
+                    stored[job] = text
+            return
+        counts: dict[tuple[str, str], int] = {}
+        for _job, old, text in rows:
+            if old != text:
+                counts[(old, text)] = counts.get((old, text), 0) + 1
+        (common_old, common_new), n = max(counts.items(), key=lambda kv: kv[1])
+        table = Job.__table__
+        self.session.flush()  # the store must hold what memory holds (starts, statuses) first
+        if n >= _BULK_ROWS:
+            # Every pending row is in memory (self.jobs holds all unfinished
+            # jobs): the rows this UPDATE reaches are known. Those that get
+            # another reason, and pending jobs that got none this pass (users
+            # without a share account in a fairshare queue), are written back.
+            self.session.execute(update(table).where(table.c.status == "PEND", table.c.pend_reasons == common_old)
+                                 .values(pend_reasons=common_new))
+            by_row = [(job, text) for job, old, text in rows if old == common_old and text != common_new]
+            by_row += [(job, text) for job, old, text in rows if old != common_old and old != text]
+            for pj in pending:
+                key = (pj.job_id, pj.array_index)
+                if key not in reasons:
+                    job = jobs[key]
+                    if job.status == "PEND" and job.pend_reasons == common_old:
+                        by_row.append((job, common_old))
+        else:
+            by_row = [(job, text) for job, old, text in rows if old != text]
+        if by_row:
+            self.session.execute(
+                update(table).where(table.c.id == bindparam("k_id"), table.c.array_index == bindparam("k_idx"))
+                .values(pend_reasons=bindparam("k_text")),
+                [{"k_id": job.id, "k_idx": job.array_index, "k_text": text} for job, text in by_row])
+        for job, old, text in rows:
+            if old != text:
+                set_committed_value(job, "pend_reasons", text)  # (no event: the cached rows stay)
+            stored[job] = text
 
     # -- views -----------------------------------------------------------------
     def view(self, job: Job, now: float | None = None) -> JobView:

@@ -93,8 +93,7 @@ class LiveFairshare:
         self.cl = cluster
         self.now = now
         self._states: dict[str, fs.FairshareState] = {}
-        self._known = {j.user for j in cluster.jobs.values()} | {
-            u for g in cluster.config.user_groups.values() for u in g.members}
+        self._known = cluster.job_users() | {u for g in cluster.config.user_groups.values() for u in g.members}
 
     def scope_of(self, queue: str) -> Scope | None:
         return self.cl.fs_by_queue.get(queue)
@@ -116,9 +115,7 @@ class LiveFairshare:
         return fs.effective_factors(self.cl.config.params, scope.queue)
 
     def _jobs_in(self, scope: Scope):
-        for j in self.cl.jobs.values():
-            if j.status not in ("RUN", "USUSP", "SSUSP", "UNKWN"):
-                continue
+        for j in self.cl.started_jobs():
             if scope.hosts is None:
                 if j.queue == scope.key:
                     yield j
@@ -207,6 +204,9 @@ class ApsWithFairshare:
 
     def __iter__(self):
         return iter(self.order)
+
+    def rest(self) -> list:
+        return self.order.rest()
 
     def started(self, job) -> None:
         self.on_start(job)

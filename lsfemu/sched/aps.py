@@ -403,34 +403,66 @@ def aps_rank_of(cfg: ApsConfig, job: ApsJobInput) -> tuple[int, float]:
     aps_value's, operation for operation (a property test holds them equal)."""
     if job.system_value is not None:
         return (0, -_round(float(job.system_value)))
-    total = 0.0
-    pend = job.pend_seconds
+    return rank_from_parts(aps_parts(cfg, job.pend_seconds, job.proc, job.mem_mb, job.swap_mb, job.job_priority,
+                                     job.queue_priority),
+                           fs_part(cfg, job.fs_priority, job.pend_seconds), job.admin_value)
+
+
+_SUB_INDEX = {"PROC": 0, "MEM": 1, "SWAP": 2, "JPRIORITY": 3, "QPRIORITY": 4}
+
+
+def aps_parts(cfg: ApsConfig, pend: float, proc: float, mem: float, swap: float, job_priority: float,
+              queue_priority: float) -> tuple[float, ...]:
+    """The contributions of the weighted top factors other than FS (RSRC,
+    WORK), in evaluation order, each after its weight, limit and grace
+    period; a factor in its grace period is left out. With :func:`fs_part`
+    and :func:`rank_from_parts` this is :func:`aps_rank_of` split in two:
+    the scheduling pass keeps a job's parts for the pass and, after a start,
+    recomputes only the FS part of the users it affects."""
+    values = (float(proc), float(mem), float(swap), float(job_priority), float(queue_priority))
+    out = []
     for top, w_top, lim_top, g_top, subs in _plan(cfg):
         if top == "FS":
-            raw = job.fs_priority
-        else:
-            raw = 0.0
-            for sub, w, lim, g in subs:
-                if sub == "PROC":
-                    value = float(job.proc)
-                elif sub == "MEM":
-                    value = float(job.mem_mb)
-                elif sub == "SWAP":
-                    value = float(job.swap_mb)
-                elif sub == "JPRIORITY":
-                    value = float(job.job_priority)
-                else:
-                    value = float(job.queue_priority)
-                limited = _clamp(_mul(w, value), lim)
-                if not (g is not None and pend < g):
-                    raw += limited
-            if math.isinf(raw):
-                raw = math.copysign(1e308, raw)
-        if raw is None or (g_top is not None and pend < g_top):
             continue
-        total += _clamp(_mul(w_top, raw), lim_top)
-    if job.admin_value is not None:
-        total += float(job.admin_value)
+        raw = 0.0
+        for sub, w, lim, g in subs:
+            limited = _clamp(_mul(w, values[_SUB_INDEX[sub]]), lim)
+            if not (g is not None and pend < g):
+                raw += limited
+        if math.isinf(raw):
+            raw = math.copysign(1e308, raw)
+        if g_top is not None and pend < g_top:
+            continue
+        out.append(_clamp(_mul(w_top, raw), lim_top))
+    return tuple(out)
+
+
+def fs_part(cfg: ApsConfig, fs_priority: float | None, pend: float) -> float | None:
+    """The FS factor's contribution (None: FS not weighted, the queue has no
+    FAIRSHARE, or the job is in FS's grace period)."""
+    for top, w_top, lim_top, g_top, _subs in _plan(cfg):
+        if top == "FS":
+            if fs_priority is None or (g_top is not None and pend < g_top):
+                return None
+            return _clamp(_mul(w_top, fs_priority), lim_top)
+    return None
+
+
+def fs_first(cfg: ApsConfig) -> bool:
+    """Is FS weighted (it is then the first term of the sum)?"""
+    return any(top == "FS" for top, *_ in _plan(cfg))
+
+
+def rank_from_parts(parts: tuple[float, ...], fs: float | None, admin: float | None) -> tuple[int, float]:
+    """The rank of a calculated APS value from its parts (FS first, then the
+    others in order, then ADMIN: aps_value's order of additions)."""
+    total = 0.0
+    if fs is not None:
+        total += fs
+    for c in parts:
+        total += c
+    if admin is not None:
+        total += float(admin)
     if math.isinf(total) or math.isnan(total):
         total = math.copysign(1e308, total) if not math.isnan(total) else 0.0
     return (1, -_round(total))
@@ -607,26 +639,34 @@ class ApsOrder:
     factor of that user drops): *affected(job)* names the users whose jobs
     to rank again (``None``: every job). The next job is always the best by
     the current values -- the order a full re-sort after every start gives
-    -- while a start costs only the affected users' jobs (a heap whose
-    outdated entries are skipped).
+    -- while a start costs only the affected users' jobs.
+
+    The jobs' ranks form one heap built at once (heapify: a pass usually
+    takes a few jobs off the top before every host is full, and then needs
+    only :meth:`rest`); ranks that change after a start go to a second heap
+    merged with the first, and an entry whose job was ranked again since is
+    skipped (its version is outdated).
     """
 
     def __init__(self, jobs: Iterable[Any], result_of: Callable[[Any], ApsResult | None] | None = None,
                  affected: Callable[[Any], Iterable[str] | None] | None = None,
-                 rank_of: Callable[[Any], tuple] | None = None):
+                 rank_of: Callable[[Any], tuple] | None = None, ranks: Iterable[tuple] | None = None):
         """*rank_of(job)*, if given, is ``aps_rank(result_of(job))`` computed
-        directly (see :func:`aps_rank_of`)."""
+        directly (see :func:`aps_rank_of`); *ranks*, if given, are the jobs'
+        ranks now, in the order of *jobs* (computed by the caller in bulk)."""
         self._rank_of = rank_of if rank_of is not None else (lambda j: aps_rank(result_of(j)))
         self._affected = affected
         self._heap: list[tuple] = []
-        self._version: dict[tuple[int, int], int] = {}
-        self._jobs: dict[tuple[int, int], Any] = {}
-        self._by_user: dict[str, dict[tuple[int, int], Any]] = {}
-        for j in jobs:
-            key = (j.job_id, j.array_index)
-            self._jobs[key] = j
-            self._by_user.setdefault(j.user, {})[key] = j
-            self._push(j)
+        self._version: dict[tuple[int, int], int] = {}  # only jobs ranked again; the sorted list is version 0
+        jobs = list(jobs)
+        self._jobs: dict[tuple[int, int], Any] = {(j.job_id, j.array_index): j for j in jobs}
+        self._by_user: dict[str, dict[tuple[int, int], Any]] | None = None  # built at the first start
+        if ranks is None:
+            ranks = map(self._rank_of, jobs)
+        base = [(r + (j.position, j.job_id, j.array_index), 0, (j.job_id, j.array_index))
+                for j, r in zip(jobs, ranks)]
+        heapq.heapify(base)  # a pass usually takes a few jobs off the top, then every host is full
+        self._base = base
 
     def _push(self, j: Any) -> None:
         key = (j.job_id, j.array_index)
@@ -636,21 +676,37 @@ class ApsOrder:
         heapq.heappush(self._heap, (rank, version, key))
 
     def __iter__(self):
-        heap = self._heap
-        while heap:
-            _rank, version, key = heapq.heappop(heap)
-            if self._version.get(key) != version:
-                continue  # ranked again since
-            del self._version[key]
-            job = self._jobs.pop(key)
-            waiting = self._by_user[job.user]
-            del waiting[key]
-            if not waiting:
-                del self._by_user[job.user]
+        heap, base, jobs, versions = self._heap, self._base, self._jobs, self._version
+        pop = heapq.heappop
+        while True:
+            if heap and (not base or heap[0] < base[0]):
+                _rank, version, key = pop(heap)
+            elif base:
+                _rank, version, key = pop(base)
+            else:
+                return
+            if versions.get(key, 0) != version or key not in jobs:
+                continue  # ranked again since, or already given out
+            job = jobs.pop(key)
+            by_user = self._by_user
+            if by_user is not None:
+                waiting = by_user[job.user]
+                del waiting[key]
+                if not waiting:
+                    del by_user[job.user]
             yield job
+
+    def rest(self) -> list[Any]:
+        """The jobs not given out yet, in no particular order (see
+        lsfemu.sched.dispatch.StaticOrder.rest)."""
+        return list(self._jobs.values())
 
     def started(self, job: Any) -> None:
         """Told of each start: rank again the jobs whose value may have changed."""
+        if self._by_user is None:
+            self._by_user = {}
+            for key, j in self._jobs.items():
+                self._by_user.setdefault(j.user, {})[key] = j
         users = self._affected(job) if self._affected is not None else None
         if users is None:
             users = list(self._by_user)

@@ -20,6 +20,7 @@ host count (` Job slot limit reached: 3 hosts`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 # LSF's pending reason texts (the non-host ones are printed with a trailing ';').
 NEW_JOB = "New job is waiting for scheduling"
@@ -49,8 +50,11 @@ DEPEND_NEVER = "Dependency condition invalid or never satisfied"
 ARRAY_LIMIT = "The job array has reached its running element limit"
 
 
-@dataclass(frozen=True)
-class PendingJob:
+class PendingJob(NamedTuple):
+    """A pending job as the pass sees it (a named tuple: the pass builds one
+    per pending job, and a tuple is built several times faster than a frozen
+    dataclass)."""
+
     job_id: int
     array_index: int
     user: str
@@ -61,6 +65,7 @@ class PendingJob:
     first: bool = False  # migrated or rerun: scheduled before every pending job of its unit
     blocked: str | None = None  # a reason that keeps it pending this pass (an unmet dependency)
     array_limit: int | None = None  # an array element: at most this many elements started at once
+    row: Any = None  # the caller's own record of the job, opaque to the pass (the daemon's passrows.Row)
 
 
 @dataclass
@@ -120,12 +125,21 @@ class StaticOrder:
 
     def __init__(self, jobs: list[PendingJob]):
         self.jobs = sorted(jobs, key=fcfs_key)
+        self._given = 0
 
     def __iter__(self):
-        return iter(self.jobs)
+        for job in self.jobs:
+            self._given += 1
+            yield job
 
     def started(self, job: PendingJob) -> None:
         """Told of each start; a static order does not change."""
+
+    def rest(self) -> list[PendingJob]:
+        """The jobs not given out yet (in no particular order). An Order may
+        offer it: once no job can start any more the pass needs only the
+        reasons of the rest, not their order."""
+        return self.jobs[self._given:]
 
 
 def units(jobs: list[PendingJob], queues: dict[str, QueueInfo], unit_of: dict[str, str] | None = None) -> list[tuple[str, list[PendingJob]]]:
@@ -166,6 +180,34 @@ def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_f
     """
     started: list[tuple[PendingJob, list[str]]] = []
     reasons: dict[tuple[int, int], list[str]] = {}
+    # Whether a job fits depends on the job only through (queue, user, slots)
+    # unless it is blocked or an array element under a %N limit, and the state
+    # changes only when a job starts: a refusal is remembered per (queue, user,
+    # slots) until the next start. Most jobs of a big queue wait behind full
+    # hosts; they get the same reasons (the same list) without a host scan.
+    refused: dict[tuple[str, str, int], list[str]] = {}
+
+    def consider(job: PendingJob) -> bool:
+        """Try to start the job (True: it started)."""
+        plain = job.blocked is None and job.array_limit is None
+        if plain:
+            why = refused.get((job.queue, job.user, job.slots))
+            if why is not None:
+                reasons[(job.job_id, job.array_index)] = why
+                return False
+        alloc = _try_start(job, inp, reasons)
+        if alloc is not None:
+            started.append((job, alloc))
+            refused.clear()
+            return True
+        if plain:
+            refused[(job.queue, job.user, job.slots)] = reasons[(job.job_id, job.array_index)]
+        return False
+
+    # Once every host is full no job can start: the remaining jobs need their
+    # reasons only, not their order (an Order with rest() skips the ordering;
+    # the reasons do not depend on it, the state no longer changing).
+    full = _all_full(inp.hosts)
     for unit, group in units(inp.jobs, inp.queues, unit_of):
         # Migrated and rerun jobs go before the unit's pending jobs (LSF: "always
         # scheduled before pending jobs"), among themselves in the default order.
@@ -173,12 +215,30 @@ def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_f
         rest = [j for j in group if not j.first]
         order = order_for(unit, rest) if order_for else StaticOrder(rest)
         for o in (first, order):
+            if full and hasattr(o, "rest"):
+                for job in o.rest():
+                    if consider(job):  # cannot happen (every host is full); kept consistent anyway
+                        order.started(job)
+                continue
             for job in o:
-                alloc = _try_start(job, inp, reasons)
-                if alloc is not None:
-                    started.append((job, alloc))
+                if consider(job):
                     order.started(job)
+                    if hasattr(o, "rest") and _all_full(inp.hosts):
+                        full = True
+                        break
+            if full and hasattr(o, "rest"):
+                for job in o.rest():
+                    if consider(job):
+                        order.started(job)
     return PassResult(started, reasons)
+
+
+def _all_full(hosts: dict[str, HostInfo]) -> bool:
+    """No host can take a job any more (so no job can start this pass)."""
+    for h in hosts.values():
+        if not (h.failed or not h.open or not h.accepting or (h.max_slots is not None and h.used >= h.max_slots)):
+            return False
+    return True
 
 
 def _try_start(job: PendingJob, inp: PassInput, reasons: dict) -> list[str] | None:

@@ -1,0 +1,121 @@
+"""What the scheduling pass reads of each job, kept between passes.
+
+At 100k pending jobs, reading a dozen ORM attributes per job per pass (and
+re-deriving the same facts from them) costs more than the rest of the pass.
+`RowCache` keeps, per job object, a plain tuple of those facts (`Row`) and
+the pending reasons last stored; an entry is dropped as soon as anything
+assigns one of the job's attributes, or the ORM expires or refreshes the
+object (SQLAlchemy attribute and instance events), and rebuilt from the row
+at the next pass. The configuration-derived facts (queue PRIORITY,
+PROCLIMIT, rusage amounts) are in it too: the cluster empties the cache on
+reconfiguration, and on reload after a rollback.
+
+Only what depends on the clock or on other jobs is recomputed every pass:
+escalated job priority, grace periods, fairshare, dependencies.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import NamedTuple
+
+from sqlalchemy import event, inspect
+from sqlalchemy.orm.attributes import instance_state
+
+from lsfemu.store.models import Job
+
+
+class Row(NamedTuple):
+    """The pass's view of one job (as of the last change to it)."""
+
+    status: str
+    job_id: int
+    index: int
+    user: str
+    queue: str
+    slots: int
+    priority: int | None  # as last set
+    base_time: float  # escalation counts from here
+    since: float  # pending since (grace periods)
+    position: float
+    migrated: bool
+    array_limit: int | None
+    depend_json: str | None
+    aps_admin: float | None
+    aps_system: float | None
+    proc: float  # APS PROC
+    mem: float  # APS MEM
+    swap: float  # APS SWAP
+    rsrc: tuple  # (proc, mem, swap), one object per distinct value (a cheap memo key: its id)
+
+
+class RowCache:
+    """job object -> Row, the PendingJob made of it, its stored pending reasons."""
+
+    def __init__(self):
+        self.rows: dict[Job, Row] = {}
+        self.pending: dict[Job, object] = {}  # the dispatch.PendingJob last made of it
+        self.reasons: dict[Job, str] = {}
+        self.queues: dict[str, tuple] = {}  # queue name -> (QueueConf or None, PROCLIMIT)
+        self.rsrc: dict[tuple, tuple] = {}
+        _caches.add(self)
+
+    def clear(self) -> None:
+        self.queues.clear()
+        self.rsrc.clear()
+        self.rows.clear()
+        self.pending.clear()
+        self.reasons.clear()
+
+    def forget(self, job: Job) -> None:
+        self.rows.pop(job, None)
+        self.pending.pop(job, None)
+        self.reasons.pop(job, None)
+
+
+_caches: "weakref.WeakSet[RowCache]" = weakref.WeakSet()
+
+
+def _changed(target, *_args) -> None:
+    for c in _caches:
+        c.forget(target)
+
+
+for _attr in inspect(Job).column_attrs:
+    event.listen(getattr(Job, _attr.key), "set", _changed)
+event.listen(Job, "expire", _changed)
+event.listen(Job, "refresh", _changed)
+
+
+#: the columns a Row is made of
+COLUMNS = frozenset(("status", "id", "array_index", "user", "queue", "num_processors", "max_processors", "res_req",
+                     "priority", "priority_base_time", "pend_since", "submit_time", "position", "migrated",
+                     "array_limit", "depend_json", "aps_admin", "aps_system"))
+
+
+def build_row(cluster, job: Job, cache: RowCache) -> Row:
+    """The Row of *job* from its loaded values (kept in *cache* once the job
+    is in the store: a pending object's defaults are filled in by the flush,
+    which fires no event)."""
+    from lsfemu.sched import aps
+
+    d = job.__dict__
+    if not COLUMNS <= d.keys():  # expired or unset attributes: the ORM way
+        d = {k: getattr(job, k) for k in COLUMNS}
+    qinfo = cache.queues.get(d["queue"])
+    if qinfo is None:
+        q = cluster.config.queue(d["queue"])
+        qinfo = cache.queues[d["queue"]] = (q, q.extra.get("PROCLIMIT") if q else None)
+    nproc = d["num_processors"]
+    amounts = cluster._rusage(d["res_req"], nproc)
+    submit = d["submit_time"]
+    rsrc = (aps.proc_value(nproc, d["max_processors"], qinfo[1]), amounts.get("mem", 0.0), amounts.get("swp", 0.0))
+    rsrc = cache.rsrc.setdefault(rsrc, rsrc)
+    row = Row(d["status"], d["id"], d["array_index"], d["user"], d["queue"], nproc, d["priority"],
+              d["priority_base_time"] if d["priority_base_time"] is not None else submit,
+              d["pend_since"] if d["pend_since"] is not None else submit,
+              d["position"], d["migrated"], d["array_limit"], d["depend_json"], d["aps_admin"], d["aps_system"],
+              rsrc[0], rsrc[1], rsrc[2], rsrc)
+    if instance_state(job).key is not None:  # in the store (persistent): its defaults are filled in
+        cache.rows[job] = row
+    return row

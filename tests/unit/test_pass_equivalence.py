@@ -1,0 +1,229 @@
+"""The daemon's scheduling pass (rows kept between passes, bulk APS ranks,
+a heap, refusals remembered per (queue, user, slots), no ordering once every
+host is full, set-based reason writes) against the straightforward pass it
+replaces: every pending job ranked with Cluster.aps_rank, the unit re-sorted
+after every start, every job tried on the hosts. On random clusters and
+random histories (submissions, bmod -sp, bmod -aps, clock steps, job ends)
+both must start the same jobs, in the same order, on the same hosts, and
+leave every pending job the same reasons.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from lsfemu.sched import dispatch
+
+USERS = ["ua", "ub", "uc", "ud", "ue"]
+
+QUEUES = """Begin Queue
+QUEUE_NAME = high
+PRIORITY = 50
+FAIRSHARE = USER_SHARES[[top, 1]]
+APS_PRIORITY = WEIGHT[[FS, 100] [JPRIORITY, 1] [QPRIORITY, 10] [MEM, 0.01] [PROC, -2]] LIMIT[[JPRIORITY, 60]] GRACE_PERIOD[[MEM, 5m]]
+QUEUE_GROUP = low
+End Queue
+
+Begin Queue
+QUEUE_NAME = low
+PRIORITY = 30
+FAIRSHARE = USER_SHARES[[top, 1]]
+UJOB_LIMIT = 3
+End Queue
+
+Begin Queue
+QUEUE_NAME = plain
+PRIORITY = 20
+End Queue
+
+Begin Queue
+QUEUE_NAME = fair
+PRIORITY = 10
+FAIRSHARE = USER_SHARES[[ua, 3] [ub, 1] [uc, 1]]
+End Queue
+"""
+
+USERS_FILE = """Begin UserGroup
+GROUP_NAME GROUP_MEMBER USER_SHARES
+sub (uc ud ue) ([uc, 1] [ud, 2] [ue, 1])
+top (ua ub sub) ([ua, 3] [ub, 1] [sub, 2])
+End UserGroup
+"""
+
+PARAMS = """Begin Parameters
+DEFAULT_QUEUE = low
+MBD_SLEEP_TIME = 10
+MAX_USER_PRIORITY = 100
+JOB_PRIORITY_OVER_TIME = 1/1
+End Parameters
+"""
+
+
+def _hosts(mxj: list[int]) -> tuple[str, str]:
+    hosts = "Begin Host\nHOST_NAME MXJ JL/U\n" + "".join(f"h{i} {m} ()\n" for i, m in enumerate(mxj)) + "End Host\n"
+    cluster = ("Begin ClusterAdmins\nAdministrators = lsfadmin\nEnd ClusterAdmins\n\nBegin Host\n"
+               "HOSTNAME model type server r1m mem swp RESOURCES\n"
+               + "".join(f"h{i} ! ! 1 - - - ()\n" for i in range(len(mxj))) + "End Host\n")
+    return hosts, cluster
+
+
+def _cluster(root: Path, mxj: list[int]):
+    from lsfemu.cli.lsfemu_cmd import write_cluster
+    from lsfemu.daemon.cluster import Cluster
+
+    envdir = Path(write_cluster(str(root / "conf"), force=True))
+    lsb = envdir / "lsbatch/cluster1/configdir"
+    hosts, cluster = _hosts(mxj)
+    (lsb / "lsb.queues").write_text(QUEUES)
+    (lsb / "lsb.users").write_text(USERS_FILE)
+    (lsb / "lsb.params").write_text(PARAMS)
+    (lsb / "lsb.hosts").write_text(hosts)
+    (envdir / "lsf.cluster.cluster1").write_text(cluster)
+    os.environ["LSFEMU_CLOCK_START"] = "1767603600"
+    return Cluster(str(envdir), str(root / "home"))
+
+
+def _spec(user: str, queue: str, slots: int, sp: int | None, mem: int | None, runtime: int):
+    from lsfemu.daemon.cluster import SubmitSpec
+
+    return SubmitSpec(user=user, queue=queue, default_queue_used=False, command=f"sleep {runtime}", name=None,
+                      num_processors=slots, max_processors=None, cwd="/", home="/", specified_cwd=None,
+                      output_file=None, error_file=None, output_overwrite=False, error_overwrite=False,
+                      run_limit_min=None, submit_priority=sp, res_req=f"rusage[mem={mem}]" if mem else None,
+                      mem_req_mb=float(mem) if mem else None, project="default", user_group=None, env={},
+                      from_host="h0")
+
+
+def reference_pass(cl, t: float):
+    """The straightforward pass: (started [(key, hosts)], reasons {key: text})."""
+    inp = cl.pass_input()  # the hosts', queues' and users' state; the jobs are rebuilt below
+    jobs = []
+    for job in cl.jobs.values():
+        if job.status == "PEND":
+            jobs.append(dispatch.PendingJob(job.id, job.array_index, job.user, job.queue, job.num_processors,
+                                            cl.effective_priority(job) or 0, job.position, first=job.migrated))
+    live = cl.fairshare(t)
+    started, reasons = [], {}
+
+    def attempt(pj) -> bool:
+        alloc = dispatch._try_start(pj, inp, reasons)
+        if alloc is not None:
+            started.append(((pj.job_id, pj.array_index), alloc))
+        return alloc is not None
+
+    for unit, group in dispatch.units(jobs, inp.queues, cl.aps_unit):
+        for pj in sorted((j for j in group if j.first), key=dispatch.fcfs_key):
+            attempt(pj)
+        rest = [j for j in group if not j.first]
+        if unit in cl.aps_cfg:
+            def key(pj):
+                return cl.aps_rank(cl.jobs[(pj.job_id, pj.array_index)], t, live) + (pj.position, pj.job_id,
+                                                                                       pj.array_index)
+            while rest:
+                rest.sort(key=key)
+                pj = rest.pop(0)
+                if attempt(pj):
+                    st_ = live.state(pj.queue)
+                    if st_ is not None:
+                        st_.job_started(pj.user, pj.slots, cl._committed_h(pj))
+        else:
+            order = cl.order_for(unit, rest, t, live)  # FairshareOrder / StaticOrder: unchanged by this work
+            for pj in order:
+                if attempt(pj):
+                    order.started(pj)
+    return started, {k: "\n".join(v) for k, v in reasons.items()}
+
+
+def _check_pass(cl, t: float) -> None:
+    want_started, want_reasons = reference_pass(cl, t)
+    got = []
+    real_start = cl._start
+
+    def spy(job, hosts, when):
+        got.append(((job.id, job.array_index), list(hosts)))
+        real_start(job, hosts, when)
+
+    cl._start = spy
+    try:
+        cl.scheduling_pass(t)
+    finally:
+        del cl._start
+    assert got == want_started
+    for key, text in want_reasons.items():
+        assert cl.jobs[key].pend_reasons == text, key
+    cl.commit()
+    # what the store holds is what memory holds (the set-based writes)
+    from sqlalchemy import select
+
+    from lsfemu.store.models import Job
+    stored = dict(cl.session.execute(select(Job.id, Job.pend_reasons).where(Job.status == "PEND")).all())
+    for (jid, _idx), job in cl.jobs.items():
+        if job.status == "PEND":
+            assert stored[jid] == job.pend_reasons, jid
+
+
+job_st = st.tuples(st.sampled_from(USERS), st.sampled_from(["high", "low", "plain", "fair"]),
+                   st.sampled_from([1, 1, 2, 3]), st.one_of(st.none(), st.integers(1, 100)),
+                   st.sampled_from([None, 100, 1000, 4000]), st.integers(30, 3000))
+step_st = st.one_of(
+    st.tuples(st.just("submit"), st.lists(job_st, min_size=1, max_size=8)),
+    st.tuples(st.just("advance"), st.integers(1, 1200)),
+    st.tuples(st.just("sp"), st.integers(0, 10_000), st.integers(1, 100)),
+    st.tuples(st.just("aps"), st.integers(0, 10_000), st.sampled_from(["system", "admin", None]),
+              st.sampled_from([5.0, -3.5, 250.0])),
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(mxj=st.lists(st.integers(1, 6), min_size=1, max_size=3), first=st.lists(job_st, min_size=1, max_size=40),
+       steps=st.lists(step_st, max_size=6), bulk=st.booleans())
+def test_the_pass_equals_the_straightforward_pass(tmp_path_factory, mxj, first, steps, bulk, monkeypatch):
+    from lsfemu.daemon import cluster as cluster_mod
+
+    # bulk: every change of reasons goes the set-based way (else the row-by-row way)
+    monkeypatch.setattr(cluster_mod, "_BULK_ROWS", 1 if bulk else 10**9)
+    cl = _cluster(tmp_path_factory.mktemp("c"), mxj)
+    try:
+        for j in first:
+            cl.submit(_spec(*j))
+        t = cl.now()
+        _check_pass(cl, t)
+        for step in steps:
+            kind = step[0]
+            if kind == "submit":
+                for j in step[1]:
+                    cl.submit(_spec(*j))
+            elif kind == "advance":
+                # job ends and the passes due meanwhile, each checked
+                target = cl.clock.virtual_now + step[1]
+                while True:
+                    nxt = cl._next_pass()
+                    fin = cl._next_finish()
+                    if fin is not None and fin[0] <= target and (nxt is None or fin[0] < nxt):
+                        cl.run_until(fin[0])
+                        continue
+                    if nxt is None or nxt > target:
+                        break
+                    cl.clock.virtual_now = max(cl.clock.virtual_now, nxt)
+                    cl.processed_until = max(cl.processed_until, nxt)
+                    _check_pass(cl, nxt)
+                cl.run_until(target)
+            else:
+                pending = sorted(k for k, j in cl.jobs.items() if j.status == "PEND")
+                if not pending:
+                    continue
+                job = cl.jobs[pending[step[1] % len(pending)]]
+                if kind == "sp":
+                    cl.set_priority(job, step[2], "lsfadmin")
+                else:
+                    cl.set_aps(job, step[2], step[3] if step[2] else None, "lsfadmin")
+            t = cl.now()
+            _check_pass(cl, t)
+    finally:
+        cl.session.close()
+        cl.engine.dispose()
