@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gc
 import heapq
+import itertools
 import json
 import math
 import os
@@ -20,7 +21,6 @@ import time
 from dataclasses import dataclass
 
 from sqlalchemy import bindparam, select, update
-from sqlalchemy.orm.attributes import set_committed_value
 
 from lsfemu.clock import Clock, parse_duration
 from lsfemu.config.semantic import check_all, load_all
@@ -32,7 +32,7 @@ from lsfemu.events import emit
 from lsfemu.sched import aps, arrayspec, depend, dispatch, resreq, simulate
 from lsfemu.sched import fairshare as fs
 from lsfemu.sched import fairshare_plugins
-from lsfemu.sched.priority import default_priority, escalated
+from lsfemu.sched.priority import INT_MAX, default_priority, escalated
 from lsfemu.store.counters import ensure_counters, take_counter
 from lsfemu.store.db import one_writer_at_a_time, open_store
 from lsfemu.store.models import ClockState, Counter, HostState, Job, JobEvent, QueueState, UserUsage
@@ -144,6 +144,10 @@ class Cluster:
         self._rows = passrows.RowCache()  # what the pass reads of each job, kept between passes
         self._pass_depends: list[JobKey] = []
         self._pass_now: float | None = None
+        self._held: set[Job] = set()  # started jobs, as of the last pass (kept current by quiet passes)
+        self._waiting_on: set[Job] = set()  # pending jobs with a bsub -w condition, likewise
+        self._early: list[JobKey] = []  # jobs the last pass decided before its last start
+        self._in_pass = False
         self._derive()
         self.db_url = db_url or default_url(home)
         self.engine, self.Session = open_store(self.db_url)
@@ -205,6 +209,7 @@ class Cluster:
         self.runner.rollback()
         self.session.expire_all()
         self._rows.clear()
+        self._last_state = None
         self.clock_state = self.session.get(ClockState, 1)
         self.clock.virtual_now = self.clock_state.virtual_now
         self._load_jobs()
@@ -285,6 +290,11 @@ class Cluster:
         self._rusage_cache: dict[tuple[str | None, int], dict[str, float]] = {}
         self._rows.clear()  # its rows hold queue and rusage facts
         self.fs_by_queue, self.fs_partitions = fairshare_live.scopes(cfg)
+        self._last_state: tuple | None = None  # the state the last pass ended with (None: unknown)
+        interval = cfg.params.job_accept_interval * cfg.params.mbd_sleep_time
+        self._quiet_ok = (interval <= 0 and not fs.parse_slot_pools(cfg.queues)
+                          and all(q.name in self.aps_unit or self.fs_by_queue.get(q.name) is None
+                                  for q in cfg.queues))
         spec = cfg.params.extra.get("FAIRSHARE_ADJUSTMENT_PLUGIN")
         self.fs_plugin = fairshare_plugins.load_plugin(spec) if spec else None
 
@@ -915,8 +925,10 @@ class Cluster:
             return {r.user for r in rows.values()}
         return {j.user for j in self.jobs.values()}
 
-    def started_jobs(self) -> list[Job]:
+    def started_jobs(self) -> list[Job] | set[Job]:
         """The jobs in memory that hold slots (RUN, USUSP, SSUSP, UNKWN)."""
+        if self._in_pass:  # no status changes while dispatch.schedule_pass runs: the pass input's set holds
+            return self._held
         rows = self._rows.rows
         out = []
         for job in self.jobs.values():
@@ -925,7 +937,8 @@ class Cluster:
                 out.append(job)
         return out
 
-    def pass_input(self) -> dispatch.PassInput:
+    def _pass_frame(self) -> tuple[dict[str, dispatch.HostInfo], dict[str, dispatch.QueueInfo]]:
+        """The hosts and queues of a pass, before the started jobs' slots are counted."""
         cfg = self.config
         hosts = {}
         for name in cfg.host_names:
@@ -949,43 +962,152 @@ class Cluster:
                             hosts[h].accepting = False
             for h in hosts.values():
                 h.accept_once = True
+        return hosts, queues
+
+    @staticmethod
+    def _hold(job: Job, hosts: dict, queues: dict, user_used: dict, array_started: dict) -> None:
+        """Count the slots a started job holds."""
+        if job.array_index:
+            array_started[job.id] = array_started.get(job.id, 0) + 1
+        n = job.num_processors
+        user_used[job.user] = user_used.get(job.user, 0) + n
+        qi = queues.get(job.queue)
+        if qi:
+            qi.used += n
+            qi.used_by_user[job.user] = qi.used_by_user.get(job.user, 0) + n
+        for h in job.exec_hosts.split():
+            if h in hosts:
+                hosts[h].used += 1
+            if qi:
+                qi.used_on_host[h] = qi.used_on_host.get(h, 0) + 1
+
+    def pass_input(self) -> dispatch.PassInput:
+        hosts, queues = self._pass_frame()
         user_used: dict[str, int] = {}
         pending = []
         now_t = self.now()
         array_started: dict[int, int] = {}
         depend_memo: dict = {}  # one evaluation per condition (and index, for [*]) per pass
         depends = self._pass_depends = []  # pending jobs with a condition (bsub -w)
+        held = self._held = set()  # the started jobs, and the pending ones with a condition: kept
+        waiting = self._waiting_on = set()  # for the quiet passes (see _quiet_input)
         cache = self._rows
         rows = cache.rows
         self._pass_now = now_t  # the PendingJobs' priorities are escalated to this instant
+        made = cache.pending
+        over = self.config.params.job_priority_over_time
+        step = over[1] * 60 if over is not None and over[0] > 0 and over[1] > 0 else None
+        increment = over[0] if over is not None else 0
         for job in self.jobs.values():
             row = rows.get(job)
             if row is None:
                 row = passrows.build_row(self, job, cache)
             status = row.status
             if status in STARTED:
-                if job.array_index:
-                    array_started[job.id] = array_started.get(job.id, 0) + 1
-                n = job.num_processors
-                user_used[job.user] = user_used.get(job.user, 0) + n
-                qi = queues.get(job.queue)
-                if qi:
-                    qi.used += n
-                    qi.used_by_user[job.user] = qi.used_by_user.get(job.user, 0) + n
-                for h in job.exec_hosts.split():
-                    if h in hosts:
-                        hosts[h].used += 1
-                    if qi:
-                        qi.used_on_host[h] = qi.used_on_host.get(h, 0) + 1
+                held.add(job)
+                self._hold(job, hosts, queues, user_used, array_started)
             elif status == "PEND":
+                pj = made.get(job)
+                if pj is not None and row.depend_json is None:
+                    # kept from the last pass unless the escalation moved its priority
+                    # (lsfemu.sched.priority.escalated, inline)
+                    prio = row.priority
+                    if prio is not None:
+                        pending_s = now_t - row.base_time
+                        if step is not None and pending_s > 0:
+                            prio = min(prio + int(pending_s // step) * increment, INT_MAX)
+                        else:
+                            prio = min(prio, INT_MAX)
+                    if pj.priority == (prio or 0):
+                        pending.append(pj)
+                        continue
                 pj = self._pending_job(job, row, now_t, depend_memo)
                 pending.append(pj)
                 if row.depend_json:
                     depends.append((pj.job_id, pj.array_index))
+                    waiting.add(job)
         self._apply_slot_pools(queues, hosts, [pj for pj in pending if not pj.blocked])
         users = {j.user for j in pending}
         limits = {u: self.user_limit(u) for u in users}
         return dispatch.PassInput(pending, queues, hosts, limits, user_used, array_started)
+
+    @staticmethod
+    def _state_key(inp: dispatch.PassInput) -> tuple:
+        """What decides whether a job fits, besides the job (see _quiet_input)."""
+        return (tuple((n, h.used, h.open, h.accepting, h.failed, h.max_slots) for n, h in inp.hosts.items()),
+                tuple((n, q.used, q.active, q.qjob_limit, tuple(sorted(q.used_by_user.items())),
+                       tuple(sorted(q.used_on_host.items()))) for n, q in inp.queues.items()),
+                tuple(sorted(inp.user_used.items())), tuple(sorted(inp.array_started.items())))
+
+    def _quiet_input(self, dirty: set) -> dispatch.PassInput | None:
+        """The input of a quiet pass, or None when a full pass is needed.
+
+        A pass where every host is full starts nothing, and a job's reasons
+        then depend only on the job and the state of hosts, queues and users.
+        If that state is the one the last pass ended with, the reasons that
+        pass gave (after its last start) still hold: only the jobs changed
+        since (*dirty*, from the ORM events), the jobs it decided before its
+        last start, and the jobs waiting on a condition (bsub -w, whose
+        answer depends on other jobs) need a look. Their order does not
+        matter, so nothing is ranked. Not for configurations whose orders do
+        not give out every job (fairshare queues outside APS), slot pools
+        (their limits follow the pending demand) or JOB_ACCEPT_INTERVAL."""
+        last = self._last_state
+        if last is None or not self._quiet_ok or self._rows.overflow_seen:
+            return None
+        jobs = self.jobs
+        rows = self._rows.rows
+        touched = []
+        for obj in dirty:
+            d = obj.__dict__
+            key = (d.get("id"), d.get("array_index"))
+            if jobs.get(key) is obj:
+                touched.append(obj)
+        for job in touched:  # keep the started and waiting sets current
+            row = rows.get(job)
+            if row is None:
+                row = passrows.build_row(self, job, self._rows)
+            if row.status in STARTED:
+                self._held.add(job)
+            else:
+                self._held.discard(job)
+            if row.status == "PEND" and row.depend_json:
+                self._waiting_on.add(job)
+            else:
+                self._waiting_on.discard(job)
+        hosts, queues = self._pass_frame()
+        user_used: dict[str, int] = {}
+        array_started: dict[int, int] = {}
+        for job in self._held:
+            self._hold(job, hosts, queues, user_used, array_started)
+        inp = dispatch.PassInput([], queues, hosts, {}, user_used, array_started)
+        if not dispatch.all_full(hosts) or self._state_key(inp) != last:
+            return None
+        look = {}
+        for job in touched:
+            look[job] = None
+        for key in self._early:
+            job = jobs.get(key)
+            if job is not None:
+                look[job] = None
+        for job in self._waiting_on:
+            look[job] = None
+        now_t = self.now()
+        self._pass_now = now_t
+        depend_memo: dict = {}
+        depends = self._pass_depends = []
+        for job in look:
+            row = rows.get(job)
+            if row is None:
+                row = passrows.build_row(self, job, self._rows)
+            if row.status != "PEND":
+                continue
+            pj = self._pending_job(job, row, now_t, depend_memo)
+            inp.jobs.append(pj)
+            if row.depend_json:
+                depends.append((pj.job_id, pj.array_index))
+        inp.user_limits = {u: self.user_limit(u) for u in {j.user for j in inp.jobs}}
+        return inp
 
     def _pending_job(self, job: Job, row: passrows.Row, now: float, depend_memo: dict) -> dispatch.PendingJob:
         """A pending job as the pass sees it (kept from the last pass unless
@@ -1152,13 +1274,24 @@ class Cluster:
         collecting = gc.isenabled()
         gc.disable()
         try:
-            inp = self.pass_input()
+            dirty = self._rows.take_dirty()
+            inp = self._quiet_input(dirty)
+            if inp is None:
+                inp = self.pass_input()
             live = self.fairshare(t)
-            result = dispatch.schedule_pass(inp, unit_of=self.aps_unit,
-                                            order_for=lambda unit, jobs: self.order_for(unit, jobs, t, live))
+            self._in_pass = True
+            try:
+                result = dispatch.schedule_pass(inp, unit_of=self.aps_unit,
+                                                order_for=lambda unit, jobs: self.order_for(unit, jobs, t, live),
+                                                yields_all=self._yields_all)
+            finally:
+                self._in_pass = False
             for pj, hosts in result.started:
                 self._start(self.jobs[(pj.job_id, pj.array_index)], hosts, t)
             self._write_reasons(result.reasons, inp.jobs)
+            # what the next pass may keep (see _quiet_input)
+            self._last_state = self._state_key(inp)
+            self._early = list(itertools.islice(result.reasons, result.early))
         finally:
             if collecting:
                 gc.enable()
@@ -1168,6 +1301,10 @@ class Cluster:
             started = {(pj.job_id, pj.array_index) for pj, _ in result.started}
             if any(k not in started for k in self._pass_depends):
                 self.mark_dirty()  # a start may meet a dependency (started(), numrun()): look again next pass
+
+    def _yields_all(self, unit: str) -> bool:
+        """Does the unit's Order give out every job (see dispatch.schedule_pass)?"""
+        return unit in self.aps_cfg or self.fs_by_queue.get(unit) is None
 
     def _write_reasons(self, reasons: dict, pending: list) -> None:
         """Store the pending reasons of a pass. An unchanged reason is not
@@ -1179,8 +1316,7 @@ class Cluster:
         joined: dict[int, str] = {}  # many jobs share one reasons list (dispatch.schedule_pass)
         jobs = self.jobs
         stored = self._rows.reasons  # job -> pend_reasons as stored (dropped when anything sets it)
-        rows = []  # (job, stored text, new text)
-        n_changed = 0
+        changed = []  # (job, stored text, new text)
         for key, why in reasons.items():
             text = joined.get(id(why))
             if text is None:
@@ -1191,32 +1327,32 @@ class Cluster:
                 old = job.__dict__.get("pend_reasons")
                 if old is None:
                     old = job.pend_reasons  # not loaded
-            if old != text:
-                n_changed += 1
-            rows.append((job, old, text))
-        if n_changed < _BULK_ROWS:
-            for job, old, text in rows:
-                if old != text:
-                    job.pend_reasons = text  # (the event drops the job's cached rows)
-                else:
+                if old == text:
                     stored[job] = text
+            if old != text:
+                changed.append((job, old, text))
+        if len(changed) < _BULK_ROWS:
+            for job, _old, text in changed:
+                job.pend_reasons = text  # (the event drops the job's cached rows)
             return
         counts: dict[tuple[str, str], int] = {}
-        for _job, old, text in rows:
-            if old != text:
-                counts[(old, text)] = counts.get((old, text), 0) + 1
+        for _job, old, text in changed:
+            counts[(old, text)] = counts.get((old, text), 0) + 1
         (common_old, common_new), n = max(counts.items(), key=lambda kv: kv[1])
         table = Job.__table__
         self.session.flush()  # the store must hold what memory holds (starts, statuses) first
         if n >= _BULK_ROWS:
             # Every pending row is in memory (self.jobs holds all unfinished
             # jobs): the rows this UPDATE reaches are known. Those that get
-            # another reason, and pending jobs that got none this pass (users
-            # without a share account in a fairshare queue), are written back.
+            # another reason, those that keep common_old, and pending jobs
+            # that got none this pass (users without a share account in a
+            # fairshare queue) are written back.
             self.session.execute(update(table).where(table.c.status == "PEND", table.c.pend_reasons == common_old)
                                  .values(pend_reasons=common_new))
-            by_row = [(job, text) for job, old, text in rows if old == common_old and text != common_new]
-            by_row += [(job, text) for job, old, text in rows if old != common_old and old != text]
+            by_row = [(job, text) for job, old, text in changed if old != common_old or text != common_new]
+            for key, why in reasons.items():
+                if joined[id(why)] == common_old:  # unchanged, but the UPDATE reached it
+                    by_row.append((jobs[key], common_old))
             for pj in pending:
                 key = (pj.job_id, pj.array_index)
                 if key not in reasons:
@@ -1224,15 +1360,18 @@ class Cluster:
                     if job.status == "PEND" and job.pend_reasons == common_old:
                         by_row.append((job, common_old))
         else:
-            by_row = [(job, text) for job, old, text in rows if old != text]
+            by_row = [(job, text) for job, _old, text in changed]
         if by_row:
             self.session.execute(
                 update(table).where(table.c.id == bindparam("k_id"), table.c.array_index == bindparam("k_idx"))
                 .values(pend_reasons=bindparam("k_text")),
                 [{"k_id": job.id, "k_idx": job.array_index, "k_text": text} for job, text in by_row])
-        for job, old, text in rows:
-            if old != text:
-                set_committed_value(job, "pend_reasons", text)  # (no event: the cached rows stay)
+        # The loaded objects take the values as stored. After the flush above
+        # no attribute has a change pending, so the value goes straight into
+        # the instance's dict (what set_committed_value does, at a fifth of its
+        # cost; no event either: the cached rows stay).
+        for job, _old, text in changed:
+            job.__dict__["pend_reasons"] = text
             stored[job] = text
 
     # -- views -----------------------------------------------------------------

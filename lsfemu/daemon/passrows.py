@@ -22,6 +22,7 @@ from typing import NamedTuple
 from sqlalchemy import event, inspect
 from sqlalchemy.orm.attributes import instance_state
 
+from lsfemu.sched import aps
 from lsfemu.store.models import Job
 
 
@@ -58,9 +59,26 @@ class RowCache:
         self.reasons: dict[Job, str] = {}
         self.queues: dict[str, tuple] = {}  # queue name -> (QueueConf or None, PROCLIMIT)
         self.rsrc: dict[tuple, tuple] = {}
+        # Job objects changed since the last pass took them (any Job of the
+        # process: the cluster keeps those it holds); past DIRTY_MAX the
+        # cluster is told to look at everything (overflow) instead.
+        self.dirty: set[Job] = set()
+        self.overflow = False
+        self.overflow_seen = False  # the last take_dirty() lost some
         _caches.add(self)
 
+    def take_dirty(self) -> set[Job]:
+        """The jobs changed since the last call (and forget them)."""
+        dirty, self.dirty = self.dirty, set()
+        if self.overflow:
+            self.overflow = False
+            self.overflow_seen = True
+        else:
+            self.overflow_seen = False
+        return dirty
+
     def clear(self) -> None:
+        self.dirty.clear()
         self.queues.clear()
         self.rsrc.clear()
         self.rows.clear()
@@ -76,9 +94,17 @@ class RowCache:
 _caches: "weakref.WeakSet[RowCache]" = weakref.WeakSet()
 
 
+DIRTY_MAX = 200_000
+
+
 def _changed(target, *_args) -> None:
     for c in _caches:
         c.forget(target)
+        if not c.overflow:
+            c.dirty.add(target)
+            if len(c.dirty) > DIRTY_MAX:
+                c.dirty.clear()
+                c.overflow = True
 
 
 for _attr in inspect(Job).column_attrs:
@@ -97,8 +123,6 @@ def build_row(cluster, job: Job, cache: RowCache) -> Row:
     """The Row of *job* from its loaded values (kept in *cache* once the job
     is in the store: a pending object's defaults are filled in by the flush,
     which fires no event)."""
-    from lsfemu.sched import aps
-
     d = job.__dict__
     if not COLUMNS <= d.keys():  # expired or unset attributes: the ORM way
         d = {k: getattr(job, k) for k in COLUMNS}

@@ -113,6 +113,10 @@ class PassInput:
 class PassResult:
     started: list[tuple[PendingJob, list[str]]]  # job, one host name per slot
     reasons: dict[tuple[int, int], list[str]]  # (job_id, index) -> reasons of jobs left pending
+    # The first `early` entries of `reasons` were decided before the pass's
+    # last start (under a state that no longer holds); the others hold for
+    # the state the pass ends with.
+    early: int = 0
 
 
 def fcfs_key(j: PendingJob) -> tuple:
@@ -173,10 +177,15 @@ def _host_reason(counts: dict[str, int]) -> list[str]:
     return out
 
 
-def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_for=None) -> PassResult:
+def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_for=None,
+                  yields_all=None) -> PassResult:
     """Start what fits, in order; the state in `inp` is updated as jobs start.
 
     `order_for(unit_name, jobs)` returns the unit's Order (default StaticOrder).
+    `yields_all(unit_name)` says that the unit's Order gives out every job
+    (a fairshare order does not: users without a share account never run);
+    when every host is full such a unit's jobs get their reasons without
+    their Order being made at all.
     """
     started: list[tuple[PendingJob, list[str]]] = []
     reasons: dict[tuple[int, int], list[str]] = {}
@@ -186,6 +195,7 @@ def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_f
     # slots) until the next start. Most jobs of a big queue wait behind full
     # hosts; they get the same reasons (the same list) without a host scan.
     refused: dict[tuple[str, str, int], list[str]] = {}
+    early = [0]
 
     def consider(job: PendingJob) -> bool:
         """Try to start the job (True: it started)."""
@@ -199,6 +209,7 @@ def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_f
         if alloc is not None:
             started.append((job, alloc))
             refused.clear()
+            early[0] = len(reasons)
             return True
         if plain:
             refused[(job.queue, job.user, job.slots)] = reasons[(job.job_id, job.array_index)]
@@ -207,12 +218,16 @@ def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_f
     # Once every host is full no job can start: the remaining jobs need their
     # reasons only, not their order (an Order with rest() skips the ordering;
     # the reasons do not depend on it, the state no longer changing).
-    full = _all_full(inp.hosts)
+    full = all_full(inp.hosts)
     for unit, group in units(inp.jobs, inp.queues, unit_of):
         # Migrated and rerun jobs go before the unit's pending jobs (LSF: "always
         # scheduled before pending jobs"), among themselves in the default order.
         first = StaticOrder([j for j in group if j.first])
         rest = [j for j in group if not j.first]
+        if full and (order_for is None or (yields_all is not None and yields_all(unit))):
+            for job in first.jobs + rest:
+                consider(job)  # cannot start: every host is full
+            continue
         order = order_for(unit, rest) if order_for else StaticOrder(rest)
         for o in (first, order):
             if full and hasattr(o, "rest"):
@@ -223,17 +238,17 @@ def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_f
             for job in o:
                 if consider(job):
                     order.started(job)
-                    if hasattr(o, "rest") and _all_full(inp.hosts):
+                    if hasattr(o, "rest") and all_full(inp.hosts):
                         full = True
                         break
             if full and hasattr(o, "rest"):
                 for job in o.rest():
                     if consider(job):
                         order.started(job)
-    return PassResult(started, reasons)
+    return PassResult(started, reasons, early[0])
 
 
-def _all_full(hosts: dict[str, HostInfo]) -> bool:
+def all_full(hosts: dict[str, HostInfo]) -> bool:
     """No host can take a job any more (so no job can start this pass)."""
     for h in hosts.values():
         if not (h.failed or not h.open or not h.accepting or (h.max_slots is not None and h.used >= h.max_slots)):
