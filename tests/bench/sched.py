@@ -17,7 +17,7 @@ Then one new submission and another pass (target: <= 5% of a full pass).
 Wall times, and CPU times (less noisy on a shared machine). Prints a table
 and writes bench-sched.json (or --json PATH). 1M jobs take minutes and
 gigabytes (filling and loading the store): only with --big (adds 1000000
-to the sizes). `run(sizes)` is the entry point for tests/bench/run.py.
+to the sizes). `run(sizes)` is the entry point for tests/bench/all.py.
 """
 
 from __future__ import annotations
@@ -161,10 +161,9 @@ def measure(n: int, root: Path) -> dict:
             "warm_ratio": warm / floor, "warm_ratio_cpu": warm_cpu / floor_cpu}
 
 
-def run(sizes=(10_000, 100_000)) -> dict:
-    """Measure each size (in a fresh cluster); the figures as a dict
-    (``results``: one per size; ``growth``: full-pass cost from each size to
-    the next, the issue's 100k -> 1M figure when both are measured)."""
+def run(sizes=(10_000, 100_000)) -> list[dict]:
+    """Measure each size (in a fresh cluster): one dict of figures per size
+    (what tests/bench/all.py, the project's benchmark command, calls)."""
     import gc
 
     root = Path(tempfile.mkdtemp(prefix="lsfemu-bench-sched-"))
@@ -176,6 +175,12 @@ def run(sizes=(10_000, 100_000)) -> dict:
             print(f"sched: {n} pending done", file=sys.stderr)
     finally:
         shutil.rmtree(root, ignore_errors=True)
+    return results
+
+
+def summary(results: list[dict]) -> dict:
+    """The figures with the machine and the growth from each size to the
+    next (the issue's 100k -> 1M figure when both are measured)."""
     growth = [{"from": a["pending"], "to": b["pending"], "full_pass_x": b["full_pass_s"] / a["full_pass_s"],
                "full_pass_cpu_x": b["full_pass_cpu_s"] / a["full_pass_cpu_s"],
                "warm_full_pass_x": b["warm_full_pass_s"] / a["warm_full_pass_s"],
@@ -214,7 +219,7 @@ def main() -> int:
     sizes = [int(x) for x in args.sizes.split(",") if x]
     if args.big and 1_000_000 not in sizes:
         sizes.append(1_000_000)
-    figures = run(sizes)
+    figures = summary(run(sizes))
     print(table(figures))
     Path(args.json).write_text(json.dumps(figures, indent=1) + "\n")
     return 0
