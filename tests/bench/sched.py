@@ -73,7 +73,7 @@ def config_files() -> dict[str, str]:
 
 def fill(home: Path, envdir: Path, n: int, seed: int = 1) -> None:
     """N pending jobs straight into the store (bsub would take minutes)."""
-    from sqlalchemy import insert
+    from sqlalchemy import delete, insert
 
     from lsfemu.daemon.cluster import Cluster
     from lsfemu.store.models import Counter, Job
@@ -99,6 +99,8 @@ def fill(home: Path, envdir: Path, n: int, seed: int = 1) -> None:
                 rows.clear()
         if rows:
             conn.execute(insert(Job), rows)
+        # (the Cluster made the counters when it created the store)
+        conn.execute(delete(Counter).where(Counter.name.in_(("next_job_id", "position"))))
         conn.execute(insert(Counter), [dict(name="next_job_id", value=n + 1), dict(name="position", value=n + 1)])
     cl.engine.dispose()
 
