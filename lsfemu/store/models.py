@@ -8,7 +8,7 @@ cluster's clock (virtual or wall). Schema changes go through Alembic
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, Float, Index, Integer, String, Text
+from sqlalchemy import BigInteger, Boolean, Float, Index, Integer, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -20,6 +20,9 @@ class Base(DeclarativeBase):
 #: never enforces one; VARCHAR(256) there only because that is how the schema began
 #: (migration 0006 lifts the limit on PostgreSQL, which would refuse longer names)
 Name = String(256).with_variant(String(), "postgresql")
+#: an integer that may pass 2**31 (a -M limit in KB, a file length): 64 bits, as
+#: SQLite's INTEGER always is (migration 0006 widens it on PostgreSQL)
+Int64 = Integer().with_variant(BigInteger(), "postgresql")
 
 
 class Job(Base):
@@ -93,7 +96,7 @@ class Job(Base):
     dependency: Mapped[str | None] = mapped_column(Text, nullable=True)
     depend_json: Mapped[str | None] = mapped_column(Text, nullable=True)
     # bsub -M: memory limit in KB (rLimits[RLIMIT_RSS]); -M N! makes it a hard limit LSF enforces.
-    mem_limit_kb: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    mem_limit_kb: Mapped[int | None] = mapped_column(Int64, nullable=True)
     mem_limit_hard: Mapped[bool] = mapped_column(Boolean, default=False)
 
     __table_args__ = (Index("ix_jobs_user_status", "user", "status"),)
@@ -162,5 +165,5 @@ class Counter(Base):
     __tablename__ = "counters"
 
     name: Mapped[str] = mapped_column(String(64), primary_key=True)
-    value: Mapped[int] = mapped_column(Integer)
+    value: Mapped[int] = mapped_column(Int64)
 

@@ -182,12 +182,15 @@ def test_replay_into_a_postgresql_store(lsf_cluster, lsfemu_postgres, tmp_path):
 
 
 @pytest.mark.lsfemu_stores
-def test_long_names_are_stored_on_both(lsf_cluster_factory):
-    """A 300-character project, user and submission host: SQLite never limited
-    them, and PostgreSQL (VARCHAR(256) before migration 0006) no longer refuses them."""
+def test_long_names_and_big_limits_are_stored_on_both(lsf_cluster_factory):
+    """A 300-character project, user and submission host, and a -M limit past 2**31 KB:
+    SQLite always took them, and PostgreSQL (VARCHAR(256) and 32-bit INTEGER before
+    migration 0006) no longer refuses them."""
     c = lsf_cluster_factory(inprocess=True)
     long = "x" * 300
-    r = c.run(["bsub", "-P", long, "sleep", "10"], user=long, env={"LSFEMU_SUBMIT_HOST": "h" * 300})
+    r = c.run(["bsub", "-P", long, "-M", "3000000000KB", "sleep", "10"], user=long,
+              env={"LSFEMU_SUBMIT_HOST": "h" * 300})
     assert r.rc == 0, r.text
     out = c.run("bjobs -u all -noheader -o 'jobid user proj from_host delimiter=\",\"'").out
     assert out == f"1,{long},{long},{'h' * 300}\n"
+    assert c.store_rows("SELECT mem_limit_kb FROM jobs") == [(3000000000,)]

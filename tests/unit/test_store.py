@@ -49,6 +49,9 @@ def test_migrations_create_exactly_the_models(empty_store_url):
     lengths = {c["name"]: getattr(c["type"], "length", None) for c in inspect(engine).get_columns("jobs")}
     want = None if engine.dialect.name == "postgresql" else 256
     assert [lengths[c] for c in ("user", "queue", "from_host", "project", "user_group")] == [want] * 5
+    with engine.begin() as conn:  # 64-bit integers on both (SQLite's INTEGER; BIGINT on PostgreSQL)
+        conn.execute(text("INSERT INTO counters (name, value) VALUES ('events_offset', :v)"), {"v": 3 * 2**31})
+        assert conn.execute(text("SELECT value FROM counters WHERE name = 'events_offset'")).scalar() == 3 * 2**31
     assert integrity_ok(engine)
     engine.dispose()
 
