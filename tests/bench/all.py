@@ -314,6 +314,34 @@ def bench_clock(root: Path, jobs: int, hosts: int, slots_per_host: int, days: fl
 # 4. replay and bhist -t -f
 # ---------------------------------------------------------------------------
 
+# Linux carries a process's peak RSS over fork and exec: a command forked by
+# this (by now large) process would report this process's peak as its own.
+# A small launcher process forks it instead and reports its wall time and
+# peak RSS (wait4).
+_LAUNCHER = """
+import os, subprocess, sys, time
+t0 = time.perf_counter()
+p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+err = p.stderr.read()
+_, status, ru = os.wait4(p.pid, 0)
+dt = time.perf_counter() - t0
+sys.stderr.write(err.decode(errors="replace")[-2000:])
+sys.stderr.write(f"\\nLAUNCHER {dt} {ru.ru_maxrss} {os.waitstatus_to_exitcode(status)}\\n")
+"""
+
+
+def run_measured(argv: list[str], env: dict[str, str]) -> tuple[float, int]:
+    """(wall seconds, peak RSS in MB) of one command, run by _LAUNCHER."""
+    p = subprocess.run([sys.executable, "-c", _LAUNCHER, *argv], env=env, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, text=True)
+    lines = p.stderr.rstrip().splitlines()
+    if not lines or not lines[-1].startswith("LAUNCHER "):
+        raise RuntimeError(f"{argv}: launcher failed: {p.stderr[-2000:]}")
+    _, dt, rss, rc = lines[-1].split()
+    if int(rc) != 0:
+        raise RuntimeError(f"{argv} failed ({rc}): {chr(10).join(lines[:-1])[-2000:]}")
+    return float(dt), int(rss) // 1024
+
 
 def bench_replay(root: Path, sizes: list[int]) -> dict:
     mod = _module("replay")
@@ -329,10 +357,10 @@ def bench_replay(root: Path, sizes: list[int]) -> dict:
         gen = time.perf_counter() - t0
         base = min(mod.floor(path) for _ in range(3))
         row = {"events": n, "jobs": jobs, "bytes": path.stat().st_size, "generate_s": gen, "floor_s": base}
-        dt, rss = mod.run_measured(command("bhist") + ["-t", "-a", "-u", "all", "-f", str(path)], env)
+        dt, rss = run_measured(command("bhist") + ["-t", "-a", "-u", "all", "-f", str(path)], env)
         row.update(bhist_s=dt, bhist_ratio=dt / base, bhist_rss_mb=rss)
         into = root / f"into{n}"
-        dt, rss = mod.run_measured(command("lsfemu") + ["replay", str(path), "--into", str(into), "--no-progress"],
+        dt, rss = run_measured(command("lsfemu") + ["replay", str(path), "--into", str(into), "--no-progress"],
                                    env)
         row.update(replay_s=dt, replay_ratio=dt / base, replay_rss_mb=rss)
         shutil.rmtree(into, ignore_errors=True)
