@@ -472,6 +472,9 @@ def table(res: dict) -> tuple[list[tuple], bool]:
             n = s["pending"]
             add("sched", f"full pass, {n} pending", f"{s['full_pass_s']:.2f} s", f"{s['floor_sorted_s']:.4f} s",
                 s["ratio"], 10 if n == 100_000 else None)
+            if "warm_ratio" in s:  # a pass after jobs ended, every job ranked again
+                add("sched", f"  warm full pass, {n}", f"{s['warm_full_pass_s']:.2f} s", f"{s['floor_sorted_s']:.4f} s",
+                    s["warm_ratio"], None)
             if "ratio_cpu" in s:  # CPU time: less noisy on a shared machine
                 add("sched", f"  same, CPU time", f"{s['full_pass_cpu_s']:.2f} s", f"{s['floor_sorted_cpu_s']:.4f} s",
                     s["ratio_cpu"], None)
