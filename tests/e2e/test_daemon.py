@@ -76,7 +76,6 @@ def test_mbdrestart(lsf_cluster):
     assert _daemon_pid(c) == pid  # exec'd in place: same process, new image
 
 
-@pytest.mark.lsfemu_stores
 def test_inprocess_mode_gives_the_same_answers(lsf_cluster_factory):
     script = [
         ("bsub -q normal -n 2 -J hello sleep 600", "user1"),

@@ -126,20 +126,20 @@ def test_daemon_survives_its_connection_cut(lsf_cluster, lsfemu_postgres):
 
 @pytest.mark.lsfemu_stores
 def test_inprocess_commands_at_once_allocate_ids_without_race(lsf_cluster_factory):
-    """Three processes in in-process mode (no daemon) submit 5 jobs each at once to
-    one store: IDs 1..15, each once, and lsb.events holds exactly those jobs."""
+    """Three processes in in-process mode (no daemon) submit 3 jobs each at once to
+    one store: IDs 1..9, each once, and lsb.events holds exactly those jobs."""
     c = lsf_cluster_factory(inprocess=True)
     assert c.run("lsid").rc == 0  # the store exists before the burst (see docs/semantics.md)
 
     def burst(n):
-        return [_submit(c, f"p{n}-{i}") for i in range(5)]
+        return [_submit(c, f"p{n}-{i}") for i in range(3)]
 
     with concurrent.futures.ThreadPoolExecutor(3) as pool:
         ids = [i for got in pool.map(burst, range(3)) for i in got]
-    assert sorted(ids) == list(range(1, 16))
-    assert sorted(r[0] for r in c.store_rows("SELECT id FROM jobs")) == list(range(1, 16))
+    assert sorted(ids) == list(range(1, 10))
+    assert sorted(r[0] for r in c.store_rows("SELECT id FROM jobs")) == list(range(1, 10))
     logged = [r.job_id for _, r in read_events([c.home / "logdir" / "lsb.events"]) if isinstance(r, F.JobNew)]
-    assert sorted(logged) == list(range(1, 16))
+    assert sorted(logged) == list(range(1, 10))
     assert c.store_intact()
 
 
@@ -186,7 +186,7 @@ def test_long_names_and_big_limits_are_stored_on_both(lsf_cluster_factory):
     """A 300-character project, user and submission host, and a -M limit past 2**31 KB:
     SQLite always took them, and PostgreSQL (VARCHAR(256) and 32-bit INTEGER before
     migration 0006) no longer refuses them."""
-    c = lsf_cluster_factory(inprocess=True)
+    c = lsf_cluster_factory()
     long = "x" * 300
     r = c.run(["bsub", "-P", long, "-M", "3000000000KB", "sleep", "10"], user=long,
               env={"LSFEMU_SUBMIT_HOST": "h" * 300})
