@@ -268,12 +268,32 @@ def test_bkill_of_a_parallel_job_sends_only_sigkill(shared):
     assert not (c.root / "work" / f"sigs.{jid}").exists()  # no SIGINT/SIGTERM first (LSB_USE_SEQUENTIAL_SIGNAL=N)
 
 
+def _group_cpu(pgid: int) -> float:
+    """CPU seconds (user + system) of the processes of group `pgid`, read from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            fields = Path(f"/proc/{d}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid:  # pgrp is the 5th field; fields[0] is the state (3rd)
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / tick
+
+
 def test_bstop_bresume_stop_the_process_group_and_its_cpu_time(shared):
     c = shared
     jid = sub(c, ["-J", "burn", "echo ready > ready.$LSB_JOBID; while :; do :; done"])
     wait_file(c.root / "work" / f"ready.{jid}", "ready")
-    time.sleep(1.0)
     pgid = job_pgid(c, jid)
+    # until the loop has burnt 0.6 s of CPU (a fixed sleep gave it less on a loaded machine)
+    deadline = time.time() + 30
+    while _group_cpu(pgid) < 0.6 and time.time() < deadline:
+        time.sleep(0.1)
+    time.sleep(1.2)  # a sample of the daemon's after that
     assert proc_state(pgid) in ("R", "S")
     assert c.run(f"bstop {jid}", user="user1").out == f"Job <{jid}> is being stopped\n"
     assert field(c, jid, "stat") == "USUSP"
@@ -445,7 +465,8 @@ def _status_records(c, jid: int) -> list[str]:
 def test_jobs_survive_a_daemon_killed_with_sigkill_and_are_collected_once(wall):
     c = wall()
     short = sub(c, ["-o", "short.out", "sleep 2; echo short-done"])
-    longer = sub(c, ["-o", "long.out", "sleep 5; echo long-done"])
+    # the longer job ends only when the test says so (a fixed sleep ran out on a loaded machine)
+    longer = sub(c, ["-o", "long.out", "while [ ! -e long.go ]; do sleep 0.1; done; echo long-done"])
     deadline = time.time() + 10
     while c.run("bjobs -u all -noheader -o stat").out.split() != ["RUN", "RUN"] and time.time() < deadline:
         time.sleep(0.1)
@@ -455,6 +476,7 @@ def test_jobs_survive_a_daemon_killed_with_sigkill_and_are_collected_once(wall):
     time.sleep(2.5)  # the short job ends while no daemon runs
     assert field(c, short, "stat") == "DONE"  # a new daemon collects it
     assert field(c, longer, "stat") == "RUN"  # and watches the other one
+    (c.root / "work" / "long.go").touch()
     wait_stat(c, longer, ("DONE",))
     for jid, name in ((short, "short"), (longer, "long")):
         text = (c.root / "work" / f"{name}.out").read_text()
@@ -465,7 +487,7 @@ def test_jobs_survive_a_daemon_killed_with_sigkill_and_are_collected_once(wall):
 
 def test_mbdrestart_and_daemon_stop_keep_jobs_running(wall):
     c = wall()
-    jid = sub(c, ["-o", "m.out", "sleep 5; echo m-done"])
+    jid = sub(c, ["-o", "m.out", "while [ ! -e m.go ]; do sleep 0.1; done; echo m-done"])
     wait_stat(c, jid, ("RUN",))
     time.sleep(0.2)
     pgid = job_pgid(c, jid)
@@ -474,6 +496,7 @@ def test_mbdrestart_and_daemon_stop_keep_jobs_running(wall):
     assert field(c, jid, "stat") == "RUN"  # a new daemon watches it
     assert c.run("badmin mbdrestart", user="lsfadmin").rc == 0
     assert field(c, jid, "stat") == "RUN"
+    (c.root / "work" / "m.go").touch()
     wait_stat(c, jid, ("DONE",))
     assert (c.root / "work" / "m.out").read_text().splitlines().count("m-done") == 1
     assert _status_records(c, jid) == ["64", "192"]

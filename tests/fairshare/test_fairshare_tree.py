@@ -295,14 +295,12 @@ def test_fairshare_order_charges_only_started_jobs():
     assert st.user_usage("u1").job_slots == 1 and st.user_usage("u2").job_slots == 2
 
 
-def test_fairshare_order_many_users_is_fast_and_fair():
-    import time
+def test_fairshare_order_many_users_is_fair():
+    # (its speed is the benchmark's business: tests/bench/, not a timed unit test)
     users = [f"u{i}" for i in range(100)]
     st = FairshareState(build_tree("USER_SHARES[[default, 1]]", {}, set(users)), Factors(), {})
     jobs = [Job(i, users[i % 100], position=i) for i in range(2000)]
-    t0 = time.perf_counter()
     started, _ = fairshare_order(st, jobs, lambda j: True)
-    assert time.perf_counter() - t0 < 2.0
     assert len(started) == 2000
     # equal shares, equal jobs: after every round of 100 starts each user has the same count
     first = [j.user for j in started[:100]]
