@@ -45,8 +45,8 @@ def encode_fields(fields: list[str]) -> bytes:
     return len(body).to_bytes(4, "big") + body
 
 
-def decode_fields(body: bytes) -> list[str]:
-    """Inverse of encode_fields (without the frame length). Raises ValueError."""
+def split_fields(body: bytes) -> list[bytes]:
+    """The raw fields of a frame made by encode_fields (without the frame length). Raises ValueError."""
     out = []
     i, n = 0, len(body)
     while i < n:
@@ -56,9 +56,14 @@ def decode_fields(body: bytes) -> list[str]:
         i += 4
         if i + k > n:
             raise ValueError("truncated field")
-        out.append(body[i:i + k].decode("utf-8", "surrogateescape"))
+        out.append(body[i:i + k])
         i += k
     return out
+
+
+def decode_fields(body: bytes) -> list[str]:
+    """Inverse of encode_fields (without the frame length). Raises ValueError."""
+    return [f.decode("utf-8", "surrogateescape") for f in split_fields(body)]
 
 
 def encode_request(req: dict) -> bytes:

@@ -100,7 +100,7 @@ class TcpGate:
         """(user, nonce, request) of a good request, else the reason to refuse it.
         `not_before`: a later start of service than accept_since (a takeover)."""
         try:
-            f = _split(raw)
+            f = client.split_fields(raw)
         except ValueError:
             return "not an lsfemu request"
         if len(f) != 6 or f[0] != client.TCP_MAGIC.encode():
@@ -142,18 +142,3 @@ class TcpGate:
 def refusal(why: str) -> bytes:
     """An unsigned answer: one line, rc 255 (the client shows it; nothing was done)."""
     return client.encode_fields(["255", "", why.rstrip("\n") + "\n", ""])
-
-
-def _split(raw: bytes) -> list[bytes]:
-    out: list[bytes] = []
-    i, n = 0, len(raw)
-    while i < n:
-        if i + 4 > n:
-            raise ValueError("truncated field length")
-        k = int.from_bytes(raw[i:i + 4], "big")
-        i += 4
-        if i + k > n:
-            raise ValueError("truncated field")
-        out.append(raw[i:i + k])
-        i += k
-    return out
