@@ -60,6 +60,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
 from fill import START, Bulk, bulk_submit  # noqa: E402
+from run import timed  # noqa: E402  (one timed client call, shared with tests/bench/run.py)
 
 GROUPS = ("latency", "sched", "clock", "replay", "memory")
 
@@ -80,15 +81,6 @@ def run_ok(argv: list[str], env: dict[str, str]) -> str:
     if p.returncode != 0:
         raise RuntimeError(f"{argv} failed ({p.returncode}): {p.stderr[-2000:]}")
     return p.stdout
-
-
-def timed(argv: list[str], env: dict[str, str]) -> float:
-    t0 = time.perf_counter()
-    p = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    dt = time.perf_counter() - t0
-    if p.returncode != 0:
-        raise RuntimeError(f"{argv} failed ({p.returncode}): {p.stderr.decode()[-2000:]}")
-    return dt
 
 
 def cluster_env(root: Path, name: str, files: dict[str, str] | None = None) -> dict[str, str]:
@@ -476,7 +468,7 @@ def table(res: dict) -> tuple[list[tuple], bool]:
                 add("sched", f"  warm full pass, {n}", f"{s['warm_full_pass_s']:.2f} s", f"{s['floor_sorted_s']:.4f} s",
                     s["warm_ratio"], None)
             if "ratio_cpu" in s:  # CPU time: less noisy on a shared machine
-                add("sched", f"  same, CPU time", f"{s['full_pass_cpu_s']:.2f} s", f"{s['floor_sorted_cpu_s']:.4f} s",
+                add("sched", "  same, CPU time", f"{s['full_pass_cpu_s']:.2f} s", f"{s['floor_sorted_cpu_s']:.4f} s",
                     s["ratio_cpu"], None)
             add("sched", f"pass after 1 submit, {n}", f"{s['pass_after_one_submit_s']:.3f} s",
                 f"{s['full_pass_s']:.2f} s", s["incremental_share"], 0.05 if n == 100_000 else None)

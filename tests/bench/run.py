@@ -35,7 +35,7 @@ def timed(argv: list[str], env: dict[str, str]) -> float:
     p = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     dt = time.perf_counter() - t0
     if p.returncode != 0:
-        raise RuntimeError(f"{argv} failed: {p.stderr.decode()}")
+        raise RuntimeError(f"{argv} failed ({p.returncode}): {p.stderr.decode()[-2000:]}")
     return dt
 
 
