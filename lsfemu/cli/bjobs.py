@@ -55,13 +55,19 @@ def select_users(c: Ctx, u: str | None) -> set[str] | None:
     return {u}
 
 
-def order_key(c: Ctx, job) -> tuple:
+def queue_ranks(c: Ctx) -> dict[str, tuple[int, int]]:
+    """Each queue's place in dispatch order: (-PRIORITY, position in lsb.queues)."""
+    ranks: dict[str, tuple[int, int]] = {}
+    for i, q in enumerate(c.cluster.config.queues):
+        ranks.setdefault(q.name, (-q.priority, i))
+    return ranks
+
+
+def order_key(ranks: dict[str, tuple[int, int]], job) -> tuple:
     """Started jobs by start time (within one pass in dispatch order), then
-    pending jobs in dispatch order, then finished jobs by finish time."""
-    cfg = c.cluster.config
-    order = {q.name: i for i, q in enumerate(cfg.queues)}
-    q = cfg.queue(job.queue)
-    dispatch_order = (-(q.priority if q else 0), order.get(job.queue, 0), -(job.priority or 0), job.position)
+    pending jobs in dispatch order, then finished jobs by finish time
+    (`ranks`: queue_ranks)."""
+    dispatch_order = ranks.get(job.queue, (0, 0)) + (-(job.priority or 0), job.position)
     if job.status in ("RUN", "USUSP", "SSUSP"):
         return (0, job.start_time or 0) + dispatch_order
     if job.status in PENDING:
@@ -157,7 +163,8 @@ def bjobs(
             v.aps_value = result.calculated if result is not None and result.system is None else None
             views.append(v)
     else:
-        jobs.sort(key=lambda j: order_key(c, j))
+        ranks = queue_ranks(c)
+        jobs.sort(key=lambda j: order_key(ranks, j))
         views = [table_view(j) for j in jobs] if lean else [cl.view(j, now) for j in jobs]
     year = cfg.lsf_conf.get("LSB_DISPLAY_YEAR", "N").upper() == "Y"
     hms = hms or cfg.lsf_conf.get("LSB_HMS_TIME_FORMAT", "N").upper() == "Y"

@@ -162,10 +162,13 @@ class ClusterConfig:
 
     # -- lookups used everywhere -------------------------------------------------
     def queue(self, name: str) -> QueueConf | None:
-        for q in self.queues:
-            if q.name == name:
-                return q
-        return None
+        # An index by name, made again if `queues` is replaced or changes length
+        # (the pass and the listings look a queue up once per job).
+        index = self.__dict__.get("_queue_index")
+        if index is None or index[0] is not self.queues or index[1] != len(self.queues):
+            index = (self.queues, len(self.queues), {q.name: q for q in reversed(self.queues)})  # first wins
+            self.__dict__["_queue_index"] = index
+        return index[2].get(name)
 
     @property
     def master_host(self) -> str:
