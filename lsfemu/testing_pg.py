@@ -14,6 +14,7 @@ files: a few milliseconds, where running the migrations costs far more).
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import itertools
 import os
@@ -50,7 +51,8 @@ def find_bindir() -> Path | None:
     return None
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 now (the servers of the tests bind it next)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
@@ -94,7 +96,7 @@ class PostgresServer:
                   "--locale=C", "--no-sync", "--data-checksums")
         last = None
         for _ in range(5):  # another process may take the free port between probe and bind
-            self.port = _free_port()
+            self.port = free_port()
             opts = (f"-c listen_addresses=127.0.0.1 -p {self.port} -c unix_socket_directories={self.root} "
                     "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
                     "-c max_connections=200 -c shared_buffers=32MB")
@@ -171,6 +173,17 @@ class PostgresServer:
         name = f"{prefix}_{os.getpid()}_{next(self._names)}"
         self._admin(f"CREATE DATABASE {name} TEMPLATE {TEMPLATE_DB if schema else 'template0'}")
         return self.url(name)
+
+    @contextlib.contextmanager
+    def scratch(self, prefix: str):
+        """(folder, database URL) of one test, both new and both removed afterwards."""
+        root = Path(tempfile.mkdtemp(prefix=prefix))
+        url = self.new_database()
+        try:
+            yield root, url
+        finally:
+            self.drop_database(url)
+            shutil.rmtree(root, ignore_errors=True)
 
     def drop_database(self, url: str) -> None:
         name = url.rsplit("/", 1)[1]

@@ -18,7 +18,6 @@ import re
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -123,17 +122,12 @@ class SharedCluster:
 @pytest.fixture(params=[{}])
 def shared(lsfemu_postgres, request):
     """A SharedCluster; parametrise indirectly with its options ({"shared": False}, {"clock": "wall"})."""
-    root = Path(tempfile.mkdtemp(prefix="lsfemu-fo-"))
-    url = lsfemu_postgres.new_database()
-    sc = SharedCluster(root, url, **request.param)
-    try:
-        yield sc
-    finally:
-        sc.stop()
-        lsfemu_postgres.drop_database(url)
-        import shutil
-
-        shutil.rmtree(root, ignore_errors=True)
+    with lsfemu_postgres.scratch("lsfemu-fo-") as (root, url):
+        sc = SharedCluster(root, url, **request.param)
+        try:
+            yield sc
+        finally:
+            sc.stop()
 
 
 def _wait_master(sc: SharedCluster, host: str, timeout: float = 15.0) -> None:

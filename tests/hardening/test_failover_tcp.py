@@ -10,10 +10,8 @@ from __future__ import annotations
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -21,15 +19,10 @@ import pytest
 
 from lsfemu.cli.lsfemu_cmd import write_cluster
 from lsfemu.client import _connect, socket_path
+from lsfemu.testing_pg import free_port
 
 CANDIDATES = ("127.0.0.1", "127.0.0.2")
 HOST_ROW = "hostC     !        !        1       -    -    -    ()\n"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class TcpSharedCluster:
@@ -37,7 +30,7 @@ class TcpSharedCluster:
         self.root = root
         self.envdir = root / "conf"
         write_cluster(str(self.envdir), clock="virtual")
-        self.port = _free_port()
+        self.port = free_port()
         conf = self.envdir / "lsf.conf"
         text = re.sub(r"^LSF_MASTER_LIST=.*$", f'LSF_MASTER_LIST="{" ".join(CANDIDATES)}"', conf.read_text(), flags=re.M)
         conf.write_text(text + f"LSB_SHAREDIR={root / 'share'}\nLSB_MBD_PORT={self.port}\nLSB_API_CONNTIMEOUT=2\n")
@@ -79,17 +72,12 @@ class TcpSharedCluster:
 
 @pytest.fixture
 def tcp_shared(lsfemu_postgres):
-    import shutil
-
-    root = Path(tempfile.mkdtemp(prefix="lsfemu-fotcp-"))
-    url = lsfemu_postgres.new_database()
-    sc = TcpSharedCluster(root, url)
-    try:
-        yield sc
-    finally:
-        sc.stop()
-        lsfemu_postgres.drop_database(url)
-        shutil.rmtree(root, ignore_errors=True)
+    with lsfemu_postgres.scratch("lsfemu-fotcp-") as (root, url):
+        sc = TcpSharedCluster(root, url)
+        try:
+            yield sc
+        finally:
+            sc.stop()
 
 
 def test_clients_find_the_master_over_tcp_before_and_after_a_failover(tcp_shared, record_property):
