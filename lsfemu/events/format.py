@@ -1098,15 +1098,30 @@ def decode(line: str) -> Record:
     :class:`EventSyntaxError` (:class:`UnknownEventError` for a well-formed
     line of an event type lsfemu does not model).
 
-    Fast path: the whole line is checked against LSF's field syntax and split
-    by one regular expression each (in C), and each record type has its own
-    generated decoding function (:func:`_compile_decoder`). Any line the fast
-    path does not accept goes through :func:`_decode_slow`, which accepts
-    exactly the same lines and says precisely what is wrong."""
+    Three paths, each accepting a subset of the next one's lines and giving
+    the same record: the canonical shape of the line's type (one regular
+    expression per type, :func:`_compile_shape`: what lsfemu and LSF write);
+    else the whole line checked and split by one regular expression each and
+    decoded by generated per-type code (:func:`_compile_decoder`); else
+    :func:`_decode_slow`, which accepts exactly the same lines as the second
+    and says precisely what is wrong."""
     if line.endswith("\n"):
         line = line[:-1]
     if line.endswith("\r"):
         line = line[:-1]
+    shape = _SHAPES.get(line[1:line.find('"', 1)]) if line[:1] == '"' else None
+    if shape is not None:
+        m = shape[0](line)
+        if m is not None:
+            try:
+                return shape[1](m.groups())
+            except _Slow:
+                pass
+    return _decode_split(line)
+
+
+def _decode_split(line: str) -> Record:
+    """The second path of :func:`decode` (no line end on *line*)."""
     if _LINE_RE.fullmatch(line) is not None:
         toks = _FIND_RE.findall(line)
         if len(toks) >= 3:
@@ -1235,6 +1250,98 @@ def _compile_decoder(cls: type[Record]) -> Callable[[list[tuple[str, str]], int,
     ]
     exec("\n".join(lines), env)  # noqa: S102 -- code generated from our own schema
     return env["decode"]
+
+
+# the canonical shape of a line: single blanks between fields, strings
+# without quotes or Control Pictures inside, plain numbers (what lsfemu and
+# LSF write); anything else goes to the general paths
+_S_INT = "[+-]?[0-9]{1,30}"
+_S_FLOAT = r"[+-]?[0-9]{1,300}(?:\.[0-9]*)?"  # at most 300 digits: always finite
+_S_STR = '"[^"\u2400-\u2426]*"'
+_S_KIND = {"i": f" ({_S_INT})", "f": f" ({_S_FLOAT})", "s": ' "([^"\u2400-\u2426]*)"',
+           "slist": f" ([0-9]{{1,30}})((?: {_S_STR})*)",
+           "xf": f" ([0-9]{{1,30}})((?: {_S_STR} {_S_STR} {_S_INT})*)"}
+_S_XF_RE = re.compile(f'"([^"]*)" "([^"]*)" ({_S_INT})')
+
+
+def _compile_shape(cls: type[Record]) -> tuple[Callable[[str], Any], Callable[[tuple], Record]] | None:
+    """(fullmatch of the canonical shape of *cls*'s lines, conversion of its
+    groups into the record), or None when the schema has a field after an
+    optional one that is not optional itself (the shape cannot say so).
+
+    The shape fixes every field's kind; what a regular expression cannot
+    check -- list counts, and that a gated field is present exactly when its
+    option bit says so -- the conversion checks (raising _Slow), so that the
+    fields it assigns are the ones the token-by-token decoder assigns. None
+    too when a gated field is followed by another field that may be absent
+    and starts like it (JOB_MODIFY2's run of strings, each given by its own
+    bit): the expression would pick one reading and the bits often another."""
+    starts = [("s" if spec.kind == "s" else "n", spec.when is not None or spec.optional) for spec in cls._SCHEMA]
+    for spec, (kind, _), (next_kind, next_gated) in zip(cls._SCHEMA, starts, starts[1:]):
+        if spec.when is not None and next_gated and kind == next_kind:
+            return None
+    pattern = [re.escape(f'"{cls.TYPE}"'), r' "([0-9]{1,10}(?:\.[0-9]{1,10})?)" ([0-9]{1,30})']
+    env: dict[str, Any] = {"_Slow": _Slow, "_new": object.__new__, "_cls": cls, "_good": _good_version,
+                           "_xf": _S_XF_RE.findall, "VERSION": VERSION, "_defaults": _all_defaults(cls)}
+    body = ["def convert(g):",
+            "    version = g[0]",
+            "    if version != VERSION and not _good(version): raise _Slow",
+            "    v = dict(_defaults)",
+            "    v['event_time'] = int(g[1])",
+            "    v['version'] = version"]
+    nested = 0
+    g = 2  # the next group
+    for i, spec in enumerate(cls._SCHEMA):
+        if spec.optional:
+            if spec.when is not None:
+                return None
+            pattern.append("(?:")
+            nested += 1
+        elif nested:
+            return None
+        k = spec.kind
+        if k in ("ints", "floats"):
+            pat = f"((?: {_S_INT if k == 'ints' else _S_FLOAT}){{{spec.size}}})"
+        else:
+            pat = _S_KIND[k]
+        ind = "    "
+        if spec.when is not None:  # absent: the default stays
+            pat = f"(?:{pat})?"
+            env[f"_when{i}"] = spec.when
+            body += [f"    if (g[{g}] is not None) != bool(_when{i}(v)): raise _Slow",
+                     f"    if g[{g}] is not None:"]
+            ind = "        "
+        elif spec.optional:
+            body.append(f"    if g[{g}] is not None:")
+            ind = "        "
+        pattern.append(pat)
+        name = repr(spec.name)
+        if k == "i":
+            body.append(f"{ind}v[{name}] = int(g[{g}])")
+        elif k == "f":
+            body.append(f"{ind}v[{name}] = float(g[{g}])")
+        elif k == "s":
+            body.append(f"{ind}v[{name}] = g[{g}]")
+        elif k in ("ints", "floats"):
+            conv = "int" if k == "ints" else "float"
+            body.append(f"{ind}v[{name}] = tuple(map({conv}, g[{g}].split(' ')[1:]))")
+        elif k == "slist":
+            body += [f"{ind}items = tuple(g[{g + 1}][2:-1].split('\" \"')) if g[{g + 1}] else ()",
+                     f"{ind}if len(items) != int(g[{g}]): raise _Slow",
+                     f"{ind}v[{name}] = items"]
+        elif k == "xf":
+            body += [f"{ind}items = tuple((a, b, int(c)) for a, b, c in _xf(g[{g + 1}]))",
+                     f"{ind}if len(items) != int(g[{g}]): raise _Slow",
+                     f"{ind}v[{name}] = items"]
+        else:
+            raise AssertionError(k)
+        g += 2 if k in ("slist", "xf") else 1
+    pattern.append(")?" * nested)
+    body += ["    rec = _new(_cls)",
+             "    rec.__dict__ = v",
+             "    return rec"]
+    exec("\n".join(body), env)  # noqa: S102 -- code generated from our own schema
+    return re.compile("".join(pattern)).fullmatch, env["convert"]
 
 
 def _all_defaults(cls: type[Record]) -> dict[str, Any]:
@@ -1393,3 +1500,9 @@ def parse_job_id_str(text: str) -> tuple[int, int]:
     if not m:
         raise ValueError(f"bad job ID {text!r}")
     return int(m.group(1)), int(m.group(2) or 0)
+
+
+#: event type -> (shape match, conversion) for :func:`decode`'s first path
+_SHAPES: dict[str, tuple[Callable[[str], Any], Callable[[tuple], Record]]] = {
+    t: shape for t, shape in ((t, _compile_shape(c)) for t, c in RECORD_TYPES.items()) if shape is not None
+}
