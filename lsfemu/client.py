@@ -557,7 +557,7 @@ def call(cmd: str, argv: list[str], stdin_text: str | None = None) -> tuple[str,
         # bhist -f reads any lsb.events file, also with no cluster at all.
         from lsfemu.daemon.dispatch import handle
 
-        r = handle(None, build_request(cmd, argv, stdin_text), os.getuid())
+        r = handle(None, build_request(cmd, argv, stdin_text), os.getuid(), stdout=sys.stdout)
         return r.out, r.err, r.rc
     if os.environ.get("LSFEMU_DAEMON", "").lower() in ("off", "0", "no", "inprocess"):
         from lsfemu.daemon.inprocess import run_request

@@ -2,6 +2,8 @@
 with typer in LSF's style, job ID parsing, and the permission rules.
 
 Commands never print: they return a `Result` (stdout, stderr, exit code).
+The one exception is output too large to hold: a command run locally (not in
+the daemon) may be given the caller's stdout (`Ctx.stdout`) and write it there.
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ class Ctx:
     cwd: str
     env: dict[str, str]
     stdin: str | None = None
+    #: the caller's stdout when the command runs in the caller's process (bhist -f), else None
+    stdout: Any = None
     out: list[str] = field(default_factory=list)
     err: list[str] = field(default_factory=list)
     rc: int = 0

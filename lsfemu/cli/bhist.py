@@ -61,19 +61,24 @@ items separated by ``; ``). Nothing selected: ``No matching job found`` (with
 
 from __future__ import annotations
 
+import bisect
 import calendar
 import copy
 import datetime as _dt
+import io
+import math
 import os
 import re
+import shutil
+import tempfile
 import time as _time
 from pathlib import Path
-from typing import Optional
+from typing import Any, Callable, Optional
 
 import typer
 
 from lsfemu.cli.base import Ctx, Result, ctx, name_matches, parse_job_refs, run_typer
-from lsfemu.events.history import HistoryBuilder, JobHistory
+from lsfemu.events.history import CannotStream, Change, HistoryBuilder, JobHistory
 from lsfemu.events.log import CURRENT, EventWarning, JobFilter, event_files, read_events
 from lsfemu.render import bhist as R
 from lsfemu.sched.arrayspec import in_ranges
@@ -198,10 +203,9 @@ def _select_files(c: Ctx, nfiles: int | None, have_ids: bool) -> list[Path]:
     return [cur] if cur.exists() else []
 
 
-def _read(c: Ctx, paths: list[Path], want: set[int] | None) -> tuple[list[JobHistory], int | None]:
-    builder = HistoryBuilder()
+def _warner(c: Ctx) -> Callable[[EventWarning], None]:
+    """What bhist says on stderr about the problems of the files."""
     seen_unknown: set[tuple[str, str]] = set()
-    last: int | None = None
 
     def warn(w: EventWarning) -> None:
         if w.kind == "extra":
@@ -213,8 +217,14 @@ def _read(c: Ctx, paths: list[Path], want: set[int] | None) -> tuple[list[JobHis
             seen_unknown.add(key)
         c.err.append(f"File {w.path} at line {w.lineno}: {w.message}\n")
 
+    return warn
+
+
+def _read(c: Ctx, paths: list[Path], want: set[int] | None) -> tuple[list[JobHistory], int | None]:
+    builder = HistoryBuilder()
+    last: int | None = None
     jobs = JobFilter(want) if want is not None else None  # other jobs' records are skimmed, not decoded
-    for _, rec in read_events(paths, warn, jobs=jobs):
+    for _, rec in read_events(paths, _warner(c), jobs=jobs):
         if last is None or rec.event_time > last:
             last = rec.event_time
         if want is not None:
@@ -301,35 +311,140 @@ def _brief(h: JobHistory) -> JobHistory:
     return b
 
 
+def chronicle_lines(h: JobHistory, ch: Change, ran: bool, stamps: dict[float, str], year: bool) -> list[str]:
+    """The ``bhist -t`` lines of one change of *h* (*ran*: dispatched since
+    its submission or last requeue, this change included); *stamps* caches
+    the time stamps (events share their seconds: each is formatted once)."""
+    if ch.kind == "MODIFY":
+        items = list(ch.data.get("items") or [])
+        texts = ["Parameters of Job are changed: " + "; ".join(items) + ";"] if items else []
+    else:
+        texts = R.event_texts(h, ch, ran=ran)
+    if not texts:
+        return []
+    t = ch.time
+    stamp = stamps.get(t)
+    if stamp is None:
+        stamp = stamps[t] = long_prefix(t, year) + ": "
+    head = f"{stamp}Job <{h.display_id}>, "
+    lines = [f"{head}{text[:1].lower()}{text[1:]}\n" for text in texts]
+    return [line.replace(SOFT_SPACE, " ") if SOFT_SPACE in line else line for line in lines]
+
+
 def chronicle(histories: list[JobHistory], *, year: bool = False) -> str:
     """``bhist -t``: every event of *histories* in time order, one line each."""
     rows: list[tuple[float, int, str]] = []  # (time, sequence in job order and change order, line)
-    stamps: dict[float, str] = {}  # events share their seconds: format each one once
+    stamps: dict[float, str] = {}
     for h in histories:
         ran = False
-        head = f"Job <{h.display_id}>, "
         for ch in h.changes:
-            kind = ch.kind
-            if kind == "DISPATCH":
+            if ch.kind == "DISPATCH":
                 ran = True
-            elif kind == "REQUEUE":
+            elif ch.kind == "REQUEUE":
                 ran = False
-            if kind == "MODIFY":
-                items = list(ch.data.get("items") or [])
-                texts = ["Parameters of Job are changed: " + "; ".join(items) + ";"] if items else []
-            else:
-                texts = R.event_texts(h, ch, ran=ran)
-            t = ch.time
-            stamp = stamps.get(t)
-            if stamp is None:
-                stamp = stamps[t] = long_prefix(t, year) + ": "
-            for text in texts:
-                line = f"{stamp}{head}{text[:1].lower()}{text[1:]}\n"
-                if SOFT_SPACE in line:
-                    line = line.replace(SOFT_SPACE, " ")
-                rows.append((t, len(rows), line))
+            for line in chronicle_lines(h, ch, ran, stamps, year):
+                rows.append((ch.time, len(rows), line))
     rows.sort()  # by time, then as listed (job order, change order): the sequence is unique
     return "".join([r[2] for r in rows])
+
+
+class ChronicleStream:
+    """``bhist -t`` of every job of *users* (None: all) while the log is read
+    once, in bounded memory: the builder hands each change over as it is
+    made (:class:`HistoryBuilder` streaming); its lines wait in a buffer and
+    are written to *out*, in the order :func:`chronicle` gives (time, then
+    the order in which the jobs appeared, then the order of their changes),
+    once no record can come with an earlier time -- which the log's time
+    order says of lines more than :attr:`SLACK` seconds older than the
+    record being read. A line that would go before one already written
+    raises :class:`CannotStream` (the log is not in time order there): the
+    caller then reads it again the straightforward way."""
+
+    #: how far back in time a record may put a change (a finish logged after it happened)
+    SLACK = 600.0
+    #: records read between two flushes
+    EVERY = 4096
+
+    def __init__(self, out: Any, users: set[str] | None, year: bool):
+        self.out = out
+        self.users = users
+        self.year = year
+        self.buffer: list[tuple[float, int, int, str]] = []  # (time, job order, sequence, line)
+        self.seq = 0
+        self.written: tuple[float, int, int] | None = None  # the key of the last line written
+        self.lines = 0
+        self.peak = 0  # the most lines waiting at once
+        self.stamps: dict[float, str] = {}
+        self.builder = HistoryBuilder(stream=self.change)
+
+    def change(self, h: JobHistory, ch: Change) -> None:
+        if self.users is not None and h.user not in self.users:
+            return
+        if len(self.stamps) > 4096:
+            self.stamps.clear()
+        t = ch.time
+        for line in chronicle_lines(h, ch, h.started, self.stamps, self.year):
+            key = (t, h.order, self.seq)
+            if self.written is not None and key < self.written:
+                raise CannotStream(f"a line at {t} after one at {self.written[0]} was written")
+            self.buffer.append((t, h.order, self.seq, line))
+            self.seq += 1
+
+    def flush(self, before: float) -> None:
+        """Write the lines older than *before*."""
+        buf = self.buffer
+        self.peak = max(self.peak, len(buf))
+        buf.sort()
+        cut = bisect.bisect_left(buf, (before,))
+        if cut:
+            self.out.write("".join([r[3] for r in buf[:cut]]))
+            self.written = buf[cut - 1][:3]
+            self.lines += cut
+            del buf[:cut]
+
+    def read(self, paths: list[Path], warn: Callable[[EventWarning], None]) -> int:
+        """Read *paths* and write the chronicle; the number of lines written."""
+        builder = self.builder
+        n = 0
+        for _, rec in read_events(paths, warn):
+            n += 1
+            if n == self.EVERY:
+                n = 0
+                before = rec.event_time - self.SLACK
+                self.flush(before)
+                builder.forget_finished(before)
+            builder.feed(rec)
+        self.flush(math.inf)
+        return self.lines
+
+
+def _stream_chronicle(c: Ctx, paths: list[Path], users: set[str] | None, year: bool) -> bool:
+    """``bhist -t`` streamed (:class:`ChronicleStream`) into *c*; False when
+    the log must be read the straightforward way instead (nothing said)."""
+    err_before = len(c.err)
+    if c.stdout is not None:  # local: through a file, which a retry can empty
+        sink = tempfile.TemporaryFile("w+", encoding="utf-8", errors="surrogateescape")
+    else:
+        sink = io.StringIO()
+    with sink:
+        try:
+            lines = ChronicleStream(sink, users, year).read(paths, _warner(c))
+        except CannotStream:
+            del c.err[err_before:]
+            return False
+        if not lines:
+            c.out.append(NOT_FOUND_T)
+            c.rc = 255
+        elif c.stdout is None:
+            c.out.append(sink.getvalue())
+        else:
+            sink.seek(0)
+            try:
+                shutil.copyfileobj(sink, c.stdout, 1 << 20)
+                c.stdout.flush()
+            except BrokenPipeError:
+                pass
+    return True
 
 
 def _display_year(c: Ctx) -> bool:
@@ -399,7 +514,14 @@ def bhist(
     if c.cluster is not None and callable(getattr(c.cluster, "commit", None)):
         c.cluster.commit()  # the writer logs on commit: flush this request's catch-up
     want = {jid for jid, _, _ in ids} if ids else None
+    year = _display_year(c)
+    states = _wanted_states(all_, done, exited, pend, run, susp, complete is not None, chron)
     try:
+        if chron and want is None and states is None and queue is None and name is None \
+                and complete is None and submitted is None and dispatched is None:
+            # the selection is known at submission: stream in bounded memory
+            if _stream_chronicle(c, paths, _users(c, user), year):
+                return
         histories, last = _read(c, paths, want)
     except OSError as e:
         c.error(f"{e.filename or paths}: {e.strerror or e}")
@@ -428,7 +550,6 @@ def bhist(
                 selected.append(h)
     else:
         users = _users(c, user)
-        states = _wanted_states(all_, done, exited, pend, run, susp, complete is not None, chron)
         for h in histories:
             if users is not None and h.user not in users:
                 continue
@@ -447,7 +568,6 @@ def bhist(
             selected.append(h)
 
     # -- the output -------------------------------------------------------------------
-    year = _display_year(c)
     if chron:
         if not selected:
             c.out.append(NOT_FOUND_T)

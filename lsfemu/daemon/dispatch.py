@@ -53,9 +53,11 @@ def user_for(peer_uid: int, env: dict[str, str]) -> str:
         return str(peer_uid)
 
 
-def handle(cluster, req: dict, peer_uid: int, user: str | None = None) -> Result:
+def handle(cluster, req: dict, peer_uid: int, user: str | None = None, stdout=None) -> Result:
     """Run one request against `cluster`; never raises. `user`: the name a signed
-    TCP request carries (its peer has no uid here; `peer_uid` is then -1)."""
+    TCP request carries (its peer has no uid here; `peer_uid` is then -1).
+    `stdout`: the caller's, when the request runs in the caller's process
+    (see `Ctx.stdout`)."""
     cmd = req.get("cmd")
     argv = req.get("argv")
     env = req.get("env") or {}
@@ -78,6 +80,7 @@ def handle(cluster, req: dict, peer_uid: int, user: str | None = None) -> Result
         cwd=req.get("cwd") or "/",
         env={_clean(str(k)): _clean(str(v)) for k, v in env.items()},
         stdin=_clean(req["stdin"]) if isinstance(req.get("stdin"), str) else None,
+        stdout=stdout,
     )
     use_timezone(ctx.env.get("TZ"))
     try:

@@ -1262,6 +1262,20 @@ _S_KIND = {"i": f" ({_S_INT})", "f": f" ({_S_FLOAT})", "s": ' "([^"\u2400-\u2426
            "slist": f" ([0-9]{{1,30}})((?: {_S_STR})*)",
            "xf": f" ([0-9]{{1,30}})((?: {_S_STR} {_S_STR} {_S_INT})*)"}
 _S_XF_RE = re.compile(f'"([^"]*)" "([^"]*)" ({_S_INT})')
+#: kind -> the conversion of its groups (g: the first group; g1 the second: a list's items)
+_S_CONVERT = {
+    "i": ["v[{name}] = int(g[{g}])"],
+    "f": ["v[{name}] = float(g[{g}])"],
+    "s": ["v[{name}] = g[{g}]"],
+    "ints": ["v[{name}] = tuple(map(int, g[{g}].split(' ')[1:]))"],
+    "floats": ["v[{name}] = tuple(map(float, g[{g}].split(' ')[1:]))"],
+    "slist": ["items = tuple(g[{g1}][2:-1].split('\" \"')) if g[{g1}] else ()",
+              "if len(items) != int(g[{g}]): raise _Slow",
+              "v[{name}] = items"],
+    "xf": ["items = tuple((a, b, int(c)) for a, b, c in _xf(g[{g1}]))",
+           "if len(items) != int(g[{g}]): raise _Slow",
+           "v[{name}] = items"],
+}
 
 
 def _compile_shape(cls: type[Record]) -> tuple[Callable[[str], Any], Callable[[tuple], Record]] | None:
@@ -1315,26 +1329,7 @@ def _compile_shape(cls: type[Record]) -> tuple[Callable[[str], Any], Callable[[t
             body.append(f"    if g[{g}] is not None:")
             ind = "        "
         pattern.append(pat)
-        name = repr(spec.name)
-        if k == "i":
-            body.append(f"{ind}v[{name}] = int(g[{g}])")
-        elif k == "f":
-            body.append(f"{ind}v[{name}] = float(g[{g}])")
-        elif k == "s":
-            body.append(f"{ind}v[{name}] = g[{g}]")
-        elif k in ("ints", "floats"):
-            conv = "int" if k == "ints" else "float"
-            body.append(f"{ind}v[{name}] = tuple(map({conv}, g[{g}].split(' ')[1:]))")
-        elif k == "slist":
-            body += [f"{ind}items = tuple(g[{g + 1}][2:-1].split('\" \"')) if g[{g + 1}] else ()",
-                     f"{ind}if len(items) != int(g[{g}]): raise _Slow",
-                     f"{ind}v[{name}] = items"]
-        elif k == "xf":
-            body += [f"{ind}items = tuple((a, b, int(c)) for a, b, c in _xf(g[{g + 1}]))",
-                     f"{ind}if len(items) != int(g[{g}]): raise _Slow",
-                     f"{ind}v[{name}] = items"]
-        else:
-            raise AssertionError(k)
+        body += [ind + line.format(name=repr(spec.name), g=g, g1=g + 1) for line in _S_CONVERT[k]]
         g += 2 if k in ("slist", "xf") else 1
     pattern.append(")?" * nested)
     body += ["    rec = _new(_cls)",

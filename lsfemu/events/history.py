@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any, Iterable, NamedTuple
+from typing import Any, Callable, Iterable, NamedTuple
 
 from lsfemu.events import format as F
 
@@ -84,6 +84,10 @@ class JobHistory:
     finish_time: float | None = None
     #: (time, state) transitions, states from STATES + FINISHED
     transitions: list[tuple[float, str]] = field(default_factory=list)
+    #: dispatched since it was submitted or last requeued (kept up by add)
+    started: bool = False
+    #: when the builder took it in, among the histories it made (their order)
+    order: int = field(default=0, compare=False)
 
     # -- building ---------------------------------------------------------
     def add(self, time: float, kind: str, **data: Any) -> Change:
@@ -96,6 +100,7 @@ class JobHistory:
             self._set_state(time, "PSUSP" if data.get("hold") else "PEND")
         elif kind == "DISPATCH":
             self._set_state(time, "RUN")
+            self.started = True
         elif kind == "STATUS":
             self._set_state(time, data["status"])
         elif kind == "FINISH":
@@ -103,6 +108,7 @@ class JobHistory:
             self.finish_time = float(time)
         elif kind == "REQUEUE":
             self._set_state(time, "PEND")
+            self.started = False
         elif kind == "SWITCH" and data.get("queue"):
             self.queue = data["queue"]
         return change
@@ -130,16 +136,6 @@ class JobHistory:
     @property
     def finished(self) -> bool:
         return self.status in FINISHED
-
-    @property
-    def started(self) -> bool:
-        """Dispatched since it was submitted or last requeued."""
-        for c in reversed(self.changes):
-            if c.kind == "DISPATCH":
-                return True
-            if c.kind == "REQUEUE":
-                return False
-        return False
 
     def summary_time(self, now: float) -> float:
         """The instant of the ``... states by <time>`` line: the time of the
@@ -221,6 +217,46 @@ def modify_items(rec: F.JobModify2) -> list[str]:
     return items
 
 
+class CannotStream(Exception):
+    """A streaming :class:`HistoryBuilder` met what only a builder that keeps
+    every history can show (a job ID used again, a record of a job it has
+    forgotten, an array element made from its job's whole history): read the
+    log again without streaming."""
+
+
+class _KeySet:
+    """A set of job keys ``(job_id, array_index)``, small for the usual ones
+    (index 0 and IDs close together: one bit each, in pages)."""
+
+    _PAGE = 1 << 15  # job IDs per page (4 KB)
+
+    def __init__(self) -> None:
+        self.pages: dict[int, bytearray] = {}
+        self.others: set[tuple[int, int]] = set()
+
+    def __bool__(self) -> bool:
+        return bool(self.pages or self.others)
+
+    def add(self, key: tuple[int, int]) -> None:
+        job_id, idx = key
+        if idx or job_id < 0:
+            self.others.add(key)
+            return
+        page = self.pages.get(job_id // self._PAGE)
+        if page is None:
+            page = self.pages[job_id // self._PAGE] = bytearray(self._PAGE // 8)
+        bit = job_id % self._PAGE
+        page[bit >> 3] |= 1 << (bit & 7)
+
+    def __contains__(self, key: tuple[int, int]) -> bool:
+        job_id, idx = key
+        if idx or job_id < 0:
+            return key in self.others
+        page = self.pages.get(job_id // self._PAGE)
+        bit = job_id % self._PAGE
+        return page is not None and bool(page[bit >> 3] & (1 << (bit & 7)))
+
+
 class HistoryBuilder:
     """Feeds records in log order into per-job histories. ``histories`` keeps
     the order in which jobs first appeared. Records of unknown jobs (their
@@ -228,19 +264,74 @@ class HistoryBuilder:
     array's JOB_NEW (index 0, ``name[1-10]``) makes one history per element
     (``name[3]``), which the elements' records then extend; should an element
     appear that its JOB_NEW did not list, its first record clones the
-    array's history."""
+    array's history.
 
-    def __init__(self) -> None:
+    Streaming (*stream* given): each change is handed to ``stream(history,
+    change)`` as it is made, and histories keep only their last change; a
+    finished job is forgotten once :meth:`forget_finished` is told a time
+    after its finish (its key is remembered in a compact set). Memory then
+    follows the jobs alive at one instant. What only the histories of every
+    job could show raises :class:`CannotStream`."""
+
+    def __init__(self, stream: Callable[[JobHistory, Change], None] | None = None) -> None:
         self.histories: dict[tuple[int, int], JobHistory] = {}
+        self.stream = stream
+        self._made = 0
+        self._gone = _KeySet()
+        self._finished: list[tuple[float, tuple[int, int], JobHistory]] = []  # streaming: to forget
 
-    def _get(self, job_id: int, idx: int) -> JobHistory | None:
+    def _put(self, key: tuple[int, int], h: JobHistory) -> None:
+        if self.stream is not None and (key in self.histories or key in self._gone):
+            raise CannotStream(f"job <{key[0]}> submitted again")
+        h.order = self._made
+        self._made += 1
+        self.histories[key] = h
+
+    def _add(self, h: JobHistory, time: float, kind: str, **data: Any) -> None:
+        self._told(h, h.add(time, kind, **data))
+
+    def _told(self, h: JobHistory, change: Change) -> None:
+        if self.stream is not None:
+            self.stream(h, change)
+            del h.changes[:-1]  # the last one is looked at again (a requeue said twice)
+            h.transitions.clear()
+            if change.kind == "FINISH":
+                self._finished.append((change.time, (h.job_id, h.array_index), h))
+
+    def forget_finished(self, before: float) -> None:
+        """Streaming: forget the jobs that finished before *before* and are
+        still finished (a later record of theirs raises CannotStream)."""
+        keep = []
+        for item in self._finished:
+            t, key, h = item
+            if t >= before:
+                keep.append(item)
+            elif h.finished and self.histories.get(key) is h:
+                del self.histories[key]
+                self._gone.add(key)
+        self._finished = keep
+
+    def _get(self, job_id: int, idx: int, inert: bool = False) -> JobHistory | None:
+        """The history of a job key (cloned from its job's when an element
+        appears first); *inert*: the record changes nothing (JOB_CLEAN)."""
         h = self.histories.get((job_id, idx))
-        if h is None and idx:
+        if h is not None:
+            return h
+        if self._gone:
+            if (job_id, idx) in self._gone:
+                if inert:
+                    return None
+                raise CannotStream(f"a record of job <{job_id}> after it was forgotten")
+            if idx and (job_id, 0) in self._gone:
+                raise CannotStream(f"an element of job <{job_id}> after the job was forgotten")
+        if idx:
             head = self.histories.get((job_id, 0))
             if head is not None:
+                if self.stream is not None:
+                    raise CannotStream(f"an element of job <{job_id}> its JOB_NEW did not list")
                 h = copy.deepcopy(head)
                 h.array_index = idx
-                self.histories[(job_id, idx)] = h
+                self._put((job_id, idx), h)
         return h
 
     def feed(self, rec: F.Record) -> None:
@@ -254,12 +345,10 @@ class HistoryBuilder:
                 user_group=rec.user_group or None,
             )
             spec = array_spec_of(rec)
-            if spec is None:
-                self.histories[(rec.job_id, rec.idx)] = h
-            else:
+            if spec is not None:
                 h.name = spec.name
             run = rec.rlimits[F.RLIMIT_RUN] if len(rec.rlimits) > F.RLIMIT_RUN else -1
-            h.add(
+            submit = h.add(
                 rec.submit_time or t, "SUBMIT", from_host=rec.from_host, queue=rec.queue,
                 cwd=rec.cwd, home=rec.sub_home_dir,
                 output_file=rec.out_file or None, error_file=rec.err_file or None,
@@ -271,12 +360,16 @@ class HistoryBuilder:
                 hold=bool(rec.options2 & F.SUB2_HOLD),
                 run_limit_min=run / 60 if run >= 0 else None,
             )
-            if spec is not None:  # a job array: one history per element, from the array's JOB_NEW
+            if spec is None:
+                self._put((rec.job_id, rec.idx), h)
+                self._told(h, submit)
+            else:  # a job array: one history per element, from the array's JOB_NEW
                 for i in spec.indices():
                     e = copy.copy(h)
                     e.array_index = i
                     e.changes, e.transitions, e.limit_lines = list(h.changes), list(h.transitions), list(h.limit_lines)
-                    self.histories[(rec.job_id, i)] = e
+                    self._put((rec.job_id, i), e)
+                    self._told(e, submit)
             return
         if isinstance(rec, F.JobModify2):
             try:
@@ -294,59 +387,58 @@ class HistoryBuilder:
                 h.command = rec.command
             if rec.options & F.SUB_PROJECT_NAME:
                 h.project = rec.project_name
-            h.add(t, "MODIFY", items=modify_items(rec), user=rec.user_name)
+            self._add(h, t, "MODIFY", items=modify_items(rec), user=rec.user_name)
             return
         key = rec.job_key
         if key is None:
             return  # MBD_START, MBD_DIE, QUEUE_CTRL, HOST_CTRL
-        h = self._get(*key)
+        h = self._get(*key, inert=isinstance(rec, F.JobClean))
         if h is None:
             return
         if isinstance(rec, F.JobStart):
-            h.add(t, "DISPATCH", hosts=list(rec.exec_hosts),
-                  effective_res_req=rec.effective_res_req or None)
+            self._add(h, t, "DISPATCH", hosts=list(rec.exec_hosts),
+                      effective_res_req=rec.effective_res_req or None)
         elif isinstance(rec, F.JobStartAccept):
-            h.add(t, "STARTING", pid=rec.job_pid)
+            self._add(h, t, "STARTING", pid=rec.job_pid)
         elif isinstance(rec, F.JobExecute):
-            h.add(t, "EXECUTE", exec_home=rec.exec_home, exec_cwd=rec.exec_cwd, pid=rec.job_pid)
+            self._add(h, t, "EXECUTE", exec_home=rec.exec_home, exec_cwd=rec.exec_cwd, pid=rec.job_pid)
         elif isinstance(rec, F.JobStatus):
             self._status(h, t, rec)
         elif isinstance(rec, F.JobSignal):
-            h.add(t, "SIGNAL", signal=rec.signal_symbol, user=rec.user_name)
+            self._add(h, t, "SIGNAL", signal=rec.signal_symbol, user=rec.user_name)
         elif isinstance(rec, F.JobSwitch):
-            h.add(t, "SWITCH", queue=rec.queue, user=rec.user_name)
+            self._add(h, t, "SWITCH", queue=rec.queue, user=rec.user_name)
         elif isinstance(rec, F.JobMove):
-            h.add(t, "MOVE", position=rec.position, top=rec.base != F.TO_BOTTOM, user=rec.user_name)
+            self._add(h, t, "MOVE", position=rec.position, top=rec.base != F.TO_BOTTOM, user=rec.user_name)
         elif isinstance(rec, F.JobRequeue):
-            h.add(t, "REQUEUE")
+            self._add(h, t, "REQUEUE")
         # JOB_CLEAN: nothing to show
 
-    @staticmethod
-    def _status(h: JobHistory, t: float, rec: F.JobStatus) -> None:
+    def _status(self, h: JobHistory, t: float, rec: F.JobStatus) -> None:
         code = rec.status
         if code & (F.JOB_STAT_PDONE | F.JOB_STAT_PERR):
             if h.finished:
-                h.add(t, "POST", ok=not code & F.JOB_STAT_PERR)
+                self._add(h, t, "POST", ok=not code & F.JOB_STAT_PERR)
                 return
         name = F.status_name(code)
         if name in FINISHED:
             if h.finished and h.status == name:
                 return  # a repeated finish record
             exit_code = F.exit_code_of(rec.exit_status) if name == "EXIT" else 0
-            h.add(
-                rec.end_time or t, "FINISH", status=name,
+            self._add(
+                h, rec.end_time or t, "FINISH", status=name,
                 exit_code=exit_code if name == "EXIT" and h.started else None,
                 cpu_time=rec.cpu_time,
                 exit_reason=F.TERM_REASONS.get(rec.exit_info) if name == "EXIT" else None,
             )
             if code & (F.JOB_STAT_PDONE | F.JOB_STAT_PERR):
-                h.add(t, "POST", ok=not code & F.JOB_STAT_PERR)
+                self._add(h, t, "POST", ok=not code & F.JOB_STAT_PERR)
         elif name in STATES:
             reason = _pend_reason(rec.reason) if name == "PEND" else None
             if name == "PEND" and rec.reason == F.PEND_JOB_REQUEUED and h.changes \
                     and h.changes[-1].kind == "REQUEUE":
                 return  # JOB_REQUEUE already said so
-            h.add(t, "STATUS", status=name, reason=reason)
+            self._add(h, t, "STATUS", status=name, reason=reason)
 
 
 def array_spec_of(rec: F.JobNew):

@@ -1,0 +1,219 @@
+"""bhist -t streamed (cli.bhist.ChronicleStream, HistoryBuilder streaming)
+against the straightforward path (every history built, then
+cli.bhist.chronicle): the same bytes on logs with every record type, and the
+retry the straightforward way whenever streaming cannot be exact."""
+
+from __future__ import annotations
+
+import calendar
+import io
+import random
+from pathlib import Path
+
+import pytest
+
+from lsfemu.cli import bhist as B
+from lsfemu.cli.base import Ctx
+from lsfemu.events import format as F
+from lsfemu.events.history import CannotStream
+from lsfemu.events.log import EventWriter
+from lsfemu.events.synth import write_events
+
+T0 = calendar.timegm((2024, 3, 5, 9, 0, 0))
+USERS = ("alice", "bob", "carol")
+STATUS = [F.JOB_STAT_PEND, F.JOB_STAT_PSUSP, F.JOB_STAT_RUN, F.JOB_STAT_USUSP, F.JOB_STAT_SSUSP,
+          F.JOB_STAT_UNKWN, F.JOB_STAT_RUN]
+
+
+def _job_records(rng: random.Random, jid: int, t: int, idx: int = 0) -> list[F.Record]:
+    """A random life of one job (or array element) from time *t* on: every
+    job record type, states back and forth, requeues, post-job records."""
+    out: list[F.Record] = []
+    for _ in range(rng.randint(0, 9)):
+        t += rng.choice((0, 0, 1, 3, 40))
+        kind = rng.choice(("start", "status", "signal", "switch", "move", "modify", "requeue", "finish",
+                           "post", "clean"))
+        if kind == "start":
+            hosts = tuple(rng.choice(("h1", "h2")) for _ in range(rng.randint(1, 3)))
+            out += [F.JobStart(event_time=t, job_id=jid, idx=idx, exec_hosts=hosts,
+                               effective_res_req=rng.choice(("", "select[mem>1]"))),
+                    F.JobStartAccept(event_time=t, job_id=jid, idx=idx, job_pid=jid * 10),
+                    F.JobExecute(event_time=t, job_id=jid, idx=idx, job_pid=rng.choice((0, jid * 10)),
+                                 exec_home="/home/x", exec_cwd="/home/x/w")]
+        elif kind == "status":
+            out.append(F.JobStatus(event_time=t, job_id=jid, idx=idx, status=rng.choice(STATUS),
+                                   reason=rng.choice((0, F.PEND_JOB_NEW, F.PEND_JOB_REQUEUED))))
+        elif kind == "signal":
+            out.append(F.JobSignal(event_time=t, job_id=jid, idx=idx, user_name="bob",
+                                   signal_symbol=rng.choice(("KILL", "STOP", "DELETEJOB"))))
+        elif kind == "switch":
+            out.append(F.JobSwitch(event_time=t, job_id=jid, idx=idx, queue="long", user_name="root"))
+        elif kind == "move":
+            out.append(F.JobMove(event_time=t, job_id=jid, idx=idx, position=2,
+                                 base=rng.choice((F.TO_TOP, F.TO_BOTTOM)), user_name="root"))
+        elif kind == "modify":
+            out.append(F.job_modify(jid, event_time=t, user_name="alice", array_index=idx,
+                                    user_priority=rng.choice((None, 40)), run_limit_s=rng.choice((None, 600)),
+                                    job_name=rng.choice((None, "renamed"))))
+        elif kind == "requeue":
+            out.append(F.JobRequeue(event_time=t, job_id=jid, idx=idx))
+        elif kind == "finish":
+            ok = rng.random() < 0.6
+            end = t - rng.choice((0, 0, 0, 2))  # a finish logged a little after it happened
+            out.append(F.JobStatus(event_time=t, job_id=jid, idx=idx, cpu_time=1.5, end_time=end,
+                                   status=F.JOB_STAT_DONE if ok else F.JOB_STAT_EXIT,
+                                   exit_status=0 if ok else F.wait_status(3), exit_info=rng.choice((0, 14))))
+        elif kind == "post":
+            out.append(F.JobStatus(event_time=t, job_id=jid, idx=idx,
+                                   status=F.JOB_STAT_DONE | rng.choice((F.JOB_STAT_PDONE, F.JOB_STAT_PERR))))
+        else:
+            out.append(F.JobClean(event_time=t, job_id=jid, idx=idx))
+    return out
+
+
+def write_log(path: Path, seed: int, jobs: int = 60) -> None:
+    """A log with every record type lsfemu models (jobs, arrays, control
+    records), an unknown type and a corrupt line, in time order."""
+    rng = random.Random(seed)
+    pending: list[tuple[int, int, F.Record]] = []
+    t = T0
+    n = 0
+    recs: list[F.Record] = [F.MbdStart(event_time=T0, master="m", cluster="c", num_hosts=2, num_queues=2)]
+    for jid in range(1, jobs + 1):
+        t += rng.choice((0, 1, 2, 30))
+        array = rng.random() < 0.1
+        name = f"arr[1-{rng.randint(1, 3)}]" if array else rng.choice(("", "named"))
+        recs.append(F.JobNew(event_time=t, job_id=jid, user_name=rng.choice(USERS), queue="normal",
+                             options=F.SUB_JOB_NAME if name else 0, job_name=name or "sleep 1",
+                             command="sleep 1", submit_time=t - rng.choice((0, 0, 1)),
+                             num_processors=rng.choice((1, 2)), from_host="login1", cwd="/home/x/w",
+                             sub_home_dir="/home/x"))
+        for idx in (range(1, 4) if array else (0,)):
+            for r in _job_records(rng, jid, t, idx):
+                n += 1
+                pending.append((r.event_time, n, r))
+        if rng.random() < 0.05:
+            recs.append(F.QueueCtrl(event_time=t, opcode=F.QUEUE_CLOSED, queue="normal", user_name="root"))
+            recs.append(F.HostCtrl(event_time=t, opcode=F.HOST_CLOSE, host="h1", user_name="root"))
+    recs += [r for _, _, r in sorted(pending, key=lambda p: (p[0], p[1]))]
+    recs.sort(key=lambda r: r.event_time)  # stable: each job's records stay in their order
+    recs.append(F.MbdDie(event_time=recs[-1].event_time, master="m"))
+    with EventWriter(path) as w:
+        w.write_many(recs[: len(recs) // 2])
+    with open(path, "a") as fh:
+        fh.write('"LOAD_INDEX" "10.1" 1709629206 0\n')
+        fh.write('"JOB_START" "10.1" 1709629205 3 4 0 0 1.0 2 "h1\n')
+    with EventWriter(path) as w:
+        w.write_many(recs[len(recs) // 2:])
+
+
+def run_bhist(path: Path, *argv: str, stdout=None) -> tuple[str, str, int]:
+    c = Ctx(cluster=None, cmd="bhist", argv=[*argv, "-f", str(path)], user="alice", uid=0, cwd="/",
+            env={}, stdout=stdout)
+    r = B.run(c)
+    if stdout is not None:
+        return stdout.getvalue() + r.out, r.err, r.rc
+    return r.out, r.err, r.rc
+
+
+def straightforward(path: Path, users: set[str] | None) -> tuple[str, str, int]:
+    """bhist -t the straightforward way: every history built, then chronicle()."""
+    c = Ctx(cluster=None, cmd="bhist", argv=[], user="alice", uid=0, cwd="/", env={})
+    histories, _ = B._read(c, [path], None)
+    selected = [h for h in histories if users is None or h.user in users]
+    if not selected:
+        return B.NOT_FOUND_T, "".join(c.err), 255
+    return B.chronicle(selected), "".join(c.err), 0
+
+
+def streamed(path: Path, users: set[str] | None) -> str:
+    """ChronicleStream itself (raises CannotStream instead of falling back)."""
+    out = io.StringIO()
+    B.ChronicleStream(out, users, False).read([path], lambda w: None)
+    return out.getvalue()
+
+
+@pytest.fixture(params=[(4096, 600.0), (1, 0.0), (3, 5.0)], ids=["default", "every-record", "small-slack"])
+def flushing(request, monkeypatch):
+    """How often the stream writes and forgets: as shipped, and far more often
+    (every record; a slack of 0 or 5 s) so that small logs exercise it."""
+    every, slack = request.param
+    monkeypatch.setattr(B.ChronicleStream, "EVERY", every)
+    monkeypatch.setattr(B.ChronicleStream, "SLACK", slack)
+    return request.param
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("who", [("-u", "all"), ("-u", "bob"), ()])
+def test_streamed_chronicle_is_the_straightforward_one(tmp_path, flushing, seed, who):
+    path = tmp_path / "lsb.events"
+    write_log(path, seed)
+    users = None if who == ("-u", "all") else {"bob" if who else "alice"}
+    want = straightforward(path, users)
+    assert want[0].count("\n") > 20 and "corrupt record skipped" in want[1]
+    # through the command: local (the caller's stdout) and in the daemon (the result)
+    assert run_bhist(path, "-t", *who, stdout=io.StringIO()) == want
+    assert run_bhist(path, "-t", *who) == want
+    if flushing[0] == 4096:  # a small log in time order streams without a retry
+        assert streamed(path, users) == want[0]
+
+
+def test_synthetic_log_streams_in_bounded_memory(tmp_path, monkeypatch):
+    path = tmp_path / "lsb.events"
+    jobs = write_events(path, 6000)
+    want = straightforward(path, None)[0]
+    monkeypatch.setattr(B.ChronicleStream, "EVERY", 64)
+    monkeypatch.setattr(B.ChronicleStream, "SLACK", 60.0)  # the lines of a minute wait (the log spans an hour)
+    out = io.StringIO()
+    stream = B.ChronicleStream(out, None, False)
+    assert stream.read([path], lambda w: None) == want.count("\n")
+    assert out.getvalue() == want
+    # the jobs finished long before the end were forgotten, the lines written
+    assert len(stream.builder.histories) < jobs / 5
+    assert len(stream.buffer) == 0 and stream.peak < len(want.splitlines()) / 5
+
+
+def _log(path: Path, records: list[F.Record]) -> None:
+    with EventWriter(path) as w:
+        w.write_many(records)
+
+
+def _new(jid: int, t: int, **kw) -> F.JobNew:
+    return F.JobNew(event_time=t, job_id=jid, user_name="alice", queue="normal", command="c", submit_time=t, **kw)
+
+
+def _done(jid: int, t: int, end: int | None = None, idx: int = 0) -> list[F.Record]:
+    return [F.JobStatus(event_time=t, job_id=jid, idx=idx, status=F.JOB_STAT_DONE, end_time=end or t),
+            F.JobStatus(event_time=t, job_id=jid, idx=idx, status=F.JOB_STAT_DONE | F.JOB_STAT_PDONE)]
+
+
+RETRIES = {
+    # a job ID used again: the straightforward path keeps one history per ID
+    "id-reused": [_new(1, T0), *_done(1, T0 + 5), _new(2, T0 + 6), _new(1, T0 + 900), *_done(1, T0 + 901)],
+    # a record of a job forgotten long after it finished (brequeue of a DONE job)
+    "late-record": [_new(1, T0), *_done(1, T0 + 5), _new(2, T0 + 6), *_done(2, T0 + 2000),
+                    F.JobRequeue(event_time=T0 + 2000, job_id=1)],
+    # an element its JOB_NEW did not list: it copies the job's whole history
+    "clone": [_new(1, T0), F.JobStart(event_time=T0 + 1, job_id=1, idx=2, exec_hosts=("h",))],
+    # a finish logged an hour after it happened, after later lines were written
+    "late-finish": [_new(1, T0), _new(2, T0 + 1), *_done(2, T0 + 700), _new(3, T0 + 4000),
+                    *_done(1, T0 + 4000, end=T0 + 2)],
+}
+
+
+@pytest.mark.parametrize("case", sorted(RETRIES))
+def test_what_streaming_cannot_follow_is_read_again(tmp_path, monkeypatch, case):
+    path = tmp_path / "lsb.events"
+    _log(path, RETRIES[case])
+    monkeypatch.setattr(B.ChronicleStream, "EVERY", 1)
+    want = straightforward(path, None)
+    with pytest.raises(CannotStream):
+        streamed(path, None)
+    assert run_bhist(path, "-t", "-a", "-u", "all", stdout=io.StringIO()) == want
+    assert run_bhist(path, "-t", "-u", "all") == want
+
+
+def test_nothing_selected(tmp_path):
+    path = tmp_path / "lsb.events"
+    _log(path, [_new(1, T0)])
+    assert run_bhist(path, "-t", "-u", "nobody", stdout=io.StringIO()) == ("No matching job/event found\n", "", 255)
