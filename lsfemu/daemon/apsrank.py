@@ -48,62 +48,78 @@ class UnitRanker:
                                          else (0, None, False))
         return info
 
-    def rank_all(self, jobs: list) -> list[tuple]:
-        """The ranks of *jobs* (PendingJobs of this unit, with their rows), in their order."""
-        return [self._rank(pj, True) for pj in jobs]
+    def entries(self, jobs: list) -> list[tuple]:
+        """What `ApsOrder` heaps for *jobs* (PendingJobs of this unit, with
+        their rows): ``(rank + (position, job_id, array_index), 0, (job_id,
+        array_index))`` each, the rank being what `Cluster.aps_rank` gives."""
+        return self._entries(jobs, True)
 
     def rank_of(self, pj) -> tuple:
         """A job's rank now (after starts changed its user's FS factor)."""
-        return self._rank(pj, False)
+        return self._entries((pj,), False)[0][0][:2]
 
-    def _rank(self, pj, memo_fs: bool) -> tuple:
-        row = pj.row
+    def _entries(self, jobs, memo_fs: bool) -> list[tuple]:
+        # The pass's hottest loop (every pending job of the unit, every full
+        # pass): everything in locals, the memos looked up once per distinct
+        # input. memo_fs False: a start changed FS factors, none is reused.
         t = self.t
-        qinfo = self._queues.get(row.queue)
-        if qinfo is None:
-            qinfo = self._queue(row.queue)
-        qprio, has_fs = qinfo[0], qinfo[2]
-        pend = t - row.since
-        if pend < 0.0:
-            pend = 0.0
-        if self._same_instant:
-            jprio = pj.priority  # escalated at this instant by Cluster.pass_input
-        else:  # lsfemu.sched.priority.escalated, inline (Cluster.effective_priority at t)
-            jprio = row.priority
-            if jprio is None:
-                jprio = 0
-            else:
-                pending = t - row.base_time
-                if self._step is None or pending <= 0:
-                    jprio = min(jprio, INT_MAX) or 0
-                else:
-                    jprio = min(jprio + int(pending // self._step) * self._increment, INT_MAX) or 0
+        queues = self._queues
         graces = self._graces
-        flags = tuple([pend < g for g in graces]) if graces else ()
-        mk = (id(row.rsrc), jprio, qprio, flags)  # (rsrc: one object per distinct value, alive all pass)
-        parts = self._parts_memo.get(mk)
-        if parts is None:
-            parts = self._parts_memo[mk] = aps.aps_parts(self.cfg, pend, row.proc, row.mem, row.swap, jprio, qprio)
-        system = row.aps_system
-        if system is not None:
-            return (0, -aps._round(float(system)))
-        admin = row.aps_admin
-        if not memo_fs:  # a start changed the FS factor: no memo
-            fs_in = self.live.priority(row.user, row.queue) if has_fs else None
-            return aps.rank_from_parts(parts, aps.fs_part(self.cfg, fs_in, pend), admin)
-        fk = (row.user, row.queue, flags)
-        fs = self._fs_memo.get(fk, self)
-        if fs is self:  # one FS part per user, queue and grace state until a start
-            fs_in = self.live.priority(row.user, row.queue) if has_fs else None
-            fs = self._fs_memo[fk] = aps.fs_part(self.cfg, fs_in, pend)
-        # aps.rank_from_parts, inline: the same additions in the same order
-        total = 0.0
-        if fs is not None:
-            total += fs
-        for c in parts:
-            total += c
-        if admin is not None:
-            total += float(admin)
-        if total - total != 0.0:  # inf or nan
-            total = math.copysign(1e308, total) if not math.isnan(total) else 0.0
-        return (1, -round(total, 6))
+        parts_memo = self._parts_memo
+        fs_memo = self._fs_memo if memo_fs else {}
+        cfg = self.cfg
+        live = self.live
+        same_instant = self._same_instant
+        step, increment = self._step, self._increment
+        aps_parts, fs_part = aps.aps_parts, aps.fs_part
+        isnan, copysign = math.isnan, math.copysign
+        out = []
+        append = out.append
+        for pj in jobs:
+            row = pj.row
+            qinfo = queues.get(row.queue)
+            if qinfo is None:
+                qinfo = self._queue(row.queue)
+            key = (pj.job_id, pj.array_index)
+            system = row.aps_system
+            if system is not None:
+                append(((0, -round(float(system), 6), pj.position, key[0], key[1]), 0, key))
+                continue
+            pend = t - row.since
+            if pend < 0.0:
+                pend = 0.0
+            if same_instant:
+                jprio = pj.priority  # escalated at this instant by Cluster.pass_input
+            else:  # lsfemu.sched.priority.escalated, inline (Cluster.effective_priority at t)
+                jprio = row.priority
+                if jprio is None:
+                    jprio = 0
+                else:
+                    pending = t - row.base_time
+                    if step is None or pending <= 0:
+                        jprio = min(jprio, INT_MAX) or 0
+                    else:
+                        jprio = min(jprio + int(pending // step) * increment, INT_MAX) or 0
+            flags = tuple([pend < g for g in graces]) if graces else ()
+            # (rsrc: one object per distinct value, alive all pass: its id is a cheap key)
+            mk = (id(row.rsrc), jprio, qinfo[0], flags)
+            parts = parts_memo.get(mk)
+            if parts is None:
+                parts = parts_memo[mk] = aps_parts(cfg, pend, row.proc, row.mem, row.swap, jprio, qinfo[0])
+            fk = (row.user, row.queue, flags)
+            fs = fs_memo.get(fk, self)
+            if fs is self:  # one FS part per user, queue and grace state until a start
+                fs = fs_memo[fk] = fs_part(cfg, live.priority(row.user, row.queue) if qinfo[2] else None, pend)
+            # aps.rank_from_parts, inline: the same additions in the same order
+            total = 0.0
+            if fs is not None:
+                total += fs
+            for c in parts:
+                total += c
+            admin = row.aps_admin
+            if admin is not None:
+                total += float(admin)
+            if total - total != 0.0:  # inf or nan
+                total = copysign(1e308, total) if not isnan(total) else 0.0
+            append(((1, -round(total, 6), pj.position, key[0], key[1]), 0, key))
+        return out

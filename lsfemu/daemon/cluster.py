@@ -1227,13 +1227,13 @@ class Cluster:
         """The Order of one scheduling unit: APS, fairshare, or the default."""
         if unit in self.aps_cfg:
             ranker = apsrank.UnitRanker(self, unit, t, live)  # = self.aps_rank, in bulk
-            ranks = ranker.rank_all(jobs)
+            entries = ranker.entries(jobs)
             if not any(self.fs_by_queue.get(q) for q, u in self.aps_unit.items() if u == unit):
                 # no FS factor: a start changes no other job's APS value
-                return aps.ApsOrder(jobs, rank_of=ranker.rank_of, affected=lambda pj: (), ranks=ranks)
+                return aps.ApsOrder(jobs, rank_of=ranker.rank_of, affected=lambda pj: (), entries=entries)
             unit_users = sorted({j.user for j in jobs})
             accounts: dict[str, dict[int, list[str]]] = {}  # queue -> id(account) -> users
-            order = aps.ApsOrder(jobs, rank_of=ranker.rank_of, ranks=ranks,
+            order = aps.ApsOrder(jobs, rank_of=ranker.rank_of, entries=entries,
                                  affected=lambda pj: self._fs_affected(pj, live, unit_users, accounts))
 
             def on_start(pj):

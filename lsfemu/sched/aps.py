@@ -650,10 +650,12 @@ class ApsOrder:
 
     def __init__(self, jobs: Iterable[Any], result_of: Callable[[Any], ApsResult | None] | None = None,
                  affected: Callable[[Any], Iterable[str] | None] | None = None,
-                 rank_of: Callable[[Any], tuple] | None = None, ranks: Iterable[tuple] | None = None):
+                 rank_of: Callable[[Any], tuple] | None = None, entries: list[tuple] | None = None):
         """*rank_of(job)*, if given, is ``aps_rank(result_of(job))`` computed
-        directly (see :func:`aps_rank_of`); *ranks*, if given, are the jobs'
-        ranks now, in the order of *jobs* (computed by the caller in bulk)."""
+        directly (see :func:`aps_rank_of`); *entries*, if given, are the
+        jobs' heap entries now, ``(rank + (position, job_id, array_index), 0,
+        (job_id, array_index))`` in the order of *jobs* (made by the caller in
+        bulk; the list is taken over)."""
         self._rank_of = rank_of if rank_of is not None else (lambda j: aps_rank(result_of(j)))
         self._affected = affected
         self._heap: list[tuple] = []
@@ -661,10 +663,10 @@ class ApsOrder:
         jobs = list(jobs)
         self._jobs: dict[tuple[int, int], Any] = {(j.job_id, j.array_index): j for j in jobs}
         self._by_user: dict[str, dict[tuple[int, int], Any]] | None = None  # built at the first start
-        if ranks is None:
-            ranks = map(self._rank_of, jobs)
-        base = [(r + (j.position, j.job_id, j.array_index), 0, (j.job_id, j.array_index))
-                for j, r in zip(jobs, ranks)]
+        if entries is None:
+            entries = [(self._rank_of(j) + (j.position, j.job_id, j.array_index), 0, (j.job_id, j.array_index))
+                       for j in jobs]
+        base = entries
         heapq.heapify(base)  # a pass usually takes a few jobs off the top, then every host is full
         self._base = base
 
