@@ -80,7 +80,7 @@ class UnitRanker:
             qinfo = queues.get(row.queue)
             if qinfo is None:
                 qinfo = self._queue(row.queue)
-            key = (pj.job_id, pj.array_index)
+            key = row.key
             system = row.aps_system
             if system is not None:
                 append(((0, -round(float(system), 6), pj.position, key[0], key[1]), 0, key))
@@ -106,7 +106,7 @@ class UnitRanker:
             parts = parts_memo.get(mk)
             if parts is None:
                 parts = parts_memo[mk] = aps_parts(cfg, pend, row.proc, row.mem, row.swap, jprio, qinfo[0])
-            fk = (row.user, row.queue, flags)
+            fk = (row.fs_key, flags) if graces else row.fs_key
             fs = fs_memo.get(fk, self)
             if fs is self:  # one FS part per user, queue and grace state until a start
                 fs = fs_memo[fk] = fs_part(cfg, live.priority(row.user, row.queue) if qinfo[2] else None, pend)

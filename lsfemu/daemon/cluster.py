@@ -981,11 +981,13 @@ class Cluster:
             if qi:
                 qi.used_on_host[h] = qi.used_on_host.get(h, 0) + 1
 
-    def pass_input(self) -> dispatch.PassInput:
+    def pass_input(self, t: float | None = None) -> dispatch.PassInput:
+        """The pass's input at instant *t* (default now): every pending job's
+        priority is escalated to *t*, the instant the pass ranks at."""
         hosts, queues = self._pass_frame()
         user_used: dict[str, int] = {}
         pending = []
-        now_t = self.now()
+        now_t = self.now() if t is None else t
         array_started: dict[int, int] = {}
         depend_memo: dict = {}  # one evaluation per condition (and index, for [*]) per pass
         depends = self._pass_depends = []  # pending jobs with a condition (bsub -w)
@@ -998,19 +1000,18 @@ class Cluster:
         over = self.config.params.job_priority_over_time
         step = over[1] * 60 if over is not None and over[0] > 0 and over[1] > 0 else None
         increment = over[0] if over is not None else 0
+        make = dispatch.PendingJob
+        append = pending.append
         for job in self.jobs.values():
             row = rows.get(job)
             if row is None:
                 row = passrows.build_row(self, job, cache)
             status = row.status
-            if status in STARTED:
-                held.add(job)
-                self._hold(job, hosts, queues, user_used, array_started)
-            elif status == "PEND":
-                pj = made.get(job)
-                if pj is not None and row.depend_json is None:
-                    # kept from the last pass unless the escalation moved its priority
-                    # (lsfemu.sched.priority.escalated, inline)
+            if status == "PEND":
+                if row.depend_json is None:
+                    # Cluster._pending_job, inline (every pending job, every full
+                    # pass): kept from the last pass unless the escalation moved
+                    # its priority (lsfemu.sched.priority.escalated, inline)
                     prio = row.priority
                     if prio is not None:
                         pending_s = now_t - row.base_time
@@ -1018,14 +1019,22 @@ class Cluster:
                             prio = min(prio + int(pending_s // step) * increment, INT_MAX)
                         else:
                             prio = min(prio, INT_MAX)
-                    if pj.priority == (prio or 0):
-                        pending.append(pj)
-                        continue
+                    prio = prio or 0
+                    pj = made.get(job)
+                    if pj is None or pj.priority != prio:
+                        pj = make(row.job_id, row.index, row.user, row.queue, row.slots, prio, row.position,
+                                  row.migrated, None, row.array_limit, row)
+                        if job in rows:
+                            made[job] = pj
+                    append(pj)
+                    continue
                 pj = self._pending_job(job, row, now_t, depend_memo)
-                pending.append(pj)
-                if row.depend_json:
-                    depends.append((pj.job_id, pj.array_index))
-                    waiting.add(job)
+                append(pj)
+                depends.append((pj.job_id, pj.array_index))
+                waiting.add(job)
+            elif status in STARTED:
+                held.add(job)
+                self._hold(job, hosts, queues, user_used, array_started)
         self._apply_slot_pools(queues, hosts, [pj for pj in pending if not pj.blocked])
         users = {j.user for j in pending}
         limits = {u: self.user_limit(u) for u in users}
@@ -1039,7 +1048,7 @@ class Cluster:
                        tuple(sorted(q.used_on_host.items()))) for n, q in inp.queues.items()),
                 tuple(sorted(inp.user_used.items())), tuple(sorted(inp.array_started.items())))
 
-    def _quiet_input(self, dirty: set) -> dispatch.PassInput | None:
+    def _quiet_input(self, dirty: set, t: float) -> dispatch.PassInput | None:
         """The input of a quiet pass, or None when a full pass is needed.
 
         A pass where every host is full starts nothing, and a job's reasons
@@ -1092,7 +1101,7 @@ class Cluster:
                 look[job] = None
         for job in self._waiting_on:
             look[job] = None
-        now_t = self.now()
+        now_t = t
         self._pass_now = now_t
         depend_memo: dict = {}
         depends = self._pass_depends = []
@@ -1275,9 +1284,9 @@ class Cluster:
         gc.disable()
         try:
             dirty = self._rows.take_dirty()
-            inp = self._quiet_input(dirty)
+            inp = self._quiet_input(dirty, t)
             if inp is None:
-                inp = self.pass_input()
+                inp = self.pass_input(t)
             live = self.fairshare(t)
             self._in_pass = True
             try:

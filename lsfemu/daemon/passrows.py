@@ -20,7 +20,6 @@ import weakref
 from typing import NamedTuple
 
 from sqlalchemy import event, inspect
-from sqlalchemy.orm.attributes import instance_state
 
 from lsfemu.sched import aps
 from lsfemu.store.models import Job
@@ -48,6 +47,8 @@ class Row(NamedTuple):
     mem: float  # APS MEM
     swap: float  # APS SWAP
     rsrc: tuple  # (proc, mem, swap), one object per distinct value (a cheap memo key: its id)
+    key: tuple  # (job_id, index)
+    fs_key: tuple  # (user, queue)
 
 
 class RowCache:
@@ -58,7 +59,8 @@ class RowCache:
         self.pending: dict[Job, object] = {}  # the dispatch.PendingJob last made of it
         self.reasons: dict[Job, str] = {}
         self.queues: dict[str, tuple] = {}  # queue name -> (QueueConf or None, PROCLIMIT)
-        self.rsrc: dict[tuple, tuple] = {}
+        self.rsrc: dict[tuple, tuple] = {}  # each distinct Row.rsrc, as its one object
+        self.rsrc_of: dict[tuple, tuple] = {}  # (res_req, -n min, -n max, queue) -> Row.rsrc
         # Job objects changed since the last pass took them (any Job of the
         # process: the cluster keeps those it holds); past DIRTY_MAX the
         # cluster is told to look at everything (overflow) instead.
@@ -81,6 +83,7 @@ class RowCache:
         self.dirty.clear()
         self.queues.clear()
         self.rsrc.clear()
+        self.rsrc_of.clear()
         self.rows.clear()
         self.pending.clear()
         self.reasons.clear()
@@ -122,24 +125,38 @@ COLUMNS = frozenset(("status", "id", "array_index", "user", "queue", "num_proces
 def build_row(cluster, job: Job, cache: RowCache) -> Row:
     """The Row of *job* from its loaded values (kept in *cache* once the job
     is in the store: a pending object's defaults are filled in by the flush,
-    which fires no event)."""
-    d = job.__dict__
-    if not COLUMNS <= d.keys():  # expired or unset attributes: the ORM way
-        d = {k: getattr(job, k) for k in COLUMNS}
-    qinfo = cache.queues.get(d["queue"])
-    if qinfo is None:
-        q = cluster.config.queue(d["queue"])
-        qinfo = cache.queues[d["queue"]] = (q, q.extra.get("PROCLIMIT") if q else None)
-    nproc = d["num_processors"]
-    amounts = cluster._rusage(d["res_req"], nproc)
-    submit = d["submit_time"]
-    rsrc = (aps.proc_value(nproc, d["max_processors"], qinfo[1]), amounts.get("mem", 0.0), amounts.get("swp", 0.0))
-    rsrc = cache.rsrc.setdefault(rsrc, rsrc)
-    row = Row(d["status"], d["id"], d["array_index"], d["user"], d["queue"], nproc, d["priority"],
-              d["priority_base_time"] if d["priority_base_time"] is not None else submit,
-              d["pend_since"] if d["pend_since"] is not None else submit,
-              d["position"], d["migrated"], d["array_limit"], d["depend_json"], d["aps_admin"], d["aps_system"],
-              rsrc[0], rsrc[1], rsrc[2], rsrc)
-    if instance_state(job).key is not None:  # in the store (persistent): its defaults are filled in
+    which fires no event). The first pass after a start builds one per job."""
+    try:
+        row = _row(cluster, cache, job.__dict__)
+    except KeyError:  # expired or unset attributes: the ORM way
+        row = _row(cluster, cache, {k: getattr(job, k) for k in COLUMNS})
+    if job._sa_instance_state.key is not None:  # in the store (persistent): its defaults are filled in
         cache.rows[job] = row
     return row
+
+
+def _row(cluster, cache: RowCache, d: dict) -> Row:
+    """A Row of the COLUMNS in *d* (KeyError if one is missing); the
+    resource facts are looked up once per distinct (rusage, -n, queue)."""
+    queue, nproc, res_req, maxproc = d["queue"], d["num_processors"], d["res_req"], d["max_processors"]
+    submit, base, since = d["submit_time"], d["priority_base_time"], d["pend_since"]
+    jid, idx, user = d["id"], d["array_index"], d["user"]
+    rk = (res_req, nproc, maxproc, queue)
+    rsrc = cache.rsrc_of.get(rk)
+    if rsrc is None:
+        rsrc = cache.rsrc_of[rk] = _rsrc(cluster, cache, queue, res_req, nproc, maxproc)
+    return Row(d["status"], jid, idx, user, queue, nproc, d["priority"], submit if base is None else base,
+               submit if since is None else since, d["position"], d["migrated"], d["array_limit"],
+               d["depend_json"], d["aps_admin"], d["aps_system"], rsrc[0], rsrc[1], rsrc[2], rsrc,
+               (jid, idx), (user, queue))
+
+
+def _rsrc(cluster, cache: RowCache, queue: str, res_req: str | None, nproc: int, maxproc: int | None) -> tuple:
+    """(APS PROC, MEM, SWAP) of a job: one tuple object per distinct value."""
+    qinfo = cache.queues.get(queue)
+    if qinfo is None:
+        q = cluster.config.queue(queue)
+        qinfo = cache.queues[queue] = (q, q.extra.get("PROCLIMIT") if q else None)
+    amounts = cluster._rusage(res_req, nproc)
+    rsrc = (aps.proc_value(nproc, maxproc, qinfo[1]), amounts.get("mem", 0.0), amounts.get("swp", 0.0))
+    return cache.rsrc.setdefault(rsrc, rsrc)

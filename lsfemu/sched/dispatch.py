@@ -215,6 +215,20 @@ def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_f
             refused[(job.queue, job.user, job.slots)] = reasons[(job.job_id, job.array_index)]
         return False
 
+    def refuse(jobs, order) -> None:
+        """consider() each of *jobs* once every host is full: most are plain
+        and get the reasons remembered for their (queue, user, slots), looked
+        up here without a call (the bulk of a big pass)."""
+        get = refused.get
+        for job in jobs:
+            if job.blocked is None and job.array_limit is None:
+                why = get((job.queue, job.user, job.slots))
+                if why is not None:
+                    reasons[(job.job_id, job.array_index)] = why
+                    continue
+            if consider(job):  # cannot happen (every host is full); kept consistent anyway
+                order.started(job)
+
     # Once every host is full no job can start: the remaining jobs need their
     # reasons only, not their order (an Order with rest() skips the ordering;
     # the reasons do not depend on it, the state no longer changing).
@@ -225,15 +239,12 @@ def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_f
         first = StaticOrder([j for j in group if j.first])
         rest = [j for j in group if not j.first]
         if full and (order_for is None or (yields_all is not None and yields_all(unit))):
-            for job in first.jobs + rest:
-                consider(job)  # cannot start: every host is full
+            refuse(first.jobs + rest, first)  # cannot start: every host is full
             continue
         order = order_for(unit, rest) if order_for else StaticOrder(rest)
         for o in (first, order):
             if full and hasattr(o, "rest"):
-                for job in o.rest():
-                    if consider(job):  # cannot happen (every host is full); kept consistent anyway
-                        order.started(job)
+                refuse(o.rest(), order)
                 continue
             for job in o:
                 if consider(job):
@@ -242,9 +253,7 @@ def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_f
                         full = True
                         break
             if full and hasattr(o, "rest"):
-                for job in o.rest():
-                    if consider(job):
-                        order.started(job)
+                refuse(o.rest(), order)
     return PassResult(started, reasons, early[0])
 
 
