@@ -60,7 +60,8 @@ def config_files() -> dict[str, str]:
         "QUEUE_GROUP = low\nEnd Queue\n\n"
         "Begin Queue\nQUEUE_NAME = low\nPRIORITY = 30\nFAIRSHARE = USER_SHARES[[top, 1]]\nEnd Queue\n"
     )
-    params = ("Begin Parameters\nDEFAULT_QUEUE = low\nMBD_SLEEP_TIME = 10\nMAX_USER_PRIORITY = 100\n"
+    # MAX_JOBID above the default 999999: with 1M jobs in the store the default leaves no free ID
+    params = ("Begin Parameters\nDEFAULT_QUEUE = low\nMBD_SLEEP_TIME = 10\nMAX_USER_PRIORITY = 100\nMAX_JOBID = 99999999\n"
               "JOB_PRIORITY_OVER_TIME = 1/10\nEnd Parameters\n")
     hosts = "Begin Host\nHOST_NAME MXJ JL/U\n" + "".join(f"host{i} 10 ()\n" for i in range(10)) + "End Host\n"
     cluster = ("Begin ClusterAdmins\nAdministrators = lsfadmin\nEnd ClusterAdmins\n\nBegin Host\n"
