@@ -9,8 +9,9 @@ JSON (``bench-all.json``, or ``--json PATH``):
    processes, warm daemon, 10,000 jobs in the store from 100 users) against
    ``python3 -c pass``; runs interleaved so that all see the same machine.
    Targets <= 2.5 x, <= 4 x for the listing of all jobs.
-2. ``sched``: one full scheduling pass at 10k and 100k pending jobs (1M with
-   ``--sched-sizes``) against ``sorted()`` of as many tuples, and a pass
+2. ``sched``: full scheduling passes at 10k, 100k and 1M pending jobs
+   (``--sched-sizes``) against ``sorted()`` of as many tuples -- the first
+   pass after a start and a full pass in a running daemon -- and a pass
    after one new submission (tests/bench/sched.py, which owns the figures).
    Targets <= 10 x at 100k, growth 100k -> 1M <= 12 x, incremental <= 5 %.
 3. ``clock``: the virtual clock running 100,000 jobs through 1,000 slots for
@@ -462,21 +463,30 @@ def table(res: dict) -> tuple[list[tuple], bool]:
         runs = res["sched"]["runs"]
         for s in runs:
             n = s["pending"]
-            add("sched", f"full pass, {n} pending", f"{s['full_pass_s']:.2f} s", f"{s['floor_sorted_s']:.4f} s",
-                s["ratio"], 10 if n == 100_000 else None)
-            if "warm_ratio" in s:  # a pass after jobs ended, every job ranked again
-                add("sched", f"  warm full pass, {n}", f"{s['warm_full_pass_s']:.2f} s", f"{s['floor_sorted_s']:.4f} s",
-                    s["warm_ratio"], None)
+            # Two full passes, both held to the target: the first after a start
+            # (every job's row built from the loaded objects, every pending
+            # reason written to the store) and one in a running daemon (jobs
+            # ended, every priority escalated: every job ranked again).
+            add("sched", f"full pass, first after start, {n} pending", f"{s['full_pass_s']:.2f} s",
+                f"{s['floor_sorted_s']:.4f} s", s["ratio"], 10 if n == 100_000 else None)
             if "ratio_cpu" in s:  # CPU time: less noisy on a shared machine
                 add("sched", "  same, CPU time", f"{s['full_pass_cpu_s']:.2f} s", f"{s['floor_sorted_cpu_s']:.4f} s",
                     s["ratio_cpu"], None)
+            if "warm_ratio" in s:
+                add("sched", f"full pass, running daemon, {n}", f"{s['warm_full_pass_s']:.2f} s",
+                    f"{s['floor_sorted_s']:.4f} s", s["warm_ratio"], 10 if n == 100_000 else None)
+                add("sched", "  same, CPU time", f"{s['warm_full_pass_cpu_s']:.2f} s",
+                    f"{s['floor_sorted_cpu_s']:.4f} s", s["warm_ratio_cpu"], None)
             add("sched", f"pass after 1 submit, {n}", f"{s['pass_after_one_submit_s']:.3f} s",
                 f"{s['full_pass_s']:.2f} s", s["incremental_share"], 0.05 if n == 100_000 else None)
         by = {s["pending"]: s for s in runs}
-        if 100_000 in by and 1_000_000 in by:
-            add("sched", "growth 100k -> 1M", f"{by[1_000_000]['full_pass_s']:.1f} s",
-                f"{by[100_000]['full_pass_s']:.2f} s",
-                by[1_000_000]["full_pass_s"] / by[100_000]["full_pass_s"], 12)
+        small, big = (100_000, 1_000_000) if 1_000_000 in by else (10_000, 100_000)  # (--quick: a tenth)
+        if small in by and big in by:
+            for what, key in (("first pass", "full_pass"), ("running daemon", "warm_full_pass")):
+                for clock, suffix in (("", "_s"), (", CPU time", "_cpu_s")):
+                    a, b = by[small][key + suffix], by[big][key + suffix]
+                    add("sched", f"growth {small // 1000}k -> {big // 1000}k, {what}{clock}", f"{b:.2f} s",
+                        f"{a:.2f} s", b / a, 12 if big == 1_000_000 and not clock else None)
     if "clock" in res:
         r = res["clock"]
         how = ("7 days" if r["complete"] else
@@ -510,7 +520,7 @@ def main() -> int:
     ap.add_argument("--only", default=",".join(GROUPS), help="comma-separated groups: " + ", ".join(GROUPS))
     ap.add_argument("--quick", action="store_true", help="every group at a tenth of its size (smoke test)")
     ap.add_argument("--runs", type=int, default=15, help="latency: interleaved runs of each command")
-    ap.add_argument("--sched-sizes", default="10000,100000", help="sched: pending jobs (add 1000000 for the growth)")
+    ap.add_argument("--sched-sizes", default="10000,100000,1000000", help="sched: pending jobs")
     ap.add_argument("--clock-budget", type=float, default=120.0, help="clock: wall seconds to simulate for at most")
     ap.add_argument("--json", default=str(ROOT / "bench-all.json"))
     ap.add_argument("--show", metavar="JSON", help="print the table of a saved run and exit")
