@@ -300,11 +300,38 @@ def pend_table(
 
 def aps_value_text(job: JobView) -> str:
     """``(10)`` for a system value, ``109.00`` for a calculated one, ``-`` otherwise."""
-    if job.aps_system is not None:
-        return f"({aps_number(job.aps_system)})"
-    if job.aps_value is not None:
-        return f"{job.aps_value:.2f}"
+    return aps_cell_text(job.aps_system, job.aps_value)
+
+
+def aps_cell_text(system: float | None, value: float | None) -> str:
+    """:func:`aps_value_text` of a job with these values."""
+    if system is not None:
+        return f"({aps_number(system)})"
+    if value is not None:
+        return f"{value:.2f}"
     return "-"
+
+
+def aps_row(job: JobView, *, wide: bool = False, jobid_width: int = 7, year: bool = False) -> str:
+    """A pending job's ``bjobs -aps`` line before its APS value (a pending
+    job has no EXEC_HOST continuation lines)."""
+    return _table_rows(job, wide=wide, jobid_width=jobid_width, year=year)[0]
+
+
+def aps_lines_text(lines: list[str], *, jobid_width: int = 7, year: bool = False, header: bool = True) -> str:
+    """The ``bjobs -aps`` table from its job lines (:func:`aps_line`): the
+    header, when wanted, and a newline after each line."""
+    if not lines:
+        return ""
+    if header:
+        time_width = len(table_time(0, year))
+        lines = [_table_header(jobid_width) + " " * (time_width - len("SUBMIT_TIME")) + " " + f"{'APS':>6}", *lines]
+    return "\n".join(lines) + "\n"
+
+
+def aps_line(row: str, cell: str) -> str:
+    """One job's ``bjobs -aps`` line: its row, one space, the APS value right-aligned in 6."""
+    return f"{row} {cell:>6}"
 
 
 def aps_table(
@@ -317,18 +344,12 @@ def aps_table(
 ) -> str:
     """``bjobs -aps``: the default row, one space, the APS value right-aligned
     in 6 (reference 3.9's proposal; the seed samples are hand-spaced)."""
-    jobs = list(jobs)
-    if not jobs:
-        return ""
-    time_width = len(table_time(0, year))
-    out = []
-    if header:
-        out.append(_table_header(jobid_width) + " " * (time_width - len("SUBMIT_TIME")) + " " + f"{'APS':>6}")
+    lines = []
     for job in jobs:
         row, extra = _table_rows(job, wide=wide, jobid_width=jobid_width, year=year)
-        out.append(f"{row} {aps_value_text(job):>6}")
-        out.extend(extra)
-    return "\n".join(out) + "\n"
+        lines.append(aps_line(row, aps_value_text(job)))
+        lines.extend(extra)
+    return aps_lines_text(lines, jobid_width=jobid_width, year=year, header=header)
 
 
 # ---------------------------------------------------------------------------

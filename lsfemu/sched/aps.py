@@ -453,9 +453,10 @@ def fs_first(cfg: ApsConfig) -> bool:
     return any(top == "FS" for top, *_ in _plan(cfg))
 
 
-def rank_from_parts(parts: tuple[float, ...], fs: float | None, admin: float | None) -> tuple[int, float]:
-    """The rank of a calculated APS value from its parts (FS first, then the
-    others in order, then ADMIN: aps_value's order of additions)."""
+def calculated_from_parts(parts: tuple[float, ...], fs: float | None, admin: float | None) -> float:
+    """The calculated APS value (``ApsResult.calculated``) from its parts: FS
+    first, then the others in order, then ADMIN (aps_value's order of
+    additions; a left-out factor adds 0.0, which changes no sum)."""
     total = 0.0
     if fs is not None:
         total += fs
@@ -465,7 +466,12 @@ def rank_from_parts(parts: tuple[float, ...], fs: float | None, admin: float | N
         total += float(admin)
     if math.isinf(total) or math.isnan(total):
         total = math.copysign(1e308, total) if not math.isnan(total) else 0.0
-    return (1, -_round(total))
+    return total
+
+
+def rank_from_parts(parts: tuple[float, ...], fs: float | None, admin: float | None) -> tuple[int, float]:
+    """The rank of a calculated APS value from its parts (see :func:`calculated_from_parts`)."""
+    return value_rank(None, calculated_from_parts(parts, fs, admin))
 
 
 # -- bmod -aps ----------------------------------------------------------------
@@ -603,23 +609,38 @@ def aps_rank(result: ApsResult | None) -> tuple[int, float]:
     calculated ones (class 1) before jobs without a value (class 2)."""
     if result is None:
         return (2, 0.0)
-    if result.system is not None:
-        return (0, -_round(result.system))
-    return (1, -_round(result.value if result.value is not None else result.calculated))
+    return value_rank(result.system, result.value if result.value is not None else result.calculated)
+
+
+def value_rank(system: float | None, calculated: float | None) -> tuple[int, float]:
+    """:func:`aps_rank` of a job with this system value (None: none) and calculated value."""
+    if system is not None:
+        return (0, -_round(system))
+    return (1, -_round(calculated))
+
+
+def block_head(slot: QueueSlot | None) -> tuple:
+    """The leading part of a job's sort key: where its queue's block lists."""
+    if slot is None:
+        return (1, 0, 0)  # unknown queue: after all known ones
+    return (0, -slot.block_priority, slot.block_order)
+
+
+def listing_key(head: tuple, rank: tuple[int, float] | None, job_priority: int, position: float, job_id: int,
+                array_index: int) -> tuple:
+    """The sort key of the -aps / dispatch order (see module doc): *head*
+    from :func:`block_head`, *rank* the job's :func:`aps_rank` when its queue
+    is in an APS block (None outside APS blocks)."""
+    if rank is not None:
+        return head + rank + (0, position, job_id, array_index)
+    return head + (0, 0.0, -job_priority, position, job_id, array_index)
 
 
 def sort_key(job: ListedJob, plan: Mapping[str, QueueSlot]) -> tuple:
     """The sort key of the -aps / dispatch order (see module doc)."""
     slot = plan.get(job.queue)
-    if slot is None:
-        head: tuple = (1, 0, 0)  # unknown queue: after all known ones
-        aps = False
-    else:
-        head = (0, -slot.block_priority, slot.block_order)
-        aps = slot.aps_queue is not None
-    if aps:
-        return head + aps_rank(job.result) + (0, job.position, job.job_id, job.array_index)
-    return head + (0, 0.0, -job.job_priority, job.position, job.job_id, job.array_index)
+    rank = aps_rank(job.result) if slot is not None and slot.aps_queue is not None else None
+    return listing_key(block_head(slot), rank, job.job_priority, job.position, job.job_id, job.array_index)
 
 
 def order(jobs: Iterable[ListedJob], queues: Sequence[Any] | Mapping[str, QueueSlot]) -> list[ListedJob]:
