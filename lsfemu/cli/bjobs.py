@@ -8,6 +8,7 @@ dispatch order, then finished jobs in completion order (mbatchd's lists).
 
 from __future__ import annotations
 
+import os
 from typing import Optional
 
 import typer
@@ -137,14 +138,16 @@ def bjobs(
             jobs.extend(found)
     else:
         users = select_users(c, user if user is not None else ("all" if ids else None))
+        row_of = cl.row  # its status, user and queue without ORM attribute reads
         for j in cl.jobs.values():
-            if users is not None and j.user not in users:
+            r = row_of(j)
+            if users is not None and r.user not in users:
                 continue
-            if queue is not None and j.queue != queue:
+            if queue is not None and r.queue != queue:
                 continue
             if name is not None and not name_matches(name, j):
                 continue
-            if not _state_ok(j, all_, done, pend, run, susp):
+            if not _state_ok(r, all_, done, pend, run, susp):
                 continue
             jobs.append(j)
     if arrays:
@@ -152,16 +155,18 @@ def bjobs(
                        nothing=_nothing_found(name, all_, done, pend, run, susp, aps, queue))
         return
     lean = parsed_fmt is None and not (long or uf or json_)  # a table: table_view has all it prints
+    listing = None
     if aps:
         # Pending jobs in the order they are considered for dispatch, with their APS values.
-        listing = cl.pending_order([j for j in jobs if j.status in PENDING], now)
-        jobs = [j for j, _ in listing]
+        row_of = cl.row
+        listing = cl.aps_listing.order([(j, r) for j in jobs if (r := row_of(j)).status in PENDING], now)
+        jobs = [j for j, _system, _value in listing]
         views = []
-        for j, result in listing:
-            v = table_view(j) if lean else cl.view(j, now)
-            v.aps_system = result.system if result is not None else None
-            v.aps_value = result.calculated if result is not None and result.system is None else None
-            views.append(v)
+        if not lean:  # (a table is made of kept lines: _aps_text)
+            for j, system, value in listing:
+                v = cl.view(j, now)
+                v.aps_system, v.aps_value = system, value
+                views.append(v)
     else:
         ranks = queue_ranks(c)
         jobs.sort(key=lambda j: order_key(ranks, j))
@@ -175,17 +180,18 @@ def bjobs(
     for m in missing:
         suffix = f" in queue <{queue}>" if queue else ""
         c.error(f"Job <{m}> is not found{suffix}")
-    if not views:
+    if not jobs:
         if not missing:
             c.error(_nothing_found(name, all_, done, pend, run, susp, aps, queue))
         return
     width = _jobid_width(cfg)
-    if parsed_fmt is None and not (long or uf) and _display_enh(c):
-        # LSB_BJOBS_DISPLAY_ENH=Y: the tables' JOBID column shows an element as 123[4]
+    enh = parsed_fmt is None and not (long or uf) and _display_enh(c)
+    if enh:
         for v in views:
-            if v.array_index:
-                v.job_id = f"{v.job_id}[{v.array_index}]"
-    if parsed_fmt is not None:
+            _enh_id(v)
+    if aps and lean:
+        c.out.append(_aps_text(c, listing, enh=enh, wide=wide, width=width, year=year, header=not noheader))
+    elif parsed_fmt is not None:
         c.out.append(R.custom(views, parsed_fmt, now=now, header=not noheader, hms=hms, year=year))
     elif long or uf:
         c.out.append(R.long(views, now=now, max_user_priority_set=cfg.params.max_user_priority is not None,
@@ -196,6 +202,30 @@ def bjobs(
         c.out.append(R.pend_table(views, wide=wide, jobid_width=width, year=year, header=not noheader))
     else:
         c.out.append(R.table(views, wide=wide, jobid_width=width, year=year, header=not noheader, reasons=susp))
+
+
+def _enh_id(v: JobView) -> None:
+    """LSB_BJOBS_DISPLAY_ENH=Y: the tables' JOBID column shows an element as 123[4]."""
+    if v.array_index:
+        v.job_id = f"{v.job_id}[{v.array_index}]"
+
+
+def _aps_text(c: Ctx, listing: list, *, enh: bool, wide: bool, width: int, year: bool, header: bool) -> str:
+    """The bjobs -aps table of *listing* (Cluster.aps_listing.order): each
+    job's line before its APS value is kept by the cluster until the job or
+    the format changes (lsfemu.daemon.apslist)."""
+    kept = c.cluster.aps_listing.lines((wide, width, year, enh, os.environ.get("TZ")))  # (TZ: the caller's)
+    line, cell = R.aps_line, R.aps_cell_text
+    lines = []
+    for job, system, value in listing:
+        row = kept.get(job)
+        if row is None:
+            v = table_view(job)
+            if enh:
+                _enh_id(v)
+            row = kept[job] = R.aps_row(v, wide=wide, jobid_width=width, year=year)
+        lines.append(line(row, cell(system, value)))
+    return R.aps_lines_text(lines, jobid_width=width, year=year, header=header)
 
 
 def _array_summary(c: Ctx, jobs: list, missing: list[str], *, wide: bool, header: bool, nothing: str) -> None:

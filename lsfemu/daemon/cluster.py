@@ -25,7 +25,7 @@ from sqlalchemy import bindparam, select, update
 from lsfemu.clock import Clock, parse_duration
 from lsfemu.config.semantic import check_all, load_all
 from lsfemu.config.model import ClusterConfig, ConfigIssue
-from lsfemu.daemon import apsrank, fairshare_live, passrows
+from lsfemu.daemon import apslist, apsrank, fairshare_live, passrows
 from lsfemu.daemon.eventlog import EventLog
 from lsfemu.daemon.runner import Runner, usage_fields
 from lsfemu.events import emit
@@ -142,6 +142,7 @@ class Cluster:
         self.fence = None  # shared cluster: called before each commit; raises when no longer the master
         self.config: ClusterConfig = load_all(envdir)
         self._rows = passrows.RowCache()  # what the pass reads of each job, kept between passes
+        self.aps_listing = apslist.ApsListing(self)  # bjobs -aps
         self._pass_depends: list[JobKey] = []
         self._pass_now: float | None = None
         self._held: set[Job] = set()  # started jobs, as of the last pass (kept current by quiet passes)
@@ -587,20 +588,6 @@ class Cluster:
             self._rusage_cache[key] = amounts
         return amounts
 
-    def pending_order(self, jobs: list[Job], now: float) -> list[tuple[Job, object]]:
-        """Pending jobs in the order they are considered for dispatch, with
-        their APS results (bjobs -aps): queue blocks by PRIORITY, an APS queue
-        and its QUEUE_GROUP as one block ordered by APS value."""
-        plan = aps.plan_queues(self.config.queues)
-        listed = []
-        live = self.fairshare(now)
-        for j in jobs:
-            r = self.aps_result(j, now, live)
-            listed.append(aps.ListedJob(j.id, j.queue, j.position - (1e12 if j.migrated else 0.0),
-                                        self.effective_priority(j, now) or 0, r, j.array_index))
-        by_key = {(j.id, j.array_index): j for j in jobs}
-        return [(by_key[(l.job_id, l.array_index)], l.result) for l in aps.order(listed, plan)]
-
     def set_priority(self, job: Job, value: int | None, actor: str) -> None:
         """bmod -sp VALUE, or -spn (value None: back to MAX_USER_PRIORITY/2)."""
         t = self.now()
@@ -924,6 +911,12 @@ class Cluster:
         if len(rows) >= len(self.jobs):  # every job has its row (after a pass): no ORM reads
             return {r.user for r in rows.values()}
         return {j.user for j in self.jobs.values()}
+
+    def row(self, job: Job) -> passrows.Row:
+        """What the pass reads of *job* (its passrows.Row: kept between
+        passes, built now when the job changed since)."""
+        row = self._rows.rows.get(job)
+        return row if row is not None else passrows.build_row(self, job, self._rows)
 
     def started_jobs(self) -> list[Job] | set[Job]:
         """The jobs in memory that hold slots (RUN, USUSP, SSUSP, UNKWN)."""

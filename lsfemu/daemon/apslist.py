@@ -1,0 +1,137 @@
+"""`bjobs -aps` in bulk: the listed pending jobs ranked at once from the pure
+APS parts the scheduling pass is made of, and each job's table line kept
+between listings.
+
+`Cluster.aps_result` builds one job's full APS result (every term, for
+`lsfemu explain aps`); a listing of 10,000 pending jobs did that, and a view
+and a table row, job by job. Here:
+
+- what a job's place and value need comes from its pass row
+  (lsfemu.daemon.passrows: kept between passes, dropped when the job
+  changes), not from ORM attributes;
+- the parts of the value other than FS (`aps.aps_parts`) are computed once
+  per distinct (PROC, MEM, SWAP, escalated job priority, queue priority,
+  grace state), the FS part once per (user, queue, grace state): the pending
+  time enters both only through the grace periods (the scheduling pass's
+  own memo, lsfemu.daemon.apsrank);
+- a job's table line up to its APS value is kept until the job changes (an
+  attribute assigned, the object expired or refreshed: ORM events) or the
+  table's format does (widths, year, time zone, LSB_BJOBS_DISPLAY_ENH).
+
+Values and order are those of the one-job-at-a-time listing (aps_value and
+aps.order), computed at the listing's instant: the same functions, the same
+additions in the same order (a property test compares the two).
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Iterable
+
+from sqlalchemy import event, inspect
+
+from lsfemu.sched import aps
+from lsfemu.sched.priority import escalated
+from lsfemu.store.models import Job
+
+#: (job, system value, calculated value) of a listed job; the values are
+#: those bjobs shows (None: not shown; both None outside APS blocks)
+Listed = tuple[Job, "float | None", "float | None"]
+
+
+class ApsListing:
+    """One cluster's `bjobs -aps` listings."""
+
+    def __init__(self, cluster):
+        self.cl = cluster
+        self._lines: dict[Job, str] = {}  # job -> its line before the APS value, in self._format
+        self._format: tuple | None = None
+        _listings.add(self)
+
+    def forget(self, job: Job) -> None:
+        self._lines.pop(job, None)
+
+    def lines(self, fmt: tuple) -> dict[Job, str]:
+        """The kept lines (job -> its table line before the APS value) of the
+        table format *fmt*; the caller adds the lines it makes."""
+        if fmt != self._format:
+            self._lines = {}
+            self._format = fmt
+        return self._lines
+
+    def order(self, pending: Iterable[tuple[Job, object]], now: float) -> list[Listed]:
+        """*pending* ((job, its passrows.Row) of pending jobs) in the order
+        they are considered for dispatch at *now*, with their APS values."""
+        cl = self.cl
+        plan = aps.plan_queues(cl.config.queues)
+        over = cl.config.params.job_priority_over_time
+        queues: dict[str, tuple] = {}
+        parts_memo: dict[tuple, tuple] = {}
+        fs_memo: dict[tuple, float | None] = {}
+        live = None  # the fairshare state at *now*, once a job needs it
+        keyed = []
+        for job, row in pending:
+            qinfo = queues.get(row.queue)
+            if qinfo is None:
+                qinfo = queues[row.queue] = self._queue(row.queue, plan)
+            head, cfg, qprio, has_fs, graces = qinfo
+            jprio = row.priority  # Cluster.effective_priority
+            jprio = (escalated(jprio, now - row.base_time, over) or 0) if jprio is not None else 0
+            position = row.position - (1e12 if row.migrated else 0.0)
+            if cfg is None:  # outside APS blocks
+                keyed.append((aps.listing_key(head, None, jprio, position, row.job_id, row.index), job, None, None))
+                continue
+            system = row.aps_system
+            if system is not None:
+                system = float(system)
+                value = None
+            else:
+                pend = max(0.0, now - row.since)
+                flags = tuple([pend < g for g in graces])
+                mk = (cfg.text, row.rsrc, jprio, qprio, flags)
+                parts = parts_memo.get(mk)
+                if parts is None:
+                    parts = parts_memo[mk] = aps.aps_parts(cfg, pend, row.proc, row.mem, row.swap, jprio, qprio)
+                fk = (row.user, row.queue, flags)
+                fs = fs_memo.get(fk, fs_memo)
+                if fs is fs_memo:
+                    fs_in = None
+                    if has_fs:
+                        if live is None:
+                            live = cl.fairshare(now)
+                        fs_in = live.priority(row.user, row.queue)
+                    fs = fs_memo[fk] = aps.fs_part(cfg, fs_in, pend)
+                value = aps.calculated_from_parts(parts, fs, row.aps_admin)
+            rank = aps.value_rank(system, value)
+            keyed.append((aps.listing_key(head, rank, jprio, position, row.job_id, row.index), job, system, value))
+        keyed.sort(key=_first)
+        return [(job, system, value) for _key, job, system, value in keyed]
+
+    def _queue(self, name: str, plan: dict) -> tuple:
+        """(block head, ApsConfig of its APS block or None, PRIORITY, has
+        FAIRSHARE, grace periods) of a queue."""
+        cl = self.cl
+        slot = plan.get(name)
+        unit = cl.aps_unit.get(name)
+        cfg = cl.aps_cfg.get(unit) if unit is not None else None
+        q = cl.config.queue(name)
+        graces = tuple(sorted(set(cfg.grace.values()))) if cfg is not None else ()
+        return (aps.block_head(slot), cfg, q.priority if q else 0, bool(q and q.fairshare), graces)
+
+
+def _first(item: tuple):
+    return item[0]
+
+
+_listings: "weakref.WeakSet[ApsListing]" = weakref.WeakSet()
+
+
+def _changed(target, *_args) -> None:
+    for listing in _listings:
+        listing.forget(target)
+
+
+for _attr in inspect(Job).column_attrs:
+    event.listen(getattr(Job, _attr.key), "set", _changed)
+event.listen(Job, "expire", _changed)
+event.listen(Job, "refresh", _changed)

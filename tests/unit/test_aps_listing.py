@@ -1,0 +1,173 @@
+"""`bjobs -aps` in bulk (lsfemu.daemon.apslist) against the listing it
+replaces: every pending job's full APS result computed one job at a time
+(Cluster.aps_result), the order of aps.order, a view and a row per job
+(aps_table). On random configurations (APS weights, limits, grace periods,
+queue priorities, a QUEUE_GROUP, fairshare, escalation) and random histories
+(submissions, bmod -sp, bmod -aps, bmod -J, clock steps with their passes and
+job ends, stop, resume, requeue, switch, migration, time zones), the command's
+output must be the reference's byte for byte, and the listing's order and
+values (system, calculated) exactly the reference's.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_pass_equivalence import _spec  # (the SubmitSpec of a random job)
+
+from lsfemu.sched import aps
+
+USERS = ["ua", "ub", "uc", "ud"]
+
+
+def _config(weights: dict, limit: float | None, grace: tuple | None, prios: tuple[int, int, int], over: str | None):
+    w = " ".join(f"[{f}, {v}]" for f, v in weights.items() if v is not None) or "[PROC, 1]"
+    aps_text = f"WEIGHT[{w}]"
+    if limit is not None:
+        aps_text += f" LIMIT[[JPRIORITY, {limit}]]"
+    if grace is not None:
+        aps_text += f" GRACE_PERIOD[[{grace[0]}, {grace[1]}s]]"
+    queues = (f"Begin Queue\nQUEUE_NAME = high\nPRIORITY = {prios[0]}\nFAIRSHARE = USER_SHARES[[top, 1]]\n"
+              f"APS_PRIORITY = {aps_text}\nQUEUE_GROUP = low\nEnd Queue\n\n"
+              f"Begin Queue\nQUEUE_NAME = low\nPRIORITY = {prios[1]}\nEnd Queue\n\n"
+              f"Begin Queue\nQUEUE_NAME = plain\nPRIORITY = {prios[2]}\nEnd Queue\n")
+    params = ("Begin Parameters\nDEFAULT_QUEUE = low\nMBD_SLEEP_TIME = 10\nMAX_USER_PRIORITY = 100\n"
+              + (f"JOB_PRIORITY_OVER_TIME = {over}\n" if over else "") + "End Parameters\n")
+    return queues, params
+
+
+def _cluster(root: Path, queues: str, params: str):
+    from lsfemu.cli.lsfemu_cmd import write_cluster
+    from lsfemu.daemon.cluster import Cluster
+
+    envdir = Path(write_cluster(str(root / "conf"), force=True))
+    lsb = envdir / "lsbatch/cluster1/configdir"
+    (lsb / "lsb.queues").write_text(queues)
+    (lsb / "lsb.users").write_text("Begin UserGroup\nGROUP_NAME GROUP_MEMBER USER_SHARES\n"
+                                   "top (ua ub uc ud) ([ua, 3] [ub, 1] [uc, 1] [ud, 2])\nEnd UserGroup\n")
+    (lsb / "lsb.params").write_text(params)
+    os.environ["LSFEMU_CLOCK_START"] = "1767603600"
+    return Cluster(str(envdir), str(root / "home"))
+
+
+def reference_listing(cl, now: float) -> list[tuple]:
+    """The one-job-at-a-time listing: [(job, system value, calculated value)]."""
+    jobs = [j for j in cl.jobs.values() if j.status in ("PEND", "PSUSP")]
+    live = cl.fairshare(now)
+    listed, results = [], {}
+    for j in jobs:
+        r = cl.aps_result(j, now, live)
+        results[(j.id, j.array_index)] = r
+        listed.append(aps.ListedJob(j.id, j.queue, j.position - (1e12 if j.migrated else 0.0),
+                                    cl.effective_priority(j, now) or 0, r, j.array_index))
+    out = []
+    for li in aps.order(listed, cl.config.queues):
+        r = results[(li.job_id, li.array_index)]
+        out.append((cl.jobs[(li.job_id, li.array_index)], r.system if r is not None else None,
+                    r.calculated if r is not None and r.system is None else None))
+    return out
+
+
+def reference_text(cl, now: float, *, wide: bool) -> str:
+    from lsfemu.cli.bjobs import table_view
+    from lsfemu.render import bjobs as R
+
+    views = []
+    for job, system, value in reference_listing(cl, now):
+        v = table_view(job)
+        v.aps_system, v.aps_value = system, value
+        views.append(v)
+    return R.aps_table(views, wide=wide)
+
+
+def bjobs(cl, argv: list[str], tz: str) -> str:
+    from lsfemu.daemon import dispatch
+
+    r = dispatch.handle(cl, {"cmd": "bjobs", "argv": argv, "cwd": "/", "env": {"LSFEMU_USER": "ua", "TZ": tz}},
+                        os.getuid())
+    assert r.rc == 0 or r.err == "No pending job found\n", r.err
+    return r.out
+
+
+def _check(cl, tz: str, wide: bool) -> None:
+    got_text = bjobs(cl, ["-u", "all", "-aps"] + (["-w"] if wide else []), tz)  # first: runs what is due
+    now = cl.now()
+    want = reference_listing(cl, now)
+    pending = [(j, cl.row(j)) for j in cl.jobs.values() if j.status in ("PEND", "PSUSP")]
+    got = cl.aps_listing.order(pending, now)
+    assert [(j.id, j.array_index, s, v) for j, s, v in got] == [(j.id, j.array_index, s, v) for j, s, v in want]
+    assert got_text == reference_text(cl, now, wide=wide)
+
+
+#: step kind -> (the states of the jobs it picks from, what it does to the picked job)
+ACTIONS = {
+    "stop": (("PEND", "RUN"), lambda cl, job: cl.stop(job, "lsfadmin")),
+    "resume": (("PSUSP", "USUSP"), lambda cl, job: cl.resume(job, "lsfadmin")),
+    "requeue": (("RUN",), lambda cl, job: cl.requeue(job, "lsfadmin")),
+    "switch": (("PEND",), lambda cl, job: cl.switch(job, "low" if job.queue != "low" else "high", "lsfadmin")),
+    "migrate": (("RUN",), lambda cl, job: cl.rerun(job, cl.now(), "MIGRATE")),
+    "rename": (("PEND", "PSUSP"), lambda cl, job: setattr(job, "name", f"renamed{job.id}")),  # what bmod -J sets
+    "sp": (("PEND", "PSUSP"), lambda cl, job, value: cl.set_priority(job, value, "lsfadmin")),
+    "aps": (("PEND", "PSUSP"), lambda cl, job, kind, value: cl.set_aps(job, kind, value if kind else None,
+                                                                         "lsfadmin")),
+}
+
+job_st = st.tuples(st.sampled_from(USERS), st.sampled_from(["high", "low", "plain"]),
+                   st.sampled_from([1, 1, 2, 3]), st.one_of(st.none(), st.integers(1, 100)),
+                   st.sampled_from([None, 100, 1000, 4000]), st.integers(30, 3000))
+step_st = st.one_of(
+    st.tuples(st.just("submit"), st.lists(job_st, min_size=1, max_size=6)),
+    st.tuples(st.sampled_from(["stop", "resume", "requeue", "switch", "migrate", "rename"]), st.integers(0, 10_000)),
+    st.tuples(st.just("advance"), st.integers(1, 1500)),
+    st.tuples(st.just("sp"), st.integers(0, 10_000), st.integers(1, 100)),
+    st.tuples(st.just("aps"), st.integers(0, 10_000), st.sampled_from(["system", "admin", None]),
+              st.sampled_from([5.0, -3.5, 250.0, 0.004999, 1.0049999999])),
+    st.tuples(st.just("tz"), st.sampled_from(["UTC", "America/New_York", "Asia/Kolkata"])),
+)
+weights_st = st.fixed_dictionaries({
+    "FS": st.sampled_from([None, 100, 0.5]), "PROC": st.sampled_from([None, -2, 1]),
+    "MEM": st.sampled_from([None, 0.01, 0.333]), "JPRIORITY": st.sampled_from([None, 1, 1.7]),
+    "QPRIORITY": st.sampled_from([None, 10])})
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(weights=weights_st, limit=st.sampled_from([None, 60]),
+       grace=st.sampled_from([None, ("FS", 120), ("QPRIORITY", 300), ("MEM", 45), ("RSRC", 600)]),
+       prios=st.tuples(st.sampled_from([30, 50]), st.sampled_from([30, 40, 60]), st.sampled_from([20, 30, 50])),
+       over=st.sampled_from([None, "1/1", "7/3"]), wide=st.booleans(),
+       first=st.lists(job_st, min_size=1, max_size=25), steps=st.lists(step_st, max_size=8))
+def test_the_bulk_listing_equals_the_job_by_job_listing(tmp_path_factory, weights, limit, grace, prios, over, wide,
+                                                        first, steps):
+    queues, params = _config(weights, limit, grace, prios, over)
+    cl = _cluster(tmp_path_factory.mktemp("c"), queues, params)
+    tz = "UTC"
+    try:
+        for j in first:
+            cl.submit(_spec(*j))
+        _check(cl, tz, wide)
+        for step in steps:
+            kind = step[0]
+            if kind == "submit":
+                for j in step[1]:
+                    cl.submit(_spec(*j))
+            elif kind == "advance":
+                cl.advance(step[1])
+            elif kind == "tz":
+                tz = step[1]
+            else:
+                states, act = ACTIONS[kind]
+                keys = sorted(k for k, j in cl.jobs.items() if j.status in states)
+                if keys:
+                    act(cl, cl.jobs[keys[step[1] % len(keys)]], *step[2:])
+            cl.commit()
+            _check(cl, tz, wide)
+    finally:
+        from lsfemu.daemon.dispatch import use_timezone
+
+        use_timezone(None)
+        cl.session.close()
+        cl.engine.dispose()
