@@ -725,8 +725,9 @@ class Cluster:
         return best
 
     def _end_heap(self) -> list:
+        rows = self._rows.rows  # a job's status without an ORM read (every command runs this)
         ends = [(e[0], job.position, key) for key, job in self.jobs.items()
-                if (e := self._end_instant(job)) is not None]
+                if ((row := rows.get(job)) is None or row.status == "RUN") and (e := self._end_instant(job)) is not None]
         heapq.heapify(ends)
         return ends
 
