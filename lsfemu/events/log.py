@@ -28,6 +28,7 @@ beyond the ones lsfemu knows (newer LSF versions).
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import threading
@@ -177,15 +178,19 @@ def _lines(path: Path, skip_head: bool, on_bytes: Callable[[int], None] | None =
     """(lineno, text) of the record lines of one file (header, comments and
     blank lines skipped; with *skip_head* the copies before the history seek
     position of a current file too). *on_bytes* hears, now and then and at
-    the end, how many bytes of the file have been read."""
+    the end, how many bytes of the file have been read.
+
+    The header and the preserved head are read as bytes (their offsets
+    matter); the rest through one text decoder, which gives the same text as
+    decoding each line (UTF-8 never has a newline inside a character)."""
     with open(path, "rb") as fh:
         seek = None
         offset = 0
-        for lineno, raw in enumerate(fh, 1):
+        lineno = 0
+        for raw in iter(fh.readline, b""):
+            lineno += 1
             start = offset
             offset += len(raw)
-            if on_bytes is not None and not lineno & 4095:
-                on_bytes(offset)
             if lineno == 1 and raw.startswith(b"#"):
                 seek = _parse_header(raw) if skip_head else None
                 continue
@@ -193,11 +198,21 @@ def _lines(path: Path, skip_head: bool, on_bytes: Callable[[int], None] | None =
                 continue
             text = raw.decode("utf-8", "surrogateescape").rstrip("\n").rstrip("\r")
             stripped = text.strip(" \t")
-            if not stripped or stripped.startswith("#"):
-                continue
+            if stripped and not stripped.startswith("#"):
+                yield lineno, text
+            break
+        rest = io.TextIOWrapper(fh, encoding="utf-8", errors="surrogateescape", newline="\n")
+        for lineno, text in enumerate(rest, lineno + 1):
+            if on_bytes is not None and not lineno & 4095:
+                on_bytes(fh.tell())
+            text = text.rstrip("\n").rstrip("\r")
+            if text[:1] != '"':  # a record starts with its quoted type
+                stripped = text.strip(" \t")
+                if not stripped or stripped.startswith("#"):
+                    continue
             yield lineno, text
         if on_bytes is not None:
-            on_bytes(offset)
+            on_bytes(fh.tell())
 
 
 def read_events(

@@ -5,8 +5,11 @@ from __future__ import annotations
 import tracemalloc
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lsfemu.events import format as F
+from lsfemu.events import log as L
 from lsfemu.events.log import (
     HEADER_WIDTH,
     EventWarning,
@@ -15,6 +18,7 @@ from lsfemu.events.log import (
     header_line,
     last_event_time,
     read_events,
+    _parse_header,
     rotate,
 )
 
@@ -186,3 +190,41 @@ def test_rotate_drops_corrupt_lines_from_head_only(tmp_path):
     rotate(logdir, keep=lambda r: True)
     assert "broken" in (logdir / "lsb.events.1").read_text()
     assert "broken" not in (logdir / "lsb.events").read_text()
+
+
+def _lines_per_line(path, skip_head):
+    """The record lines of a file read line by line in bytes (what _lines
+    did before it read through one text decoder)."""
+    out = []
+    with open(path, "rb") as fh:
+        seek = None
+        offset = 0
+        for lineno, raw in enumerate(fh, 1):
+            start = offset
+            offset += len(raw)
+            if lineno == 1 and raw.startswith(b"#"):
+                seek = _parse_header(raw) if skip_head else None
+                continue
+            if seek is not None and start < seek:
+                continue
+            text = raw.decode("utf-8", "surrogateescape").rstrip("\n").rstrip("\r")
+            stripped = text.strip(" \t")
+            if stripped and not stripped.startswith("#"):
+                out.append((lineno, text))
+    return out
+
+
+_PIECES = [b'"JOB_NEW" 1\n', b"#c\n", b"  \n", b"\r\n", b"\t# x\n", b"\xe2\x82\n", b"\xff\xfe abc\n",
+           b"x\r\r\n", b'   "A"\n', "\u00e9\u2400\n".encode(), b"\n", b"#12\n", b"#\n", b"\xe2\x82\xac"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(head=st.one_of(st.none(), st.integers(0, 60)), pieces=st.lists(st.sampled_from(_PIECES), max_size=12),
+       skip=st.booleans())
+def test_lines_read_as_line_by_line(tmp_path_factory, head, pieces, skip):
+    data = (b"" if head is None else b"#%d     \n" % head) + b"".join(pieces)
+    path = tmp_path_factory.mktemp("lines") / "lsb.events"
+    path.write_bytes(data)
+    seen = []
+    assert list(L._lines(path, skip, seen.append)) == _lines_per_line(path, skip)
+    assert seen[-1] == len(data)
