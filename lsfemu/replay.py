@@ -566,6 +566,69 @@ def _empty_shared_store(url: str, force: bool) -> None:
         engine.dispose()
 
 
+class JobRows:
+    """Rows of the ``jobs`` table (dicts with the same keys) written with the
+    driver's executemany: SQLAlchemy's insert builds each row's parameters
+    in Python, most of a replay's store time. The statement is compiled once
+    for the rows' keys plus the columns with a scalar default (as the insert
+    would fill them), each row becomes a tuple (a dict for drivers with named
+    parameters), and the columns' bind processors apply as they would."""
+
+    def __init__(self, conn: Any):
+        self.conn = conn
+        self.keys: tuple[str, ...] | None = None
+
+    def _compile(self, keys: tuple[str, ...]) -> None:
+        from sqlalchemy import insert
+
+        from lsfemu.store.models import Job
+
+        table = Job.__table__
+        dialect = self.conn.dialect
+        defaults = {c.key: c.default.arg for c in table.columns
+                    if c.key not in keys and c.default is not None and c.default.is_scalar}
+        compiled = insert(table).compile(dialect=dialect, column_keys=[*keys, *defaults])
+        names = list(compiled.positiontup) if compiled.positional else [*keys, *defaults]
+        self.sql = str(compiled)
+        self.positional = compiled.positional
+        self.names = names
+        self.from_row = [k for k in names if k in keys]
+        self.const = [(i, defaults[k]) for i, k in enumerate(names) if k not in keys]
+        self.procs = []
+        for i, k in enumerate(names):
+            proc = table.c[k].type.dialect_impl(dialect).bind_processor(dialect)
+            if proc is not None:
+                self.procs.append((i, proc))
+        self.keys = keys
+
+    def insert(self, rows: list[dict[str, Any]]) -> None:
+        from sqlalchemy import insert
+
+        from lsfemu.store.models import Job
+
+        if not rows:
+            return
+        keys = tuple(rows[0])
+        if any(len(r) != len(keys) for r in rows):
+            self.conn.execute(insert(Job), rows)  # keys differ: SQLAlchemy sorts them out
+            return
+        if keys != self.keys:
+            self._compile(keys)
+        params = []
+        width = len(self.names)
+        order = [self.names.index(k) for k in self.from_row]
+        for row in rows:
+            vals = [None] * width
+            for i, k in zip(order, self.from_row):
+                vals[i] = row[k]
+            for i, v in self.const:
+                vals[i] = v
+            for i, proc in self.procs:
+                vals[i] = proc(vals[i])
+            params.append(tuple(vals) if self.positional else dict(zip(self.names, vals)))
+        self.conn.exec_driver_sql(self.sql, params)
+
+
 def replay_into(paths: list[Path], into: Path, *, until: float | None = None, force: bool = False,
                 progress: bool | None = None, home: Path | None = None, conf: Path | None = None) -> IntoSummary:
     """Load *paths* (oldest first) into a fresh cluster in *into*; see the
@@ -605,15 +668,16 @@ def replay_into(paths: list[Path], into: Path, *, until: float | None = None, fo
     last_seen = 0.0  # of all records
     log_path = home / "logdir" / "lsb.events"
 
-    def flush(conn) -> None:
+    def flush(rows: JobRows) -> None:
         nonlocal stored
         if batch:
-            conn.execute(insert(Job), batch)
+            rows.insert(batch)
             stored += len(batch)
             batch.clear()
 
     try:
         with engine.begin() as conn, open(log_path, "wb") as log:
+            rows = JobRows(conn)
             log.write(header_line(HEADER_WIDTH + 1))
             out: list[bytes] = []
             for _lineno, text, rec in read_event_lines(paths, warns, on_bytes=bar):
@@ -632,7 +696,7 @@ def replay_into(paths: list[Path], into: Path, *, until: float | None = None, fo
                     if done is not None:
                         batch.append(done)
                         if len(batch) >= _BATCH:
-                            flush(conn)
+                            flush(rows)
                 else:
                     # after `until`: only how the jobs alive then went on
                     key = rec.job_key if not isinstance(rec, F.JobModify2) else None
@@ -644,15 +708,15 @@ def replay_into(paths: list[Path], into: Path, *, until: float | None = None, fo
                                         sim_exit_code=done["sim_exit_code"], _known=True,
                                         _by_limit=str(done["exit_reason"]).startswith("TERM_RUNLIMIT"))
             log.write(b"".join(out))
-            flush(conn)
+            flush(rows)
             now = until if until is not None else last_time
             alive = frozen if frozen is not None else tr.rows
             for row in alive.values():
                 _future(row, tr.rows.get((row["id"], row["array_index"])), last_seen)
                 batch.append(row)
                 if len(batch) >= _BATCH:
-                    flush(conn)
-            flush(conn)
+                    flush(rows)
+            flush(rows)
             mup = max(100, tr.max_priority_seen) if tr.priorities_seen else None
             if mup is not None:
                 conn.execute(update(Job).where(Job.priority.is_(None)).values(priority=default_priority(mup)))

@@ -108,3 +108,34 @@ def test_order_files_oldest_first(tmp_path):
     empty.mkdir()
     with pytest.raises(ReplayError, match="no lsb.events files"):
         order_files([str(empty)])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_job_rows_store_what_sqlalchemys_insert_stores(tmp_path, monkeypatch, seed):
+    """replay --into writes its rows with JobRows (the driver's executemany):
+    the store holds exactly what SQLAlchemy's insert stores."""
+    import sqlite3
+
+    from lsfemu import replay as rp
+    from test_chronicle_stream import write_log
+
+    path = tmp_path / "lsb.events"
+    write_log(path, seed, jobs=120)  # every record type, arrays, jobs alive at the end
+    fast = rp.replay_into([path], tmp_path / "fast", progress=False)
+
+    def sqlalchemy_insert(self, rows):
+        from sqlalchemy import insert
+
+        from lsfemu.store.models import Job
+
+        self.conn.execute(insert(Job), rows)
+
+    monkeypatch.setattr(rp.JobRows, "insert", sqlalchemy_insert)
+    plain = rp.replay_into([path], tmp_path / "plain", progress=False)
+    assert (fast.stored, fast.alive) == (plain.stored, plain.alive) and fast.stored + fast.alive > 50
+
+    def rows(summary):
+        with sqlite3.connect(summary.home / "lsfemu.db") as db:
+            return db.execute("SELECT * FROM jobs ORDER BY id, array_index").fetchall()
+
+    assert rows(fast) == rows(plain)
