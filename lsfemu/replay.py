@@ -30,6 +30,7 @@ times, dispatch order, and the share of slots over time.
 from __future__ import annotations
 
 import math
+import operator
 import os
 import pwd
 import shutil
@@ -585,23 +586,22 @@ class JobRows:
 
         table = Job.__table__
         dialect = self.conn.dialect
-        defaults = {c.key: c.default.arg for c in table.columns
-                    if c.key not in keys and c.default is not None and c.default.is_scalar}
-        compiled = insert(table).compile(dialect=dialect, column_keys=[*keys, *defaults])
-        names = list(compiled.positiontup) if compiled.positional else [*keys, *defaults]
+        self.defaults = {c.key: c.default.arg for c in table.columns
+                         if c.key not in keys and c.default is not None and c.default.is_scalar}
+        compiled = insert(table).compile(dialect=dialect, column_keys=[*keys, *self.defaults])
         self.sql = str(compiled)
         self.positional = compiled.positional
-        self.names = names
-        self.from_row = [k for k in names if k in keys]
-        self.const = [(i, defaults[k]) for i, k in enumerate(names) if k not in keys]
+        self.names = list(compiled.positiontup) if compiled.positional else [*keys, *self.defaults]
+        self.values = operator.itemgetter(*self.names)
         self.procs = []
-        for i, k in enumerate(names):
+        for i, k in enumerate(self.names):
             proc = table.c[k].type.dialect_impl(dialect).bind_processor(dialect)
             if proc is not None:
                 self.procs.append((i, proc))
         self.keys = keys
 
     def insert(self, rows: list[dict[str, Any]]) -> None:
+        """Write *rows* (each is completed with the defaults: the caller's rows are done with)."""
         from sqlalchemy import insert
 
         from lsfemu.store.models import Job
@@ -615,16 +615,14 @@ class JobRows:
         if keys != self.keys:
             self._compile(keys)
         params = []
-        width = len(self.names)
-        order = [self.names.index(k) for k in self.from_row]
+        defaults, values, procs = self.defaults, self.values, self.procs
         for row in rows:
-            vals = [None] * width
-            for i, k in zip(order, self.from_row):
-                vals[i] = row[k]
-            for i, v in self.const:
-                vals[i] = v
-            for i, proc in self.procs:
-                vals[i] = proc(vals[i])
+            row.update(defaults)
+            vals = values(row)
+            if procs:
+                vals = list(vals)
+                for i, proc in procs:
+                    vals[i] = proc(vals[i])
             params.append(tuple(vals) if self.positional else dict(zip(self.names, vals)))
         self.conn.exec_driver_sql(self.sql, params)
 
@@ -679,18 +677,20 @@ def replay_into(paths: list[Path], into: Path, *, until: float | None = None, fo
         with engine.begin() as conn, open(log_path, "wb") as log:
             rows = JobRows(conn)
             log.write(header_line(HEADER_WIDTH + 1))
-            out: list[bytes] = []
+            out: list[str] = []
             for _lineno, text, rec in read_event_lines(paths, warns, on_bytes=bar):
                 t = float(rec.event_time)
-                last_seen = max(last_seen, t)
+                if t > last_seen:
+                    last_seen = t
                 if frozen is None and until is not None and t > until:
                     frozen = {k: dict(r) for k, r in tr.rows.items()}
                 if frozen is None:
                     events += 1
-                    last_time = max(last_time, t)
-                    out.append(text.encode("utf-8", "surrogateescape") + b"\n")
+                    if t > last_time:
+                        last_time = t
+                    out.append(text)
                     if len(out) >= _BATCH:
-                        log.write(b"".join(out))
+                        log.write(("\n".join(out) + "\n").encode("utf-8", "surrogateescape"))
                         out.clear()
                     done = tr.feed(rec)
                     if done is not None:
@@ -707,7 +707,8 @@ def replay_into(paths: list[Path], into: Path, *, until: float | None = None, fo
                             snap.update(sim_runtime=done["sim_runtime"], sim_cputime=done["sim_cputime"],
                                         sim_exit_code=done["sim_exit_code"], _known=True,
                                         _by_limit=str(done["exit_reason"]).startswith("TERM_RUNLIMIT"))
-            log.write(b"".join(out))
+            if out:
+                log.write(("\n".join(out) + "\n").encode("utf-8", "surrogateescape"))
             flush(rows)
             now = until if until is not None else last_time
             alive = frozen if frozen is not None else tr.rows
