@@ -336,7 +336,7 @@ class HistoryBuilder:
 
     def feed(self, rec: F.Record) -> None:
         t = float(rec.event_time)
-        if isinstance(rec, F.JobNew):
+        if type(rec) is F.JobNew:
             h = JobHistory(
                 job_id=rec.job_id, array_index=rec.idx, user=rec.user_name, queue=rec.queue,
                 name=rec.job_name if rec.options & F.SUB_JOB_NAME else None,
@@ -371,7 +371,7 @@ class HistoryBuilder:
                     self._put((rec.job_id, i), e)
                     self._told(e, submit)
             return
-        if isinstance(rec, F.JobModify2):
+        if type(rec) is F.JobModify2:
             try:
                 jid, idx = F.parse_job_id_str(rec.job_id_str)
             except ValueError:
@@ -389,28 +389,29 @@ class HistoryBuilder:
                 h.project = rec.project_name
             self._add(h, t, "MODIFY", items=modify_items(rec), user=rec.user_name)
             return
-        key = rec.job_key
-        if key is None:
+        job_id = getattr(rec, "job_id", None)
+        if job_id is None:
             return  # MBD_START, MBD_DIE, QUEUE_CTRL, HOST_CTRL
-        h = self._get(*key, inert=isinstance(rec, F.JobClean))
+        h = self._get(job_id, rec.idx, inert=type(rec) is F.JobClean)
         if h is None:
             return
-        if isinstance(rec, F.JobStart):
+        kind = type(rec)
+        if kind is F.JobStatus:
+            self._status(h, t, rec)
+        elif kind is F.JobStartAccept:
+            self._add(h, t, "STARTING", pid=rec.job_pid)
+        elif kind is F.JobExecute:
+            self._add(h, t, "EXECUTE", exec_home=rec.exec_home, exec_cwd=rec.exec_cwd, pid=rec.job_pid)
+        elif kind is F.JobStart:
             self._add(h, t, "DISPATCH", hosts=list(rec.exec_hosts),
                       effective_res_req=rec.effective_res_req or None)
-        elif isinstance(rec, F.JobStartAccept):
-            self._add(h, t, "STARTING", pid=rec.job_pid)
-        elif isinstance(rec, F.JobExecute):
-            self._add(h, t, "EXECUTE", exec_home=rec.exec_home, exec_cwd=rec.exec_cwd, pid=rec.job_pid)
-        elif isinstance(rec, F.JobStatus):
-            self._status(h, t, rec)
-        elif isinstance(rec, F.JobSignal):
+        elif kind is F.JobSignal:
             self._add(h, t, "SIGNAL", signal=rec.signal_symbol, user=rec.user_name)
-        elif isinstance(rec, F.JobSwitch):
+        elif kind is F.JobSwitch:
             self._add(h, t, "SWITCH", queue=rec.queue, user=rec.user_name)
-        elif isinstance(rec, F.JobMove):
+        elif kind is F.JobMove:
             self._add(h, t, "MOVE", position=rec.position, top=rec.base != F.TO_BOTTOM, user=rec.user_name)
-        elif isinstance(rec, F.JobRequeue):
+        elif kind is F.JobRequeue:
             self._add(h, t, "REQUEUE")
         # JOB_CLEAN: nothing to show
 
@@ -444,10 +445,10 @@ class HistoryBuilder:
 def array_spec_of(rec: F.JobNew):
     """The array specification of a JOB_NEW record (index 0, a -J name with an
     index list), else None."""
-    from lsfemu.sched.arrayspec import ArraySpecError, count_of, parse_array_name
-
     if rec.idx or not rec.options & F.SUB_JOB_NAME or "[" not in rec.job_name:
         return None
+    from lsfemu.sched.arrayspec import ArraySpecError, count_of, parse_array_name
+
     try:
         spec = parse_array_name(rec.job_name, 2147483647)
     except ArraySpecError:
