@@ -26,6 +26,7 @@ additions in the same order (a property test compares the two).
 from __future__ import annotations
 
 import weakref
+from bisect import bisect_right
 from typing import Iterable
 
 from sqlalchemy import event, inspect
@@ -66,57 +67,65 @@ class ApsListing:
         plan = aps.plan_queues(cl.config.queues)
         over = cl.config.params.job_priority_over_time
         queues: dict[str, tuple] = {}
-        parts_memo: dict[tuple, tuple] = {}
-        fs_memo: dict[tuple, float | None] = {}
         live = None  # the fairshare state at *now*, once a job needs it
         keyed = []
+        append = keyed.append
         for job, row in pending:
             qinfo = queues.get(row.queue)
             if qinfo is None:
                 qinfo = queues[row.queue] = self._queue(row.queue, plan)
-            head, cfg, qprio, has_fs, graces = qinfo
+            head, cfg, qprio, has_fs, graces, parts_memo, fs_memo, values = qinfo
             jprio = row.priority  # Cluster.effective_priority
             jprio = (escalated(jprio, now - row.base_time, over) or 0) if jprio is not None else 0
             position = row.position - (1e12 if row.migrated else 0.0)
             if cfg is None:  # outside APS blocks
-                keyed.append((aps.listing_key(head, None, jprio, position, row.job_id, row.index), job, None, None))
+                append((aps.listing_key(head, None, jprio, position, row.job_id, row.index), job, None, None))
                 continue
             system = row.aps_system
             if system is not None:
                 system = float(system)
+                rank = aps.value_rank(system, None)
                 value = None
             else:
                 pend = max(0.0, now - row.since)
-                flags = tuple([pend < g for g in graces])
-                mk = (cfg.text, row.rsrc, jprio, qprio, flags)
-                parts = parts_memo.get(mk)
-                if parts is None:
-                    parts = parts_memo[mk] = aps.aps_parts(cfg, pend, row.proc, row.mem, row.swap, jprio, qprio)
-                fk = (row.user, row.queue, flags)
-                fs = fs_memo.get(fk, fs_memo)
-                if fs is fs_memo:
-                    fs_in = None
-                    if has_fs:
-                        if live is None:
-                            live = cl.fairshare(now)
-                        fs_in = live.priority(row.user, row.queue)
-                    fs = fs_memo[fk] = aps.fs_part(cfg, fs_in, pend)
-                value = aps.calculated_from_parts(parts, fs, row.aps_admin)
-            rank = aps.value_rank(system, value)
-            keyed.append((aps.listing_key(head, rank, jprio, position, row.job_id, row.index), job, system, value))
+                # The pending time counts only through the grace periods: the
+                # number of them it reached (sorted) says which factors count.
+                reached = bisect_right(graces, pend) if graces else 0
+                # the inputs of the value (rsrc: one object per distinct value, held by the rows: its id is a cheap key)
+                vk = (id(row.rsrc), jprio, reached, row.user, row.aps_admin)
+                known = values.get(vk)
+                if known is None:
+                    mk = (id(row.rsrc), jprio, reached)
+                    parts = parts_memo.get(mk)
+                    if parts is None:
+                        parts = parts_memo[mk] = aps.aps_parts(cfg, pend, row.proc, row.mem, row.swap, jprio, qprio)
+                    fk = (row.user, reached)
+                    fs = fs_memo.get(fk, fs_memo)
+                    if fs is fs_memo:
+                        fs_in = None
+                        if has_fs:
+                            if live is None:
+                                live = cl.fairshare(now)
+                            fs_in = live.priority(row.user, row.queue)
+                        fs = fs_memo[fk] = aps.fs_part(cfg, fs_in, pend)
+                    value = aps.calculated_from_parts(parts, fs, row.aps_admin)
+                    known = values[vk] = (value, aps.value_rank(None, value))
+                value, rank = known
+            append((aps.listing_key(head, rank, jprio, position, row.job_id, row.index), job, system, value))
         keyed.sort(key=_first)
         return [(job, system, value) for _key, job, system, value in keyed]
 
     def _queue(self, name: str, plan: dict) -> tuple:
         """(block head, ApsConfig of its APS block or None, PRIORITY, has
-        FAIRSHARE, grace periods) of a queue."""
+        FAIRSHARE, grace periods ascending, memo of APS parts, memo of FS
+        parts, memo of values) of a queue, for one listing."""
         cl = self.cl
-        slot = plan.get(name)
         unit = cl.aps_unit.get(name)
         cfg = cl.aps_cfg.get(unit) if unit is not None else None
         q = cl.config.queue(name)
         graces = tuple(sorted(set(cfg.grace.values()))) if cfg is not None else ()
-        return (aps.block_head(slot), cfg, q.priority if q else 0, bool(q and q.fairshare), graces)
+        return (aps.block_head(plan.get(name)), cfg, q.priority if q else 0, bool(q and q.fairshare), graces, {}, {},
+                {})
 
 
 def _first(item: tuple):
