@@ -118,6 +118,11 @@ def bjobs(
             c.error(str(e))
             return
 
+    lean = parsed_fmt is None and not (long or uf or json_)  # a table: table_view has all it prints
+    year = cfg.lsf_conf.get("LSB_DISPLAY_YEAR", "N").upper() == "Y"
+    enh = parsed_fmt is None and not (long or uf) and _display_enh(c)
+    kept = None  # what the -aps table made here is kept for
+
     ids, bad = parse_job_refs(job_ids or [])
     for b in bad:
         c.error(f"{b}: {bad_id_message(b)}")
@@ -139,6 +144,14 @@ def bjobs(
             jobs.extend(found)
     else:
         users = select_users(c, user if user is not None else ("all" if ids else None))
+        if aps and lean and not arrays:
+            # The last -aps table, if nothing it depends on changed since (lsfemu.daemon.apslist)
+            kept = (frozenset(users) if users is not None else None, queue, name, all_, done, pend, run, susp,
+                    wide, noheader, year, enh, os.environ.get("TZ"))
+            text = cl.aps_listing.kept_text(kept, now)
+            if text is not None:
+                c.out.append(text)
+                return
         row_of = cl.row  # its status, user and queue without ORM attribute reads
         for j in cl.jobs.values():
             r = row_of(j)
@@ -155,7 +168,6 @@ def bjobs(
         _array_summary(c, jobs, missing, wide=wide, header=not noheader,
                        nothing=_nothing_found(name, all_, done, pend, run, susp, aps, queue))
         return
-    lean = parsed_fmt is None and not (long or uf or json_)  # a table: table_view has all it prints
     listing = None
     if aps:
         # Pending jobs in the order they are considered for dispatch, with their APS values.
@@ -172,7 +184,6 @@ def bjobs(
         ranks = queue_ranks(c)
         jobs.sort(key=lambda j: order_key(ranks, j))
         views = [table_view(j) for j in jobs] if lean else [cl.view(j, now) for j in jobs]
-    year = cfg.lsf_conf.get("LSB_DISPLAY_YEAR", "N").upper() == "Y"
     hms = hms or cfg.lsf_conf.get("LSB_HMS_TIME_FORMAT", "N").upper() == "Y"
 
     if json_:
@@ -186,12 +197,14 @@ def bjobs(
             c.error(_nothing_found(name, all_, done, pend, run, susp, aps, queue))
         return
     width = _jobid_width(cfg)
-    enh = parsed_fmt is None and not (long or uf) and _display_enh(c)
     if enh:
         for v in views:
             _enh_id(v)
     if aps and lean:
-        c.out.append(_aps_text(c, listing, enh=enh, wide=wide, width=width, year=year, header=not noheader))
+        text = _aps_text(c, listing, enh=enh, wide=wide, width=width, year=year, header=not noheader)
+        if kept is not None and not missing:
+            cl.aps_listing.keep_text(kept, now, text)
+        c.out.append(text)
     elif parsed_fmt is not None:
         c.out.append(R.custom(views, parsed_fmt, now=now, header=not noheader, hms=hms, year=year))
     elif long or uf:

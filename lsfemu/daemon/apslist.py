@@ -16,7 +16,14 @@ and a table row, job by job. Here:
   own memo, lsfemu.daemon.apsrank);
 - a job's table line up to its APS value is kept until the job changes (an
   attribute assigned, the object expired or refreshed: ORM events) or the
-  table's format does (widths, year, time zone, LSB_BJOBS_DISPLAY_ENH).
+  table's format does (widths, year, time zone, LSB_BJOBS_DISPLAY_ENH);
+- the last whole table is kept for the same options at the same instant
+  while nothing changed: no job attribute assigned, nothing flushed or
+  written through a session, the same configuration (no fairshare
+  adjustment plug-in: site code, not assumed pure). The values depend on the
+  time (escalation, grace periods, fairshare decay and run time), so a table
+  is never reused at another instant: this serves a virtual clock that
+  stands still between commands.
 
 Values and order are those of the one-job-at-a-time listing (aps_value and
 aps.order), computed at the listing's instant: the same functions, the same
@@ -30,6 +37,7 @@ from bisect import bisect_right
 from typing import Iterable
 
 from sqlalchemy import event, inspect
+from sqlalchemy.orm import Session
 
 from lsfemu.sched import aps
 from lsfemu.sched.priority import escalated
@@ -47,7 +55,34 @@ class ApsListing:
         self.cl = cluster
         self._lines: dict[Job, str] = {}  # job -> its line before the APS value, in self._format
         self._format: tuple | None = None
+        self.generation = 0  # changes with any job, and with any write to the store (events below)
+        self._last: tuple | None = None  # (generation, configuration, instant, key, text) of the last table
+        self._start = 0  # the generation the table being made started from
         _listings.add(self)
+
+    def kept_text(self, key: tuple, now: float) -> str | None:
+        """The last table made for *key* (what the caller's options and
+        environment select and show), if it was made at this very instant,
+        with this configuration, and nothing changed since: no job's
+        attribute was assigned (nor an object expired or refreshed), nothing
+        was flushed or written to the store. The values move with the clock,
+        so another instant never reuses a table."""
+        last = self._last
+        if self.cl.fs_plugin is not None:  # a fairshare adjustment plug-in is code of the site's: not assumed pure
+            self._last = None
+            self._start = None
+            return None
+        if (last is not None and last[0] == self.generation and last[1] is self.cl.config and last[2] == now
+                and last[3] == key):
+            return last[4]
+        self._last = None
+        self._start = self.generation  # the changes made while the table is made invalidate it too
+        return None
+
+    def keep_text(self, key: tuple, now: float, text: str) -> None:
+        """Keep the table just made for *key* (after kept_text said there was none)."""
+        if self._start is not None:
+            self._last = (self._start, self.cl.config, now, key, text)
 
     def forget(self, job: Job) -> None:
         self._lines.pop(job, None)
@@ -138,9 +173,31 @@ _listings: "weakref.WeakSet[ApsListing]" = weakref.WeakSet()
 def _changed(target, *_args) -> None:
     for listing in _listings:
         listing.forget(target)
+        listing.generation += 1
+
+
+def _written() -> None:
+    for listing in _listings:
+        listing.generation += 1
+
+
+def _flushed(session, _context) -> None:
+    # (still the state before the flush; an attribute assigned its own value, as
+    # Cluster.commit does with the clock each time, changes nothing)
+    if session.new or session.deleted or any(session.is_modified(o) for o in session.dirty):
+        _written()
+
+
+def _executed(state) -> None:
+    if not state.is_select:  # a set-based UPDATE or DELETE (pending reasons, usage history): no object events
+        _written()
 
 
 for _attr in inspect(Job).column_attrs:
     event.listen(getattr(Job, _attr.key), "set", _changed)
 event.listen(Job, "expire", _changed)
 event.listen(Job, "refresh", _changed)
+# Any flush (objects of any table added, changed or deleted) and any
+# statement that writes, through any session of the process.
+event.listen(Session, "after_flush", _flushed)
+event.listen(Session, "do_orm_execute", _executed)

@@ -4,9 +4,11 @@ replaces: every pending job's full APS result computed one job at a time
 (aps_table). On random configurations (APS weights, limits, grace periods,
 queue priorities, a QUEUE_GROUP, fairshare, escalation) and random histories
 (submissions, bmod -sp, bmod -aps, bmod -J, clock steps with their passes and
-job ends, stop, resume, requeue, switch, migration, time zones), the command's
-output must be the reference's byte for byte, and the listing's order and
-values (system, calculated) exactly the reference's.
+job ends, stop, resume, requeue, switch, migration, time zones, usage history
+rebuilt, nothing at all), the command's output must be the reference's byte
+for byte, and the listing's order and values (system, calculated) exactly
+the reference's. The last table kept while nothing changes is tested on its
+own too (what invalidates it, and that it is used).
 """
 
 from __future__ import annotations
@@ -126,6 +128,7 @@ step_st = st.one_of(
     st.tuples(st.just("aps"), st.integers(0, 10_000), st.sampled_from(["system", "admin", None]),
               st.sampled_from([5.0, -3.5, 250.0, 0.004999, 1.0049999999])),
     st.tuples(st.just("tz"), st.sampled_from(["UTC", "America/New_York", "Asia/Kolkata"])),
+    st.tuples(st.sampled_from(["again", "restart_usage"])),  # nothing changed (the kept table); usage rebuilt
 )
 weights_st = st.fixed_dictionaries({
     "FS": st.sampled_from([None, 100, 0.5]), "PROC": st.sampled_from([None, -2, 1]),
@@ -158,6 +161,10 @@ def test_the_bulk_listing_equals_the_job_by_job_listing(tmp_path_factory, weight
                 cl.advance(step[1])
             elif kind == "tz":
                 tz = step[1]
+            elif kind == "restart_usage":
+                cl.restart_usage()
+            elif kind == "again":
+                pass
             else:
                 states, act = ACTIONS[kind]
                 keys = sorted(k for k, j in cl.jobs.items() if j.status in states)
@@ -165,6 +172,90 @@ def test_the_bulk_listing_equals_the_job_by_job_listing(tmp_path_factory, weight
                     act(cl, cl.jobs[keys[step[1] % len(keys)]], *step[2:])
             cl.commit()
             _check(cl, tz, wide)
+    finally:
+        from lsfemu.daemon.dispatch import use_timezone
+
+        use_timezone(None)
+        cl.session.close()
+        cl.engine.dispose()
+
+
+def test_the_last_table_is_kept_until_something_changes(tmp_path, monkeypatch):
+    from lsfemu.daemon import apslist
+
+    made = []
+    real_order = apslist.ApsListing.order
+
+    def order(self, pending, now):
+        made.append(now)
+        return real_order(self, pending, now)
+
+    monkeypatch.setattr(apslist.ApsListing, "order", order)
+    weights = {"FS": 100, "PROC": None, "MEM": 0.333, "JPRIORITY": 1.7, "QPRIORITY": None}
+    queues, params = _config(weights, 60, ("FS", 120), (30, 40, 20), "1/1")
+    cl = _cluster(tmp_path, queues, params)
+    tz = "UTC"
+
+    def listed(expect_kept: bool) -> None:
+        n = len(made)
+        text = bjobs(cl, ["-u", "all", "-aps"], tz)
+        assert text == reference_text(cl, cl.now(), wide=False)
+        assert len(made) == (n if expect_kept else n + 1)
+
+    def changed() -> None:
+        """After a change: made again; kept from the next listing on (or the
+        one after: a new job's columns filled in by the store are read back
+        while the first table is made, and that refresh counts as a change)."""
+        listed(False)
+        n = len(made)
+        bjobs(cl, ["-u", "all", "-aps"], tz)
+        assert len(made) - n <= 1
+        listed(True)
+
+    try:
+        for i in range(30):  # more than the 12 slots
+            cl.submit(_spec(USERS[i % 4], ["high", "low", "plain"][i % 3], 1 + i % 2, None, 100 * i, 300 + 200 * (i % 5)))
+        cl.commit()
+        cl.advance(1200)  # jobs run and end: usage history, FS factors below the top
+        cl.commit()
+        changed()
+        assert bjobs(cl, ["-u", "ua", "-aps"], tz) != bjobs(cl, ["-u", "all", "-aps"], tz)  # other options: made
+        pend = sorted(k for k, j in cl.jobs.items() if j.status == "PEND")
+        assert len(pend) >= 3 and any(j.status == "DONE" for j in cl.jobs.values())
+        changes = [
+            lambda: cl.submit(_spec("ub", "high", 2, 70, 400, 100)),
+            lambda: cl.set_priority(cl.jobs[pend[0]], 99, "lsfadmin"),
+            lambda: cl.set_aps(cl.jobs[pend[1]], "admin", 7.5, "lsfadmin"),
+            lambda: setattr(cl.jobs[pend[2]], "name", "renamed"),
+            lambda: cl.advance(1),  # the instant moves (escalation, grace, fairshare decay)
+            lambda: cl.restart_usage(),  # usage history written set-based
+        ]
+        for change in changes:
+            change()
+            cl.commit()
+            changed()
+        # a set-based write behind the loaded objects' back: the usage history doubled
+        from sqlalchemy import update
+
+        from lsfemu.store.models import UserUsage
+        cl.session.execute(update(UserUsage).values(hist_run_s=UserUsage.hist_run_s * 2))
+        changed()
+        # another table's object changed through the ORM: one user's usage history
+        from sqlalchemy import select
+
+        usage = cl.session.scalars(select(UserUsage).where(UserUsage.queue == "high")).first()
+        usage.hist_run_s = usage.hist_run_s * 3 + 3600
+        cl.commit()
+        changed()
+        # the instant alone (nothing written: the clock's row is written when the command ends)
+        cl.clock.virtual_now += 30
+        changed()
+        tz = "Asia/Kolkata"
+        changed()
+        lsb = Path(cl.envdir) / "lsbatch/cluster1/configdir"
+        (lsb / "lsb.queues").write_text(queues.replace("[FS, 100]", "[FS, 5]"))
+        assert not [i for i in cl.reconfig() if i.fatal]
+        changed()
     finally:
         from lsfemu.daemon.dispatch import use_timezone
 
