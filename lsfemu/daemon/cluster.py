@@ -998,8 +998,10 @@ class Cluster:
         append = pending.append
         for job in self.jobs.values():
             row = rows.get(job)
-            if row is None:
+            kept = row is not None  # (a Row built now is kept only for a job in the store)
+            if not kept:
                 row = passrows.build_row(self, job, cache)
+                kept = job in rows
             status = row.status
             if status == "PEND":
                 if row.depend_json is None:
@@ -1018,7 +1020,7 @@ class Cluster:
                     if pj is None or pj.priority != prio:
                         pj = make(row.job_id, row.index, row.user, row.queue, row.slots, prio, row.position,
                                   row.migrated, None, row.array_limit, row)
-                        if job in rows:
+                        if kept:
                             made[job] = pj
                     append(pj)
                     continue

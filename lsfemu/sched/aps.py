@@ -682,11 +682,12 @@ class ApsOrder:
         self._heap: list[tuple] = []
         self._version: dict[tuple[int, int], int] = {}  # only jobs ranked again; the sorted list is version 0
         jobs = list(jobs)
-        self._jobs: dict[tuple[int, int], Any] = {(j.job_id, j.array_index): j for j in jobs}
         self._by_user: dict[str, dict[tuple[int, int], Any]] | None = None  # built at the first start
         if entries is None:
             entries = [(self._rank_of(j) + (j.position, j.job_id, j.array_index), 0, (j.job_id, j.array_index))
                        for j in jobs]
+        # keyed by the entries' own key tuples (no new tuple per job)
+        self._jobs: dict[tuple[int, int], Any] = {e[2]: j for e, j in zip(entries, jobs)}
         base = entries
         heapq.heapify(base)  # a pass usually takes a few jobs off the top, then every host is full
         self._base = base
