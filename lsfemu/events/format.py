@@ -1105,18 +1105,15 @@ def decode(line: str) -> Record:
     decoded by generated per-type code (:func:`_compile_decoder`); else
     :func:`_decode_slow`, which accepts exactly the same lines as the second
     and says precisely what is wrong."""
+    fast = _FAST.get(line[1:line.find('"', 1)])  # the type, if the line starts with one
+    if fast is not None:
+        rec = fast(line)
+        if rec is not None:
+            return rec
     if line.endswith("\n"):
         line = line[:-1]
     if line.endswith("\r"):
         line = line[:-1]
-    shape = _SHAPES.get(line[1:line.find('"', 1)]) if line[:1] == '"' else None
-    if shape is not None:
-        m = shape[0](line)
-        if m is not None:
-            try:
-                return shape[1](m.groups())
-            except _Slow:
-                pass
     return _decode_split(line)
 
 
@@ -1278,10 +1275,14 @@ _S_CONVERT = {
 }
 
 
-def _compile_shape(cls: type[Record]) -> tuple[Callable[[str], Any], Callable[[tuple], Record]] | None:
+def _compile_shape(
+    cls: type[Record],
+) -> tuple[Callable[[str], Any], Callable[[tuple], Record], Callable[[str], Record | None]] | None:
     """(fullmatch of the canonical shape of *cls*'s lines, conversion of its
-    groups into the record), or None when the schema has a field after an
-    optional one that is not optional itself (the shape cannot say so).
+    groups into the record, both at once: a line to its record or None), or
+    None when the schema has a field after an optional one that is not
+    optional itself (the shape cannot say so). A line may end with the line
+    ends decode strips (``\\n``, ``\\r``, ``\\r\\n``).
 
     The shape fixes every field's kind; what a regular expression cannot
     check -- list counts, and that a gated field is present exactly when its
@@ -1331,12 +1332,22 @@ def _compile_shape(cls: type[Record]) -> tuple[Callable[[str], Any], Callable[[t
         pattern.append(pat)
         body += [ind + line.format(name=repr(spec.name), g=g, g1=g + 1) for line in _S_CONVERT[k]]
         g += 2 if k in ("slist", "xf") else 1
-    pattern.append(")?" * nested)
+    pattern.append(")?" * nested + "\r?\n?")
     body += ["    rec = _new(_cls)",
              "    rec.__dict__ = v",
              "    return rec"]
-    exec("\n".join(body), env)  # noqa: S102 -- code generated from our own schema
-    return re.compile("".join(pattern)).fullmatch, env["convert"]
+    # the same conversion behind the match, in one function (decode's first path)
+    both = ["def fast(line):",
+            "    m = _match(line)",
+            "    if m is None: return None",
+            "    g = m.groups()",
+            "    try:"]
+    both += ["    " + line for line in body[1:]]
+    both += ["    except _Slow:",
+             "        return None"]
+    env["_match"] = re.compile("".join(pattern)).fullmatch
+    exec("\n".join(body + both), env)  # noqa: S102 -- code generated from our own schema
+    return env["_match"], env["convert"], env["fast"]
 
 
 def _all_defaults(cls: type[Record]) -> dict[str, Any]:
@@ -1497,7 +1508,8 @@ def parse_job_id_str(text: str) -> tuple[int, int]:
     return int(m.group(1)), int(m.group(2) or 0)
 
 
-#: event type -> (shape match, conversion) for :func:`decode`'s first path
-_SHAPES: dict[str, tuple[Callable[[str], Any], Callable[[tuple], Record]]] = {
+#: event type -> (shape match, conversion, both at once) for :func:`decode`'s first path
+_SHAPES: dict[str, tuple[Callable[[str], Any], Callable[[tuple], Record], Callable[[str], Record | None]]] = {
     t: shape for t, shape in ((t, _compile_shape(c)) for t, c in RECORD_TYPES.items()) if shape is not None
 }
+_FAST = {t: shape[2] for t, shape in _SHAPES.items()}

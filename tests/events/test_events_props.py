@@ -159,11 +159,13 @@ def test_shape_path_decodes_canonical_lines(rec):
     if rec.TYPE not in F._SHAPES:
         assert rec.TYPE == "JOB_MODIFY2"  # no shape: its gated strings follow each other
         return
-    match, convert = F._SHAPES[rec.TYPE]
+    match, convert, both = F._SHAPES[rec.TYPE]
     m = match(line)
     assert m is not None, line
     fast = convert(m.groups())
     assert fast.__dict__ == F._decode_split(line).__dict__ == F._decode_slow(line).__dict__
+    for end in ("", "\n", "\r", "\r\n"):
+        assert both(line + end).__dict__ == fast.__dict__
 
 
 _EDITS = st.sampled_from(["drop", "dup", "tab", "blank2", "quote", "sign", "float", "trail", "extra"])
