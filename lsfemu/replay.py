@@ -185,10 +185,36 @@ class JobTracker:
     # -- records -----------------------------------------------------------
     def feed(self, rec: F.Record) -> dict[str, Any] | None:
         t = float(rec.event_time)
-        if isinstance(rec, F.JobNew):
-            self._new(rec, t)
+        kind = type(rec)
+        job_id = getattr(rec, "job_id", None)
+        if job_id is not None and kind is not F.JobNew:
+            row = self.rows.get((job_id, rec.idx))
+            if row is None:
+                return None  # a job it never saw (or one finished and stored)
+            if kind is F.JobStatus:
+                return self._status((job_id, rec.idx), row, rec, t)
+            if kind is F.JobStart:
+                if row["status"] in _STARTED:
+                    self._use(row, -1)
+                row.update(status="RUN", start_time=t, segment_start=t, work_done=0.0,
+                           exec_hosts=" ".join(rec.exec_hosts), pend_reasons="", migrated=False)
+                self._use(row, +1)
+            elif kind is F.JobSwitch:
+                row["queue"] = rec.queue
+                self.queues.setdefault(rec.queue)
+            elif kind is F.JobMove:
+                if rec.base == F.TO_BOTTOM:
+                    self.bottom += 1
+                    row["position"] = self.bottom
+                else:
+                    self.top -= 1
+                    row["position"] = self.top
+            elif kind is F.JobRequeue:
+                self._requeue(row, t)
             return None
-        if isinstance(rec, F.JobModify2):
+        if kind is F.JobNew:
+            self._new(rec, t)
+        elif kind is F.JobModify2:
             try:
                 key = F.parse_job_id_str(rec.job_id_str)
             except ValueError:
@@ -196,43 +222,13 @@ class JobTracker:
             row = self.rows.get(key)
             if row is not None:
                 self._modify(row, rec, t)
-            return None
-        if isinstance(rec, F.MbdStart):
+        elif kind is F.MbdStart:
             self.cluster = rec.cluster or self.cluster
             self.master = rec.master or self.master
-            return None
-        if isinstance(rec, F.QueueCtrl):
+        elif kind is F.QueueCtrl:
             self._queue_ctrl(rec)
-            return None
-        if isinstance(rec, F.HostCtrl):
+        elif kind is F.HostCtrl:
             self._host_ctrl(rec)
-            return None
-        key = rec.job_key
-        if key is None:
-            return None
-        row = self.rows.get(key)
-        if row is None:
-            return None
-        if isinstance(rec, F.JobStart):
-            if row["status"] in _STARTED:
-                self._use(row, -1)
-            row.update(status="RUN", start_time=t, segment_start=t, work_done=0.0,
-                       exec_hosts=" ".join(rec.exec_hosts), pend_reasons="", migrated=False)
-            self._use(row, +1)
-        elif isinstance(rec, F.JobStatus):
-            return self._status(key, row, rec, t)
-        elif isinstance(rec, F.JobSwitch):
-            row["queue"] = rec.queue
-            self.queues.setdefault(rec.queue)
-        elif isinstance(rec, F.JobMove):
-            if rec.base == F.TO_BOTTOM:
-                self.bottom += 1
-                row["position"] = self.bottom
-            else:
-                self.top -= 1
-                row["position"] = self.top
-        elif isinstance(rec, F.JobRequeue):
-            self._requeue(row, t)
         return None
 
     def _new(self, rec: F.JobNew, t: float) -> None:

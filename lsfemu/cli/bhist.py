@@ -327,8 +327,11 @@ def chronicle_lines(h: JobHistory, ch: Change, ran: bool, stamps: dict[float, st
     if stamp is None:
         stamp = stamps[t] = long_prefix(t, year) + ": "
     head = f"{stamp}Job <{h.display_id}>, "
-    lines = [f"{head}{text[:1].lower()}{text[1:]}\n" for text in texts]
-    return [line.replace(SOFT_SPACE, " ") if SOFT_SPACE in line else line for line in lines]
+    lines = []
+    for text in texts:
+        line = f"{head}{text[:1].lower()}{text[1:]}\n"
+        lines.append(line.replace(SOFT_SPACE, " ") if SOFT_SPACE in line else line)
+    return lines
 
 
 def chronicle(histories: list[JobHistory], *, year: bool = False) -> str:
@@ -383,10 +386,10 @@ class ChronicleStream:
         if len(self.stamps) > 4096:
             self.stamps.clear()
         t = ch.time
+        written = self.written
         for line in chronicle_lines(h, ch, h.started, self.stamps, self.year):
-            key = (t, h.order, self.seq)
-            if self.written is not None and key < self.written:
-                raise CannotStream(f"a line at {t} after one at {self.written[0]} was written")
+            if written is not None and t <= written[0] and (t, h.order, self.seq) < written:
+                raise CannotStream(f"a line at {t} after one at {written[0]} was written")
             self.buffer.append((t, h.order, self.seq, line))
             self.seq += 1
 
