@@ -147,7 +147,7 @@ class ApsListing:
                     known = values[vk] = (value, aps.value_rank(None, value))
                 value, rank = known
             append((aps.listing_key(head, rank, jprio, position, row.job_id, row.index), job, system, value))
-        keyed.sort(key=_first)
+        keyed.sort()  # (the keys differ: they end with the job's ID and index)
         return [(job, system, value) for _key, job, system, value in keyed]
 
     def _queue(self, name: str, plan: dict) -> tuple:
@@ -161,10 +161,6 @@ class ApsListing:
         graces = tuple(sorted(set(cfg.grace.values()))) if cfg is not None else ()
         return (aps.block_head(plan.get(name)), cfg, q.priority if q else 0, bool(q and q.fairshare), graces, {}, {},
                 {})
-
-
-def _first(item: tuple):
-    return item[0]
 
 
 _listings: "weakref.WeakSet[ApsListing]" = weakref.WeakSet()
