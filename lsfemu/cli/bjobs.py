@@ -226,19 +226,28 @@ def _enh_id(v: JobView) -> None:
 
 def _aps_text(c: Ctx, listing: list, *, enh: bool, wide: bool, width: int, year: bool, header: bool) -> str:
     """The bjobs -aps table of *listing* (Cluster.aps_listing.order): each
-    job's line before its APS value is kept by the cluster until the job or
-    the format changes (lsfemu.daemon.apslist)."""
+    job's line is kept by the cluster until the job or the format changes
+    (lsfemu.daemon.apslist), and made again with the same row when its
+    value changed."""
     kept = c.cluster.aps_listing.lines((wide, width, year, enh, os.environ.get("TZ")))  # (TZ: the caller's)
     line, cell = R.aps_line, R.aps_cell_text
     lines = []
+    append = lines.append
     for job, system, value in listing:
-        row = kept.get(job)
-        if row is None:
+        k = kept.get(job)  # (row, system, value, line)
+        if k is not None and k[1] is system and k[2] is value:  # the same value objects: a kept listing entry
+            append(k[3])
+            continue
+        if k is not None:
+            row = k[0]
+        else:
             v = table_view(job)
             if enh:
                 _enh_id(v)
-            row = kept[job] = R.aps_row(v, wide=wide, jobid_width=width, year=year)
-        lines.append(line(row, cell(system, value)))
+            row = R.aps_row(v, wide=wide, jobid_width=width, year=year)
+        text = line(row, cell(system, value))
+        kept[job] = (row, system, value, text)
+        append(text)
     return R.aps_lines_text(lines, jobid_width=width, year=year, header=header)
 
 

@@ -14,9 +14,14 @@ and a table row, job by job. Here:
   grace state), the FS part once per (user, queue, grace state): the pending
   time enters both only through the grace periods (the scheduling pass's
   own memo, lsfemu.daemon.apsrank);
-- a job's table line up to its APS value is kept until the job changes (an
-  attribute assigned, the object expired or refreshed: ORM events) or the
-  table's format does (widths, year, time zone, LSB_BJOBS_DISPLAY_ENH);
+- a job's table line is kept until the job changes (an attribute assigned,
+  the object expired or refreshed: ORM events) or the table's format does
+  (widths, year, time zone, LSB_BJOBS_DISPLAY_ENH); a new value is put after
+  the kept part before it;
+- a job's place and value are kept for the next listing at the same instant
+  and with the same configuration while its row is the same (rows are
+  replaced when the job changes), unless its value has a weighted FS factor
+  (that depends on other jobs: running, finished);
 - the last whole table is kept for the same options at the same instant
   while nothing changed: no job attribute assigned, nothing flushed or
   written through a session, the same configuration (no fairshare
@@ -53,11 +58,13 @@ class ApsListing:
 
     def __init__(self, cluster):
         self.cl = cluster
-        self._lines: dict[Job, str] = {}  # job -> its line before the APS value, in self._format
+        self._lines: dict[Job, tuple] = {}  # job -> its kept lines in self._format (see lines)
         self._format: tuple | None = None
         self.generation = 0  # changes with any job, and with any write to the store (events below)
         self._last: tuple | None = None  # (generation, configuration, instant, key, text) of the last table
         self._start = 0  # the generation the table being made started from
+        self._entries: dict[Job, tuple] = {}  # job -> (its row, its entry in the last listing) (see order)
+        self._entries_at: tuple = (None, None)  # (instant, configuration) of those entries
         _listings.add(self)
 
     def kept_text(self, key: tuple, now: float) -> str | None:
@@ -87,9 +94,10 @@ class ApsListing:
     def forget(self, job: Job) -> None:
         self._lines.pop(job, None)
 
-    def lines(self, fmt: tuple) -> dict[Job, str]:
-        """The kept lines (job -> its table line before the APS value) of the
-        table format *fmt*; the caller adds the lines it makes."""
+    def lines(self, fmt: tuple) -> dict[Job, tuple]:
+        """The kept lines of the table format *fmt*: job -> (its line before
+        the APS value, the system and calculated values of its last line,
+        that line); the caller adds the lines it makes."""
         if fmt != self._format:
             self._lines = {}
             self._format = fmt
@@ -105,18 +113,31 @@ class ApsListing:
         live = None  # the fairshare state at *now*, once a job needs it
         keyed = []
         append = keyed.append
+        # A job's entry depends on its row, the instant, the configuration and,
+        # where FS is weighted, the fairshare state (other jobs): entries
+        # without FS are kept for the next listing at the same instant.
+        last = self._entries if self._entries_at[0] == now and self._entries_at[1] is cl.config else {}
+        entries = {}
         for job, row in pending:
+            entry = last.get(job)
+            if entry is not None and entry[0] is row:
+                entries[job] = entry
+                append(entry[1])
+                continue
             qinfo = queues.get(row.queue)
             if qinfo is None:
                 qinfo = queues[row.queue] = self._queue(row.queue, plan)
-            head, cfg, qprio, has_fs, graces, parts_memo, fs_memo, values = qinfo
+            head, cfg, qprio, has_fs, fs_counts, graces, parts_memo, fs_memo, values = qinfo
             jprio = row.priority  # Cluster.effective_priority
             jprio = (escalated(jprio, now - row.base_time, over) or 0) if jprio is not None else 0
             position = row.position - (1e12 if row.migrated else 0.0)
             if cfg is None:  # outside APS blocks
-                append((aps.listing_key(head, None, jprio, position, row.job_id, row.index), job, None, None))
+                entry = (aps.listing_key(head, None, jprio, position, row.job_id, row.index), job, None, None)
+                entries[job] = (row, entry)
+                append(entry)
                 continue
             system = row.aps_system
+            with_fs = False
             if system is not None:
                 system = float(system)
                 rank = aps.value_rank(system, None)
@@ -146,21 +167,28 @@ class ApsListing:
                     value = aps.calculated_from_parts(parts, fs, row.aps_admin)
                     known = values[vk] = (value, aps.value_rank(None, value))
                 value, rank = known
-            append((aps.listing_key(head, rank, jprio, position, row.job_id, row.index), job, system, value))
+                with_fs = fs_counts
+            entry = (aps.listing_key(head, rank, jprio, position, row.job_id, row.index), job, system, value)
+            if not with_fs:
+                entries[job] = (row, entry)
+            append(entry)
+        self._entries, self._entries_at = entries, (now, cl.config)
         keyed.sort()  # (the keys differ: they end with the job's ID and index)
         return [(job, system, value) for _key, job, system, value in keyed]
 
     def _queue(self, name: str, plan: dict) -> tuple:
         """(block head, ApsConfig of its APS block or None, PRIORITY, has
-        FAIRSHARE, grace periods ascending, memo of APS parts, memo of FS
-        parts, memo of values) of a queue, for one listing."""
+        FAIRSHARE, does the FS factor count (weighted, with FAIRSHARE), grace
+        periods ascending, memo of APS parts, memo of FS parts, memo of
+        values) of a queue, for one listing."""
         cl = self.cl
         unit = cl.aps_unit.get(name)
         cfg = cl.aps_cfg.get(unit) if unit is not None else None
         q = cl.config.queue(name)
+        has_fs = bool(q and q.fairshare)
         graces = tuple(sorted(set(cfg.grace.values()))) if cfg is not None else ()
-        return (aps.block_head(plan.get(name)), cfg, q.priority if q else 0, bool(q and q.fairshare), graces, {}, {},
-                {})
+        return (aps.block_head(plan.get(name)), cfg, q.priority if q else 0, has_fs,
+                has_fs and cfg is not None and aps.fs_first(cfg), graces, {}, {}, {})
 
 
 _listings: "weakref.WeakSet[ApsListing]" = weakref.WeakSet()

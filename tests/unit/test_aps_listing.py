@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_pass_equivalence import _spec  # (the SubmitSpec of a random job)
@@ -260,5 +261,39 @@ def test_the_last_table_is_kept_until_something_changes(tmp_path, monkeypatch):
         from lsfemu.daemon.dispatch import use_timezone
 
         use_timezone(None)
+        cl.session.close()
+        cl.engine.dispose()
+
+
+@pytest.mark.parametrize("fs_weight", [100, None])
+def test_kept_places_follow_the_clock_and_other_jobs(tmp_path, fs_weight):
+    """A job's place and value kept from the last listing (its row unchanged)
+    are not reused at another instant (escalation moved its priority), nor
+    where FS counts after another job of its user ended (its FS factor moved)."""
+    weights = {"FS": fs_weight, "PROC": None, "MEM": None, "JPRIORITY": 1, "QPRIORITY": None}
+    queues, params = _config(weights, None, None, (30, 40, 20), "1/1")
+    cl = _cluster(tmp_path, queues, params)
+    try:
+        for i in range(20):
+            cl.submit(_spec(USERS[i % 2], "high", 1, 10 + i, None, 5000))
+        cl.commit()
+        cl.advance(30)  # 12 jobs run, 8 pend
+        cl.commit()
+        _check(cl, "UTC", False)
+        running = next(j for j in cl.jobs.values() if j.status == "RUN" and j.user == "ua")
+        cl.kill(running, "lsfadmin")  # at the same instant: ua's usage, so its FS factor, changes
+        cl.commit()
+        _check(cl, "UTC", False)
+        cl.advance(10)  # the pass that fills the slot
+        cl.commit()
+        _check(cl, "UTC", False)
+        before = {j.id: s_v for j, *s_v in cl.aps_listing.order(
+            [(j, cl.row(j)) for j in cl.jobs.values() if j.status == "PEND"], cl.now())}
+        cl.clock.virtual_now += 600  # ten escalation steps; nothing else changes, no pass is due
+        _check(cl, "UTC", False)
+        after = {j.id: s_v for j, *s_v in cl.aps_listing.order(
+            [(j, cl.row(j)) for j in cl.jobs.values() if j.status == "PEND"], cl.now())}
+        assert before.keys() == after.keys() and all(before[k] != after[k] for k in before)
+    finally:
         cl.session.close()
         cl.engine.dispose()
