@@ -20,8 +20,8 @@ and a table row, job by job. Here:
   the kept part before it;
 - a job's place and value are kept for the next listing at the same instant
   and with the same configuration while its row is the same (rows are
-  replaced when the job changes), unless its value has a weighted FS factor
-  (that depends on other jobs: running, finished);
+  replaced when the job changes) and, where FS counts, its user's dynamic
+  priority is the same value (it depends on other jobs: running, finished);
 - the last whole table is kept for the same options at the same instant
   while nothing changed: no job attribute assigned, nothing flushed or
   written through a session, the same configuration (no fairshare
@@ -63,7 +63,7 @@ class ApsListing:
         self.generation = 0  # changes with any job, and with any write to the store (events below)
         self._last: tuple | None = None  # (generation, configuration, instant, key, text) of the last table
         self._start = 0  # the generation the table being made started from
-        self._entries: dict[Job, tuple] = {}  # job -> (its row, its entry in the last listing) (see order)
+        self._entries: dict[Job, tuple] = {}  # job -> (its row, its entry, its FS input) in the last listing (order)
         self._entries_at: tuple = (None, None)  # (instant, configuration) of those entries
         _listings.add(self)
 
@@ -111,16 +111,30 @@ class ApsListing:
         over = cl.config.params.job_priority_over_time
         queues: dict[str, tuple] = {}
         live = None  # the fairshare state at *now*, once a job needs it
+        fs_ins: dict[tuple[str, str], float | None] = {}
+
+        def fs_input(user: str, queue: str) -> float | None:
+            """The user's dynamic priority in the queue's fairshare tree now."""
+            nonlocal live
+            v = fs_ins.get((user, queue), fs_ins)
+            if v is fs_ins:
+                if live is None:
+                    live = cl.fairshare(now)
+                v = fs_ins[(user, queue)] = live.priority(user, queue)
+            return v
+
         keyed = []
         append = keyed.append
         # A job's entry depends on its row, the instant, the configuration and,
-        # where FS is weighted, the fairshare state (other jobs): entries
-        # without FS are kept for the next listing at the same instant.
+        # where FS counts, its user's dynamic priority (other jobs' runs): an
+        # entry is kept for the next listing at the same instant, and used
+        # while the row is the same object and that priority the same value.
         last = self._entries if self._entries_at[0] == now and self._entries_at[1] is cl.config else {}
         entries = {}
         for job, row in pending:
             entry = last.get(job)
-            if entry is not None and entry[0] is row:
+            if entry is not None and entry[0] is row and (entry[2] is _NO_FS
+                                                          or entry[2] == fs_input(row.user, row.queue)):
                 entries[job] = entry
                 append(entry[1])
                 continue
@@ -133,11 +147,11 @@ class ApsListing:
             position = row.position - (1e12 if row.migrated else 0.0)
             if cfg is None:  # outside APS blocks
                 entry = (aps.listing_key(head, None, jprio, position, row.job_id, row.index), job, None, None)
-                entries[job] = (row, entry)
+                entries[job] = (row, entry, _NO_FS)
                 append(entry)
                 continue
             system = row.aps_system
-            with_fs = False
+            fs_in = _NO_FS
             if system is not None:
                 system = float(system)
                 rank = aps.value_rank(system, None)
@@ -158,19 +172,14 @@ class ApsListing:
                     fk = (row.user, reached)
                     fs = fs_memo.get(fk, fs_memo)
                     if fs is fs_memo:
-                        fs_in = None
-                        if has_fs:
-                            if live is None:
-                                live = cl.fairshare(now)
-                            fs_in = live.priority(row.user, row.queue)
-                        fs = fs_memo[fk] = aps.fs_part(cfg, fs_in, pend)
+                        fs = fs_memo[fk] = aps.fs_part(cfg, fs_input(row.user, row.queue) if has_fs else None, pend)
                     value = aps.calculated_from_parts(parts, fs, row.aps_admin)
                     known = values[vk] = (value, aps.value_rank(None, value))
                 value, rank = known
-                with_fs = fs_counts
+                if fs_counts:
+                    fs_in = fs_input(row.user, row.queue)
             entry = (aps.listing_key(head, rank, jprio, position, row.job_id, row.index), job, system, value)
-            if not with_fs:
-                entries[job] = (row, entry)
+            entries[job] = (row, entry, fs_in)
             append(entry)
         self._entries, self._entries_at = entries, (now, cl.config)
         keyed.sort()  # (the keys differ: they end with the job's ID and index)
@@ -191,6 +200,7 @@ class ApsListing:
                 has_fs and cfg is not None and aps.fs_first(cfg), graces, {}, {}, {})
 
 
+_NO_FS = object()  # a kept entry's FS input where FS does not count
 _listings: "weakref.WeakSet[ApsListing]" = weakref.WeakSet()
 
 
