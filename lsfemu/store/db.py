@@ -192,6 +192,13 @@ _ERRNO_OF_SQLITE = (
 )
 
 
+def _locked(home: str | None) -> str:
+    """The line of a write that waited LSFEMU_DB_TIMEOUT for the store's lock (SQLite or PostgreSQL)."""
+    store = f"the store in {home}" if home else "the store"
+    return (f"Operation cannot be performed right now: {store} is locked by another process "
+            f"(waited {lock_timeout():g} s)")
+
+
 def _postgres_failure(e: BaseException, home: str | None) -> str | None:
     """storage_failure for psycopg's errors, by SQLSTATE (psycopg is imported only
     when the store is PostgreSQL, so it is recognised by module, not by class)."""
@@ -201,9 +208,7 @@ def _postgres_failure(e: BaseException, home: str | None) -> str | None:
     first = (str(e).strip().splitlines() or [""])[0].strip()
     first = first.removeprefix("connection failed: ").rstrip(".")
     if state in ("55P03", "40P01", "40001"):  # lock_not_available, deadlock, serialization failure
-        store = f"the store of {home}" if home else "the store"
-        return (f"Operation cannot be performed right now: {store} is locked by another process "
-                f"(waited {lock_timeout():g} s)")
+        return _locked(home)
     if state == "53100":
         return "System call failed: No space left on device (the store's database server)"
     if state == "25006":
@@ -237,9 +242,7 @@ def storage_failure(exc: BaseException, home: str | None = None) -> str | None:
         if isinstance(e, sqlite3.OperationalError):
             msg = str(e).lower()
             if "locked" in msg or "busy" in msg:
-                store = f"the store in {home}" if home else "the store"
-                return (f"Operation cannot be performed right now: {store} is locked by another process "
-                        f"(waited {lock_timeout():g} s)")
+                return _locked(home)
             for text, code in _ERRNO_OF_SQLITE:
                 if text in msg:
                     return f"System call failed: {os.strerror(code)}{where}"

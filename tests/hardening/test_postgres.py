@@ -79,7 +79,7 @@ def test_locked_store_waits_then_refuses_in_one_line(lsf_cluster, lsfemu_postgre
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline() == "locked\n"
-        locked = re.escape(f"Operation cannot be performed right now: the store of {c.home} is locked "
+        locked = re.escape(f"Operation cannot be performed right now: the store in {c.home} is locked "
                            f"by another process (waited 1 s)")
         t0 = time.monotonic()
         _one_line_refusal(c.run(["bsub", "-J", "blocked", "sleep", "10"], user="user1"),
