@@ -75,7 +75,15 @@ def wait_file(path: Path, text: str, timeout: float = 10.0) -> str:
 
 
 def job_pgid(c, jid: int) -> int:
-    started = list((c.home / "jobs").glob(f"{jid}.0.*/started"))
+    """The job's process group, from the wrapper's `started` file. The job may
+    write its first output before the wrapper (its parent) writes that file:
+    wait for it a while (a loaded machine)."""
+    deadline = time.time() + 15
+    while True:
+        started = list((c.home / "jobs").glob(f"{jid}.0.*/started"))
+        if started or time.time() > deadline:
+            break
+        time.sleep(0.05)
     assert len(started) == 1, started
     return json.loads(started[0].read_text())["pgid"]
 
