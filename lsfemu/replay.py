@@ -631,7 +631,7 @@ def replay_into(paths: list[Path], into: Path, *, until: float | None = None, fo
     from sqlalchemy import insert, update
 
     from lsfemu.sched.priority import default_priority
-    from lsfemu.store.db import open_store
+    from lsfemu.store.db import indexes_deferred, open_store
     from lsfemu.store.models import ClockState, Counter, HostState, Job, QueueState
 
     into = into.expanduser().resolve()
@@ -670,7 +670,7 @@ def replay_into(paths: list[Path], into: Path, *, until: float | None = None, fo
             batch.clear()
 
     try:
-        with engine.begin() as conn, open(log_path, "wb") as log:
+        with engine.begin() as conn, indexes_deferred(conn, Job.__tablename__), open(log_path, "wb") as log:
             rows = JobRows(conn)
             log.write(header_line(HEADER_WIDTH + 1))
             out: list[str] = []

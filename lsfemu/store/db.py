@@ -13,9 +13,11 @@ from __future__ import annotations
 import errno
 import os
 import sqlite3
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
-from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.orm import Session, sessionmaker
 
 
@@ -154,6 +156,48 @@ def open_store(url: str) -> tuple[Engine, sessionmaker[Session]]:
     engine = make_engine(url)
     upgrade(engine)
     return engine, sessionmaker(engine, expire_on_commit=False)
+
+
+def secondary_indexes(conn: Connection, table: str) -> list[tuple[str, str]]:
+    """The indexes of *table* that no constraint owns (not its primary key's,
+    not a UNIQUE constraint's), as (name, the statement that makes it) read
+    from the store's own catalog: exactly what the migrations made. Sorted by name."""
+    if conn.dialect.name == "sqlite":
+        # a constraint's index has no statement of its own (sql IS NULL)
+        rows = conn.exec_driver_sql(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL "
+            "ORDER BY name", (table,))
+    elif conn.dialect.name == "postgresql":
+        rows = conn.execute(text(
+            "SELECT c.relname, pg_get_indexdef(i.indexrelid) FROM pg_index i "
+            "JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid "
+            "JOIN pg_namespace n ON n.oid = t.relnamespace "
+            "WHERE t.relname = :t AND n.nspname = current_schema() "
+            "AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid) "
+            "ORDER BY c.relname"), {"t": table})
+    else:
+        raise NotImplementedError(f"no index catalog for the {conn.dialect.name} dialect")
+    return [(name, sql) for name, sql in rows]
+
+
+@contextmanager
+def indexes_deferred(conn: Connection, table: str) -> Iterator[None]:
+    """A bulk load of *table* in *conn*'s transaction with its secondary
+    indexes dropped, and made again from their saved statements when the load
+    is done: sorting every key once costs less than inserting each row's key
+    into each B-tree. All of it is one transaction, so a load that fails or is
+    interrupted rolls back to the indexes as they were (the context does not
+    make them again when the load raises: the rollback does). On SQLite the
+    transaction is begun here, since its driver begins one only before a DML
+    statement and the DROPs would otherwise commit on their own."""
+    if conn.dialect.name == "sqlite" and not conn.connection.dbapi_connection.in_transaction:
+        conn.exec_driver_sql("BEGIN")
+    saved = secondary_indexes(conn, table)
+    for name, _sql in saved:
+        conn.exec_driver_sql(f'DROP INDEX "{name}"')
+    yield
+    for _name, sql in saved:
+        conn.exec_driver_sql(sql)
 
 
 def integrity_ok(engine: Engine) -> bool:

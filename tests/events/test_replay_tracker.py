@@ -139,3 +139,43 @@ def test_job_rows_store_what_sqlalchemys_insert_stores(tmp_path, monkeypatch, se
             return db.execute("SELECT * FROM jobs ORDER BY id, array_index").fetchall()
 
     assert rows(fast) == rows(plain)
+
+
+def test_replay_store_equals_the_straightforward_paths(tmp_path, monkeypatch):
+    """replay --into loads the jobs with their indexes deferred and its own
+    executemany: the store's rows, schema and indexes are those of SQLAlchemy's
+    inserts into the table with its indexes kept row by row."""
+    import contextlib
+    import sqlite3
+
+    from lsfemu import replay as rp
+    from lsfemu.store import db as store_db
+    from test_chronicle_stream import write_log
+
+    path = tmp_path / "lsb.events"
+    write_log(path, 1, jobs=150)
+    fast = rp.replay_into([path], tmp_path / "fast", progress=False)
+
+    def sqlalchemy_insert(self, rows):
+        from sqlalchemy import insert
+
+        from lsfemu.store.models import Job
+
+        self.conn.execute(insert(Job), rows)
+
+    monkeypatch.setattr(rp.JobRows, "insert", sqlalchemy_insert)
+    monkeypatch.setattr(store_db, "indexes_deferred", lambda conn, table: contextlib.nullcontext())
+    plain = rp.replay_into([path], tmp_path / "plain", progress=False)
+
+    def store(summary):
+        with sqlite3.connect(summary.home / "lsfemu.db") as db:
+            assert db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+            schema = db.execute("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name").fetchall()
+            # the planner's view of each index: its columns, in order
+            indexes = {name: db.execute(f'PRAGMA index_info("{name}")').fetchall()
+                       for kind, name, _t, _s in schema if kind == "index"}
+            return schema, indexes, db.execute("SELECT * FROM jobs ORDER BY id, array_index").fetchall()
+
+    schema, indexes, rows = store(fast)
+    assert (schema, indexes, rows) == store(plain)
+    assert {"ix_jobs_status", "ix_jobs_user_status", "ix_jobs_position"} <= set(indexes) and len(rows) > 50

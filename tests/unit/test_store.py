@@ -148,3 +148,40 @@ def test_counter_rolled_back_leaves_no_gap_and_wraps_at_its_limit(empty_store_ur
         s.commit()
         assert take_counter(s, "missing") == 1 and take_counter(s, "missing") == 2  # made on first use
     engine.dispose()
+
+
+def test_indexes_deferred_for_a_load_are_made_again_or_rolled_back(empty_store_url):
+    """A bulk load with the jobs table's secondary indexes deferred: afterwards
+    they are exactly the migrations' (same names, same statements from the
+    catalog); a load that fails leaves them as they were, and no rows."""
+    from lsfemu.store.db import indexes_deferred, secondary_indexes
+
+    engine, _ = open_store(empty_store_url)
+    row = dict(id=1, array_index=0, user="u1", status="PEND", queue="normal", from_host="h", command="sleep 1",
+               project="default", cwd="/", home="/", output_overwrite=False, error_overwrite=False,
+               num_processors=1, default_queue_used=False, submit_time=1.0, position=1.0, exec_hosts="",
+               pend_reasons="", sim_runtime=0.0, sim_cputime=0.0, sim_exit_code=0, work_done=0.0, env_json="{}")
+    from sqlalchemy import insert as sql_insert
+
+    from lsfemu.store.models import Job
+
+    insert = sql_insert(Job)
+    with engine.connect() as conn:
+        made = secondary_indexes(conn, "jobs")
+    assert [name for name, _ in made] == ["ix_jobs_finish_time", "ix_jobs_position", "ix_jobs_queue",
+                                          "ix_jobs_status", "ix_jobs_user", "ix_jobs_user_status"]
+    with pytest.raises(RuntimeError, match="interrupted"):
+        with engine.begin() as conn, indexes_deferred(conn, "jobs"):
+            assert secondary_indexes(conn, "jobs") == []
+            conn.execute(insert, row)
+            raise RuntimeError("interrupted")
+    with engine.connect() as conn:
+        assert secondary_indexes(conn, "jobs") == made
+        assert conn.execute(text("SELECT count(*) FROM jobs")).scalar() == 0
+    with engine.begin() as conn, indexes_deferred(conn, "jobs"):
+        conn.execute(insert, row)
+    with engine.connect() as conn:
+        assert secondary_indexes(conn, "jobs") == made
+        assert conn.execute(text("SELECT count(*) FROM jobs WHERE status = 'PEND'")).scalar() == 1
+    assert integrity_ok(engine)
+    engine.dispose()
