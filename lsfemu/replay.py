@@ -145,6 +145,12 @@ def _aps(text: str) -> tuple[str, float] | None:
         return None
 
 
+#: the record types :meth:`JobTracker.feed` reads; of the others only the event time matters
+_USED = (F.JobNew, F.JobStatus, F.JobStart, F.JobSwitch, F.JobMove, F.JobRequeue, F.JobModify2,
+         F.MbdStart, F.QueueCtrl, F.HostCtrl)
+_UNUSED = frozenset(F.RECORD_TYPES) - {c.TYPE for c in _USED}
+
+
 class JobTracker:
     """The state of each job as mbatchd holds it, built record by record.
 
@@ -674,7 +680,7 @@ def replay_into(paths: list[Path], into: Path, *, until: float | None = None, fo
             rows = JobRows(conn)
             log.write(header_line(HEADER_WIDTH + 1))
             out: list[str] = []
-            for _lineno, text, rec in read_event_lines(paths, warns, on_bytes=bar):
+            for _lineno, text, rec in read_event_lines(paths, warns, on_bytes=bar, unused=_UNUSED):
                 t = float(rec.event_time)
                 if t > last_seen:
                     last_seen = t
@@ -831,7 +837,7 @@ def _collect(paths: list[Path], db: sqlite3.Connection, until: float | None, war
         rows.clear()
 
     try:
-        for _lineno, _text, rec in read_event_lines(paths, warns, on_bytes=bar):
+        for _lineno, _text, rec in read_event_lines(paths, warns, on_bytes=bar, unused=_UNUSED):
             if until is not None and isinstance(rec, F.JobNew) and (rec.submit_time or rec.event_time) > until:
                 continue
             last = max(last, float(rec.event_time))

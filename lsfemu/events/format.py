@@ -51,7 +51,7 @@ import dataclasses
 import math
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Iterator, NamedTuple
+from typing import Any, Callable, ClassVar, Collection, Iterator, NamedTuple
 
 #: the version string lsfemu writes into every record
 VERSION = "10.1"
@@ -1117,6 +1117,37 @@ def decode(line: str) -> Record:
     return _decode_split(line)
 
 
+@dataclass(kw_only=True)
+class Skimmed(Record):
+    """A record checked and read only as far as its event time: what
+    :func:`skim` gives for a type its reader does not use. ``kind`` is the
+    type's record class."""
+
+    kind: type[Record] = Record
+
+
+def skim(line: str, unused: Collection[str]) -> Record:
+    """:func:`decode` for a reader that uses no field but the event time of
+    the types in *unused*: a line of such a type in its type's canonical
+    shape comes as a :class:`Skimmed` record (event time and version as
+    decode reads them), when the type's conversion cannot reject a line its
+    shape matched (no lists to count, no fields gated by option bits: only
+    the version is left to check). Every other line is decoded, and fails,
+    as by decode: the same lines are accepted either way."""
+    etype = line[1:line.find('"', 1)]
+    match = _SKIM.get(etype) if etype in unused else None
+    if match is not None:
+        m = match(line)
+        if m is not None:
+            version = m.group(1)
+            if version == VERSION or _good_version(version):
+                rec = object.__new__(Skimmed)
+                rec.__dict__ = {"event_time": int(m.group(2)), "version": version, "extra": (),
+                                "kind": RECORD_TYPES[etype]}
+                return rec
+    return decode(line)
+
+
 def _decode_split(line: str) -> Record:
     """The second path of :func:`decode` (no line end on *line*)."""
     if _LINE_RE.fullmatch(line) is not None:
@@ -1513,3 +1544,7 @@ _SHAPES: dict[str, tuple[Callable[[str], Any], Callable[[tuple], Record], Callab
     t: shape for t, shape in ((t, _compile_shape(c)) for t, c in RECORD_TYPES.items()) if shape is not None
 }
 _FAST = {t: shape[2] for t, shape in _SHAPES.items()}
+#: event type -> its shape's match, for the types whose conversion checks nothing but the version
+#: (fields of plain kinds, none gated by an option bit): :func:`skim` can stop at the match
+_SKIM = {t: _SHAPES[t][0] for t, c in RECORD_TYPES.items()
+         if t in _SHAPES and all(f.kind in ("i", "f", "s", "ints", "floats") and f.when is None for f in c._SCHEMA)}

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from lsfemu.events.format import EventSyntaxError, Record, UnknownEventError, decode, encode
+from lsfemu.events.format import EventSyntaxError, Record, UnknownEventError, decode, encode, skim
 
 CURRENT = "lsb.events"
 #: width of the header line without its newline (``#`` + 37 blanks in LSF)
@@ -296,11 +296,15 @@ def read_event_lines(
     skip_preserved: bool | None = None,
     on_bytes: Callable[[int], None] | None = None,
     jobs: JobFilter | None = None,
+    unused: frozenset[str] = frozenset(),
 ) -> Iterator[tuple[int, str, Record]]:
     """As :func:`read_events`, with each record's line as read (so that a
     copy keeps newer versions' fields byte for byte). *on_bytes* hears how
     many bytes of all the files have been read so far (for progress bars).
-    *jobs*: only those jobs' records (and the non-job records)."""
+    *jobs*: only those jobs' records (and the non-job records). *unused*:
+    event types whose fields the caller does not read but their event time:
+    their records may come as :class:`~lsfemu.events.format.Skimmed` (the
+    same lines are accepted and warned about; see :func:`~lsfemu.events.format.skim`)."""
     if isinstance(paths, (str, os.PathLike)):
         path_list = [Path(paths)]
     else:
@@ -317,7 +321,7 @@ def read_event_lines(
             if jobs is not None and jobs.skip(text):
                 continue
             try:
-                record = decode(text)
+                record = skim(text, unused) if unused else decode(text)
             except UnknownEventError as exc:
                 warn(EventWarning(str(path), lineno, "unknown",
                                   f"unknown event type {exc.event_type}; record skipped"))

@@ -299,3 +299,33 @@ def test_snakemake_awk_program_with_gawk(tmp_path):
     )
     out = subprocess.run([gawk, prog, str(path)], capture_output=True, text=True, check=True).stdout
     assert out == "5 4\n5 64\n"
+
+
+def test_skim_reads_the_event_time_of_unused_types_and_accepts_what_decode_accepts():
+    """skim: a canonical line of an unused type whose conversion checks nothing
+    but the version comes as a Skimmed record with decode's event time and
+    version; any other line (a used type, another shape, a corrupt line)
+    decodes, or fails, exactly as decode does."""
+    assert {"JOB_EXECUTE", "JOB_START_ACCEPT", "JOB_CLEAN"} <= set(F._SKIM)
+    assert "JOB_NEW" not in F._SKIM and "JOB_START" not in F._SKIM  # lists and gated fields: only decode can tell
+    for etype, rec in SAMPLES.items():
+        line = F.encode(rec)
+        full = F.decode(line)
+        got = F.skim(line, {etype})
+        if etype in F._SKIM:
+            assert type(got) is F.Skimmed and got.kind is type(full), etype
+            assert (got.event_time, got.version, got.extra) == (full.event_time, full.version, ()), etype
+        else:
+            assert got == full, etype
+        assert F.skim(line, set(SAMPLES) - {etype}) == full  # a used type: decoded
+    line = F.encode(SAMPLES["JOB_EXECUTE"])
+    spaced = line.replace(" ", "  ", 3)  # not the canonical shape: decoded
+    assert F.skim(spaced, {"JOB_EXECUTE"}) == F.decode(spaced)
+    newer = line.replace('"JOB_EXECUTE" "10.1"', '"JOB_EXECUTE" "10.108"')  # another version: still skimmed
+    assert F.skim(newer, {"JOB_EXECUTE"}).version == "10.108"
+    corrupt = line.rsplit(" ", 1)[0] + " x"  # a letter where an integer belongs
+    with pytest.raises(F.EventSyntaxError) as want:
+        F.decode(corrupt)
+    with pytest.raises(F.EventSyntaxError) as got:
+        F.skim(corrupt, {"JOB_EXECUTE"})
+    assert str(got.value) == str(want.value)

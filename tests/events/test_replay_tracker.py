@@ -142,9 +142,11 @@ def test_job_rows_store_what_sqlalchemys_insert_stores(tmp_path, monkeypatch, se
 
 
 def test_replay_store_equals_the_straightforward_paths(tmp_path, monkeypatch):
-    """replay --into loads the jobs with their indexes deferred and its own
-    executemany: the store's rows, schema and indexes are those of SQLAlchemy's
-    inserts into the table with its indexes kept row by row."""
+    """replay --into skims the record types it does not use, loads the jobs
+    with their indexes deferred and its own executemany: the store's rows,
+    schema and indexes, the copied log and the warnings are those of every
+    record decoded and SQLAlchemy's inserts into the table with its indexes
+    kept row by row."""
     import contextlib
     import sqlite3
 
@@ -154,6 +156,9 @@ def test_replay_store_equals_the_straightforward_paths(tmp_path, monkeypatch):
 
     path = tmp_path / "lsb.events"
     write_log(path, 1, jobs=150)
+    with open(path, "a") as fh:  # an unused type's corrupt line, and one in another shape
+        fh.write('"JOB_EXECUTE" "10.1" 1709629206 3 0 x "/w" "/h" "u" 0 0\n')
+        fh.write('"JOB_EXECUTE"  "10.1" 1709629206 3 0 1 "/w" "/h" "u" 0 0\n')
     fast = rp.replay_into([path], tmp_path / "fast", progress=False)
 
     def sqlalchemy_insert(self, rows):
@@ -165,7 +170,12 @@ def test_replay_store_equals_the_straightforward_paths(tmp_path, monkeypatch):
 
     monkeypatch.setattr(rp.JobRows, "insert", sqlalchemy_insert)
     monkeypatch.setattr(store_db, "indexes_deferred", lambda conn, table: contextlib.nullcontext())
+    monkeypatch.setattr(rp, "_UNUSED", frozenset())
     plain = rp.replay_into([path], tmp_path / "plain", progress=False)
+    assert fast.warnings.lines() == plain.warnings.lines() and "corrupt" in fast.warnings.counts
+    log = "logdir/lsb.events"
+    assert (fast.home / log).read_bytes() == (plain.home / log).read_bytes()
+    assert b'"JOB_EXECUTE"  "10.1" 1709629206' in (fast.home / log).read_bytes()
 
     def store(summary):
         with sqlite3.connect(summary.home / "lsfemu.db") as db:
