@@ -569,6 +569,20 @@ def _empty_shared_store(url: str, force: bool) -> None:
         engine.dispose()
 
 
+class _Processed(dict):
+    """A bind processor's results for a type of few values (Boolean: None,
+    True, False), each computed once and then looked up without a Python
+    call; a value not met yet goes through the processor (and fails as it does)."""
+
+    def __init__(self, proc: Any):
+        super().__init__()
+        self.proc = proc
+
+    def __missing__(self, value: Any) -> Any:
+        out = self[value] = self.proc(value)
+        return out
+
+
 class JobRows:
     """Rows of the ``jobs`` table (dicts with the same keys) written with the
     driver's executemany: SQLAlchemy's insert builds each row's parameters
@@ -582,7 +596,7 @@ class JobRows:
         self.keys: tuple[str, ...] | None = None
 
     def _compile(self, keys: tuple[str, ...]) -> None:
-        from sqlalchemy import insert
+        from sqlalchemy import Boolean, insert
 
         from lsfemu.store.models import Job
 
@@ -599,6 +613,8 @@ class JobRows:
         for i, k in enumerate(self.names):
             proc = table.c[k].type.dialect_impl(dialect).bind_processor(dialect)
             if proc is not None:
+                if isinstance(table.c[k].type, Boolean):
+                    proc = _Processed(proc).__getitem__
                 self.procs.append((i, proc))
         self.keys = keys
 
