@@ -20,7 +20,8 @@ import signal
 import time
 from dataclasses import dataclass
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import bindparam, func, select, update
+from sqlalchemy.orm import aliased
 
 from lsfemu.clock import Clock, parse_duration
 from lsfemu.config.semantic import check_all, load_all
@@ -301,12 +302,33 @@ class Cluster:
 
     # -- ids and events --------------------------------------------------------
     def next_job_id(self) -> int:
+        """The next job ID in sequence, rolling over to 1 after MAX_JOBID and
+        skipping IDs still in use (LSF's job ID limit)."""
         max_id = self.config.params.max_jobid
-        for _ in range(max_id):
-            jid = take_counter(self.session, "next_job_id", wrap_at=max_id)
-            if self.session.scalar(select(Job.id).where(Job.id == jid).limit(1)) is None:
-                return jid
-        raise RuntimeError("no free job ID below MAX_JOBID")
+        jid = take_counter(self.session, "next_job_id", wrap_at=max_id)  # (takes the store's write lock)
+        if self._job_id_free(jid):
+            return jid
+        # Taken (the count rolled over onto jobs still in the store): the first
+        # free ID after it, found in one query each way round, not one per ID.
+        free = self._free_job_id_after(jid, max_id)
+        if free is None and jid > 1:
+            free = 1 if self._job_id_free(1) else self._free_job_id_after(1, jid)
+        if free is None:
+            raise RuntimeError("no free job ID below MAX_JOBID")
+        self._set_counter("next_job_id", free + 1 if free < max_id else 1)
+        return free
+
+    def _job_id_free(self, jid: int) -> bool:
+        return self.session.scalar(select(Job.id).where(Job.id == jid).limit(1)) is None
+
+    def _free_job_id_after(self, taken: int, below: int) -> int | None:
+        """The smallest free job ID above *taken* (an ID in use) and at most
+        *below*: the end of the run of used IDs that starts at *taken*, plus one."""
+        nxt = aliased(Job)
+        end = self.session.scalar(
+            select(func.min(Job.id)).where(Job.id >= taken, Job.id < below,
+                                           ~select(nxt.id).where(nxt.id == Job.id + 1).exists()))
+        return None if end is None else end + 1
 
     def log(self, job: Job, kind: str, actor: str | None, t: float, **data) -> None:
         """Record a change: a history row in the store and LSF's records for lsb.events
