@@ -37,7 +37,7 @@ class UnitRanker:
         # escalation: `increment` every `step` seconds (None: none)
         self._step = over[1] * 60 if over is not None and over[0] > 0 and over[1] > 0 else None
         self._increment = over[0] if over is not None else 0
-        self._fs_memo: dict[tuple, float | None] = {}  # (user, queue, grace flags) -> FS part, before any start
+        self._fs_memo: dict[tuple, float | None] = {}  # Row.fs_key (with the grace flags if any) -> FS part, before any start
         self._same_instant = cluster._pass_now == t
 
     def _queue(self, name: str) -> tuple:
