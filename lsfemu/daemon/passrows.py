@@ -20,6 +20,7 @@ import weakref
 from typing import NamedTuple
 
 from sqlalchemy import event, inspect
+from sqlalchemy.orm.attributes import instance_state
 
 from lsfemu.sched import aps
 from lsfemu.store.models import Job
@@ -130,7 +131,7 @@ def build_row(cluster, job: Job, cache: RowCache) -> Row:
         row = _row(cluster, cache, job.__dict__)
     except KeyError:  # expired or unset attributes: the ORM way
         row = _row(cluster, cache, {k: getattr(job, k) for k in COLUMNS})
-    if job._sa_instance_state.key is not None:  # in the store (persistent): its defaults are filled in
+    if instance_state(job).key is not None:  # in the store (persistent): its defaults are filled in
         cache.rows[job] = row
     return row
 
