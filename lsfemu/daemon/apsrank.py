@@ -17,6 +17,7 @@ property test compares the two passes).
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 
 from lsfemu.sched import aps
 from lsfemu.sched.priority import INT_MAX
@@ -37,7 +38,7 @@ class UnitRanker:
         # escalation: `increment` every `step` seconds (None: none)
         self._step = over[1] * 60 if over is not None and over[0] > 0 and over[1] > 0 else None
         self._increment = over[0] if over is not None else 0
-        self._fs_memo: dict[tuple, float | None] = {}  # Row.fs_key (with the grace flags if any) -> FS part, before any start
+        self._fs_memo: dict[tuple, float | None] = {}  # Row.fs_key (with the grace periods reached, if any) -> FS part, before any start
         self._same_instant = cluster._pass_now == t
 
     def _queue(self, name: str) -> tuple:
@@ -50,20 +51,25 @@ class UnitRanker:
 
     def entries(self, jobs: list) -> list[tuple]:
         """What `ApsOrder` heaps for *jobs* (PendingJobs of this unit, with
-        their rows): ``(rank + (position, job_id, array_index), 0, (job_id,
-        array_index))`` each, the rank being what `Cluster.aps_rank` gives."""
+        their rows): ``rank + (position, job_id, array_index, 0, job)`` each,
+        the rank being what `Cluster.aps_rank` gives."""
         return self._entries(jobs, True)
 
     def rank_of(self, pj) -> tuple:
         """A job's rank now (after starts changed its user's FS factor)."""
-        return self._entries((pj,), False)[0][0][:2]
+        return self._entries((pj,), False)[0][:2]
+
+    def ranks_of(self, jobs: list) -> list[tuple]:
+        """The ranks of *jobs* now (those of the users a start affected: their
+        FS parts computed again, once per user)."""
+        return [e[:2] for e in self._entries(jobs, False)]
 
     def _entries(self, jobs, memo_fs: bool) -> list[tuple]:
         # The pass's hottest loop (every pending job of the unit, every full
         # pass): everything in locals, the memos looked up once per distinct
-        # input. memo_fs False: a start changed FS factors, none is reused.
+        # input, the pending time computed only where grace periods or a memo
+        # miss need it. memo_fs False: a start changed FS factors, none is reused.
         t = self.t
-        queues = self._queues
         graces = self._graces
         parts_memo = self._parts_memo
         fs_memo = self._fs_memo if memo_fs else {}
@@ -75,19 +81,13 @@ class UnitRanker:
         isnan, copysign = math.isnan, math.copysign
         out = []
         append = out.append
+        reached = 0  # grace periods the pending time reached (none configured: 0)
         for pj in jobs:
             row = pj.row
-            qinfo = queues.get(row.queue)
-            if qinfo is None:
-                qinfo = self._queue(row.queue)
-            key = row.key
             system = row.aps_system
             if system is not None:
-                append(((0, -round(float(system), 6), pj.position, key[0], key[1]), 0, key))
+                append((0, -round(float(system), 6), row.position, row.job_id, row.index, 0, pj))
                 continue
-            pend = t - row.since
-            if pend < 0.0:
-                pend = 0.0
             if same_instant:
                 jprio = pj.priority  # escalated at this instant by Cluster.pass_input
             else:  # lsfemu.sched.priority.escalated, inline (Cluster.effective_priority at t)
@@ -100,16 +100,20 @@ class UnitRanker:
                         jprio = min(jprio, INT_MAX) or 0
                     else:
                         jprio = min(jprio + int(pending // step) * increment, INT_MAX) or 0
-            flags = tuple([pend < g for g in graces]) if graces else ()
-            # (rsrc: one object per distinct value, alive all pass: its id is a cheap key)
-            mk = (id(row.rsrc), jprio, qinfo[0], flags)
+            if graces:
+                reached = bisect_right(graces, self._pend(row))
+            # (rsrc: one object per distinct value, alive all pass: its id is a
+            # cheap key; the queue stands for its PRIORITY)
+            mk = (id(row.rsrc), jprio, row.queue, reached)
             parts = parts_memo.get(mk)
             if parts is None:
-                parts = parts_memo[mk] = aps_parts(cfg, pend, row.proc, row.mem, row.swap, jprio, qinfo[0])
-            fk = (row.fs_key, flags) if graces else row.fs_key
+                parts = parts_memo[mk] = aps_parts(cfg, self._pend(row), row.proc, row.mem, row.swap, jprio,
+                                                   self._queue(row.queue)[0])
+            fk = (row.fs_key, reached) if graces else row.fs_key
             fs = fs_memo.get(fk, self)
             if fs is self:  # one FS part per user, queue and grace state until a start
-                fs = fs_memo[fk] = fs_part(cfg, live.priority(row.user, row.queue) if qinfo[2] else None, pend)
+                fs = fs_memo[fk] = fs_part(cfg, live.priority(row.user, row.queue) if self._queue(row.queue)[2]
+                                           else None, self._pend(row))
             # aps.rank_from_parts, inline: the same additions in the same order
             total = 0.0
             if fs is not None:
@@ -121,5 +125,10 @@ class UnitRanker:
                 total += float(admin)
             if total - total != 0.0:  # inf or nan
                 total = copysign(1e308, total) if not isnan(total) else 0.0
-            append(((1, -round(total, 6), pj.position, key[0], key[1]), 0, key))
+            append((1, -round(total, 6), row.position, row.job_id, row.index, 0, pj))
         return out
+
+    def _pend(self, row) -> float:
+        """The job's pending time at the pass's instant (what grace periods count)."""
+        pend = self.t - row.since
+        return pend if pend > 0.0 else 0.0

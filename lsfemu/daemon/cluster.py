@@ -294,7 +294,8 @@ class Cluster:
         self.fs_by_queue, self.fs_partitions = fairshare_live.scopes(cfg)
         self._last_state: tuple | None = None  # the state the last pass ended with (None: unknown)
         interval = cfg.params.job_accept_interval * cfg.params.mbd_sleep_time
-        self._quiet_ok = (interval <= 0 and not fs.parse_slot_pools(cfg.queues)
+        self._slot_pools = fs.parse_slot_pools(cfg.queues)  # pool -> [(queue, SLOT_SHARE)]
+        self._quiet_ok = (interval <= 0 and not self._slot_pools
                           and all(q.name in self.aps_unit or self.fs_by_queue.get(q.name) is None
                                   for q in cfg.queues))
         spec = cfg.params.extra.get("FAIRSHARE_ADJUSTMENT_PLUGIN")
@@ -1039,11 +1040,13 @@ class Cluster:
                             prio = min(prio, INT_MAX)
                     prio = prio or 0
                     pj = made.get(job)
-                    if pj is None or pj.priority != prio:
+                    if pj is None:
                         pj = make(row.job_id, row.index, row.user, row.queue, row.slots, prio, row.position,
                                   row.migrated, None, row.array_limit, row)
                         if kept:
                             made[job] = pj
+                    elif pj.priority != prio:
+                        pj.priority = prio
                     append(pj)
                     continue
                 pj = self._pending_job(job, row, now_t, depend_memo)
@@ -1053,9 +1056,10 @@ class Cluster:
             elif status in STARTED:
                 held.add(job)
                 self._hold(job, hosts, queues, user_used, array_started)
-        self._apply_slot_pools(queues, hosts, [pj for pj in pending if not pj.blocked])
-        users = {j.user for j in pending}
-        limits = {u: self.user_limit(u) for u in users}
+        if self._slot_pools:
+            self._apply_slot_pools(queues, hosts, [pj for pj in pending if not pj.blocked])
+        # MAX_JOBS of each user with a pending job (none configured: no user has one)
+        limits = {u: self.user_limit(u) for u in {j.user for j in pending}} if self.config.user_limits else {}
         return dispatch.PassInput(pending, queues, hosts, limits, user_used, array_started)
 
     @staticmethod
@@ -1145,7 +1149,8 @@ class Cluster:
         prio = prio or 0
         if row.depend_json is None:
             pj = self._rows.pending.get(job)
-            if pj is not None and pj.priority == prio:
+            if pj is not None:
+                pj.priority = prio
                 return pj
             blocked = None
         else:
@@ -1232,7 +1237,7 @@ class Cluster:
         """Queue-based fairshare (SLOT_POOL / SLOT_SHARE): while queues of a pool
         compete, each may use its share of the pool's slots; a queue alone may
         use them all. Applied as a queue slot limit for this pass."""
-        for pool, members in fs.parse_slot_pools(self.config.queues).items():
+        for pool, members in self._slot_pools.items():
             pool_hosts = {h for name, _ in members if name in queues for h in queues[name].hosts}
             if any(hosts[h].max_slots is None for h in pool_hosts if h in hosts):
                 continue  # unlimited hosts: nothing to share
@@ -1257,10 +1262,11 @@ class Cluster:
             entries = ranker.entries(jobs)
             if not any(self.fs_by_queue.get(q) for q, u in self.aps_unit.items() if u == unit):
                 # no FS factor: a start changes no other job's APS value
-                return aps.ApsOrder(jobs, rank_of=ranker.rank_of, affected=lambda pj: (), entries=entries)
+                return aps.ApsOrder(jobs, rank_of=ranker.rank_of, affected=lambda pj: (), entries=entries,
+                                    ranks_of=ranker.ranks_of)
             unit_users = sorted({j.user for j in jobs})
             accounts: dict[str, dict[int, list[str]]] = {}  # queue -> id(account) -> users
-            order = aps.ApsOrder(jobs, rank_of=ranker.rank_of, entries=entries,
+            order = aps.ApsOrder(jobs, rank_of=ranker.rank_of, entries=entries, ranks_of=ranker.ranks_of,
                                  affected=lambda pj: self._fs_affected(pj, live, unit_users, accounts))
 
             def on_start(pj):

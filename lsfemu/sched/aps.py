@@ -666,56 +666,62 @@ class ApsOrder:
     takes a few jobs off the top before every host is full, and then needs
     only :meth:`rest`); ranks that change after a start go to a second heap
     merged with the first, and an entry whose job was ranked again since is
-    skipped (its version is outdated).
+    skipped (its version is outdated). An entry is flat, ``rank +
+    (position, job_id, array_index, version, job)``: the job rides along
+    (never compared: job ID and index differ between jobs, the version
+    between two entries of one job), so no table maps entries back to jobs.
     """
 
     def __init__(self, jobs: Iterable[Any], result_of: Callable[[Any], ApsResult | None] | None = None,
                  affected: Callable[[Any], Iterable[str] | None] | None = None,
-                 rank_of: Callable[[Any], tuple] | None = None, entries: list[tuple] | None = None):
+                 rank_of: Callable[[Any], tuple] | None = None, entries: list[tuple] | None = None,
+                 ranks_of: Callable[[list], list[tuple]] | None = None):
         """*rank_of(job)*, if given, is ``aps_rank(result_of(job))`` computed
-        directly (see :func:`aps_rank_of`); *entries*, if given, are the
-        jobs' heap entries now, ``(rank + (position, job_id, array_index), 0,
-        (job_id, array_index))`` in the order of *jobs* (made by the caller in
+        directly (see :func:`aps_rank_of`); *ranks_of(jobs)*, if given, the
+        ranks of several jobs at once (those a start affects); *entries*, if
+        given, are the jobs' heap entries now, ``rank + (position, job_id,
+        array_index, 0, job)`` for each of *jobs* (made by the caller in
         bulk; the list is taken over)."""
         self._rank_of = rank_of if rank_of is not None else (lambda j: aps_rank(result_of(j)))
+        self._ranks_of = ranks_of if ranks_of is not None else (lambda js: [self._rank_of(j) for j in js])
         self._affected = affected
         self._heap: list[tuple] = []
-        self._version: dict[tuple[int, int], int] = {}  # only jobs ranked again; the sorted list is version 0
-        jobs = list(jobs)
-        self._by_user: dict[str, dict[tuple[int, int], Any]] | None = None  # built at the first start
+        self._version: dict[int, int] = {}  # id(job) -> version, only for jobs ranked again (the first is 0)
+        self._jobs = jobs = list(jobs)
+        self._given: set[int] = set()  # id() of the jobs given out
+        self._by_user: dict[str, dict[int, Any]] | None = None  # user -> id(job) -> job not given; at the first start
         if entries is None:
-            entries = [(self._rank_of(j) + (j.position, j.job_id, j.array_index), 0, (j.job_id, j.array_index))
-                       for j in jobs]
-        # keyed by the entries' own key tuples (no new tuple per job)
-        self._jobs: dict[tuple[int, int], Any] = {e[2]: j for e, j in zip(entries, jobs)}
-        base = entries
-        heapq.heapify(base)  # a pass usually takes a few jobs off the top, then every host is full
-        self._base = base
+            rank_of = self._rank_of
+            entries = [rank_of(j) + (j.position, j.job_id, j.array_index, 0, j) for j in jobs]
+        heapq.heapify(entries)  # a pass usually takes a few jobs off the top, then every host is full
+        self._base = entries
 
-    def _push(self, j: Any) -> None:
-        key = (j.job_id, j.array_index)
-        version = self._version.get(key, 0) + 1
-        self._version[key] = version
-        rank = self._rank_of(j) + (j.position, j.job_id, j.array_index)
-        heapq.heappush(self._heap, (rank, version, key))
+    def _push(self, jobs: list) -> None:
+        """Rank *jobs* again (their entries so far are outdated)."""
+        versions, heap = self._version, self._heap
+        for j, rank in zip(jobs, self._ranks_of(jobs)):
+            version = versions.get(id(j), 0) + 1
+            versions[id(j)] = version
+            heapq.heappush(heap, rank + (j.position, j.job_id, j.array_index, version, j))
 
     def __iter__(self):
-        heap, base, jobs, versions = self._heap, self._base, self._jobs, self._version
+        heap, base, given, versions = self._heap, self._base, self._given, self._version
         pop = heapq.heappop
         while True:
             if heap and (not base or heap[0] < base[0]):
-                _rank, version, key = pop(heap)
+                entry = pop(heap)
             elif base:
-                _rank, version, key = pop(base)
+                entry = pop(base)
             else:
                 return
-            if versions.get(key, 0) != version or key not in jobs:
-                continue  # ranked again since, or already given out
-            job = jobs.pop(key)
+            job = entry[-1]
+            if id(job) in given or versions.get(id(job), 0) != entry[-2]:
+                continue  # already given out, or ranked again since
+            given.add(id(job))
             by_user = self._by_user
             if by_user is not None:
                 waiting = by_user[job.user]
-                del waiting[key]
+                del waiting[id(job)]
                 if not waiting:
                     del by_user[job.user]
             yield job
@@ -723,20 +729,26 @@ class ApsOrder:
     def rest(self) -> list[Any]:
         """The jobs not given out yet, in no particular order (see
         lsfemu.sched.dispatch.StaticOrder.rest)."""
-        return list(self._jobs.values())
+        given = self._given
+        return [j for j in self._jobs if id(j) not in given] if given else list(self._jobs)
 
     def started(self, job: Any) -> None:
         """Told of each start: rank again the jobs whose value may have changed."""
-        if self._by_user is None:
-            self._by_user = {}
-            for key, j in self._jobs.items():
-                self._by_user.setdefault(j.user, {})[key] = j
+        by_user = self._by_user
+        if by_user is None:
+            by_user = self._by_user = {}
+            given = self._given
+            for j in self._jobs:
+                if id(j) not in given:
+                    by_user.setdefault(j.user, {})[id(j)] = j
         users = self._affected(job) if self._affected is not None else None
         if users is None:
-            users = list(self._by_user)
+            users = list(by_user)
+        again = []
         for user in set(users):
-            for j in list(self._by_user.get(user, {}).values()):
-                self._push(j)
+            again.extend(by_user.get(user, {}).values())
+        if again:
+            self._push(again)
 
 
 # -- configuration checks (badmin ckconfig) -------------------------------------

@@ -20,7 +20,7 @@ host count (` Job slot limit reached: 3 hosts`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 # LSF's pending reason texts (the non-host ones are printed with a trailing ';').
 NEW_JOB = "New job is waiting for scheduling"
@@ -50,22 +50,31 @@ DEPEND_NEVER = "Dependency condition invalid or never satisfied"
 ARRAY_LIMIT = "The job array has reached its running element limit"
 
 
-class PendingJob(NamedTuple):
-    """A pending job as the pass sees it (a named tuple: the pass builds one
-    per pending job, and a tuple is built several times faster than a frozen
-    dataclass)."""
+@dataclass(slots=True, eq=False)
+class PendingJob:
+    """A pending job as the pass sees it. The daemon keeps each job's
+    PendingJob between passes and only sets `priority` anew when escalation
+    moves it (the pass reads a hundred thousand of them: a slotted class is
+    built and read faster than a named tuple, and an update is one store)."""
 
     job_id: int
     array_index: int
     user: str
     queue: str
     slots: int
-    priority: int  # job priority (0 when user priorities are off)
+    priority: int  # job priority (0 when user priorities are off), escalated to the pass's instant
     position: float  # FCFS order; smaller is earlier
     first: bool = False  # migrated or rerun: scheduled before every pending job of its unit
     blocked: str | None = None  # a reason that keeps it pending this pass (an unmet dependency)
     array_limit: int | None = None  # an array element: at most this many elements started at once
     row: Any = None  # the caller's own record of the job, opaque to the pass (the daemon's passrows.Row)
+    key: tuple[int, int] = field(init=False, repr=False)  # (job_id, array_index): its reasons' key
+    fit: tuple[str, str, int] = field(init=False, repr=False)  # (queue, user, slots): what a refusal depends on
+
+    def __post_init__(self) -> None:
+        # made once per job (the pass keeps it between passes); the pass reads them for every job
+        self.key = (self.job_id, self.array_index)
+        self.fit = (self.queue, self.user, self.slots)
 
 
 @dataclass
@@ -195,24 +204,28 @@ def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_f
     # slots) until the next start. Most jobs of a big queue wait behind full
     # hosts; they get the same reasons (the same list) without a host scan.
     refused: dict[tuple[str, str, int], list[str]] = {}
+    # The hosts' answer depends on the job only through (queue, slots): kept
+    # likewise until the next start (a big queue has many users, few sizes).
+    no_room: dict[tuple[str, int], list[str]] = {}
     early = [0]
 
     def consider(job: PendingJob) -> bool:
         """Try to start the job (True: it started)."""
         plain = job.blocked is None and job.array_limit is None
         if plain:
-            why = refused.get((job.queue, job.user, job.slots))
+            why = refused.get(job.fit)
             if why is not None:
-                reasons[(job.job_id, job.array_index)] = why
+                reasons[job.key] = why
                 return False
-        alloc = _try_start(job, inp, reasons)
+        alloc = _try_start(job, inp, reasons, no_room)
         if alloc is not None:
             started.append((job, alloc))
             refused.clear()
+            no_room.clear()
             early[0] = len(reasons)
             return True
         if plain:
-            refused[(job.queue, job.user, job.slots)] = reasons[(job.job_id, job.array_index)]
+            refused[job.fit] = reasons[job.key]
         return False
 
     def refuse(jobs, order) -> None:
@@ -222,9 +235,9 @@ def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_f
         get = refused.get
         for job in jobs:
             if job.blocked is None and job.array_limit is None:
-                why = get((job.queue, job.user, job.slots))
+                why = get(job.fit)
                 if why is not None:
-                    reasons[(job.job_id, job.array_index)] = why
+                    reasons[job.key] = why
                     continue
             if consider(job):  # cannot happen (every host is full); kept consistent anyway
                 order.started(job)
@@ -237,7 +250,7 @@ def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_f
         # Migrated and rerun jobs go before the unit's pending jobs (LSF: "always
         # scheduled before pending jobs"), among themselves in the default order.
         first = StaticOrder([j for j in group if j.first])
-        rest = [j for j in group if not j.first]
+        rest = [j for j in group if not j.first] if first.jobs else group
         if full and (order_for is None or (yields_all is not None and yields_all(unit))):
             refuse(first.jobs + rest, first)  # cannot start: every host is full
             continue
@@ -265,9 +278,12 @@ def all_full(hosts: dict[str, HostInfo]) -> bool:
     return True
 
 
-def _try_start(job: PendingJob, inp: PassInput, reasons: dict) -> list[str] | None:
-    """Start `job` if it fits (updating the state), else record why not."""
-    key = (job.job_id, job.array_index)
+def _try_start(job: PendingJob, inp: PassInput, reasons: dict,
+               no_room: dict[tuple[str, int], list[str]] | None = None) -> list[str] | None:
+    """Start `job` if it fits (updating the state), else record why not.
+    *no_room* keeps the hosts' refusals per (queue, slots) while the state
+    does not change (the caller empties it when a job starts)."""
+    key = job.key
     if job.blocked:
         reasons[key] = [job.blocked]
         return None
@@ -293,9 +309,16 @@ def _try_start(job: PendingJob, inp: PassInput, reasons: dict) -> list[str] | No
         if u + n > limit:
             reasons[key] = [USER_JOB_LIMIT if u >= limit else USER_PJOB_LIMIT]
             return None
+    if no_room is not None:
+        why = no_room.get((job.queue, n))
+        if why is not None:
+            reasons[key] = why
+            return None
     alloc, host_reasons = _allocate(job, q, inp.hosts)
     if alloc is None:
-        reasons[key] = _host_reason(host_reasons) or [NO_SPAN]
+        why = reasons[key] = _host_reason(host_reasons) or [NO_SPAN]
+        if no_room is not None:
+            no_room[(job.queue, n)] = why
         return None
     for h in alloc:
         inp.hosts[h].used += 1
