@@ -84,9 +84,8 @@ class UnitRanker:
         reached = 0  # grace periods the pending time reached (none configured: 0)
         for pj in jobs:
             row = pj.row
-            system = row.aps_system
-            if system is not None:
-                append((0, -round(float(system), 6), row.position, row.job_id, row.index, 0, pj))
+            if not row.plain and row.aps_system is not None:
+                append((0, -round(float(row.aps_system), 6), row.position, row.job_id, row.index, 0, pj))
                 continue
             if same_instant:
                 jprio = pj.priority  # escalated at this instant by Cluster.pass_input
@@ -102,9 +101,8 @@ class UnitRanker:
                         jprio = min(jprio + int(pending // step) * increment, INT_MAX) or 0
             if graces:
                 reached = bisect_right(graces, self._pend(row))
-            # (rsrc: one object per distinct value, alive all pass: its id is a
-            # cheap key; the queue stands for its PRIORITY)
-            mk = (id(row.rsrc), jprio, row.queue, reached)
+            # (Row.parts_key stands for the job's resources and its queue's PRIORITY)
+            mk = (row.parts_key, jprio, reached)
             parts = parts_memo.get(mk)
             if parts is None:
                 parts = parts_memo[mk] = aps_parts(cfg, self._pend(row), row.proc, row.mem, row.swap, jprio,
@@ -120,11 +118,17 @@ class UnitRanker:
                 total += fs
             for c in parts:
                 total += c
-            admin = row.aps_admin
-            if admin is not None:
-                total += float(admin)
+            if not row.plain:
+                total += float(row.aps_admin)
             if total - total != 0.0:  # inf or nan
                 total = copysign(1e308, total) if not isnan(total) else 0.0
+            # -round(total, 6) (aps.value_rank): aps.round6, inline
+            y = total * 1e6
+            if -1e12 < y < 1e12:
+                n = int(y + 0.5) if y >= 0.0 else -int(0.5 - y)
+                if -0.499 < y - n < 0.499:
+                    append((1, -(n / 1e6), row.position, row.job_id, row.index, 0, pj))
+                    continue
             append((1, -round(total, 6), row.position, row.job_id, row.index, 0, pj))
         return out
 

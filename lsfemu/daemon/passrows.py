@@ -50,6 +50,8 @@ class Row(NamedTuple):
     rsrc: tuple  # (proc, mem, swap), one object per distinct value (a cheap memo key: its id)
     key: tuple  # (job_id, index)
     fs_key: tuple  # (user, queue)
+    parts_key: int  # one number per distinct (rsrc, queue): with the escalated priority, what the APS parts depend on
+    plain: bool  # no bmod -aps value (aps_admin and aps_system None)
 
 
 class RowCache:
@@ -61,7 +63,8 @@ class RowCache:
         self.reasons: dict[Job, str] = {}
         self.queues: dict[str, tuple] = {}  # queue name -> (QueueConf or None, PROCLIMIT)
         self.rsrc: dict[tuple, tuple] = {}  # each distinct Row.rsrc, as its one object
-        self.rsrc_of: dict[tuple, tuple] = {}  # (res_req, -n min, -n max, queue) -> Row.rsrc
+        self.rsrc_of: dict[tuple, tuple] = {}  # (res_req, -n min, -n max, queue) -> (Row.rsrc, Row.parts_key)
+        self.parts_keys: dict[tuple, int] = {}  # (Row.rsrc, queue) -> Row.parts_key
         # Job objects changed since the last pass took them (any Job of the
         # process: the cluster keeps those it holds); past DIRTY_MAX the
         # cluster is told to look at everything (overflow) instead.
@@ -85,6 +88,7 @@ class RowCache:
         self.queues.clear()
         self.rsrc.clear()
         self.rsrc_of.clear()
+        self.parts_keys.clear()
         self.rows.clear()
         self.pending.clear()
         self.reasons.clear()
@@ -143,13 +147,16 @@ def _row(cluster, cache: RowCache, d: dict) -> Row:
     submit, base, since = d["submit_time"], d["priority_base_time"], d["pend_since"]
     jid, idx, user = d["id"], d["array_index"], d["user"]
     rk = (res_req, nproc, maxproc, queue)
-    rsrc = cache.rsrc_of.get(rk)
-    if rsrc is None:
-        rsrc = cache.rsrc_of[rk] = _rsrc(cluster, cache, queue, res_req, nproc, maxproc)
+    facts = cache.rsrc_of.get(rk)
+    if facts is None:
+        rsrc = _rsrc(cluster, cache, queue, res_req, nproc, maxproc)
+        facts = cache.rsrc_of[rk] = (rsrc, cache.parts_keys.setdefault((rsrc, queue), len(cache.parts_keys)))
+    rsrc, parts_key = facts
+    admin, system = d["aps_admin"], d["aps_system"]
     return Row(d["status"], jid, idx, user, queue, nproc, d["priority"], submit if base is None else base,
                submit if since is None else since, d["position"], d["migrated"], d["array_limit"],
-               d["depend_json"], d["aps_admin"], d["aps_system"], rsrc[0], rsrc[1], rsrc[2], rsrc,
-               (jid, idx), (user, queue))
+               d["depend_json"], admin, system, rsrc[0], rsrc[1], rsrc[2], rsrc,
+               (jid, idx), (user, queue), parts_key, admin is None and system is None)
 
 
 def _rsrc(cluster, cache: RowCache, queue: str, res_req: str | None, nproc: int, maxproc: int | None) -> tuple:

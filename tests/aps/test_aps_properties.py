@@ -3,6 +3,8 @@ bound the weighted factor; system values outrank every calculated value."""
 
 from __future__ import annotations
 
+import math
+
 from hypothesis import given, settings, strategies as st
 
 from lsfemu.sched import aps as A
@@ -117,3 +119,24 @@ def test_system_values_rank_above_calculated(cfg, job, system, others):
         pend_seconds=job.pend_seconds, system_value=system)))]
     listed += [A.ListedJob(i + 1, "q", pos, result=A.aps_value(cfg, j)) for i, (j, pos) in enumerate(others)]
     assert A.order(listed, queues)[0].job_id == 0
+
+
+# round6: the pass's rounding of APS values, held to round(v, 6) over every
+# finite float and, above all, the values next to a 6-decimal tie (k + 1/2)
+# 10**-6, where the fast path must step aside.
+near_tie = st.builds(lambda k, ulps: math.nextafter((k + 0.5) / 1e6, math.inf if ulps > 0 else -math.inf)
+                     if ulps else (k + 0.5) / 1e6,
+                     st.integers(min_value=-10**13, max_value=10**13), st.integers(min_value=-1, max_value=1))
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.one_of(st.floats(allow_nan=False, allow_infinity=False), near_tie,
+                 st.floats(min_value=-2e6, max_value=2e6), st.integers(-10**12, 10**12).map(lambda n: n / 1e6)))
+def test_round6_is_round_to_six_decimals(v):
+    assert A.round6(v) == round(v, 6)
+
+
+def test_round6_at_ties_and_bounds():
+    for v in (0.0000005, -0.0000005, 0.0000015, 2.5e-6, 1234.5678905, 999999.9999995, 1e6, -1e6, 1e12, 1e308,
+              -1e308, 5e-324, 0.1 + 0.2, 1 / 3):
+        assert A.round6(v) == round(v, 6), v
