@@ -38,7 +38,8 @@ class UnitRanker:
         # escalation: `increment` every `step` seconds (None: none)
         self._step = over[1] * 60 if over is not None and over[0] > 0 and over[1] > 0 else None
         self._increment = over[0] if over is not None else 0
-        self._fs_memo: dict[tuple, float | None] = {}  # Row.fs_key (with the grace periods reached, if any) -> FS part, before any start
+        self._fs_memo: dict[int | tuple, float | None] = {}  # Row.fs_key (with the grace periods reached, if any) -> FS part, before any start
+        self._users: set[str] = set()  # of the jobs whose value FS may change (see users())
         self._same_instant = cluster._pass_now == t
 
     def _queue(self, name: str) -> tuple:
@@ -54,6 +55,11 @@ class UnitRanker:
         their rows): ``rank + (position, job_id, array_index, 0, job)`` each,
         the rank being what `Cluster.aps_rank` gives."""
         return self._entries(jobs, True)
+
+    def users(self) -> list[str]:
+        """The users of the jobs given to :meth:`entries` whose value the FS
+        factor may change (a system value never does), sorted."""
+        return sorted(self._users)
 
     def rank_of(self, pj) -> tuple:
         """A job's rank now (after starts changed its user's FS factor)."""
@@ -85,7 +91,7 @@ class UnitRanker:
         for pj in jobs:
             row = pj.row
             if not row.plain and row.aps_system is not None:
-                append((0, -round(float(row.aps_system), 6), row.position, row.job_id, row.index, 0, pj))
+                append((0, -round(float(row.aps_system), 6), pj.position, pj.job_id, pj.array_index, 0, pj))
                 continue
             if same_instant:
                 jprio = pj.priority  # escalated at this instant by Cluster.pass_input
@@ -110,6 +116,7 @@ class UnitRanker:
             fk = (row.fs_key, reached) if graces else row.fs_key
             fs = fs_memo.get(fk, self)
             if fs is self:  # one FS part per user, queue and grace state until a start
+                self._users.add(row.user)
                 fs = fs_memo[fk] = fs_part(cfg, live.priority(row.user, row.queue) if self._queue(row.queue)[2]
                                            else None, self._pend(row))
             # aps.rank_from_parts, inline: the same additions in the same order
@@ -127,9 +134,9 @@ class UnitRanker:
             if -1e12 < y < 1e12:
                 n = int(y + 0.5) if y >= 0.0 else -int(0.5 - y)
                 if -0.499 < y - n < 0.499:
-                    append((1, -(n / 1e6), row.position, row.job_id, row.index, 0, pj))
+                    append((1, -(n / 1e6), pj.position, pj.job_id, pj.array_index, 0, pj))
                     continue
-            append((1, -round(total, 6), row.position, row.job_id, row.index, 0, pj))
+            append((1, -round(total, 6), pj.position, pj.job_id, pj.array_index, 0, pj))
         return out
 
     def _pend(self, row) -> float:

@@ -1035,9 +1035,9 @@ class Cluster:
                     if prio is not None:
                         pending_s = now_t - row.base_time
                         if step is not None and pending_s > 0:
-                            prio = min(prio + int(pending_s // step) * increment, INT_MAX)
-                        else:
-                            prio = min(prio, INT_MAX)
+                            prio += int(pending_s // step) * increment
+                        if prio > INT_MAX:
+                            prio = INT_MAX
                     prio = prio or 0
                     pj = made.get(job)
                     if pj is None:
@@ -1264,7 +1264,7 @@ class Cluster:
                 # no FS factor: a start changes no other job's APS value
                 return aps.ApsOrder(jobs, rank_of=ranker.rank_of, affected=lambda pj: (), entries=entries,
                                     ranks_of=ranker.ranks_of)
-            unit_users = sorted({j.user for j in jobs})
+            unit_users = ranker.users()  # (of the jobs whose value FS may change)
             accounts: dict[str, dict[int, list[str]]] = {}  # queue -> id(account) -> users
             order = aps.ApsOrder(jobs, rank_of=ranker.rank_of, entries=entries, ranks_of=ranker.ranks_of,
                                  affected=lambda pj: self._fs_affected(pj, live, unit_users, accounts))
@@ -1350,10 +1350,13 @@ class Cluster:
         jobs = self.jobs
         stored = self._rows.reasons  # job -> pend_reasons as stored (dropped when anything sets it)
         changed = []  # (job, stored text, new text)
+        last, text = None, ""
         for key, why in reasons.items():
-            text = joined.get(id(why))
-            if text is None:
-                text = joined[id(why)] = "\n".join(why)
+            if why is not last:  # (consecutive jobs often share one list)
+                last = why
+                text = joined.get(id(why))
+                if text is None:
+                    text = joined[id(why)] = "\n".join(why)
             job = jobs[key]
             old = stored.get(job)
             if old is None:

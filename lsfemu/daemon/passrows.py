@@ -49,7 +49,7 @@ class Row(NamedTuple):
     swap: float  # APS SWAP
     rsrc: tuple  # (proc, mem, swap), one object per distinct value (a cheap memo key: its id)
     key: tuple  # (job_id, index)
-    fs_key: tuple  # (user, queue)
+    fs_key: int  # one number per distinct (user, queue): what the FS factor depends on (a cheap memo key)
     parts_key: int  # one number per distinct (rsrc, queue): with the escalated priority, what the APS parts depend on
     plain: bool  # no bmod -aps value (aps_admin and aps_system None)
 
@@ -65,6 +65,7 @@ class RowCache:
         self.rsrc: dict[tuple, tuple] = {}  # each distinct Row.rsrc, as its one object
         self.rsrc_of: dict[tuple, tuple] = {}  # (res_req, -n min, -n max, queue) -> (Row.rsrc, Row.parts_key)
         self.parts_keys: dict[tuple, int] = {}  # (Row.rsrc, queue) -> Row.parts_key
+        self.fs_keys: dict[tuple[str, str], int] = {}  # (user, queue) -> Row.fs_key
         # Job objects changed since the last pass took them (any Job of the
         # process: the cluster keeps those it holds); past DIRTY_MAX the
         # cluster is told to look at everything (overflow) instead.
@@ -89,6 +90,7 @@ class RowCache:
         self.rsrc.clear()
         self.rsrc_of.clear()
         self.parts_keys.clear()
+        self.fs_keys.clear()
         self.rows.clear()
         self.pending.clear()
         self.reasons.clear()
@@ -153,10 +155,14 @@ def _row(cluster, cache: RowCache, d: dict) -> Row:
         facts = cache.rsrc_of[rk] = (rsrc, cache.parts_keys.setdefault((rsrc, queue), len(cache.parts_keys)))
     rsrc, parts_key = facts
     admin, system = d["aps_admin"], d["aps_system"]
+    fs_keys = cache.fs_keys
+    fs_key = fs_keys.get((user, queue))
+    if fs_key is None:
+        fs_key = fs_keys[(user, queue)] = len(fs_keys)
     return Row(d["status"], jid, idx, user, queue, nproc, d["priority"], submit if base is None else base,
                submit if since is None else since, d["position"], d["migrated"], d["array_limit"],
                d["depend_json"], admin, system, rsrc[0], rsrc[1], rsrc[2], rsrc,
-               (jid, idx), (user, queue), parts_key, admin is None and system is None)
+               (jid, idx), fs_key, parts_key, admin is None and system is None)
 
 
 def _rsrc(cluster, cache: RowCache, queue: str, res_req: str | None, nproc: int, maxproc: int | None) -> tuple:

@@ -703,7 +703,7 @@ class ApsOrder:
         self._version: dict[int, int] = {}  # id(job) -> version, only for jobs ranked again (the first is 0)
         self._jobs = jobs = list(jobs)
         self._given: set[int] = set()  # id() of the jobs given out
-        self._by_user: dict[str, dict[int, Any]] | None = None  # user -> id(job) -> job not given; at the first start
+        self._by_user: dict[str, list[Any]] | None = None  # user -> its jobs, made at the first start
         if entries is None:
             rank_of = self._rank_of
             entries = [rank_of(j) + (j.position, j.job_id, j.array_index, 0, j) for j in jobs]
@@ -732,12 +732,6 @@ class ApsOrder:
             if id(job) in given or versions.get(id(job), 0) != entry[-2]:
                 continue  # already given out, or ranked again since
             given.add(id(job))
-            by_user = self._by_user
-            if by_user is not None:
-                waiting = by_user[job.user]
-                del waiting[id(job)]
-                if not waiting:
-                    del by_user[job.user]
             yield job
 
     def rest(self) -> list[Any]:
@@ -748,19 +742,17 @@ class ApsOrder:
 
     def started(self, job: Any) -> None:
         """Told of each start: rank again the jobs whose value may have changed."""
-        by_user = self._by_user
-        if by_user is None:
-            by_user = self._by_user = {}
-            given = self._given
-            for j in self._jobs:
-                if id(j) not in given:
-                    by_user.setdefault(j.user, {})[id(j)] = j
         users = self._affected(job) if self._affected is not None else None
         if users is None:
-            users = list(by_user)
-        again = []
-        for user in set(users):
-            again.extend(by_user.get(user, {}).values())
+            pool = self._jobs
+        else:
+            if self._by_user is None:
+                self._by_user = {}
+                for j in self._jobs:
+                    self._by_user.setdefault(j.user, []).append(j)
+            pool = [j for user in set(users) for j in self._by_user.get(user, ())]
+        given = self._given
+        again = [j for j in pool if id(j) not in given]
         if again:
             self._push(again)
 

@@ -69,12 +69,13 @@ class PendingJob:
     array_limit: int | None = None  # an array element: at most this many elements started at once
     row: Any = None  # the caller's own record of the job, opaque to the pass (the daemon's passrows.Row)
     key: tuple[int, int] = field(init=False, repr=False)  # (job_id, array_index): its reasons' key
-    fit: tuple[str, str, int] = field(init=False, repr=False)  # (queue, user, slots): what a refusal depends on
+    fit: str = field(init=False, repr=False)  # queue, user and slots: what a refusal depends on
 
     def __post_init__(self) -> None:
-        # made once per job (the pass keeps it between passes); the pass reads them for every job
+        # made once per job (the pass keeps it between passes); the pass reads
+        # them for every job. `fit` is a string: its hash is kept in it.
         self.key = (self.job_id, self.array_index)
-        self.fit = (self.queue, self.user, self.slots)
+        self.fit = f"{self.queue}\0{self.user}\0{self.slots}"
 
 
 @dataclass
@@ -203,7 +204,7 @@ def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_f
     # changes only when a job starts: a refusal is remembered per (queue, user,
     # slots) until the next start. Most jobs of a big queue wait behind full
     # hosts; they get the same reasons (the same list) without a host scan.
-    refused: dict[tuple[str, str, int], list[str]] = {}
+    refused: dict[str, list[str]] = {}  # PendingJob.fit -> reasons
     # The hosts' answer depends on the job only through (queue, slots): kept
     # likewise until the next start (a big queue has many users, few sizes).
     no_room: dict[tuple[str, int], list[str]] = {}
