@@ -934,7 +934,11 @@ class Cluster:
         rows = self._rows.rows
         if len(rows) >= len(self.jobs):  # every job has its row (after a pass): no ORM reads
             return {r.user for r in rows.values()}
-        return {j.user for j in self.jobs.values()}
+        out = set()
+        for job in self.jobs.values():
+            row = rows.get(job)
+            out.add(row.user if row is not None else job.user)
+        return out
 
     def row(self, job: Job) -> passrows.Row:
         """What the pass reads of *job* (its passrows.Row: kept between

@@ -93,7 +93,15 @@ class LiveFairshare:
         self.cl = cluster
         self.now = now
         self._states: dict[str, fs.FairshareState] = {}
-        self._known = cluster.job_users() | {u for g in cluster.config.user_groups.values() for u in g.members}
+        self._known: set[str] | None = None  # the users trees know of (see known_users)
+
+    def known_users(self) -> set[str]:
+        """The users of the jobs in memory and of the user groups: made when
+        the first tree is built (a pass that ranks nothing needs none)."""
+        if self._known is None:
+            cl = self.cl
+            self._known = cl.job_users() | {u for g in cl.config.user_groups.values() for u in g.members}
+        return self._known
 
     def scope_of(self, queue: str) -> Scope | None:
         return self.cl.fs_by_queue.get(queue)
@@ -125,7 +133,7 @@ class LiveFairshare:
     def _build(self, scope: Scope) -> fs.FairshareState:
         cl = self.cl
         factors, _ = self.factors(scope)
-        tree = fs.build_tree(scope.shares_text, cl.config.user_groups, self._known)
+        tree = fs.build_tree(scope.shares_text, cl.config.user_groups, self.known_users())
         usage: dict[str, fs.Usage] = {}
         rows = cl.session.scalars(select(UserUsage).where(UserUsage.queue == scope.key))
         for u in rows:
