@@ -1390,15 +1390,17 @@ class Cluster:
             self.session.execute(update(table).where(table.c.status == "PEND", table.c.pend_reasons == common_old)
                                  .values(pend_reasons=common_new))
             by_row = [(job, text) for job, old, text in changed if old != common_old or text != common_new]
-            for key, why in reasons.items():
-                if joined[id(why)] == common_old:  # unchanged, but the UPDATE reached it
-                    by_row.append((jobs[key], common_old))
-            for pj in pending:
-                key = (pj.job_id, pj.array_index)
-                if key not in reasons:
-                    job = jobs[key]
-                    if job.status == "PEND" and job.pend_reasons == common_old:
-                        by_row.append((job, common_old))
+            if common_old in joined.values():
+                for key, why in reasons.items():
+                    if joined[id(why)] == common_old:  # unchanged, but the UPDATE reached it
+                        by_row.append((jobs[key], common_old))
+            if len(reasons) < len(pending):  # (the reasons are those of pending jobs)
+                for pj in pending:
+                    key = (pj.job_id, pj.array_index)
+                    if key not in reasons:
+                        job = jobs[key]
+                        if job.status == "PEND" and job.pend_reasons == common_old:
+                            by_row.append((job, common_old))
         else:
             by_row = [(job, text) for job, _old, text in changed]
         if by_row:

@@ -17,6 +17,8 @@ escalated job priority, grace periods, fairshare, dependencies.
 from __future__ import annotations
 
 import weakref
+from functools import partial
+from operator import itemgetter
 from typing import NamedTuple
 
 from sqlalchemy import event, inspect
@@ -123,10 +125,13 @@ event.listen(Job, "expire", _changed)
 event.listen(Job, "refresh", _changed)
 
 
-#: the columns a Row is made of
-COLUMNS = frozenset(("status", "id", "array_index", "user", "queue", "num_processors", "max_processors", "res_req",
-                     "priority", "priority_base_time", "pend_since", "submit_time", "position", "migrated",
-                     "array_limit", "depend_json", "aps_admin", "aps_system"))
+#: the columns a Row is made of, in the order _row reads them
+_READ = ("status", "id", "array_index", "user", "queue", "num_processors", "max_processors", "res_req", "priority",
+         "priority_base_time", "pend_since", "submit_time", "position", "migrated", "array_limit", "depend_json",
+         "aps_admin", "aps_system")
+COLUMNS = frozenset(_READ)
+_read = itemgetter(*_READ)  # (one C call per job for the first pass after a start; KeyError if one is missing)
+_new_row = partial(tuple.__new__, Row)  # Row(...) without the named tuple's Python-level __new__
 
 
 def build_row(cluster, job: Job, cache: RowCache) -> Row:
@@ -145,24 +150,22 @@ def build_row(cluster, job: Job, cache: RowCache) -> Row:
 def _row(cluster, cache: RowCache, d: dict) -> Row:
     """A Row of the COLUMNS in *d* (KeyError if one is missing); the
     resource facts are looked up once per distinct (rusage, -n, queue)."""
-    queue, nproc, res_req, maxproc = d["queue"], d["num_processors"], d["res_req"], d["max_processors"]
-    submit, base, since = d["submit_time"], d["priority_base_time"], d["pend_since"]
-    jid, idx, user = d["id"], d["array_index"], d["user"]
+    (status, jid, idx, user, queue, nproc, maxproc, res_req, prio, base, since, submit, position, migrated,
+     array_limit, depend_json, admin, system) = _read(d)
     rk = (res_req, nproc, maxproc, queue)
     facts = cache.rsrc_of.get(rk)
     if facts is None:
         rsrc = _rsrc(cluster, cache, queue, res_req, nproc, maxproc)
         facts = cache.rsrc_of[rk] = (rsrc, cache.parts_keys.setdefault((rsrc, queue), len(cache.parts_keys)))
     rsrc, parts_key = facts
-    admin, system = d["aps_admin"], d["aps_system"]
     fs_keys = cache.fs_keys
     fs_key = fs_keys.get((user, queue))
     if fs_key is None:
         fs_key = fs_keys[(user, queue)] = len(fs_keys)
-    return Row(d["status"], jid, idx, user, queue, nproc, d["priority"], submit if base is None else base,
-               submit if since is None else since, d["position"], d["migrated"], d["array_limit"],
-               d["depend_json"], admin, system, rsrc[0], rsrc[1], rsrc[2], rsrc,
-               (jid, idx), fs_key, parts_key, admin is None and system is None)
+    return _new_row((status, jid, idx, user, queue, nproc, prio, submit if base is None else base,
+                     submit if since is None else since, position, migrated, array_limit, depend_json, admin,
+                     system, rsrc[0], rsrc[1], rsrc[2], rsrc, (jid, idx), fs_key, parts_key,
+                     admin is None and system is None))
 
 
 def _rsrc(cluster, cache: RowCache, queue: str, res_req: str | None, nproc: int, maxproc: int | None) -> tuple:
