@@ -20,7 +20,7 @@ from typing import Optional
 import typer
 
 from lsfemu.cli.base import Ctx, Result, ctx, run_typer
-from lsfemu.daemon.cluster import SubmitSpec
+from lsfemu.daemon.cluster import NoJobId, SubmitSpec
 from lsfemu.sched import depend
 from lsfemu.sched.arrayspec import ArraySpecError, parse_array_name
 
@@ -344,7 +344,10 @@ def _submit(c: Ctx, cmdline: str, o: dict):
         rerunnable=bool(o.get("rerun")) or q.extra.get("RERUNNABLE", "").lower() == "yes", ngpus=ngpus,
         array=array, dependency=dep, depend_json=dep_json, mem_limit_kb=mem_limit_kb, mem_limit_hard=mem_hard,
     )
-    return cl.submit(spec)
+    try:
+        return cl.submit(spec)
+    except NoJobId as e:
+        raise SubmitError(e.message) from None
 
 
 def _resolve_dependency(c: Ctx, text: str, array) -> str:

@@ -46,6 +46,12 @@ FINISHED = ("DONE", "EXIT")
 JobKey = tuple[int, int]
 
 
+class NoJobId(Exception):
+    """Every job ID up to MAX_JOBID is in use (LSF's LSBE_NO_JOBID)."""
+
+    message = "No job Id can be used now"
+
+
 @dataclass
 class SubmitSpec:
     """A validated submission, ready to store."""
@@ -315,7 +321,8 @@ class Cluster:
         if free is None and jid > 1:
             free = 1 if self._job_id_free(1) else self._free_job_id_after(1, jid)
         if free is None:
-            raise RuntimeError("no free job ID below MAX_JOBID")
+            self._set_counter("next_job_id", jid)  # as it was: nothing changes
+            raise NoJobId()
         self._set_counter("next_job_id", free + 1 if free < max_id else 1)
         return free
 

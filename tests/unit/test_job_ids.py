@@ -70,3 +70,19 @@ def test_one_query_finds_the_free_id_after_a_long_run(tmp_path):
     event.listen(cl.engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
     assert cl.next_job_id() == 101000
     assert len(statements) <= 6, statements
+
+
+def test_every_id_in_use_refuses_the_submission_and_changes_nothing(lsf_cluster):
+    """With every ID up to MAX_JOBID held, bsub says LSF's LSBE_NO_JOBID
+    text and nothing changes (the counter stays where it was)."""
+    c = lsf_cluster
+    text = c.path_of("lsb.params").read_text().replace("End Parameters", "MAX_JOBID = 3\nEnd Parameters")
+    c.write("lsb.params", text)
+    for n in (1, 2, 3):  # (pending: no host runs them before the clock moves)
+        r = c.run(["bsub", "sleep", "100"])
+        assert r.rc == 0 and f"Job <{n}> is submitted" in r.out, r.text
+    before = c.store_rows("SELECT name, value FROM counters ORDER BY name")
+    r = c.run(["bsub", "sleep", "100"])
+    assert (r.out, r.err, r.rc) == ("", "No job Id can be used now. Job not submitted.\n", 255)
+    assert c.store_rows("SELECT name, value FROM counters ORDER BY name") == before
+    assert [row[0] for row in c.store_rows("SELECT id FROM jobs ORDER BY id")] == [1, 2, 3]
