@@ -149,6 +149,35 @@ def _aps(text: str) -> tuple[str, float] | None:
 _USED = (F.JobNew, F.JobStatus, F.JobStart, F.JobSwitch, F.JobMove, F.JobRequeue, F.JobModify2,
          F.MbdStart, F.QueueCtrl, F.HostCtrl)
 _UNUSED = frozenset(F.RECORD_TYPES) - {c.TYPE for c in _USED}
+#: the fields :meth:`JobTracker.feed` reads of a type (besides the event time): the others are not
+#: decoded (JOB_MODIFY2, not listed, is decoded whole)
+_FIELDS = {
+    F.JobNew.TYPE: frozenset((
+        "job_id", "idx", "submit_time", "rlimits", "options", "options2", "user_priority", "user_name", "queue",
+        "from_host", "command", "job_name", "project_name", "user_group", "cwd", "sub_home_dir", "out_file",
+        "err_file", "num_processors", "max_num_processors", "res_req")),
+    F.JobStatus.TYPE: frozenset(("job_id", "idx", "status", "reason", "cpu_time", "end_time", "exit_status",
+                                 "exit_info")),
+    F.JobStart.TYPE: frozenset(("job_id", "idx", "exec_hosts")),
+    F.JobSwitch.TYPE: frozenset(("job_id", "idx", "queue")),
+    F.JobMove.TYPE: frozenset(("job_id", "idx", "base")),
+    F.JobRequeue.TYPE: frozenset(("job_id", "idx")),
+    F.MbdStart.TYPE: frozenset(("master", "cluster")),
+    F.QueueCtrl.TYPE: frozenset(("opcode", "queue")),
+    F.HostCtrl.TYPE: frozenset(("opcode", "host")),
+}
+
+
+#: the columns of a new job's row that its JOB_NEW does not give
+_NEW_ROW: dict[str, Any] = dict(
+    specified_cwd=None, aps_system=None, aps_admin=None, rerunnable=False, migrated=False, ngpus=0,
+    default_queue_used=False, start_time=None, finish_time=None, exec_hosts="", exit_code=None, exit_reason=None,
+    pend_reasons="New job is waiting for scheduling", susp_reason=None, sim_runtime=0.0, sim_cputime=0.0,
+    sim_exit_code=0, work_done=0.0, segment_start=None, env_json="{}", array_spec=None, array_limit=None,
+)
+
+#: the job record types :meth:`JobTracker.feed` applies to a job it holds (found by job ID and index)
+_JOB_KINDS = frozenset(c.TYPE for c in (F.JobStatus, F.JobStart, F.JobSwitch, F.JobMove, F.JobRequeue))
 
 
 class JobTracker:
@@ -190,85 +219,97 @@ class JobTracker:
 
     # -- records -----------------------------------------------------------
     def feed(self, rec: F.Record) -> dict[str, Any] | None:
-        t = float(rec.event_time)
-        kind = type(rec)
-        job_id = getattr(rec, "job_id", None)
-        if job_id is not None and kind is not F.JobNew:
-            row = self.rows.get((job_id, rec.idx))
+        kind = rec.TYPE  # records read in part are of subclasses: the type's name says what they are
+        if kind in _JOB_KINDS:
+            key = (rec.job_id, rec.idx)
+            row = self.rows.get(key)
             if row is None:
                 return None  # a job it never saw (or one finished and stored)
-            if kind is F.JobStatus:
-                return self._status((job_id, rec.idx), row, rec, t)
-            if kind is F.JobStart:
+            t = float(rec.event_time)
+            if kind == "JOB_STATUS":
+                return self._status(key, row, rec, t)
+            if kind == "JOB_START":
                 if row["status"] in _STARTED:
                     self._use(row, -1)
-                row.update(status="RUN", start_time=t, segment_start=t, work_done=0.0,
-                           exec_hosts=" ".join(rec.exec_hosts), pend_reasons="", migrated=False)
+                row["status"] = "RUN"
+                row["start_time"] = row["segment_start"] = t
+                row["work_done"] = 0.0
+                row["exec_hosts"] = " ".join(rec.exec_hosts)
+                row["pend_reasons"] = ""
+                row["migrated"] = False
                 self._use(row, +1)
-            elif kind is F.JobSwitch:
+            elif kind == "JOB_SWITCH":
                 row["queue"] = rec.queue
                 self.queues.setdefault(rec.queue)
-            elif kind is F.JobMove:
+            elif kind == "JOB_MOVE":
                 if rec.base == F.TO_BOTTOM:
                     self.bottom += 1
                     row["position"] = self.bottom
                 else:
                     self.top -= 1
                     row["position"] = self.top
-            elif kind is F.JobRequeue:
+            else:
                 self._requeue(row, t)
             return None
-        if kind is F.JobNew:
-            self._new(rec, t)
-        elif kind is F.JobModify2:
+        if kind == "JOB_NEW":
+            self._new(rec, float(rec.event_time))
+        elif kind == "JOB_MODIFY2":
             try:
                 key = F.parse_job_id_str(rec.job_id_str)
             except ValueError:
                 return None
             row = self.rows.get(key)
             if row is not None:
-                self._modify(row, rec, t)
-        elif kind is F.MbdStart:
+                self._modify(row, rec, float(rec.event_time))
+        elif kind == "MBD_START":
             self.cluster = rec.cluster or self.cluster
             self.master = rec.master or self.master
-        elif kind is F.QueueCtrl:
+        elif kind == "QUEUE_CTRL":
             self._queue_ctrl(rec)
-        elif kind is F.HostCtrl:
+        elif kind == "HOST_CTRL":
             self._host_ctrl(rec)
         return None
 
     def _new(self, rec: F.JobNew, t: float) -> None:
-        key = (rec.job_id, rec.idx)
+        job_id, idx, o2 = rec.job_id, rec.idx, rec.options2
+        key = (job_id, idx)
         submit = float(rec.submit_time or t)
-        run = rec.rlimits[F.RLIMIT_RUN] if len(rec.rlimits) > F.RLIMIT_RUN else -1
-        prio = rec.user_priority if rec.options2 & F.SUB2_JOB_PRIORITY and rec.user_priority > 0 else None
+        rlimits = rec.rlimits
+        run = rlimits[F.RLIMIT_RUN] if len(rlimits) > F.RLIMIT_RUN else -1
+        prio = rec.user_priority if o2 & F.SUB2_JOB_PRIORITY and rec.user_priority > 0 else None
         if prio is not None:
             self.priorities_seen += 1
             self.max_priority_seen = max(self.max_priority_seen, prio)
         self.position += 1
         self.bottom = max(self.bottom, float(self.position))
-        hold = bool(rec.options2 & F.SUB2_HOLD)
-        self.rows[key] = dict(
-            id=rec.job_id, array_index=rec.idx, user=rec.user_name, status="PSUSP" if hold else "PEND",
-            queue=rec.queue, from_host=rec.from_host, command=rec.command,
-            name=rec.job_name if rec.options & F.SUB_JOB_NAME else None,
-            project=rec.project_name or "default", user_group=rec.user_group or None,
-            cwd=rec.cwd, home=rec.sub_home_dir, specified_cwd=None,
-            output_file=rec.out_file or None, error_file=rec.err_file or None,
-            output_overwrite=bool(rec.options2 & F.SUB2_OVERWRITE_OUT_FILE),
-            error_overwrite=bool(rec.options2 & F.SUB2_OVERWRITE_ERR_FILE),
-            num_processors=max(1, rec.num_processors),
-            max_processors=rec.max_num_processors if rec.max_num_processors > rec.num_processors else None,
-            res_req=rec.res_req or None, mem_req_mb=_mem(rec.res_req),
-            run_limit_min=run / 60.0 if run > 0 else None,
-            submit_priority=prio, priority=prio, priority_base_time=submit, pend_since=submit,
-            aps_system=None, aps_admin=None, rerunnable=False, migrated=False, ngpus=0,
-            default_queue_used=False, submit_time=submit, position=float(self.position),
-            start_time=None, finish_time=None, exec_hosts="", exit_code=None, exit_reason=None,
-            pend_reasons="New job is waiting for scheduling", susp_reason=None,
-            sim_runtime=0.0, sim_cputime=0.0, sim_exit_code=0, work_done=0.0, segment_start=None,
-            env_json="{}", array_spec=None, array_limit=None,
-        )
+        nproc, max_nproc, res_req = rec.num_processors, rec.max_num_processors, rec.res_req
+        # the template's copy and one store per column: a fraction of a dict built from keywords
+        row = dict(_NEW_ROW)
+        row["id"] = job_id
+        row["array_index"] = idx
+        row["user"] = rec.user_name
+        row["status"] = "PSUSP" if o2 & F.SUB2_HOLD else "PEND"
+        row["queue"] = rec.queue
+        row["from_host"] = rec.from_host
+        row["command"] = rec.command
+        row["name"] = rec.job_name if rec.options & F.SUB_JOB_NAME else None
+        row["project"] = rec.project_name or "default"
+        row["user_group"] = rec.user_group or None
+        row["cwd"] = rec.cwd
+        row["home"] = rec.sub_home_dir
+        row["output_file"] = rec.out_file or None
+        row["error_file"] = rec.err_file or None
+        row["output_overwrite"] = bool(o2 & F.SUB2_OVERWRITE_OUT_FILE)
+        row["error_overwrite"] = bool(o2 & F.SUB2_OVERWRITE_ERR_FILE)
+        row["num_processors"] = max(1, nproc)
+        row["max_processors"] = max_nproc if max_nproc > nproc else None
+        row["res_req"] = res_req or None
+        row["mem_req_mb"] = _mem(res_req) if res_req else None
+        row["run_limit_min"] = run / 60.0 if run > 0 else None
+        row["submit_priority"] = row["priority"] = prio
+        row["priority_base_time"] = row["pend_since"] = row["submit_time"] = submit
+        row["position"] = float(self.position)
+        self.rows[key] = row
         spec = array_spec_of(rec)
         if spec is not None:  # a job array: its JOB_NEW stands for every element
             head = self.rows.pop(key)
@@ -327,18 +368,22 @@ class JobTracker:
     def _status(self, key, row: dict[str, Any], rec: F.JobStatus, t: float) -> dict[str, Any] | None:
         name = F.status_name(rec.status)
         was = row["status"]
-        if name in ("DONE", "EXIT"):
+        if name == "DONE" or name == "EXIT":
             end = float(rec.end_time or t)
             if row["segment_start"] is not None:
                 row["work_done"] += max(0.0, end - row["segment_start"])
             if was in _STARTED:
                 self._use(row, -1)
-            started = row["start_time"] is not None
-            row.update(status=name, finish_time=end, segment_start=None, pend_reasons="",
-                       exit_code=F.exit_code_of(rec.exit_status) if name == "EXIT" and started else None,
-                       exit_reason=F.TERM_REASONS.get(rec.exit_info) if name == "EXIT" else None,
-                       sim_runtime=row["work_done"], sim_cputime=float(rec.cpu_time or 0.0),
-                       sim_exit_code=F.exit_code_of(rec.exit_status) if name == "EXIT" else 0)
+            failed = name == "EXIT"
+            row["exit_code"] = F.exit_code_of(rec.exit_status) if failed and row["start_time"] is not None else None
+            row["status"] = name
+            row["finish_time"] = end
+            row["segment_start"] = None
+            row["pend_reasons"] = ""
+            row["exit_reason"] = F.TERM_REASONS.get(rec.exit_info) if failed else None
+            row["sim_runtime"] = row["work_done"]
+            row["sim_cputime"] = float(rec.cpu_time or 0.0)
+            row["sim_exit_code"] = F.exit_code_of(rec.exit_status) if failed else 0
             del self.rows[key]
             self.finished += 1
             return row
@@ -696,7 +741,7 @@ def replay_into(paths: list[Path], into: Path, *, until: float | None = None, fo
             rows = JobRows(conn)
             log.write(header_line(HEADER_WIDTH + 1))
             out: list[str] = []
-            for _lineno, text, rec in read_event_lines(paths, warns, on_bytes=bar, unused=_UNUSED):
+            for _lineno, text, rec in read_event_lines(paths, warns, on_bytes=bar, unused=_UNUSED, fields=_FIELDS):
                 t = float(rec.event_time)
                 if t > last_seen:
                     last_seen = t
@@ -853,7 +898,7 @@ def _collect(paths: list[Path], db: sqlite3.Connection, until: float | None, war
         rows.clear()
 
     try:
-        for _lineno, _text, rec in read_event_lines(paths, warns, on_bytes=bar, unused=_UNUSED):
+        for _lineno, _text, rec in read_event_lines(paths, warns, on_bytes=bar, unused=_UNUSED, fields=_FIELDS):
             if until is not None and isinstance(rec, F.JobNew) and (rec.submit_time or rec.event_time) > until:
                 continue
             last = max(last, float(rec.event_time))

@@ -98,6 +98,19 @@ STATUS_CODES = {
 def status_name(code: int) -> str:
     """The main state of a JOB_STAT_* word (post-job bits ignored): ``DONE``
     for 0xC0, ``RUN`` for 4; unknown words give ``UNKWN``."""
+    name = _STATUS_NAMES.get(code)
+    if name is None:
+        name = _status_name(code)
+        if len(_STATUS_NAMES) < 4096:
+            _STATUS_NAMES[code] = name
+    return name
+
+
+#: status_name's answers so far (a log has a handful of distinct words; a damaged one may have many: bounded)
+_STATUS_NAMES: dict[int, str] = {}
+
+
+def _status_name(code: int) -> str:
     base = code & ~(JOB_STAT_PDONE | JOB_STAT_PERR | JOB_STAT_WAIT)
     for name in ("DONE", "EXIT", "RUN", "SSUSP", "USUSP", "PSUSP", "PEND", "UNKWN", "RUNKWN", "PROV"):
         if base == STATUS_CODES[name]:
@@ -401,8 +414,15 @@ class _F:
     optional: bool = False
 
 
+def _gate(test: Callable[[dict[str, Any]], bool], *words: str) -> Callable[[dict[str, Any]], bool]:
+    """*test* (a field's ``when``) marked with the fields it reads: a decoder
+    of some fields only (:func:`reader`) converts those too."""
+    test.words = words  # type: ignore[attr-defined]
+    return test
+
+
 def _opt(bit: int, word: str = "options") -> Callable[[dict[str, Any]], bool]:
-    return lambda v: bool(v[word] & bit)
+    return _gate(lambda v: bool(v[word] & bit), word)
 
 
 class _Cursor:
@@ -737,7 +757,8 @@ class JobModify2(Record):
         _F("host_spec", "s", when=_opt(SUB_HOST_SPEC)),
         _F("depend_cond", "s", when=_opt(SUB_DEPEND_COND)),
         _F("sub_home_dir", "s"),
-        _F("in_file", "s", when=lambda v: bool(v["options"] & SUB_IN_FILE or v["options2"] & SUB2_IN_FILE_SPOOL)),
+        _F("in_file", "s", when=_gate(lambda v: bool(v["options"] & SUB_IN_FILE or v["options2"] & SUB2_IN_FILE_SPOOL),
+                                         "options", "options2")),
         _F("out_file", "s", when=_opt(SUB_OUT_FILE)),
         _F("err_file", "s", when=_opt(SUB_ERR_FILE)),
         _F("command", "s", when=_opt(SUB2_MODIFY_CMD, "options2")),
@@ -888,7 +909,7 @@ class JobStatus(Record):
         _F("cpu_time", "f", "%.4f"),
         _F("end_time", "i"),
         _F("ru", "i"),
-        _F("rusage", "floats", "%.6f", size=NUM_RUSAGE, when=lambda v: v["ru"] != 0),
+        _F("rusage", "floats", "%.6f", size=NUM_RUSAGE, when=_gate(lambda v: v["ru"] != 0, "ru")),
         _F("exit_status", "i"),
         _F("idx", "i"),
         _F("exit_info", "i", optional=True),
@@ -1135,17 +1156,66 @@ def skim(line: str, unused: Collection[str]) -> Record:
     the version is left to check). Every other line is decoded, and fails,
     as by decode: the same lines are accepted either way."""
     etype = line[1:line.find('"', 1)]
-    match = _SKIM.get(etype) if etype in unused else None
-    if match is not None:
+    fn = _SKIM.get(etype) if etype in unused else None
+    if fn is not None:
+        rec = fn(line)
+        if rec is not None:
+            return rec
+    return decode(line)
+
+
+def _skimmer(cls: type[Record]) -> Callable[[str], Record | None]:
+    """:func:`skim`'s reading of a line of *cls* (a type whose conversion checks
+    only the version): its Skimmed record, or None when the line is not in the
+    canonical shape or its version is not one decode accepts."""
+    match = _compile_shape(cls, ())[0]  # nothing captured but the version and the event time
+
+    def skimmed(line: str) -> Record | None:
         m = match(line)
         if m is not None:
-            version = m.group(1)
+            version, event_time = m.groups()
             if version == VERSION or _good_version(version):
                 rec = object.__new__(Skimmed)
-                rec.__dict__ = {"event_time": int(m.group(2)), "version": version, "extra": (),
-                                "kind": RECORD_TYPES[etype]}
+                rec.__dict__ = {"event_time": int(event_time), "version": version, "extra": (), "kind": cls}
                 return rec
-    return decode(line)
+        return None
+
+    return skimmed
+
+
+_READERS: dict[tuple[frozenset[str], frozenset[tuple[str, frozenset[str]]]], Callable[[str], Record]] = {}
+
+
+def reader(unused: Collection[str] = (), fields: dict[str, Collection[str]] | None = None) -> Callable[[str], Record]:
+    """:func:`decode` for a reader that reads part of the records: of the
+    types in *unused* only the event time (a canonical line of a type
+    :func:`skim` can skim comes as a Skimmed record), of each type in
+    *fields* only the fields listed there (a line in the type's canonical
+    shape comes as a record of :func:`_partial_class`, whose other fields
+    cannot be read; see :func:`_compile_shape`). Any other line -- another
+    type, another shape, a corrupt line -- is decoded by decode, so the same
+    lines are accepted, and fail with the same error, as by decode; a record
+    read in part has the values decode gives its fields."""
+    key = (frozenset(unused), frozenset((t, frozenset(f)) for t, f in (fields or {}).items()))
+    read = _READERS.get(key)
+    if read is not None:
+        return read
+    table: dict[str, Callable[[str], Record | None]] = {t: _SKIM[t] for t in key[0] if t in _SKIM}
+    for etype, names in key[1]:
+        shape = _compile_shape(RECORD_TYPES[etype], names)
+        if shape is not None:
+            table[etype] = shape[2]
+
+    def read(line: str) -> Record:
+        fast = table.get(line[1:line.find('"', 1)])
+        if fast is not None:
+            rec = fast(line)
+            if rec is not None:
+                return rec
+        return decode(line)
+
+    _READERS[key] = read
+    return read
 
 
 def _decode_split(line: str) -> Record:
@@ -1282,13 +1352,23 @@ def _compile_decoder(cls: type[Record]) -> Callable[[list[tuple[str, str]], int,
 
 # the canonical shape of a line: single blanks between fields, strings
 # without quotes or Control Pictures inside, plain numbers (what lsfemu and
-# LSF write); anything else goes to the general paths
-_S_INT = "[+-]?[0-9]{1,30}"
-_S_FLOAT = r"[+-]?[0-9]{1,300}(?:\.[0-9]*)?"  # at most 300 digits: always finite
-_S_STR = '"[^"\u2400-\u2426]*"'
-_S_KIND = {"i": f" ({_S_INT})", "f": f" ({_S_FLOAT})", "s": ' "([^"\u2400-\u2426]*)"',
-           "slist": f" ([0-9]{{1,30}})((?: {_S_STR})*)",
-           "xf": f" ([0-9]{{1,30}})((?: {_S_STR} {_S_STR} {_S_INT})*)"}
+# LSF write); anything else goes to the general paths. Runs of digits and of
+# string characters are possessive: what follows a run (a blank, a quote, a
+# dot, the line's end) is never part of it, so giving characters back could
+# not make a match -- the same lines match, without the backtracking state.
+# A list's repetition of items is not: it gives items back to the string
+# fields after it.
+_S_INT = "[+-]?[0-9]{1,30}+"
+_S_FLOAT = r"[+-]?[0-9]{1,300}+(?:\.[0-9]*+)?"  # at most 300 digits: always finite
+_S_CHARS = '[^"\u2400-\u2426]*+'
+_S_STR = f'"{_S_CHARS}"'
+_S_COUNT = "[0-9]{1,30}+"
+#: kind -> its pattern (after the blank before it), with its values captured
+_S_KIND = {"i": f"({_S_INT})", "f": f"({_S_FLOAT})", "s": f'"({_S_CHARS})"',
+           "slist": f"({_S_COUNT})((?: {_S_STR})*)",
+           "xf": f"({_S_COUNT})((?: {_S_STR} {_S_STR} {_S_INT})*)"}
+#: the same, matched only (a list's count and items are still captured: the count is checked)
+_S_KIND_NC = {"i": _S_INT, "f": _S_FLOAT, "s": _S_STR, "slist": _S_KIND["slist"], "xf": _S_KIND["xf"]}
 _S_XF_RE = re.compile(f'"([^"]*)" "([^"]*)" ({_S_INT})')
 #: kind -> the conversion of its groups (g: the first group; g1 the second: a list's items)
 _S_CONVERT = {
@@ -1304,10 +1384,40 @@ _S_CONVERT = {
            "if len(items) != int(g[{g}]): raise _Slow",
            "v[{name}] = items"],
 }
+#: a list not converted: its count checked against its items' quotes (2 a string, 4 a triple)
+_S_COUNT_CHECK = {"slist": ["if g[{g1}].count('\"') != 2 * int(g[{g}]): raise _Slow"],
+                  "xf": ["if g[{g1}].count('\"') != 4 * int(g[{g}]): raise _Slow"]}
+
+
+def _kind_pattern(spec: _F, capture: bool) -> tuple[str, int]:
+    """(pattern of *spec*'s field with the blank before it, the groups it captures)."""
+    k = spec.kind
+    if k in ("ints", "floats"):
+        item = _S_INT if k == "ints" else _S_FLOAT
+        pat = f"(?: {item}){{{spec.size}}}"
+        return (f"({pat})", 1) if capture else (pat, 0)
+    if k in ("slist", "xf"):
+        return " " + _S_KIND[k], 2
+    return (" " + (_S_KIND if capture else _S_KIND_NC)[k], 1 if capture else 0)
+
+
+def _needed(cls: type[Record], used: Collection[str]) -> frozenset[str]:
+    """The fields a decoder of *used* converts: those, and the values the
+    gates of *cls*'s gated fields read (all the fields before a gate that
+    does not say which it reads)."""
+    need = set(used)
+    for i, spec in enumerate(cls._SCHEMA):
+        if spec.when is not None:
+            words = getattr(spec.when, "words", None)
+            need.update(words if words is not None else (f.name for f in cls._SCHEMA[:i]))
+    unknown = need - {f.name for f in cls._SCHEMA}
+    if unknown:
+        raise ValueError(f"{cls.TYPE} has no field {', '.join(sorted(unknown))}")
+    return frozenset(need)
 
 
 def _compile_shape(
-    cls: type[Record],
+    cls: type[Record], used: Collection[str] | None = None,
 ) -> tuple[Callable[[str], Any], Callable[[tuple], Record], Callable[[str], Record | None]] | None:
     """(fullmatch of the canonical shape of *cls*'s lines, conversion of its
     groups into the record, both at once: a line to its record or None), or
@@ -1321,14 +1431,24 @@ def _compile_shape(
     fields it assigns are the ones the token-by-token decoder assigns. None
     too when a gated field is followed by another field that may be absent
     and starts like it (JOB_MODIFY2's run of strings, each given by its own
-    bit): the expression would pick one reading and the bits often another."""
+    bit): the expression would pick one reading and the bits often another.
+
+    *used*: the fields a reader reads (None: all). The others are matched
+    but neither captured nor converted (the same lines match and the same
+    checks are made: a gated field's presence, a list's count), and the
+    record is of :func:`_partial_class`: only the fields :func:`_needed`
+    names can be read from it."""
     starts = [("s" if spec.kind == "s" else "n", spec.when is not None or spec.optional) for spec in cls._SCHEMA]
     for spec, (kind, _), (next_kind, next_gated) in zip(cls._SCHEMA, starts, starts[1:]):
         if spec.when is not None and next_gated and kind == next_kind:
             return None
-    pattern = [re.escape(f'"{cls.TYPE}"'), r' "([0-9]{1,10}(?:\.[0-9]{1,10})?)" ([0-9]{1,30})']
-    env: dict[str, Any] = {"_Slow": _Slow, "_new": object.__new__, "_cls": cls, "_good": _good_version,
-                           "_xf": _S_XF_RE.findall, "VERSION": VERSION, "_defaults": _all_defaults(cls)}
+    need = None if used is None else _needed(cls, used)
+    defaults = _all_defaults(cls)
+    pattern = [re.escape(f'"{cls.TYPE}"'), r' "([0-9]{1,10}+(?:\.[0-9]{1,10}+)?)" ([0-9]{1,30}+)']
+    env: dict[str, Any] = {"_Slow": _Slow, "_new": object.__new__, "_good": _good_version,
+                           "_xf": _S_XF_RE.findall, "VERSION": VERSION,
+                           "_cls": cls if need is None else _partial_class(cls, need),
+                           "_defaults": defaults if need is None else {k: defaults[k] for k in (*need, "extra")}}
     body = ["def convert(g):",
             "    version = g[0]",
             "    if version != VERSION and not _good(version): raise _Slow",
@@ -1345,24 +1465,26 @@ def _compile_shape(
             nested += 1
         elif nested:
             return None
-        k = spec.kind
-        if k in ("ints", "floats"):
-            pat = f"((?: {_S_INT if k == 'ints' else _S_FLOAT}){{{spec.size}}})"
-        else:
-            pat = _S_KIND[k]
+        conv = need is None or spec.name in need
+        pat, groups = _kind_pattern(spec, conv)
         ind = "    "
         if spec.when is not None:  # absent: the default stays
+            if not groups:  # its presence is still checked
+                pat, groups = f"({pat})", 1
             pat = f"(?:{pat})?"
             env[f"_when{i}"] = spec.when
             body += [f"    if (g[{g}] is not None) != bool(_when{i}(v)): raise _Slow",
                      f"    if g[{g}] is not None:"]
             ind = "        "
-        elif spec.optional:
+        elif spec.optional and conv:
             body.append(f"    if g[{g}] is not None:")
             ind = "        "
         pattern.append(pat)
-        body += [ind + line.format(name=repr(spec.name), g=g, g1=g + 1) for line in _S_CONVERT[k]]
-        g += 2 if k in ("slist", "xf") else 1
+        lines = _S_CONVERT[spec.kind] if conv else _S_COUNT_CHECK.get(spec.kind, [])
+        if spec.when is not None and not lines:
+            lines = ["pass"]
+        body += [ind + line.format(name=repr(spec.name), g=g, g1=g + 1) for line in lines]
+        g += groups
     pattern.append(")?" * nested + "\r?\n?")
     body += ["    rec = _new(_cls)",
              "    rec.__dict__ = v",
@@ -1379,6 +1501,32 @@ def _compile_shape(
     env["_match"] = re.compile("".join(pattern)).fullmatch
     exec("\n".join(body + both), env)  # noqa: S102 -- code generated from our own schema
     return env["_match"], env["convert"], env["fast"]
+
+
+_PARTIAL: dict[tuple[type[Record], frozenset[str]], type[Record]] = {}
+
+
+def _partial_class(cls: type[Record], fields: frozenset[str]) -> type[Record]:
+    """A subclass of *cls* for records of which only *fields* (and the event
+    time, version and extra) were decoded: reading any other field raises
+    AttributeError, instead of giving the class's default as if it were the
+    line's value. Compared, and shown, by the fields it has."""
+    key = (cls, fields)
+    out = _PARTIAL.get(key)
+    if out is None:
+        def absent(name: str) -> property:
+            def get(self: Record) -> Any:
+                raise AttributeError(f"{cls.TYPE} record read in part: {name} was not decoded")
+            return property(get)
+
+        ns: dict[str, Any] = {f.name: absent(f.name) for f in dataclasses.fields(cls)
+                              if f.name not in fields and f.name not in ("event_time", "version", "extra")}
+        ns["__eq__"] = lambda self, other: type(self) is type(other) and self.__dict__ == other.__dict__
+        ns["__hash__"] = None
+        ns["__repr__"] = lambda self: f"{cls.__name__}(part: {self.__dict__!r})"
+        ns["__doc__"] = f"A {cls.TYPE} record with only {', '.join(sorted(fields))} decoded."
+        out = _PARTIAL[key] = type(f"Partial{cls.__name__}", (cls,), ns)
+    return out
 
 
 def _all_defaults(cls: type[Record]) -> dict[str, Any]:
@@ -1544,7 +1692,7 @@ _SHAPES: dict[str, tuple[Callable[[str], Any], Callable[[tuple], Record], Callab
     t: shape for t, shape in ((t, _compile_shape(c)) for t, c in RECORD_TYPES.items()) if shape is not None
 }
 _FAST = {t: shape[2] for t, shape in _SHAPES.items()}
-#: event type -> its shape's match, for the types whose conversion checks nothing but the version
+#: event type -> its :func:`_skimmer`, for the types whose conversion checks nothing but the version
 #: (fields of plain kinds, none gated by an option bit): :func:`skim` can stop at the match
-_SKIM = {t: _SHAPES[t][0] for t, c in RECORD_TYPES.items()
+_SKIM = {t: _skimmer(c) for t, c in RECORD_TYPES.items()
          if t in _SHAPES and all(f.kind in ("i", "f", "s", "ints", "floats") and f.when is None for f in c._SCHEMA)}

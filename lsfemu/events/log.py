@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from lsfemu.events.format import EventSyntaxError, Record, UnknownEventError, decode, encode, skim
+from lsfemu.events.format import EventSyntaxError, Record, UnknownEventError, decode, encode, reader
 
 CURRENT = "lsb.events"
 #: width of the header line without its newline (``#`` + 37 blanks in LSF)
@@ -297,14 +297,17 @@ def read_event_lines(
     on_bytes: Callable[[int], None] | None = None,
     jobs: JobFilter | None = None,
     unused: frozenset[str] = frozenset(),
+    fields: dict[str, frozenset[str]] | None = None,
 ) -> Iterator[tuple[int, str, Record]]:
     """As :func:`read_events`, with each record's line as read (so that a
     copy keeps newer versions' fields byte for byte). *on_bytes* hears how
     many bytes of all the files have been read so far (for progress bars).
     *jobs*: only those jobs' records (and the non-job records). *unused*:
     event types whose fields the caller does not read but their event time:
-    their records may come as :class:`~lsfemu.events.format.Skimmed` (the
-    same lines are accepted and warned about; see :func:`~lsfemu.events.format.skim`)."""
+    their records may come as :class:`~lsfemu.events.format.Skimmed`.
+    *fields*: event type -> the only fields the caller reads of it: its
+    records may come with just those decoded. The same lines are accepted
+    and warned about either way (see :func:`~lsfemu.events.format.reader`)."""
     if isinstance(paths, (str, os.PathLike)):
         path_list = [Path(paths)]
     else:
@@ -312,6 +315,7 @@ def read_event_lines(
     if skip_preserved is None:
         skip_preserved = any(archive_number(p) for p in path_list)
     warn = on_warning or (lambda w: None)
+    read = reader(unused, fields) if unused or fields else decode
     done = 0
     for path in path_list:
         head_skip = skip_preserved and archive_number(path) == 0
@@ -321,7 +325,7 @@ def read_event_lines(
             if jobs is not None and jobs.skip(text):
                 continue
             try:
-                record = skim(text, unused) if unused else decode(text)
+                record = read(text)
             except UnknownEventError as exc:
                 warn(EventWarning(str(path), lineno, "unknown",
                                   f"unknown event type {exc.event_type}; record skipped"))
