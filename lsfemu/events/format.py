@@ -1481,6 +1481,11 @@ def _compile_shape(
             ind = "        "
         pattern.append(pat)
         lines = _S_CONVERT[spec.kind] if conv else _S_COUNT_CHECK.get(spec.kind, [])
+        if conv and spec.kind == "ints" and len(defaults[spec.name]) == spec.size:
+            # the default's text (JOB_NEW's rlimits all -1, the common case) is the default itself
+            env[f"_text{i}"] = "".join(f" {n}" for n in defaults[spec.name])
+            env[f"_same{i}"] = defaults[spec.name]
+            lines = [f"v[{{name}}] = _same{i} if g[{{g}}] == _text{i} else " + lines[0].split(" = ", 1)[1]]
         if spec.when is not None and not lines:
             lines = ["pass"]
         body += [ind + line.format(name=repr(spec.name), g=g, g1=g + 1) for line in lines]
