@@ -19,6 +19,7 @@ host count (` Job slot limit reached: 3 hosts`).
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,9 +74,10 @@ class PendingJob:
 
     def __post_init__(self) -> None:
         # made once per job (the pass keeps it between passes); the pass reads
-        # them for every job. `fit` is a string: its hash is kept in it.
+        # them for every job. `fit` is a string: its hash is kept in it; one
+        # object per distinct value (a queue's jobs share a handful).
         self.key = (self.job_id, self.array_index)
-        self.fit = f"{self.queue}\0{self.user}\0{self.slots}"
+        self.fit = sys.intern(f"{self.queue}\0{self.user}\0{self.slots}")
 
 
 @dataclass
