@@ -19,6 +19,7 @@ host count (` Job slot limit reached: 3 hosts`).
 
 from __future__ import annotations
 
+import heapq
 import sys
 from dataclasses import dataclass, field
 from typing import Any
@@ -137,16 +138,24 @@ def fcfs_key(j: PendingJob) -> tuple:
 
 
 class StaticOrder:
-    """The default order of a unit: fcfs_key, fixed for the pass."""
+    """The default order of a unit: fcfs_key, fixed for the pass.
+
+    A heap, not a sorted list: a pass usually takes a few jobs off the top
+    before every host is full and then needs only :meth:`rest` (heapify is
+    linear; sorting a big queue every pass was most of a plain queue's pass).
+    Entries are ``fcfs_key(job) + (job,)``: the job rides along, never
+    compared (job ID and index differ between jobs)."""
 
     def __init__(self, jobs: list[PendingJob]):
-        self.jobs = sorted(jobs, key=fcfs_key)
-        self._given = 0
+        self.jobs = jobs  # as given (not to be changed by the caller meanwhile)
+        heap = [(-j.priority, j.position, j.job_id, j.array_index, j) for j in jobs]  # (fcfs_key, inline)
+        heapq.heapify(heap)
+        self._heap = heap
 
     def __iter__(self):
-        for job in self.jobs:
-            self._given += 1
-            yield job
+        heap, pop = self._heap, heapq.heappop
+        while heap:
+            yield pop(heap)[-1]
 
     def started(self, job: PendingJob) -> None:
         """Told of each start; a static order does not change."""
@@ -155,7 +164,7 @@ class StaticOrder:
         """The jobs not given out yet (in no particular order). An Order may
         offer it: once no job can start any more the pass needs only the
         reasons of the rest, not their order."""
-        return self.jobs[self._given:]
+        return [e[-1] for e in self._heap]
 
 
 def units(jobs: list[PendingJob], queues: dict[str, QueueInfo], unit_of: dict[str, str] | None = None) -> list[tuple[str, list[PendingJob]]]:
@@ -171,6 +180,9 @@ def units(jobs: list[PendingJob], queues: dict[str, QueueInfo], unit_of: dict[st
         u = unit_of.get(q.name, q.name)
         r = (-q.priority, q.order)
         rank[u] = min(rank.get(u, r), r)
+    present = {unit_of.get(q, q) for q in {j.queue for j in jobs}}
+    if len(present) == 1:  # one unit (a big queue, or an APS queue group): the list as it is
+        return [(present.pop(), jobs)]
     grouped: dict[str, list[PendingJob]] = {}
     for j in jobs:
         grouped.setdefault(unit_of.get(j.queue, j.queue), []).append(j)
