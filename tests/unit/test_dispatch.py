@@ -130,3 +130,45 @@ def test_job_accept_interval_one_job_per_host_per_pass():
     res = D.schedule_pass(inp)
     assert [(j.job_id, a) for j, a in res.started] == [(1, ["hA"])]
     assert res.reasons[(2, 0)] == ["Just started a job recently: 2 hosts"]
+
+
+_order_jobs = st.lists(st.tuples(st.integers(0, 5), st.integers(0, 30), st.sampled_from(["normal", "short", "night"])),
+                       max_size=40, unique_by=lambda t: t[1])
+
+
+@settings(max_examples=200, deadline=None)
+@given(_order_jobs, st.integers(0, 45))
+def test_static_order_gives_fcfs_order_and_the_rest(spec, taken):
+    """StaticOrder (a heap) gives the jobs in fcfs_key order, and after some
+    were given out, rest() is exactly the others."""
+    jobs = [_job(i + 1, queue=q, prio=p, pos=pos) for i, (p, pos, q) in enumerate(spec)]
+    order = D.StaticOrder(list(jobs))
+    given = []
+    for job in order:
+        if len(given) == taken:
+            break
+        given.append(job)
+    want = sorted(jobs, key=D.fcfs_key)
+    # (the job at the break was taken off the heap too: given out, not offered)
+    assert given == want[:len(given)]
+    left = {j.job_id for j in order.rest()}
+    assert left == {j.job_id for j in want[len(given) + (1 if len(given) == taken and taken < len(jobs) else 0):]}
+
+
+@settings(max_examples=200, deadline=None)
+@given(_order_jobs, st.dictionaries(st.sampled_from(["normal", "short", "night"]), st.sampled_from(["normal", "grp"])))
+def test_units_group_jobs_by_scheduling_unit(spec, unit_of):
+    """units() gives every job once, in its queue's unit, units by queue
+    PRIORITY (the one-unit shortcut included)."""
+    queues = {"normal": _q("normal", 30, 0), "short": _q("short", 40, 1), "night": _q("night", 20, 2)}
+    jobs = [_job(i + 1, queue=q, prio=p, pos=pos) for i, (p, pos, q) in enumerate(spec)]
+    got = D.units(jobs, queues, unit_of)
+    assert sorted(j.job_id for _, group in got for j in group) == sorted(j.job_id for j in jobs)
+    for unit, group in got:
+        assert all(unit_of.get(j.queue, j.queue) == unit for j in group)
+        assert [j.job_id for j in group] == [j.job_id for j in jobs if unit_of.get(j.queue, j.queue) == unit]
+    rank = {}
+    for q in queues.values():
+        u = unit_of.get(q.name, q.name)
+        rank[u] = min(rank.get(u, (-q.priority, q.order)), (-q.priority, q.order))
+    assert [rank[u] for u, _ in got] == sorted(rank[u] for u, _ in got)
