@@ -171,6 +171,10 @@ class Cluster:
         self._init_clock()
         self.runner = Runner(shared_dir or home)  # real execution in wall clock mode
         self.jobs: dict[JobKey, Job] = {}
+        # Counts loads and new jobs: with len(self.jobs), says whether the set
+        # of jobs may have changed since (see job_users).
+        self._jobs_gen = 0
+        self._users_of: tuple[tuple[int, int], set[str]] | None = None  # job_users, with the key it was made at
         self._load_jobs()
         self.runner.adopt(self.jobs.values())
         self.queue_state: dict[str, QueueState] = {}
@@ -204,6 +208,7 @@ class Cluster:
             select(Job).where((Job.status.in_(UNFINISHED)) | (Job.finish_time >= horizon))
         )
         self.jobs = {(j.id, j.array_index): j for j in rows}
+        self._jobs_gen += 1
 
     def _load_admin_state(self) -> None:
         for qs in self.session.scalars(select(QueueState)):
@@ -298,6 +303,7 @@ class Cluster:
         self._rusage_cache: dict[tuple[str | None, int], dict[str, float]] = {}
         self._rows.clear()  # its rows hold queue and rusage facts
         self.fs_by_queue, self.fs_partitions = fairshare_live.scopes(cfg)
+        self._trees: dict[str, tuple[frozenset[str], fs.ShareTree]] = {}  # scope key -> (known users, tree)
         self._last_state: tuple | None = None  # the state the last pass ended with (None: unknown)
         interval = cfg.params.job_accept_interval * cfg.params.mbd_sleep_time
         self._slot_pools = fs.parse_slot_pools(cfg.queues)  # pool -> [(queue, SLOT_SHARE)]
@@ -395,6 +401,7 @@ class Cluster:
         job.position = self._next_position()
         self.session.add(job)
         self.jobs[(jid, idx)] = job
+        self._jobs_gen += 1
         return job
 
     def _next_position(self) -> float:
@@ -568,6 +575,21 @@ class Cluster:
         now = self.now() if now is None else now
         base_time = job.priority_base_time if job.priority_base_time is not None else job.submit_time
         return escalated(job.priority, now - base_time, self.config.params.job_priority_over_time)
+
+    def share_tree(self, scope, known: set[str]) -> fs.ShareTree:
+        """The share tree of a fairshare scope for these known users: built
+        once and kept while the configuration and the known users stay the
+        same (a tree depends on nothing else; usage and priorities live in
+        the FairshareState made around it for each instant). A tree that
+        made a default account on first sight (a user it did not know) has
+        grown and is built again."""
+        key = frozenset(known)
+        kept = self._trees.get(scope.key)
+        if kept is not None and kept[0] == key and kept[1].grown == 0:
+            return kept[1]
+        tree = fs.build_tree(scope.shares_text, self.config.user_groups, key)
+        self._trees[scope.key] = (key, tree)
+        return tree
 
     def fairshare(self, now: float | None = None) -> fairshare_live.LiveFairshare:
         """Fairshare states at an instant (built lazily per queue)."""
@@ -937,7 +959,16 @@ class Cluster:
         return hs.open if hs else True
 
     def job_users(self) -> set[str]:
-        """The users of the jobs in memory."""
+        """The users of the jobs in memory (a job's user never changes: kept
+        until a job is added or leaves; not to be changed by the caller)."""
+        key = (self._jobs_gen, len(self.jobs))  # (jobs only leave: an addition moves the count)
+        if self._users_of is not None and self._users_of[0] == key:
+            return self._users_of[1]
+        users = self._job_users()
+        self._users_of = (key, users)
+        return users
+
+    def _job_users(self) -> set[str]:
         rows = self._rows.rows
         if len(rows) >= len(self.jobs):  # every job has its row (after a pass): no ORM reads
             return {r.user for r in rows.values()}

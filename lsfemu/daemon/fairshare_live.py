@@ -133,7 +133,7 @@ class LiveFairshare:
     def _build(self, scope: Scope) -> fs.FairshareState:
         cl = self.cl
         factors, _ = self.factors(scope)
-        tree = fs.build_tree(scope.shares_text, cl.config.user_groups, self.known_users())
+        tree = cl.share_tree(scope, self.known_users())
         usage: dict[str, fs.Usage] = {}
         rows = cl.session.scalars(select(UserUsage).where(UserUsage.queue == scope.key))
         for u in rows:

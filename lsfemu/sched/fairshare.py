@@ -586,6 +586,7 @@ class ShareTree:
         self._known = set(known_users)
         self._paths: dict[str, list[ShareNode] | None] = {}
         self._member_cache: dict[str, tuple[frozenset[str], bool]] = {}
+        self.grown = 0  # default accounts made on first sight since the build (see account_path)
 
     # -- membership ---------------------------------------------------------
     def group_members(self, group: str) -> tuple[frozenset[str], bool]:
@@ -641,6 +642,7 @@ class ShareTree:
                     return [c] + sub
         for catch in node.catch:
             if catch == "default":
+                self.grown += 1
                 leaf = ShareNode(user, node.default_shares or 0.0, USER, parent=node, origin="default")
                 node.children.insert(node.default_index, leaf)
                 node.default_index += 1
