@@ -743,6 +743,7 @@ def build_tree(fairshare_text: str, user_groups: dict[str, Any] | None = None,
     _build_level(tree, root, parse_user_shares(fairshare_text or ""), groups, known, scope=None, stack=())
     for u in sorted(known):
         tree.account_path(u)
+    tree.grown = 0  # (those made here are the tree's own)
     return tree
 
 
