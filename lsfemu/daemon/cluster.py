@@ -1061,43 +1061,48 @@ class Cluster:
         increment = over[0] if over is not None else 0
         make = dispatch.PendingJob
         append = pending.append
+        kept = True
         for job in self.jobs.values():
-            row = rows.get(job)
-            kept = row is not None  # (a Row built now is kept only for a job in the store)
-            if not kept:
-                row = passrows.build_row(self, job, cache)
-                kept = job in rows
-            status = row.status
-            if status == "PEND":
-                if row.depend_json is None:
-                    # Cluster._pending_job, inline (every pending job, every full
-                    # pass): kept from the last pass unless the escalation moved
-                    # its priority (lsfemu.sched.priority.escalated, inline)
-                    prio = row.priority
-                    if prio is not None:
-                        pending_s = now_t - row.base_time
-                        if step is not None and pending_s > 0:
-                            prio += int(pending_s // step) * increment
-                        if prio > INT_MAX:
-                            prio = INT_MAX
-                    prio = prio or 0
-                    pj = made.get(job)
-                    if pj is None:
-                        pj = make(row.job_id, row.index, row.user, row.queue, row.slots, prio, row.position,
-                                  row.migrated, None, row.array_limit, row)
-                        if kept:
-                            made[job] = pj
-                    elif pj.priority != prio:
-                        pj.priority = prio
-                    append(pj)
+            pj = made.get(job)  # (a plain pending job's PendingJob: dropped with its row when the job changes)
+            if pj is not None:
+                row = pj.row
+            else:
+                row = rows.get(job)
+                kept = row is not None  # (a Row built now is kept only for a job in the store)
+                if not kept:
+                    row = passrows.build_row(self, job, cache)
+                    kept = job in rows
+                status = row.status
+                if status != "PEND":
+                    if status in STARTED:
+                        held.add(job)
+                        self._hold(job, hosts, queues, user_used, array_started)
                     continue
-                pj = self._pending_job(job, row, now_t, depend_memo)
-                append(pj)
-                depends.append((pj.job_id, pj.array_index))
-                waiting.add(job)
-            elif status in STARTED:
-                held.add(job)
-                self._hold(job, hosts, queues, user_used, array_started)
+                if row.depend_json is not None:
+                    pj = self._pending_job(job, row, now_t, depend_memo)
+                    append(pj)
+                    depends.append((pj.job_id, pj.array_index))
+                    waiting.add(job)
+                    continue
+            # Cluster._pending_job, inline (every pending job, every full pass):
+            # kept from the last pass, its priority escalated to this instant
+            # (lsfemu.sched.priority.escalated, inline)
+            prio = row.priority
+            if prio is not None:
+                pending_s = now_t - row.base_time
+                if step is not None and pending_s > 0:
+                    prio += int(pending_s // step) * increment
+                if prio > INT_MAX:
+                    prio = INT_MAX
+            prio = prio or 0
+            if pj is None:
+                pj = make(row.job_id, row.index, row.user, row.queue, row.slots, prio, row.position,
+                          row.migrated, None, row.array_limit, row)
+                if kept:
+                    made[job] = pj
+            elif pj.priority != prio:
+                pj.priority = prio
+            append(pj)
         if self._slot_pools:
             self._apply_slot_pools(queues, hosts, [pj for pj in pending if not pj.blocked])
         # MAX_JOBS of each user with a pending job (none configured: no user has one)
