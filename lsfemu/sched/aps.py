@@ -617,7 +617,6 @@ def round6(v: float) -> float:
     return round(v, 6)
 
 
-
 def aps_rank(result: ApsResult | None) -> tuple[int, float]:
     """(class, -value) inside an APS block: system values (class 0) before
     calculated ones (class 1) before jobs without a value (class 2)."""
