@@ -29,6 +29,7 @@ times, dispatch order, and the share of slots over time.
 
 from __future__ import annotations
 
+import itertools
 import math
 import operator
 import os
@@ -178,6 +179,8 @@ _NEW_ROW: dict[str, Any] = dict(
 
 #: the job record types :meth:`JobTracker.feed` applies to a job it holds (found by job ID and index)
 _JOB_KINDS = frozenset(c.TYPE for c in (F.JobStatus, F.JobStart, F.JobSwitch, F.JobMove, F.JobRequeue))
+#: the other types it reads but JOB_NEW
+_OTHER_KINDS = frozenset(c.TYPE for c in _USED) - _JOB_KINDS - {F.JobNew.TYPE}
 
 
 class JobTracker:
@@ -253,6 +256,8 @@ class JobTracker:
             return None
         if kind == "JOB_NEW":
             self._new(rec, float(rec.event_time))
+        elif kind not in _OTHER_KINDS:
+            return None  # a type it does not read (a Skimmed record's TYPE is empty)
         elif kind == "JOB_MODIFY2":
             try:
                 key = F.parse_job_id_str(rec.job_id_str)
@@ -799,27 +804,32 @@ def replay_into(paths: list[Path], into: Path, *, until: float | None = None, fo
             rows = JobRows(conn)
             log.write(header_line(HEADER_WIDTH + 1))
             out: list[str] = []
-            for _lineno, text, rec in read_event_lines(paths, warns, on_bytes=bar, unused=_UNUSED, fields=_FIELDS):
-                t = float(rec.event_time)
-                if t > last_seen:
-                    last_seen = t
-                if frozen is None and until is not None and t > until:
-                    frozen = {k: dict(r) for k, r in tr.rows.items()}
-                if frozen is None:
-                    events += 1
-                    if t > last_time:
-                        last_time = t
-                    out.append(text)
-                    if len(out) >= _BATCH:
-                        log.write(("\n".join(out) + "\n").encode("utf-8", "surrogateescape"))
-                        out.clear()
-                    done = tr.feed(rec)
-                    if done is not None:
-                        batch.append(done)
-                        if len(batch) >= _BATCH:
-                            flush(rows)
-                else:
+            records = read_event_lines(paths, warns, on_bytes=bar, unused=_UNUSED, fields=_FIELDS)
+            past: list[tuple[int, str, F.Record]] = []  # the first record after `until`
+            feed = tr.feed
+            for item in records:
+                t = item[2].event_time
+                if until is not None and t > until:
+                    past.append(item)
+                    break
+                events += 1
+                if t > last_time:
+                    last_time = t
+                out.append(item[1])
+                if len(out) >= _BATCH:
+                    log.write(("\n".join(out) + "\n").encode("utf-8", "surrogateescape"))
+                    out.clear()
+                done = feed(item[2])
+                if done is not None:
+                    batch.append(done)
+                    if len(batch) >= _BATCH:
+                        flush(rows)
+            last_time = last_seen = float(last_time)
+            if past:
+                frozen = {k: dict(r) for k, r in tr.rows.items()}
+                for _lineno, _text, rec in itertools.chain(past, records):
                     # after `until`: only how the jobs alive then went on
+                    last_seen = max(last_seen, float(rec.event_time))
                     key = rec.job_key if not isinstance(rec, F.JobModify2) else None
                     if key is not None and key in frozen:
                         done = tr.feed(rec)

@@ -1361,6 +1361,7 @@ def _compile_decoder(cls: type[Record]) -> Callable[[list[tuple[str, str]], int,
 _S_INT = "[+-]?[0-9]{1,30}+"
 _S_FLOAT = r"[+-]?[0-9]{1,300}+(?:\.[0-9]*+)?"  # at most 300 digits: always finite
 _S_CHARS = '[^"\u2400-\u2426]*+'
+_S_CHARS_ASCII = '[^"]*+'
 _S_STR = f'"{_S_CHARS}"'
 _S_COUNT = "[0-9]{1,30}+"
 #: kind -> its pattern (after the blank before it), with its values captured
@@ -1496,16 +1497,20 @@ def _compile_shape(
              "    return rec"]
     # the same conversion behind the match, in one function (decode's first path)
     both = ["def fast(line):",
-            "    m = _match(line)",
+            "    m = (_ascii if line.isascii() else _any)(line)",
             "    if m is None: return None",
             "    g = m.groups()",
             "    try:"]
     both += ["    " + line for line in body[1:]]
     both += ["    except _Slow:",
              "        return None"]
-    env["_match"] = re.compile("".join(pattern)).fullmatch
-    exec("\n".join(body + both), env)  # noqa: S102 -- code generated from our own schema
-    return env["_match"], env["convert"], env["fast"]
+    match = ["def match(line):",
+             "    return (_ascii if line.isascii() else _any)(line)"]
+    # an ASCII line has no Control Pictures: its strings' characters are simply not quotes (a quicker class)
+    env["_any"] = re.compile("".join(pattern)).fullmatch
+    env["_ascii"] = re.compile("".join(pattern).replace(_S_CHARS, _S_CHARS_ASCII)).fullmatch
+    exec("\n".join(body + both + match), env)  # noqa: S102 -- code generated from our own schema
+    return env["match"], env["convert"], env["fast"]
 
 
 _PARTIAL: dict[tuple[type[Record], frozenset[str]], type[Record]] = {}
