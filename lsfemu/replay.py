@@ -179,6 +179,8 @@ _NEW_ROW: dict[str, Any] = dict(
 
 #: the job record types :meth:`JobTracker.feed` applies to a job it holds (found by job ID and index)
 _JOB_KINDS = frozenset(c.TYPE for c in (F.JobStatus, F.JobStart, F.JobSwitch, F.JobMove, F.JobRequeue))
+#: JOB_STAT_* words -> names, as far as known (F.status_name for the others)
+_STATUS_NAMES = {code: F.status_name(code) for code in F.STATUS_CODES.values()}
 #: the other types it reads but JOB_NEW
 _OTHER_KINDS = frozenset(c.TYPE for c in _USED) - _JOB_KINDS - {F.JobNew.TYPE}
 
@@ -214,11 +216,11 @@ class JobTracker:
 
     # -- slots -------------------------------------------------------------
     def _use(self, row: dict[str, Any], sign: int) -> None:
+        used, peak = self.host_used, self.host_peak
         for h in row["exec_hosts"].split():
-            n = self.host_used.get(h, 0) + sign
-            self.host_used[h] = n
-            if n > self.host_peak.get(h, 0):
-                self.host_peak[h] = n
+            n = used[h] = used.get(h, 0) + sign
+            if n > peak.get(h, 0):
+                peak[h] = n
 
     # -- records -----------------------------------------------------------
     def feed(self, rec: F.Record) -> dict[str, Any] | None:
@@ -371,7 +373,7 @@ class JobTracker:
                    pend_reasons="Job has been requeued")
 
     def _status(self, key, row: dict[str, Any], rec: F.JobStatus, t: float) -> dict[str, Any] | None:
-        name = F.status_name(rec.status)
+        name = _STATUS_NAMES.get(rec.status) or F.status_name(rec.status)
         was = row["status"]
         if name == "DONE" or name == "EXIT":
             end = float(rec.end_time or t)
@@ -807,23 +809,26 @@ def replay_into(paths: list[Path], into: Path, *, until: float | None = None, fo
             records = read_event_lines(paths, warns, on_bytes=bar, unused=_UNUSED, fields=_FIELDS)
             past: list[tuple[int, str, F.Record]] = []  # the first record after `until`
             feed = tr.feed
+            limit = math.inf if until is None else until
             for item in records:
-                t = item[2].event_time
-                if until is not None and t > until:
+                rec = item[2]
+                t = rec.event_time
+                if t > limit:
                     past.append(item)
                     break
-                events += 1
                 if t > last_time:
                     last_time = t
                 out.append(item[1])
-                if len(out) >= _BATCH:
+                if len(out) >= _BATCH:  # (the events copied are counted here)
+                    events += len(out)
                     log.write(("\n".join(out) + "\n").encode("utf-8", "surrogateescape"))
                     out.clear()
-                done = feed(item[2])
+                done = feed(rec)
                 if done is not None:
                     batch.append(done)
                     if len(batch) >= _BATCH:
                         flush(rows)
+            events += len(out)
             last_time = last_seen = float(last_time)
             if past:
                 frozen = {k: dict(r) for k, r in tr.rows.items()}
