@@ -414,15 +414,19 @@ class _F:
     optional: bool = False
 
 
-def _gate(test: Callable[[dict[str, Any]], bool], *words: str) -> Callable[[dict[str, Any]], bool]:
-    """*test* (a field's ``when``) marked with the fields it reads: a decoder
-    of some fields only (:func:`reader`) converts those too."""
-    test.words = words  # type: ignore[attr-defined]
+def _gate(source: str, *words: str) -> Callable[[dict[str, Any]], bool]:
+    """A field's ``when``: the test *source* (an expression of ``v``, the
+    values decoded so far) as a function, marked with its source (generated
+    decoders inline it) and the fields it reads (a decoder of some fields
+    only, :func:`reader`, converts those too)."""
+    test = eval(f"lambda v: bool({source})", {})  # noqa: S307 -- our own schema's expressions
+    test.source = source
+    test.words = words
     return test
 
 
 def _opt(bit: int, word: str = "options") -> Callable[[dict[str, Any]], bool]:
-    return _gate(lambda v: bool(v[word] & bit), word)
+    return _gate(f"v[{word!r}] & {bit}", word)
 
 
 class _Cursor:
@@ -757,7 +761,7 @@ class JobModify2(Record):
         _F("host_spec", "s", when=_opt(SUB_HOST_SPEC)),
         _F("depend_cond", "s", when=_opt(SUB_DEPEND_COND)),
         _F("sub_home_dir", "s"),
-        _F("in_file", "s", when=_gate(lambda v: bool(v["options"] & SUB_IN_FILE or v["options2"] & SUB2_IN_FILE_SPOOL),
+        _F("in_file", "s", when=_gate(f"v['options'] & {SUB_IN_FILE} or v['options2'] & {SUB2_IN_FILE_SPOOL}",
                                          "options", "options2")),
         _F("out_file", "s", when=_opt(SUB_OUT_FILE)),
         _F("err_file", "s", when=_opt(SUB_ERR_FILE)),
@@ -909,7 +913,7 @@ class JobStatus(Record):
         _F("cpu_time", "f", "%.4f"),
         _F("end_time", "i"),
         _F("ru", "i"),
-        _F("rusage", "floats", "%.6f", size=NUM_RUSAGE, when=_gate(lambda v: v["ru"] != 0, "ru")),
+        _F("rusage", "floats", "%.6f", size=NUM_RUSAGE, when=_gate("v['ru'] != 0", "ru")),
         _F("exit_status", "i"),
         _F("idx", "i"),
         _F("exit_info", "i", optional=True),
@@ -1164,11 +1168,13 @@ def skim(line: str, unused: Collection[str]) -> Record:
     return decode(line)
 
 
-def _skimmer(cls: type[Record]) -> Callable[[str], Record | None]:
+def _skimmer(cls: type[Record], or_decode: bool = False) -> Callable[[str], Record | None]:
     """:func:`skim`'s reading of a line of *cls* (a type whose conversion checks
-    only the version): its Skimmed record, or None when the line is not in the
-    canonical shape or its version is not one decode accepts."""
+    only the version): its Skimmed record, or when the line is not in the
+    canonical shape or its version is not one decode accepts, None (with
+    *or_decode*: what decode makes of the line)."""
     match = _compile_shape(cls, ())[0]  # nothing captured but the version and the event time
+    otherwise = decode if or_decode else (lambda line: None)
 
     def skimmed(line: str) -> Record | None:
         m = match(line)
@@ -1178,12 +1184,29 @@ def _skimmer(cls: type[Record]) -> Callable[[str], Record | None]:
                 rec = object.__new__(Skimmed)
                 rec.__dict__ = {"event_time": int(event_time), "version": version, "extra": (), "kind": cls}
                 return rec
-        return None
+        return otherwise(line)
 
     return skimmed
 
 
-_READERS: dict[tuple[frozenset[str], frozenset[tuple[str, frozenset[str]]]], Callable[[str], Record]] = {}
+_TABLES: dict[tuple[frozenset[str], frozenset[tuple[str, frozenset[str]]]], dict[str, Callable[[str], Record]]] = {}
+
+
+def reading_table(unused: Collection[str] = (),
+                  fields: dict[str, Collection[str]] | None = None) -> dict[str, Callable[[str], Record]]:
+    """Event type -> the reading of its lines that :func:`reader` does (each
+    one a complete decode of any line: what it does not take, decode does);
+    a type not in the table is read by decode. Made once per plan."""
+    key = (frozenset(unused), frozenset((t, frozenset(f)) for t, f in (fields or {}).items()))
+    table = _TABLES.get(key)
+    if table is None:
+        table = {t: _skimmer(RECORD_TYPES[t], or_decode=True) for t in key[0] if t in _SKIM}
+        for etype, names in key[1]:
+            shape = _compile_shape(RECORD_TYPES[etype], names, or_decode=True)
+            if shape is not None:
+                table[etype] = shape[2]
+        _TABLES[key] = table
+    return table
 
 
 def reader(unused: Collection[str] = (), fields: dict[str, Collection[str]] | None = None) -> Callable[[str], Record]:
@@ -1196,25 +1219,11 @@ def reader(unused: Collection[str] = (), fields: dict[str, Collection[str]] | No
     type, another shape, a corrupt line -- is decoded by decode, so the same
     lines are accepted, and fail with the same error, as by decode; a record
     read in part has the values decode gives its fields."""
-    key = (frozenset(unused), frozenset((t, frozenset(f)) for t, f in (fields or {}).items()))
-    read = _READERS.get(key)
-    if read is not None:
-        return read
-    table: dict[str, Callable[[str], Record | None]] = {t: _SKIM[t] for t in key[0] if t in _SKIM}
-    for etype, names in key[1]:
-        shape = _compile_shape(RECORD_TYPES[etype], names)
-        if shape is not None:
-            table[etype] = shape[2]
+    get = reading_table(unused, fields).get
 
     def read(line: str) -> Record:
-        fast = table.get(line[1:line.find('"', 1)])
-        if fast is not None:
-            rec = fast(line)
-            if rec is not None:
-                return rec
-        return decode(line)
+        return get(line[1:line.find('"', 1)], decode)(line)
 
-    _READERS[key] = read
     return read
 
 
@@ -1386,8 +1395,9 @@ _S_CONVERT = {
            "v[{name}] = items"],
 }
 #: a list not converted: its count checked against its items' quotes (2 a string, 4 a triple)
-_S_COUNT_CHECK = {"slist": ["if g[{g1}].count('\"') != 2 * int(g[{g}]): raise _Slow"],
-                  "xf": ["if g[{g1}].count('\"') != 4 * int(g[{g}]): raise _Slow"]}
+#: (an empty list, the common case, is passed at once)
+_S_COUNT_CHECK = {"slist": ["if (g[{g1}] or g[{g}] != '0') and g[{g1}].count('\"') != 2 * int(g[{g}]): raise _Slow"],
+                  "xf": ["if (g[{g1}] or g[{g}] != '0') and g[{g1}].count('\"') != 4 * int(g[{g}]): raise _Slow"]}
 
 
 def _kind_pattern(spec: _F, capture: bool) -> tuple[str, int]:
@@ -1418,7 +1428,7 @@ def _needed(cls: type[Record], used: Collection[str]) -> frozenset[str]:
 
 
 def _compile_shape(
-    cls: type[Record], used: Collection[str] | None = None,
+    cls: type[Record], used: Collection[str] | None = None, or_decode: bool = False,
 ) -> tuple[Callable[[str], Any], Callable[[tuple], Record], Callable[[str], Record | None]] | None:
     """(fullmatch of the canonical shape of *cls*'s lines, conversion of its
     groups into the record, both at once: a line to its record or None), or
@@ -1433,6 +1443,9 @@ def _compile_shape(
     too when a gated field is followed by another field that may be absent
     and starts like it (JOB_MODIFY2's run of strings, each given by its own
     bit): the expression would pick one reading and the bits often another.
+
+    With *or_decode*, "both at once" gives what decode makes of a line it
+    does not take, instead of None.
 
     *used*: the fields a reader reads (None: all). The others are matched
     but neither captured nor converted (the same lines match and the same
@@ -1474,7 +1487,8 @@ def _compile_shape(
                 pat, groups = f"({pat})", 1
             pat = f"(?:{pat})?"
             env[f"_when{i}"] = spec.when
-            body += [f"    if (g[{g}] is not None) != bool(_when{i}(v)): raise _Slow",
+            test = f"bool({spec.when.source})" if hasattr(spec.when, "source") else f"bool(_when{i}(v))"
+            body += [f"    if (g[{g}] is not None) != {test}: raise _Slow",
                      f"    if g[{g}] is not None:"]
             ind = "        "
         elif spec.optional and conv:
@@ -1496,14 +1510,16 @@ def _compile_shape(
              "    rec.__dict__ = v",
              "    return rec"]
     # the same conversion behind the match, in one function (decode's first path)
+    otherwise = "_decode(line)" if or_decode else "None"
+    env["_decode"] = decode if or_decode else None
     both = ["def fast(line):",
             "    m = (_ascii if line.isascii() else _any)(line)",
-            "    if m is None: return None",
+            f"    if m is None: return {otherwise}",
             "    g = m.groups()",
             "    try:"]
     both += ["    " + line for line in body[1:]]
     both += ["    except _Slow:",
-             "        return None"]
+             f"        return {otherwise}"]
     match = ["def match(line):",
              "    return (_ascii if line.isascii() else _any)(line)"]
     # an ASCII line has no Control Pictures: its strings' characters are simply not quotes (a quicker class)

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from lsfemu.events.format import EventSyntaxError, Record, UnknownEventError, decode, encode, reader
+from lsfemu.events.format import EventSyntaxError, Record, UnknownEventError, decode, encode, reading_table
 
 CURRENT = "lsb.events"
 #: width of the header line without its newline (``#`` + 37 blanks in LSF)
@@ -315,7 +315,8 @@ def read_event_lines(
     if skip_preserved is None:
         skip_preserved = any(archive_number(p) for p in path_list)
     warn = on_warning or (lambda w: None)
-    read = reader(unused, fields) if unused or fields else decode
+    # the reading of each type (format.reader's, without its call): else decode
+    read = reading_table(unused, fields).get if unused or fields else None
     done = 0
     for path in path_list:
         head_skip = skip_preserved and archive_number(path) == 0
@@ -325,7 +326,7 @@ def read_event_lines(
             if jobs is not None and jobs.skip(text):
                 continue
             try:
-                record = read(text)
+                record = read(text[1:text.find('"', 1)], decode)(text) if read else decode(text)
             except UnknownEventError as exc:
                 warn(EventWarning(str(path), lineno, "unknown",
                                   f"unknown event type {exc.event_type}; record skipped"))

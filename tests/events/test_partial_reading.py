@@ -119,7 +119,7 @@ def test_a_record_read_in_part_says_what_it_lacks():
     with pytest.raises(AttributeError, match="JOB_STATUS record read in part: rusage was not decoded"):
         rec.rusage
     assert "status" in repr(rec) and "rusage" not in repr(rec)
-    assert F.reader((), {"JOB_STATUS": {"status"}}) is F.reader((), {"JOB_STATUS": frozenset(["status"])})
+    assert F.reading_table((), {"JOB_STATUS": {"status"}}) is F.reading_table((), {"JOB_STATUS": frozenset(["status"])})
     with pytest.raises(ValueError, match="JOB_STATUS has no field bogus"):
         F.reader((), {"JOB_STATUS": {"bogus"}})
 
