@@ -287,16 +287,18 @@ class JobTracker:
         if prio is not None:
             self.priorities_seen += 1
             self.max_priority_seen = max(self.max_priority_seen, prio)
-        self.position += 1
-        self.bottom = max(self.bottom, float(self.position))
+        position = self.position = self.position + 1
+        if position > self.bottom:
+            self.bottom = float(position)
         nproc, max_nproc, res_req = rec.num_processors, rec.max_num_processors, rec.res_req
+        user, queue = rec.user_name, rec.queue
         # the template's copy and one store per column: a fraction of a dict built from keywords
         row = dict(_NEW_ROW)
         row["id"] = job_id
         row["array_index"] = idx
-        row["user"] = rec.user_name
+        row["user"] = user
         row["status"] = "PSUSP" if o2 & F.SUB2_HOLD else "PEND"
-        row["queue"] = rec.queue
+        row["queue"] = queue
         row["from_host"] = rec.from_host
         row["command"] = rec.command
         row["name"] = rec.job_name if rec.options & F.SUB_JOB_NAME else None
@@ -308,14 +310,14 @@ class JobTracker:
         row["error_file"] = rec.err_file or None
         row["output_overwrite"] = bool(o2 & F.SUB2_OVERWRITE_OUT_FILE)
         row["error_overwrite"] = bool(o2 & F.SUB2_OVERWRITE_ERR_FILE)
-        row["num_processors"] = max(1, nproc)
+        row["num_processors"] = nproc if nproc > 1 else 1
         row["max_processors"] = max_nproc if max_nproc > nproc else None
         row["res_req"] = res_req or None
         row["mem_req_mb"] = _mem(res_req) if res_req else None
         row["run_limit_min"] = run / 60.0 if run > 0 else None
         row["submit_priority"] = row["priority"] = prio
         row["priority_base_time"] = row["pend_since"] = row["submit_time"] = submit
-        row["position"] = float(self.position)
+        row["position"] = float(position)
         self.rows[key] = row
         spec = array_spec_of(rec)
         if spec is not None:  # a job array: its JOB_NEW stands for every element
@@ -325,9 +327,10 @@ class JobTracker:
                 self.rows[(rec.job_id, i)] = dict(head, array_index=i, name=spec.name, array_spec=spec.text,
                                                   array_limit=spec.limit, position=float(self.position))
             self.bottom = max(self.bottom, float(self.position))
-        self.queues.setdefault(rec.queue)
-        self.users.add(rec.user_name)
-        self.max_job_id = max(self.max_job_id, rec.job_id)
+        self.queues.setdefault(queue)
+        self.users.add(user)
+        if job_id > self.max_job_id:
+            self.max_job_id = job_id
         self.jobs_seen += 1
 
     def _modify(self, row: dict[str, Any], rec: F.JobModify2, t: float) -> None:
