@@ -1382,7 +1382,7 @@ _S_KIND_NC = {"i": _S_INT, "f": _S_FLOAT, "s": _S_STR, "slist": _S_KIND["slist"]
 _S_XF_RE = re.compile(f'"([^"]*)" "([^"]*)" ({_S_INT})')
 #: kind -> the conversion of its groups (g: the first group; g1 the second: a list's items)
 _S_CONVERT = {
-    "i": ["v[{name}] = int(g[{g}])"],
+    "i": ["v[{name}] = n if (n := _small(g[{g}])) is not None else int(g[{g}])"],
     "f": ["v[{name}] = float(g[{g}])"],
     "s": ["v[{name}] = g[{g}]"],
     "ints": ["v[{name}] = tuple(map(int, g[{g}].split(' ')[1:]))"],
@@ -1394,6 +1394,9 @@ _S_CONVERT = {
            "if len(items) != int(g[{g}]): raise _Slow",
            "v[{name}] = items"],
 }
+#: the text of the small integers most fields hold (flags, counts, -1) -> the integer: a lookup is a
+#: fraction of int(); other texts (times, IDs, a sign or a leading zero) go through int()
+_SMALL_INTS = {str(n): n for n in range(-1, 1024)}
 #: a list not converted: its count checked against its items' quotes (2 a string, 4 a triple)
 #: (an empty list, the common case, is passed at once)
 _S_COUNT_CHECK = {"slist": ["if (g[{g1}] or g[{g}] != '0') and g[{g1}].count('\"') != 2 * int(g[{g}]): raise _Slow"],
@@ -1459,7 +1462,7 @@ def _compile_shape(
     need = None if used is None else _needed(cls, used)
     defaults = _all_defaults(cls)
     pattern = [re.escape(f'"{cls.TYPE}"'), r' "([0-9]{1,10}+(?:\.[0-9]{1,10}+)?)" ([0-9]{1,30}+)']
-    env: dict[str, Any] = {"_Slow": _Slow, "_new": object.__new__, "_good": _good_version,
+    env: dict[str, Any] = {"_Slow": _Slow, "_new": object.__new__, "_good": _good_version, "_small": _SMALL_INTS.get,
                            "_xf": _S_XF_RE.findall, "VERSION": VERSION,
                            "_cls": cls if need is None else _partial_class(cls, need),
                            "_defaults": defaults if need is None else {k: defaults[k] for k in (*need, "extra")}}
