@@ -27,7 +27,9 @@ JSON (``bench-all.json``, or ``--json PATH``):
    ``bhist -t -a -u all -f`` and ``lsfemu replay --into`` (own processes)
    against reading the file and splitting its lines in plain Python; peak
    RSS of each (wait4), which must be flat in the file's length. Targets
-   <= 5 x (bhist) and <= 15 x (replay).
+   <= 5 x (bhist) and <= 15 x (replay). With them, as a reference (no
+   target): the least any Python renderer of ``bhist -t`` does per record
+   (tests/bench/replay.py ``least_render``: split, format the time, write).
 5. ``memory``: the daemon's resident memory (VmRSS and peak VmHWM) with 1M
    pending jobs in the store (bulk-inserted, see tests/bench/fill.py), after
    it answered its first request; the floor is the RSS of the same daemon
@@ -369,7 +371,8 @@ def bench_replay(root: Path, sizes: list[int]) -> dict:
         jobs = write_events(path, n)
         gen = time.perf_counter() - t0
         base = min(mod.floor(path) for _ in range(3))
-        row = {"events": n, "jobs": jobs, "bytes": path.stat().st_size, "generate_s": gen, "floor_s": base}
+        row = {"events": n, "jobs": jobs, "bytes": path.stat().st_size, "generate_s": gen, "floor_s": base,
+               "least_render_s": min(mod.least_render(path) for _ in range(3))}
         dt, rss = run_measured(command("bhist") + ["-t", "-a", "-u", "all", "-f", str(path)], env)
         row.update(bhist_s=dt, bhist_ratio=dt / base, bhist_rss_mb=rss)
         into = root / f"into{n}"
@@ -501,6 +504,9 @@ def table(res: dict) -> tuple[list[tuple], bool]:
             n = s["events"]
             add("replay", f"bhist -t -f, {n} events", f"{s['bhist_s']:.1f} s ({s['bhist_rss_mb']} MB)",
                 f"{s['floor_s']:.2f} s", s["bhist_ratio"], 5 if n >= 1_000_000 else None)
+            if "least_render_s" in s:  # a reference for the bhist target: no renderer in Python does less
+                add("replay", f"  (reference: the least Python renderer, {n})", f"{s['least_render_s']:.2f} s",
+                    f"{s['floor_s']:.2f} s", s["least_render_s"] / s["floor_s"], None)
             add("replay", f"lsfemu replay, {n} events", f"{s['replay_s']:.1f} s ({s['replay_rss_mb']} MB)",
                 f"{s['floor_s']:.2f} s", s["replay_ratio"], 15 if n >= 1_000_000 else None)
         r = res["replay"]
