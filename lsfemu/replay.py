@@ -29,6 +29,8 @@ times, dispatch order, and the share of slots over time.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import itertools
 import math
 import operator
@@ -40,7 +42,7 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from lsfemu.events import format as F
 from lsfemu.events.log import EventWarning, archive_number, header_line, HEADER_WIDTH, read_event_lines
@@ -131,6 +133,20 @@ class Warnings:
             out.append(f"... and {total - len(self.first)} more "
                        f"({', '.join(f'{n} {k}' for k, n in sorted(self.counts.items()))})")
         return out
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cyclic collector paused: reading a log makes and frees a few
+    objects per record, none in a cycle (reference counts free them all),
+    and the collector would only walk the jobs held again and again."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
 
 
 # ---------------------------------------------------------------------------
@@ -805,7 +821,8 @@ def replay_into(paths: list[Path], into: Path, *, until: float | None = None, fo
             batch.clear()
 
     try:
-        with engine.begin() as conn, indexes_deferred(conn, Job.__tablename__), open(log_path, "wb") as log:
+        with engine.begin() as conn, indexes_deferred(conn, Job.__tablename__), open(log_path, "wb") as log, \
+                _collector_paused():
             rows = JobRows(conn)
             log.write(header_line(HEADER_WIDTH + 1))
             out: list[str] = []
@@ -974,13 +991,14 @@ def _collect(paths: list[Path], db: sqlite3.Connection, until: float | None, war
         rows.clear()
 
     try:
-        for _lineno, _text, rec in read_event_lines(paths, warns, on_bytes=bar, unused=_UNUSED, fields=_FIELDS):
-            if until is not None and isinstance(rec, F.JobNew) and (rec.submit_time or rec.event_time) > until:
-                continue
-            last = max(last, float(rec.event_time))
-            done = tr.feed(rec)
-            if done is not None:
-                add(done, done["finish_time"])
+        with _collector_paused():
+            for _lineno, _text, rec in read_event_lines(paths, warns, on_bytes=bar, unused=_UNUSED, fields=_FIELDS):
+                if until is not None and isinstance(rec, F.JobNew) and (rec.submit_time or rec.event_time) > until:
+                    continue
+                last = max(last, float(rec.event_time))
+                done = tr.feed(rec)
+                if done is not None:
+                    add(done, done["finish_time"])
     finally:
         bar.close()
     for r in list(tr.rows.values()):  # alive at the end: the run time so far
