@@ -125,9 +125,13 @@ def _current_revision(engine: Engine) -> str | None:
         return None
 
 
-def upgrade(engine: Engine) -> None:
-    """Bring the schema to the newest revision (no-op when it is current)."""
+def upgrade(engine: Engine, snapshot: bool = True) -> None:
+    """Bring the schema to the newest revision (no-op when it is current).
+    A new SQLite store is made from the migrations' schema in one
+    transaction (lsfemu.store.sqlite_schema) unless *snapshot* is False."""
     if _current_revision(engine) == SCHEMA_HEAD:
+        return
+    if snapshot and engine.dialect.name == "sqlite" and _made_from_snapshot(engine):
         return
     from alembic import command
     from alembic.config import Config
@@ -150,6 +154,26 @@ def upgrade(engine: Engine) -> None:
                 return
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
+
+
+def _made_from_snapshot(engine: Engine) -> bool:
+    """A new (empty) SQLite store given the schema at once (True); False
+    when the store is not empty or the snapshot is not of the newest revision."""
+    from lsfemu.store import sqlite_schema
+
+    if sqlite_schema.HEAD != SCHEMA_HEAD:
+        return False  # (a migration newer than the snapshot: tests/unit/test_store_schema.py says so)
+    raw = engine.raw_connection()
+    try:
+        dbapi = raw.driver_connection
+        level = dbapi.isolation_level
+        dbapi.isolation_level = None  # autocommit: make() says BEGIN IMMEDIATE and COMMIT itself
+        try:
+            return sqlite_schema.make(dbapi)
+        finally:
+            dbapi.isolation_level = level
+    finally:
+        raw.close()
 
 
 def open_store(url: str) -> tuple[Engine, sessionmaker[Session]]:
