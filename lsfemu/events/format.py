@@ -51,6 +51,7 @@ import dataclasses
 import math
 import re
 from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any, Callable, ClassVar, Collection, Iterator, NamedTuple
 
 #: the version string lsfemu writes into every record
@@ -1130,7 +1131,7 @@ def decode(line: str) -> Record:
     decoded by generated per-type code (:func:`_compile_decoder`); else
     :func:`_decode_slow`, which accepts exactly the same lines as the second
     and says precisely what is wrong."""
-    fast = _FAST.get(line[1:line.find('"', 1)])  # the type, if the line starts with one
+    fast = _fast(line[1:line.find('"', 1)])  # the type, if the line starts with one
     if fast is not None:
         rec = fast(line)
         if rec is not None:
@@ -1160,7 +1161,7 @@ def skim(line: str, unused: Collection[str]) -> Record:
     the version is left to check). Every other line is decoded, and fails,
     as by decode: the same lines are accepted either way."""
     etype = line[1:line.find('"', 1)]
-    fn = _SKIM.get(etype) if etype in unused else None
+    fn = _SKIM.entry(etype) if etype in unused else None
     if fn is not None:
         rec = fn(line)
         if rec is not None:
@@ -1200,7 +1201,7 @@ def reading_table(unused: Collection[str] = (),
     key = (frozenset(unused), frozenset((t, frozenset(f)) for t, f in (fields or {}).items()))
     table = _TABLES.get(key)
     if table is None:
-        table = {t: _skimmer(RECORD_TYPES[t], or_decode=True) for t in key[0] if t in _SKIM}
+        table = {t: _skimmer(RECORD_TYPES[t], or_decode=True) for t in key[0] if _SKIM.entry(t) is not None}
         for etype, names in key[1]:
             shape = _compile_shape(RECORD_TYPES[etype], names, or_decode=True)
             if shape is not None:
@@ -1716,12 +1717,46 @@ def parse_job_id_str(text: str) -> tuple[int, int]:
     return int(m.group(1)), int(m.group(2) or 0)
 
 
+class _PerType(Mapping):
+    """A table of the record types, each entry made the first time it is
+    asked for: compiling every type's shape when the module is imported
+    cost every `bhist -f` and `lsfemu replay` ~0.1 s, and a log holds a
+    handful of types. *make(cls)* gives the entry or None (the type has
+    none: not a key). A type that is not a record type is never a key."""
+
+    def __init__(self, make: Callable[[type[Record]], Any]):
+        self._make = make
+        self._made: dict[str, Any] = {}
+
+    def entry(self, etype: str) -> Any:
+        """The entry of *etype*, None when it has none (the hot path: no exception)."""
+        made = self._made
+        if etype in made:
+            return made[etype]
+        cls = RECORD_TYPES.get(etype)
+        if cls is None:
+            return None
+        value = made[etype] = self._make(cls)
+        return value
+
+    def __getitem__(self, etype: str) -> Any:
+        value = self.entry(etype)
+        if value is None:
+            raise KeyError(etype)
+        return value
+
+    def __iter__(self):
+        return (t for t in RECORD_TYPES if self.entry(t) is not None)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
 #: event type -> (shape match, conversion, both at once) for :func:`decode`'s first path
-_SHAPES: dict[str, tuple[Callable[[str], Any], Callable[[tuple], Record], Callable[[str], Record | None]]] = {
-    t: shape for t, shape in ((t, _compile_shape(c)) for t, c in RECORD_TYPES.items()) if shape is not None
-}
-_FAST = {t: shape[2] for t, shape in _SHAPES.items()}
+_SHAPES = _PerType(_compile_shape)
 #: event type -> its :func:`_skimmer`, for the types whose conversion checks nothing but the version
 #: (fields of plain kinds, none gated by an option bit): :func:`skim` can stop at the match
-_SKIM = {t: _skimmer(c) for t, c in RECORD_TYPES.items()
-         if t in _SHAPES and all(f.kind in ("i", "f", "s", "ints", "floats") and f.when is None for f in c._SCHEMA)}
+_SKIM = _PerType(lambda c: _skimmer(c) if c.TYPE in _SHAPES and all(
+    f.kind in ("i", "f", "s", "ints", "floats") and f.when is None for f in c._SCHEMA) else None)
+_FAST = _PerType(lambda c: _SHAPES[c.TYPE][2] if c.TYPE in _SHAPES else None)
+_fast = _FAST.entry
