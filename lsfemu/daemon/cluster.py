@@ -209,6 +209,11 @@ class Cluster:
         )
         self.jobs = {(j.id, j.array_index): j for j in rows}
         self._jobs_gen += 1
+        # What was just loaded lives as long as the cluster: out of the cyclic
+        # collector's reach from now on (gc.freeze), so that its full
+        # collections -- which a pass or a command may set off at any moment --
+        # do not walk the whole store again each time (at 100k jobs ~0.4 s).
+        gc.freeze()
 
     def _load_admin_state(self) -> None:
         for qs in self.session.scalars(select(QueueState)):
