@@ -8,7 +8,7 @@ import gc
 
 from lsfemu.cli.lsfemu_cmd import write_cluster
 from lsfemu.daemon.cluster import Cluster
-from tests.unit.test_kept_fairshare import _spec
+from test_kept_fairshare import _spec  # (tests/unit, beside this file)
 
 
 def test_loaded_jobs_are_frozen(tmp_path, monkeypatch):

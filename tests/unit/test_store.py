@@ -15,6 +15,7 @@ from lsfemu.store import db
 from lsfemu.store.counters import ensure_counters, take_counter
 from lsfemu.store.db import integrity_ok, open_store
 from lsfemu.store.models import Base, Counter
+from concurrency import errors_of_threads  # (tests/unit, beside this file)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -110,27 +111,19 @@ def test_counters_are_taken_atomically_across_connections(empty_store_url):
     with Session() as s:
         ensure_counters(s, ("next_job_id",))
     got: list[int] = []
-    errors: list[BaseException] = []
     lock = threading.Lock()
     start = threading.Barrier(6)
 
     def taker():
-        try:
-            with Session() as s:
-                start.wait()
-                for _ in range(40):
-                    v = take_counter(s, "next_job_id")
-                    s.commit()
-                    with lock:
-                        got.append(v)
-        except BaseException as e:  # noqa: BLE001 - reported below
-            errors.append(e)
+        with Session() as s:
+            start.wait()
+            for _ in range(40):
+                v = take_counter(s, "next_job_id")
+                s.commit()
+                with lock:
+                    got.append(v)
 
-    threads = [threading.Thread(target=taker) for _ in range(6)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    errors = errors_of_threads(taker, 6)
     assert not errors, errors
     assert sorted(got) == list(range(1, 241))
     with Session() as s:

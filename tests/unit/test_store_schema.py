@@ -3,10 +3,9 @@ the migrations: the two must give the same catalog and revision."""
 
 from __future__ import annotations
 
-import threading
-
 from lsfemu.store import sqlite_schema
 from lsfemu.store.db import SCHEMA_HEAD, make_engine, upgrade
+from concurrency import errors_of_threads  # (tests/unit, beside this file)
 
 
 def _catalog(url: str, snapshot: bool) -> tuple[set, list]:
@@ -58,20 +57,11 @@ def test_stores_opened_at_once_are_made_once(tmp_path):
     """Processes opening a new store together: one makes it, the others
     find it made (the write lock is taken before the catalog is looked at)."""
     url = f"sqlite:///{tmp_path / 'race.db'}"
-    errors = []
 
     def open_it():
-        try:
-            engine = make_engine(url)
-            upgrade(engine)
-            engine.dispose()
-        except Exception as e:  # noqa: BLE001 - reported below
-            errors.append(e)
+        engine = make_engine(url)
+        upgrade(engine)
+        engine.dispose()
 
-    threads = [threading.Thread(target=open_it) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
+    assert errors_of_threads(open_it, 4) == []
     assert _catalog(url, snapshot=True)[1] == [SCHEMA_HEAD]
