@@ -31,10 +31,10 @@ class UnitRanker:
         self.cfg = cluster.aps_cfg[unit]
         self.t = t
         self.live = live
-        self._queues: dict[str, tuple] = {}  # queue -> (priority, PROCLIMIT, has FAIRSHARE)
+        self._queues: dict[str, tuple] = {}  # queue -> (PRIORITY, has FAIRSHARE); PROCLIMIT is in the rows
         self._parts_memo: dict[tuple, tuple] = {}
         self._graces = tuple(sorted(set(self.cfg.grace.values())))
-        self._over_time = over = cluster.config.params.job_priority_over_time
+        over = cluster.config.params.job_priority_over_time
         # escalation: `increment` every `step` seconds (None: none)
         self._step = over[1] * 60 if over is not None and over[0] > 0 and over[1] > 0 else None
         self._increment = over[0] if over is not None else 0
@@ -46,8 +46,7 @@ class UnitRanker:
         info = self._queues.get(name)
         if info is None:
             q = self.cl.config.queue(name)
-            info = self._queues[name] = ((q.priority, q.extra.get("PROCLIMIT"), bool(q.fairshare)) if q
-                                         else (0, None, False))
+            info = self._queues[name] = (q.priority, bool(q.fairshare)) if q else (0, False)
         return info
 
     def entries(self, jobs: list) -> list[tuple]:
@@ -117,7 +116,7 @@ class UnitRanker:
             fs = fs_memo.get(fk, self)
             if fs is self:  # one FS part per user, queue and grace state until a start
                 self._users.add(row.user)
-                fs = fs_memo[fk] = fs_part(cfg, live.priority(row.user, row.queue) if self._queue(row.queue)[2]
+                fs = fs_memo[fk] = fs_part(cfg, live.priority(row.user, row.queue) if self._queue(row.queue)[1]
                                            else None, self._pend(row))
             # aps.rank_from_parts, inline: the same additions in the same order
             total = 0.0
