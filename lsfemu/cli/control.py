@@ -15,12 +15,17 @@ import typer
 
 from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, jobs_of, name_matches, parse_job_refs, run_typer
 from lsfemu.cli.bjobs import select_users
+from lsfemu.render import messages
 
 UNFINISHED = ("PEND", "PSUSP", "RUN", "USUSP", "SSUSP")
+PENDING = ("PEND", "PSUSP")
 
 # Signals that leave a simulated job running (their default action is to ignore).
 _IGNORED = {"CHLD", "URG", "WINCH", "CONT"}
 _STOPS = {"STOP", "TSTP", "TTIN", "TTOU"}
+# What a pending job takes (mbatchd's sigPFjob): bkill's own signals kill it, bstop's
+# suspends it, bresume's resumes it; any other signal is refused (LSBE_NOT_STARTED).
+_PENDING_KILLS = {"KILL", "TERM", "INT"}
 
 
 def resolve(c: Ctx, ids_args: list[str], user: str | None, queue: str | None, name: str | None) -> list[tuple[object | None, str]]:
@@ -177,6 +182,8 @@ def bkill(
     def one(job, typed):
         if job.status in ("DONE", "EXIT"):
             return "Job has already finished"
+        if job.status in PENDING and sig is not None:
+            return signal_pending(job, typed)
         if signame in ("KILL", "TERM", "INT") or sig is None:
             cl.kill(job, c.user, signum=signum if sig is not None else None)
             c.print(f"Job <{typed}> is being {'terminated' if sig is None else 'signaled'}")
@@ -192,6 +199,21 @@ def bkill(
         else:  # any other signal's default action ends the simulated job
             cl.kill(job, c.user, signum=signum)
             c.print(f"Job <{typed}> is being signaled")
+        return None
+
+    def signal_pending(job, typed):
+        """No process to signal: only a kill, a suspend or a resume means anything."""
+        if signame in _PENDING_KILLS:
+            cl.kill(job, c.user, signum=signum)
+        elif signame == "STOP":
+            if job.status == "PEND":
+                cl.stop(job, c.user)
+        elif signame == "CONT":
+            if job.status == "PSUSP":
+                cl.resume(job, c.user)
+        else:
+            return messages.JOB_NOT_STARTED
+        c.print(f"Job <{typed}> is being signaled")
         return None
 
     act(c, targets, one)
