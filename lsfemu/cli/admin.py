@@ -30,6 +30,14 @@ def _check_text(issues) -> tuple[str, bool]:
     return _CHECKING + head + body + "\n", bool(fatal)
 
 
+def check_config(envdir: str) -> tuple[str, bool]:
+    """The check run before the configuration is taken (badmin ckconfig,
+    reconfig, mbdrestart; lsfemu daemon restart): its stderr text, and whether
+    it found fatal errors (then the running configuration and daemon are kept)."""
+    _, issues = check_all(envdir)
+    return _check_text(issues)
+
+
 def badmin(c: Ctx) -> Result:
     argv = list(c.argv)
     if not argv or argv[0] in ("-h", "--help"):
@@ -38,8 +46,7 @@ def badmin(c: Ctx) -> Result:
     args = [a for a in args if a not in ("-f", "-v")]  # no prompts here: -f/-v change nothing
     cl = c.cluster
     if sub == "ckconfig":
-        _, issues = check_all(cl.envdir)
-        text, fatal = _check_text(issues)
+        text, fatal = check_config(cl.envdir)
         return Result("", text, 255 if fatal else 0)
     if sub == "showconf":
         if args[:1] != ["mbd"]:
@@ -57,8 +64,7 @@ def badmin(c: Ctx) -> Result:
     if not c.is_cluster_admin:
         return Result("", "User permission denied\n", 255)
     if sub in ("reconfig", "mbdrestart"):
-        _, issues = check_all(cl.envdir)
-        text, fatal = _check_text(issues)
+        text, fatal = check_config(cl.envdir)
         if fatal:
             return Result("", text + "No reconfiguration: the running configuration is kept.\n", 255)
         if sub == "reconfig":

@@ -192,14 +192,20 @@ def _home() -> str:
     return state_dir()
 
 
+def _envdir() -> str:
+    envdir = os.environ.get("LSF_ENVDIR")
+    if not envdir:
+        typer.echo("lsfemu: LSF_ENVDIR is not set; run 'lsfemu init DIR' and 'export LSF_ENVDIR=DIR'", err=True)
+        raise typer.Exit(1)
+    return envdir
+
+
 @daemon_app.command("start")
 def daemon_start() -> None:
     """Start the daemon for LSFEMU_HOME (no-op when one runs)."""
     from lsfemu.client import start_daemon
 
-    if not os.environ.get("LSF_ENVDIR"):
-        typer.echo("lsfemu: LSF_ENVDIR is not set; run 'lsfemu init DIR' and 'export LSF_ENVDIR=DIR'", err=True)
-        raise typer.Exit(1)
+    _envdir()
     try:
         start_daemon(_home())
     except RuntimeError as e:
@@ -267,7 +273,15 @@ def daemon_stop(kill_jobs: bool = typer.Option(False, "--kill-jobs", help="kill 
 
 @daemon_app.command("restart")
 def daemon_restart() -> None:
-    """Stop and start the daemon."""
+    """Check the configuration, then stop and start the daemon."""
+    from lsfemu.cli.admin import check_config
+
+    # A configuration the new daemon could not load stops the restart before the old
+    # daemon is stopped: it is kept (as badmin mbdrestart keeps it), not the cluster lost.
+    text, fatal = check_config(_envdir())
+    if fatal:
+        typer.echo(text + "No restart: the running daemon is kept.", err=True)
+        raise typer.Exit(1)
     try:
         stop_daemon()
     except RuntimeError as e:

@@ -49,3 +49,35 @@ def test_bkill_s_on_a_pending_job_kills_suspends_resumes_or_is_refused(lsf_clust
     r = c.run("bkill -s USR1 5 6", user="user1")
     assert (r.out, r.err, r.rc) == ("Job <5> is being signaled\n", "Job <6>: Job has not started yet\n", 255)
     assert _stat(c, 6) == "PEND"
+
+
+def _daemon_pid(c) -> int:
+    return int((c.home / "mbatchd.lock").read_text().split()[0])
+
+
+def test_daemon_restart_with_a_broken_configuration_keeps_the_running_daemon(lsf_cluster):
+    c = lsf_cluster
+    assert c.run("bsub sleep 100", user="user1").rc == 0
+    pid = _daemon_pid(c)
+    queues = c.path_of("lsb.queues")
+    lines = queues.read_text().splitlines(keepends=True)
+    line = next(i for i, s in enumerate(lines, 1) if s.strip() == "Begin Queue")
+    lines.insert(line, "PRIORITY = lots\n")  # line + 1: not a number
+    queues.write_text("".join(lines))
+    r = c.run("lsfemu daemon restart")
+    assert r.rc != 0
+    assert f"lsb.queues({line + 1}): " in r.err, r.err
+    assert "the running daemon is kept" in r.err, r.err
+    assert r.err.count("\n") == len(r.err.splitlines())  # no traceback, plain lines
+    assert "Traceback" not in r.err
+    # The same daemon still answers, with the job it had.
+    r = c.run("bjobs -noheader -o 'jobid stat' 1", env={"LSFEMU_AUTOSTART": "0"})
+    assert (r.out, r.rc) == ("1 PEND\n", 0)
+    assert _daemon_pid(c) == pid
+    # Repaired, the restart goes through: a new daemon with the same jobs.
+    del lines[line]
+    queues.write_text("".join(lines))
+    r = c.run("lsfemu daemon restart")
+    assert r.rc == 0, r.text
+    assert _daemon_pid(c) != pid
+    assert c.run("bjobs -noheader -o 'jobid stat' 1", env={"LSFEMU_AUTOSTART": "0"}).out == "1 PEND\n"
