@@ -105,7 +105,8 @@ class QueueView:
     users: list[str] = field(default_factory=lambda: ["all"])  # groups carry a trailing "/"
     hosts: list[str] = field(default_factory=lambda: ["all"])
     administrators: list[str] = field(default_factory=list)
-    run_limit: float | None = None  # minutes
+    run_limit: float | None = None  # minutes: RUNLIMIT's maximum
+    run_limit_default: float | None = None  # minutes: RUNLIMIT's default, when it has one
     job_accept_interval_s: int | None = None  # "Interval for a host to accept two jobs is N seconds"
     policies: list[str] = field(default_factory=list)  # e.g. ["FAIRSHARE", "APS_PRIORITY"]
 

@@ -21,6 +21,7 @@ import typer
 
 from lsfemu.cli.base import Ctx, Result, ctx, run_typer
 from lsfemu.daemon.cluster import NoJobId, SubmitSpec
+from lsfemu.render import messages as M
 from lsfemu.sched import depend
 from lsfemu.sched.arrayspec import ArraySpecError, parse_array_name
 
@@ -291,8 +292,9 @@ def _submit(c: Ctx, cmdline: str, o: dict):
             raise SubmitError(e.text) from None
     # Run limit
     run_limit = parse_runlimit(o["runlimit"]) if o["runlimit"] is not None else None
+    # Only the maximum bounds -W; the default applies to jobs without one (Cluster.effective_run_limit).
     if run_limit is not None and q.run_limit is not None and run_limit > q.run_limit:
-        raise SubmitError("Cannot exceed queue's hard limit(s)", "RUNLIMIT")
+        raise SubmitError(M.EXCEED_QUEUE_LIMIT, "RUNLIMIT")
     # Priority
     prio = None
     if o["sp"] is not None:

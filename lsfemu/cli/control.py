@@ -308,6 +308,9 @@ def bswitch(
             return "Queue has been closed"
         if not cfg.queue_allows_user(q, job.user):
             return "User cannot use the queue"
+        if job.run_limit_min is not None and q.run_limit is not None and job.run_limit_min > q.run_limit:
+            # mbatchd's acceptJob checks the job's own limits against the new queue's maximum, as at submission.
+            return messages.EXCEED_QUEUE_LIMIT
         if job.queue != dest:
             c.cluster.switch(job, dest, c.user)
         c.print(f"Job <{typed}> is switched to queue <{dest}>")

@@ -79,7 +79,8 @@ class QueueConf:
     users: list[str] = field(default_factory=lambda: ["all"])
     hosts: list[str] = field(default_factory=lambda: ["all"])
     administrators: list[str] = field(default_factory=list)
-    run_limit: float | None = None  # minutes
+    run_limit: float | None = None  # minutes: RUNLIMIT's maximum (hard) limit, the last value
+    run_limit_default: float | None = None  # minutes: RUNLIMIT's default limit, when two values are given
     qjob_limit: int | None = None  # MAX in bqueues
     ujob_limit: int | None = None  # JL/U
     pjob_limit: int | None = None  # JL/P

@@ -117,15 +117,16 @@ def to_bool(key: str, value: str, rep: Reporter, line: int) -> bool | None:
 _DURATION = re.compile(r"^([0-9]+)(?::([0-9]+))?$")
 
 
-def to_minutes(key: str, value: str, rep: Reporter, line: int) -> float | None:
-    """LSF's `[hour:]minute` run limits. Several values (default and maximum limit)
-    are allowed; the LAST one, LSF's hard (maximum) limit, is returned. A
-    `/host_name` normalisation suffix is accepted and ignored with a warning."""
+def to_minutes(key: str, value: str, rep: Reporter, line: int) -> list[float] | None:
+    """LSF's `[default_limit] maximum_limit` run limits, each `[hour:]minute`, in
+    minutes and in the order given (one value: the maximum alone). A
+    `/host_name` normalisation suffix is accepted and ignored with a warning.
+    A default above the maximum is fatal (LSF would ignore the default)."""
     parts = value.split()
     if not parts or len(parts) > 2:
         rep.fatal(line, f"{key}: expected [default_limit] maximum_limit, each [hour:]minute, got {show(value)}")
         return None
-    out = None
+    out: list[float] = []
     for p in parts:
         text = p
         if "/" in p:
@@ -145,7 +146,10 @@ def to_minutes(key: str, value: str, rep: Reporter, line: int) -> float | None:
         if minutes <= 0:
             rep.fatal(line, f"{key}: expected a positive [hour:]minute limit, got {show(p)}")
             return None
-        out = float(minutes)
+        out.append(float(minutes))
+    if len(out) == 2 and out[0] > out[1]:
+        rep.fatal(line, f"{key}: the default limit ({show(parts[0])}) cannot exceed the maximum limit ({show(parts[1])})")
+        return None
     return out
 
 
@@ -590,7 +594,10 @@ def _parse_queue(sec: Section, rep: Reporter) -> QueueConf | None:
         elif key == "DESCRIPTION":
             q.description = value or None
         elif key == "RUNLIMIT":
-            q.run_limit = to_minutes(key, value, rep, line)
+            limits = to_minutes(key, value, rep, line)
+            if limits is not None:
+                q.run_limit = limits[-1]
+                q.run_limit_default = limits[0] if len(limits) == 2 else None
         elif key == "FAIRSHARE":
             q.fairshare = value
         elif key == "APS_PRIORITY":

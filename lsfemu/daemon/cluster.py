@@ -427,10 +427,15 @@ class Cluster:
         return on or bool(job.mem_limit_hard)
 
     def effective_run_limit(self, job: Job) -> float | None:
+        """Minutes: the job's -W, else its queue's RUNLIMIT default, else the
+        queue's maximum. Read from the job's current queue each time, as LSF
+        applies the queue's limits when it dispatches (bswitch moves them)."""
         if job.run_limit_min is not None:
             return job.run_limit_min
         q = self.config.queue(job.queue)
-        return q.run_limit if q else None
+        if q is None:
+            return None
+        return q.run_limit_default if q.run_limit_default is not None else q.run_limit
 
     def _start(self, job: Job, hosts: list[str], t: float) -> None:
         if job.priority is not None:

@@ -65,7 +65,11 @@ def _long_one(q: QueueView, extra: str) -> str:
     out = ["", f"QUEUE: {q.name}", description_line(q), "", "PARAMETERS/STATISTICS", LONG_STATS_HEADER, stats_row(q)]
     if q.job_accept_interval_s is not None:
         out.append(f"Interval for a host to accept two jobs is {q.job_accept_interval_s} seconds")
-    if q.run_limit is not None:
+    if q.run_limit_default is not None:
+        # OpenLava's prtQueuesLong: the default limits, then the maximum ones, each block under its title.
+        out += ["", "DEFAULT LIMITS:", RUNLIMIT_TITLE, f" {q.run_limit_default:.1f} min",
+                "", "MAXIMUM LIMITS:", RUNLIMIT_TITLE, f" {q.run_limit:.1f} min"]
+    elif q.run_limit is not None:
         out += ["", RUNLIMIT_TITLE, f" {q.run_limit:.1f} min"]
     out += ["", "SCHEDULING PARAMETERS", LOAD_TABLE.rstrip("\n"), ""]
     tail_needs_blank = False

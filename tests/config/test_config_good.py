@@ -66,7 +66,8 @@ def test_queues(cfg, tmp_path):
     assert q.lines["DESCRIPTION"] == 11 and q.lines["QUEUE_NAME"] == 2
     s = cfg.queue("short")
     assert s.priority == 40 and s.line == 15
-    assert s.run_limit == 90.0  # "10 1:30": the last value (hard limit), hour:minute
+    assert (s.run_limit_default, s.run_limit) == (10.0, 90.0)  # "10 1:30": default, then maximum (hour:minute)
+    assert q.run_limit_default is None  # one value: the maximum alone
     assert s.description is None and s.qjob_limit is None and s.factors == {}
     assert cfg.queue_hosts(q) == ["hostA", "hostB"]
     assert cfg.queue_allows_user(q, "anyone")

@@ -95,6 +95,8 @@ CASES = [
          True, "lsb.queues", 3, "RUNLIMIT: expected [hour:]minute", ["<forever>"]),
     Case("runlimit-three-values", {"lsb.queues": Q("RUNLIMIT = 1 2 3")},
          True, "lsb.queues", 3, "RUNLIMIT: expected [default_limit] maximum_limit"),
+    Case("runlimit-default-above-maximum", {"lsb.queues": Q("RUNLIMIT = 2:00 90")},
+         True, "lsb.queues", 3, "RUNLIMIT: the default limit (<2:00>) cannot exceed the maximum limit (<90>)"),
     Case("queue-factor-negative", {"lsb.queues": Q("CPU_TIME_FACTOR = -0.5")},
          True, "lsb.queues", 3, "CPU_TIME_FACTOR: expected a non-negative number, got <-0.5>"),
     Case("queue-unknown-host", {"lsb.queues": Q("HOSTS = hostA nohost")},
