@@ -456,9 +456,7 @@ class Cluster:
             self._started.append(job)  # run_until files its end
 
     def _finish(self, job: Job, t: float, status: str, exit_code: int | None, reason: str | None) -> None:
-        work = simulate.work_at(job.work_done, job.segment_start, t)
         if job.status in STARTED:
-            job.work_done = work
             self._charge_usage(job, t)
         job.segment_start = None
         job.status = status
@@ -489,9 +487,11 @@ class Cluster:
         return n
 
     def _charge_usage(self, job: Job, t: float) -> None:
-        """Add a run's time and CPU to its user's decayed fairshare history."""
-        fairshare_live.charge(self, job, t, run_s=job.work_done,
-                              cpu_s=simulate.cpu_at(job.sim_runtime, job.sim_cputime, job.work_done))
+        """A run ends at *t*: its running time is added up, and what it counted
+        for in fairshare goes to its user's decayed history."""
+        job.work_done = simulate.work_at(job.work_done, job.segment_start, t)
+        job.segment_start = None
+        fairshare_live.charge(self, job, t)
 
     def kill(self, job: Job, actor: str, signum: int | None = None) -> None:
         """End a job by a signal: bkill's default sequence (None) or `bkill -s`."""
@@ -712,7 +712,6 @@ class Cluster:
         """brequeue: back to PEND as if newly submitted (priority and APS values reset)."""
         t = self.now()
         if job.status in STARTED:
-            job.work_done = simulate.work_at(job.work_done, job.segment_start, t)
             self._charge_usage(job, t)
         self._leave_run(job)
         mup = self.config.params.max_user_priority
@@ -733,7 +732,6 @@ class Cluster:
     def migrate(self, job: Job, actor: str) -> None:
         """bmig: leave the current host and pend again, keeping the priority."""
         t = self.now()
-        job.work_done = simulate.work_at(job.work_done, job.segment_start, t)
         self._charge_usage(job, t)
         self._leave_run(job)
         self.log(job, "MIGRATE", actor, t)

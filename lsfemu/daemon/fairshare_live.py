@@ -6,8 +6,10 @@ The math is in lsfemu.sched.fairshare (pure); this module only gathers data.
 Accounts: a queue with FAIRSHARE has its own usage (queue-level fairshare);
 a queue without it whose hosts all lie in a HostPartition with USER_SHARES
 uses the partition's tree and the usage of every job on the partition's
-hosts, whatever its queue (host-partition fairshare). History is kept in
-user_usage rows keyed by queue name, or `hpart:<name>` for partitions.
+hosts, whatever its queue (host-partition fairshare). History (fs.History:
+the ended runs' decayed usage) is kept in user_usage rows keyed by queue
+name, or `hpart:<name>` for partitions; a run counts the same (run_usage)
+while it runs and when it ends (charge).
 """
 
 from __future__ import annotations
@@ -70,20 +72,40 @@ def charge_keys(cluster, job) -> list[str]:
     return keys
 
 
-def charge(cluster, job, t: float, run_s: float, cpu_s: float) -> None:
-    """Add a finished (or requeued) run to its user's decayed history."""
+def scope_factors(cluster, key: str, queue: str) -> fs.Factors:
+    """The factors of a usage row: its queue's (a queue with FAIRSHARE),
+    else lsb.params' (a host partition)."""
+    scope = cluster.fs_by_queue.get(queue) if key == queue else None
+    return fs.effective_factors(cluster.config.params, scope.queue if scope else None)[0]
+
+
+def run_usage(cluster, job, factors: fs.Factors, now: float, end: float | None = None) -> fs.Usage:
+    """What a started job's run counts for at *now* (*end*: the instant it
+    ended): the one accounting of a run, while it runs and at its end."""
+    work = simulate.work_at(job.work_done, job.segment_start, now if end is None else end)
+    limit = cluster.effective_run_limit(job) if end is None else None
+    return fs.job_usage(slots=job.num_processors, start_s=job.start_time, now_s=now, end_s=end, run_s=work,
+                        cpu_s=simulate.cpu_at(job.sim_runtime, job.sim_cputime, work),
+                        committed_s=limit * 60.0 if limit is not None else None,
+                        ngpus_physical=job.ngpus or 0, factors=factors)
+
+
+def charge(cluster, job, t: float) -> None:
+    """Add a run that ends at *t* (finished, requeued, rerun, migrated) to its
+    user's decayed history: exactly what the run counted for at *t* while it
+    ran, so the user's usage does not jump when the job ends."""
     for key in charge_keys(cluster, job):
-        scope = cluster.fs_by_queue.get(job.queue) if key == job.queue else None
-        factors, _ = fs.effective_factors(cluster.config.params, scope.queue if scope else None)
+        factors = scope_factors(cluster, key, job.queue)
         u = cluster.session.get(UserUsage, (job.user, key))
         if u is None:
             u = UserUsage(user=job.user, queue=key, hist_cpu_s=0.0, hist_run_s=0.0, hist_gpu_s=0.0, updated_at=t)
             cluster.session.add(u)
-        elapsed_h = max(0.0, t - u.updated_at) / 3600.0
-        u.hist_cpu_s = fs.decayed(u.hist_cpu_s, elapsed_h, factors.hist_hours) + cpu_s
-        u.hist_run_s = fs.decayed(u.hist_run_s, elapsed_h, factors.hist_hours) + run_s
-        u.hist_gpu_s = fs.decayed(u.hist_gpu_s or 0.0, elapsed_h, factors.hist_hours) + run_s * (job.ngpus or 0)
-        u.updated_at = t
+        h = _history(u).add(run_usage(cluster, job, factors, t, end=t), t, factors.hist_hours)
+        u.hist_cpu_s, u.hist_run_s, u.hist_gpu_s, u.updated_at = h.cpu_s, h.run_s, h.gpu_s, h.at
+
+
+def _history(u: UserUsage) -> fs.History:
+    return fs.History(u.hist_cpu_s, u.hist_run_s, u.hist_gpu_s or 0.0, u.updated_at)
 
 
 class LiveFairshare:
@@ -137,20 +159,10 @@ class LiveFairshare:
         usage: dict[str, fs.Usage] = {}
         rows = cl.session.scalars(select(UserUsage).where(UserUsage.queue == scope.key))
         for u in rows:
-            elapsed_h = max(0.0, self.now - u.updated_at) / 3600.0
-            usage[u.user] = fs.Usage(
-                cpu_time=fs.decayed(u.hist_cpu_s, elapsed_h, factors.hist_hours) / 3600.0,
-                hist_run_time=fs.decayed(u.hist_run_s, elapsed_h, factors.hist_hours) / 3600.0,
-                hist_gpu_run_time=fs.decayed(u.hist_gpu_s or 0.0, elapsed_h, factors.hist_hours) / 3600.0)
+            usage[u.user] = _history(u).usage(self.now, factors.hist_hours)
         memory: dict[str, float] = {}
         for j in self._jobs_in(scope):
-            work = simulate.work_at(j.work_done, j.segment_start, self.now)
-            limit = cl.effective_run_limit(j)
-            ju = fs.job_usage(slots=j.num_processors, start_s=j.start_time, now_s=self.now,
-                              cpu_s=simulate.cpu_at(j.sim_runtime, j.sim_cputime, work),
-                              committed_s=limit * 60.0 if limit is not None else None,
-                              ngpus_physical=j.ngpus or 0, factors=factors)
-            usage[j.user] = usage.get(j.user, fs.Usage()) + ju
+            usage[j.user] = usage.get(j.user, fs.Usage()) + run_usage(cl, j, factors, self.now)
             memory[j.user] = memory.get(j.user, 0.0) + (j.mem_req_mb or 0.0) * j.num_processors
         state = fs.FairshareState(tree, factors, usage)
         plugin = cl.fs_plugin

@@ -31,7 +31,9 @@ Units: :class:`Usage` holds hours and slots. ``cpu_time`` is decayed so that
 run time of finished jobs decays the same way; with RUN_TIME_DECAY=Y the run
 time of running jobs does too (:func:`job_usage` does the arithmetic from
 time stamps in seconds). HIST_HOURS=0 means no decay (LSF: "CPU time and run
-time accumulated by running jobs do not decay").
+time accumulated by running jobs do not decay"). A run that ends adds to its
+account's :class:`History` exactly what :func:`job_usage` counted for it at
+that instant, so an account's usage is continuous across the end of a run.
 
 Share trees (:func:`build_tree`): a queue's ``FAIRSHARE=USER_SHARES[[...]]``
 (or a HostPartition's USER_SHARES) is the top level; a group listed without
@@ -312,6 +314,7 @@ def job_usage(
     start_s: float | None,
     now_s: float,
     end_s: float | None = None,
+    run_s: float | None = None,
     cpu_s: float = 0.0,
     committed_s: float | None = None,
     ngpus_physical: float = 0.0,
@@ -322,36 +325,81 @@ def job_usage(
 
     Running (``end_s`` None): slots, run time (decayed accrual with
     RUN_TIME_DECAY), committed time (``committed_s`` from bsub -W or the
-    queue's RUNLIMIT; None = none), CPU time accrued evenly since the start
-    and decayed, GPU run time when ``ngpus_physical`` > 0. Finished: no slots,
-    its run time becomes historical run time decayed since the end (counted
-    only with ENABLE_HIST_RUN_TIME), CPU time keeps decaying. A pending job
-    with reserved slots: ``reserved=True`` (only ``reserved_slots``).
+    queue's RUNLIMIT; None = none), CPU time decayed, GPU run time when
+    ``ngpus_physical`` > 0. Finished: no slots, its run time becomes
+    historical run time (counted only with ENABLE_HIST_RUN_TIME) and GPU run
+    time historical GPU run time; all keep decaying from the end. A pending
+    job with reserved slots: ``reserved=True`` (only ``reserved_slots``).
+
+    *run_s* is the time the job has run by then (suspended time excluded;
+    None: the whole span since *start_s*). CPU and run time are taken as used
+    evenly over the span from the start to the end (or *now_s*), each part
+    decaying from when it was used. The same arithmetic gives a job's usage
+    while it runs and what its end adds to the history (:class:`History`),
+    so nothing jumps when a job ends.
     """
     if reserved or start_s is None:
         return Usage(reserved_slots=float(slots) if reserved else 0.0)
     h = factors.hist_hours
     stop = now_s if end_s is None else min(end_s, now_s)
-    ran_h = max(0.0, stop - start_s) / 3600.0
+    span_h = max(0.0, stop - start_s) / 3600.0
+    ran_h = span_h if run_s is None else min(span_h, max(0.0, run_s) / 3600.0)
     since_end_h = 0.0 if end_s is None else max(0.0, now_s - end_s) / 3600.0
-    # CPU time: spread evenly over the run, each part decays from when it was used.
-    if ran_h > 0:
-        cpu = (cpu_s / 3600.0) * accrued(ran_h, h, since_end_h) / ran_h
-    else:
-        cpu = decayed(cpu_s / 3600.0, since_end_h, h)
-    run_counted = accrued(ran_h, h) if factors.run_time_decay else ran_h
+    # What one hour used evenly over the span is worth now (decay since each moment).
+    worth = accrued(span_h, h, since_end_h) / span_h if span_h > 0 else decay_factor(since_end_h, h)
+    cpu = (cpu_s / 3600.0) * worth
     if end_s is None:
-        committed = (committed_s or 0.0) / 3600.0
         return Usage(
-            cpu_time=cpu, run_time=run_counted, committed_run_time=committed, job_slots=float(slots),
+            cpu_time=cpu, run_time=ran_h * worth if factors.run_time_decay else ran_h,
+            committed_run_time=(committed_s or 0.0) / 3600.0, job_slots=float(slots),
             gpu_run_time=ran_h if ngpus_physical > 0 else 0.0, ngpus_physical=float(ngpus_physical),
         )
+    # Run time without RUN_TIME_DECAY counts whole while the job runs and
+    # decays from its end; with it, as CPU time does.
+    run_done = ran_h * worth if factors.run_time_decay else decayed(ran_h, since_end_h, h)
     return Usage(
         cpu_time=cpu,
-        hist_run_time=decayed(run_counted, since_end_h, h),
+        hist_run_time=run_done,
         hist_gpu_run_time=decayed(ran_h, since_end_h, h) if ngpus_physical > 0 else 0.0,
         ngpus_physical=float(ngpus_physical),
     )
+
+
+@dataclass(frozen=True)
+class History:
+    """An account's usage by runs that ended (finished, requeued, rerun or
+    migrated jobs), decayed to the instant *at* (seconds): CPU seconds,
+    run seconds (historical run time) and GPU seconds times GPUs. This is
+    what the store keeps per user and fairshare scope.
+
+    :meth:`add` takes a run's own :func:`job_usage` at its end, so the
+    history grows by exactly what the run counted for while it ran, and
+    both decay alike from then on (``0.1 ** (age / HIST_HOURS)``).
+    """
+
+    cpu_s: float = 0.0
+    run_s: float = 0.0
+    gpu_s: float = 0.0
+    at: float = 0.0
+
+    def decayed_to(self, t: float, hist_hours: float) -> History:
+        """The same history at instant *t* (never earlier than *at*)."""
+        t = max(t, self.at)
+        k = decay_factor((t - self.at) / 3600.0, hist_hours)
+        return History(self.cpu_s * k, self.run_s * k, self.gpu_s * k, t)
+
+    def add(self, end: Usage, t: float, hist_hours: float) -> History:
+        """This history at *t* plus a run whose :func:`job_usage` at its end (*t*) is *end*."""
+        d = self.decayed_to(t, hist_hours)
+        return History(d.cpu_s + end.cpu_time * 3600.0, d.run_s + end.hist_run_time * 3600.0,
+                       d.gpu_s + end.hist_gpu_run_time * end.ngpus_physical * 3600.0, d.at)
+
+    def usage(self, t: float, hist_hours: float) -> Usage:
+        """What the history counts for at *t*. The GPU seconds are already
+        times GPUs: they count as run time on one GPU."""
+        d = self.decayed_to(t, hist_hours)
+        return Usage(cpu_time=d.cpu_s / 3600.0, hist_run_time=d.run_s / 3600.0, hist_gpu_run_time=d.gpu_s / 3600.0,
+                     ngpus_physical=1.0 if d.gpu_s > 0 else 0.0)
 
 
 # =============================================================================
@@ -1250,7 +1298,7 @@ def partition_hosts(partition: dict[str, str]) -> list[str]:
 __all__ = [
     "ALL", "DEFAULTS", "FACTOR_KEYS", "GROUP", "MIN_DENOMINATOR", "OTHERS", "ROOT", "SUBTREE", "USER",
     "Explanation", "Factors", "FairshareState", "LevelInfo", "ShareNode", "ShareRow", "ShareSyntaxError",
-    "ShareTree", "Term", "Usage", "accrued", "build_tree", "decay_factor", "decayed", "denominator",
+    "History", "ShareTree", "Term", "Usage", "accrued", "build_tree", "decay_factor", "decayed", "denominator",
     "dynamic_priority", "effective_factors", "fairshare_order", "job_usage", "parse_slot_pools",
     "parse_user_shares", "partition_hosts", "partition_user_shares", "priority_terms", "slot_pool_allocation",
 ]

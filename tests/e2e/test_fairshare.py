@@ -230,3 +230,42 @@ def test_restart_forgets_jobs_cleaned_before_it(lsf_cluster_factory):
     c.run("badmin mbdrestart", user="lsfadmin")
     assert _prio(c, "user1") == "1000.000"  # 10 / 0.01: nothing left after the restart
     assert "No job found" in c.run("bjobs -a -u all").err  # and bjobs -a no longer shows it
+
+
+def _term(c, user, name):
+    """The usage column of one term of `lsfemu explain priority`."""
+    text = c.run(f"lsfemu explain priority {user} -q fair").out
+    return next(l.strip()[len(name):].split()[0] for l in text.splitlines() if l.strip().startswith(name + " "))
+
+
+def _share_info(c, user):
+    """(PRIORITY, CPU_TIME, RUN_TIME) of a user's SHARE_INFO_FOR row in bqueues -l."""
+    out = c.run("bqueues -l fair").out.split("SHARE_INFO_FOR: fair/\n")[1]
+    row = next(l.split() for l in out.splitlines() if l.split()[:1] == [user])
+    return row[2], row[5], row[6]
+
+
+def test_usage_does_not_jump_when_a_job_ends(lsf_cluster_factory):
+    """Issue 16: a finished run is charged as it counted while it ran (decayed
+    from each moment of use), not whole; seed 000: the priority rises when the
+    job finishes, and 1 hour of CPU time counts 0.1 hour after HIST_HOURS."""
+    params = PLAIN_PARAMS.replace("End Parameters", "ENABLE_HIST_RUN_TIME = Y\nEnd Parameters")
+    c = lsf_cluster_factory(files={"lsb.queues": FAIR_QUEUES, "lsb.params": params})
+    c.run("bsub -n 2 sleep 3600", user="user1")  # 09:00:10 to 10:00:10, 2 h of CPU time
+    c.advance("10s")
+    c.advance("3599s")  # 10:00:09, one second before the end
+    # 2 h used evenly over the last hour, each moment decayed since: 2 x (1 - 0.1^(1/5)) / (ln 10 / 5)
+    assert _term(c, "user1", "cpu_time") == "1.602"
+    prio, cpu, run = _share_info(c, "user1")
+    assert (cpu, run) == ("5768.6", "3599")
+    c.advance("2s")  # 10:00:11, one second after
+    assert _term(c, "user1", "cpu_time") == "1.603"  # not 2.000
+    assert _term(c, "user1", "(historical_run_time + run_time)") == "1.000"
+    after, cpu2, _ = _share_info(c, "user1")
+    assert cpu2 == "5769.1"  # not 7200.0
+    assert float(after) > float(prio)  # the slots are free: the priority rises
+    c.run("badmin mbdrestart", user="lsfadmin")  # rebuilt from the finished job: the same usage
+    assert _share_info(c, "user1")[:2] == (after, cpu2)
+    c.advance("5h")  # HIST_HOURS later: a tenth of it
+    assert _term(c, "user1", "cpu_time") == "0.160"
+    assert _term(c, "user1", "(historical_run_time + run_time)") == "0.100"
