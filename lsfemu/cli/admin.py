@@ -129,12 +129,18 @@ def _explain(c: Ctx, args: list[str]) -> Result:
         job = cl.jobs.get((jid, idx))
         if job is None:
             return Result("", f"Job <{typed}> is not found\n", 255)
-        from lsfemu.render.aps import explain_aps
+        from lsfemu.render.aps import explain_aps, explain_aps_not_pending
 
         unit = cl.aps_unit.get(job.queue)
         q = cl.config.queue(unit) if unit else None
-        text = explain_aps(cl.aps_result(job, cl.now()), job_id=typed, queue=job.queue, aps_queue=unit,
-                           aps_text=q.aps_priority if q else None)
+        aps_text = q.aps_priority if q else None
+        if unit is not None and job.status not in ("PEND", "PSUSP"):
+            # A started or finished job has no APS value to show: only pending jobs are ranked.
+            text = explain_aps_not_pending(job.status, job_id=typed, queue=job.queue, aps_queue=unit,
+                                           aps_text=aps_text)
+        else:
+            text = explain_aps(cl.aps_result(job, cl.now()), job_id=typed, queue=job.queue, aps_queue=unit,
+                               aps_text=aps_text)
         return Result(text, "", 0)
     if args[:1] == ["priority"]:
         return _explain_priority(c, args[1:])

@@ -108,6 +108,35 @@ def _duration(seconds: float) -> str:
 _EXPLAIN_HEADER = f"{'FACTOR':<14}{'VALUE':>12}{'WEIGHT':>12}{'WEIGHTED':>14}{'LIMIT':>12}{'COUNTED':>14}  NOTE"
 
 
+def _explain_head(who: str, queue: str | None, aps_queue: str | None, aps_text: str | None) -> list[str]:
+    head = who
+    if queue:
+        head += f", queue <{queue}>"
+    if aps_queue and aps_queue != queue:
+        head += f", ordered by the APS queue <{aps_queue}> (QUEUE_GROUP)"
+    return [head] + ([f"APS_PRIORITY = {aps_text}"] if aps_text else [])
+
+
+def explain_aps_not_pending(
+    status: str,
+    *,
+    job_id: str | int | None = None,
+    queue: str | None = None,
+    aps_queue: str | None = None,
+    aps_text: str | None = None,
+) -> str:
+    """``lsfemu explain aps`` of a job in an APS queue that is not pending:
+    its state, and no value. APS orders pending jobs; the value a job had
+    when it was dispatched is not kept (bjobs -aps lists pending jobs only),
+    and one computed now would mix the job's frozen priority with today's
+    other factors."""
+    who = f"Job <{job_id}>" if job_id is not None else "Job"
+    out = _explain_head(who, queue, aps_queue, aps_text)
+    out.append(f"Status <{status}>: not pending. APS orders pending jobs only; the value a job had when it")
+    out.append("was dispatched is not kept, so none is shown (bjobs -aps lists pending jobs only).")
+    return "\n".join(out) + "\n"
+
+
 def explain_aps(
     result: ApsResult | None,
     *,
@@ -124,14 +153,7 @@ def explain_aps(
         where = f" in queue <{queue}>" if queue else ""
         out.append(f"{who}{where} is not in an APS queue: it is ordered by job priority, then submission order.")
         return "\n".join(out) + "\n"
-    head = who
-    if queue:
-        head += f", queue <{queue}>"
-    if aps_queue and aps_queue != queue:
-        head += f", ordered by the APS queue <{aps_queue}> (QUEUE_GROUP)"
-    out.append(head)
-    if aps_text:
-        out.append(f"APS_PRIORITY = {aps_text}")
+    out += _explain_head(who, queue, aps_queue, aps_text)
     out.append(f"Pending for {_duration(result.pend_seconds)}")
     out.append("")
     out.append(_EXPLAIN_HEADER)

@@ -134,3 +134,25 @@ def test_ckconfig_catches_forbidden_combinations(seed):
     c.write("lsb.queues", SEED_QUEUES.replace("[JPRIORITY, 1]", "[JPRIORITY, 0]"))
     r = c.run("badmin reconfig", user="lsfadmin")
     assert r.rc == 255 and "lsb.queues(9)" in r.err
+
+
+def test_explain_aps_of_a_job_that_is_not_pending_shows_its_state_and_no_value(seed):
+    c = seed
+    c.run("bsub -q normal sleep 6000", user="user1")  # job 1 takes the only slot at 11:00:10
+    c.run("bsub -q Short sleep 600", user="user2")  # job 2 pends behind it
+    c.advance("80m")
+    pending = c.run("lsfemu explain aps 2").out
+    # 10 x QPRIORITY 20 + JPRIORITY 50 escalated 8 x 5
+    assert "Pending for 1h20m00s\n" in pending and pending.endswith("APS value: 290.00\n"), pending
+
+    def not_pending(job, queue, status):
+        group = ", ordered by the APS queue <normal> (QUEUE_GROUP)" if queue != "normal" else ""
+        return (f"Job <{job}>, queue <{queue}>{group}\n"
+                "APS_PRIORITY = WEIGHT[[QPRIORITY, 10] [JPRIORITY, 1]]\n"
+                f"Status <{status}>: not pending. APS orders pending jobs only; the value a job had when it\n"
+                "was dispatched is not kept, so none is shown (bjobs -aps lists pending jobs only).\n")
+
+    assert c.run("lsfemu explain aps 1").out == not_pending(1, "normal", "RUN")
+    c.advance("30m")  # job 1 ends at 12:40:10, job 2 starts
+    assert c.run("lsfemu explain aps 1").out == not_pending(1, "normal", "DONE")
+    assert c.run("lsfemu explain aps 2").out == not_pending(2, "Short", "RUN")
