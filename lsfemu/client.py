@@ -634,14 +634,21 @@ def main() -> None:
     sys.exit(run(cmd, sys.argv[1:]))
 
 
+# `lsfemu` subcommands the daemon carries out (they act on the cluster's state):
+# sent to it from here, without typer. Every other subcommand, and any --help,
+# runs in this process with typer (lsfemu.cli.lsfemu_cmd declares them all).
+DAEMON_SUBCOMMANDS = ("clock", "explain", "host")
+
+
 def main_lsfemu() -> None:
-    """Console-script entry for `lsfemu`; some subcommands run locally."""
+    """Console-script entry for `lsfemu`."""
     argv = sys.argv[1:]
-    if argv[:1] in (["init"], ["demo"], ["replay"]) or argv[:2] in (["daemon", "start"], ["daemon", "stop"], ["daemon", "status"], ["daemon", "restart"], ["daemon", "run"]) or not argv or argv[0] in ("-h", "--help"):
-        # These manage the cluster itself (or run without one): run them here.
-        try:
-            from lsfemu.cli.lsfemu_cmd import local_main
-        except ImportError as e:
-            sys.exit(_emit("", f"lsfemu: {e.name} is missing for {sys.executable}; install lsfemu (pip install .)\n", 1))
-        sys.exit(local_main(argv))
-    sys.exit(run("lsfemu", argv))
+    # `lsfemu clock` alone shows the clock; `lsfemu explain` alone is typer's help.
+    if (argv[:1] and argv[0] in DAEMON_SUBCOMMANDS and (len(argv) > 1 or argv[0] == "clock")
+            and not any(a in ("-h", "--help") for a in argv)):
+        sys.exit(run("lsfemu", argv))
+    try:
+        from lsfemu.cli.lsfemu_cmd import local_main
+    except ImportError as e:
+        sys.exit(_emit("", f"lsfemu: {e.name} is missing for {sys.executable}; install lsfemu (pip install .)\n", 1))
+    sys.exit(local_main(argv))

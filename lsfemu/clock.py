@@ -52,6 +52,14 @@ def parse_time(text: str, now: float) -> float:
     return _in_range(dt.timestamp(), text)
 
 
+def parse_start(text: str) -> float:
+    """A cluster's first instant (`LSFEMU_CLOCK_START`, `lsfemu init --start`): epoch
+    seconds or ISO 8601, read in the local time zone when it names none."""
+    if text.strip().startswith("+"):
+        raise ValueError(f"bad time <{text}>: expected epoch seconds or an ISO 8601 time (2026-01-05 09:00)")
+    return parse_time(text, 0.0)
+
+
 def _in_range(t: float, text: str) -> float:
     if not (0 <= t <= MAX_TIME):
         raise ValueError(f"bad time <{text}>: outside 1970..9999")

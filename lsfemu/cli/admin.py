@@ -86,9 +86,17 @@ def badmin(c: Ctx) -> Result:
 
 
 def _queue_ctrl(c: Ctx, sub: str, names: list[str]) -> Result:
+    """badmin qopen|qclose|qact|qinact [queue_name ... | all]: no name is the
+    default queue (LSF's badmin reference; OpenLava asks lsb_queueinfo(NULL))."""
     cl = c.cluster
     cfg = cl.config
-    names = names or [q.name for q in cfg.queues]
+    if "all" in names:
+        names = [q.name for q in cfg.queues]
+    elif not names:
+        default = next((q for q in cfg.params.default_queues if cfg.queue(q)), None)
+        if default is None:
+            return Result("", messages.QUEUE_NAME_REQUIRED + "\n", 255)
+        names = [default]
     out, err, rc = [], [], 0
     words = {"qopen": "opened", "qclose": "closed", "qact": "activated", "qinact": "inactivated"}
     for n in names:
@@ -102,9 +110,14 @@ def _queue_ctrl(c: Ctx, sub: str, names: list[str]) -> Result:
 
 
 def _host_ctrl(c: Ctx, sub: str, names: list[str]) -> Result:
+    """badmin hopen|hclose [host_name ... | all]: no name is the local host (LSF's
+    badmin reference; OpenLava asks lsb_hostinfo(NULL))."""
     cl = c.cluster
     cfg = cl.config
-    names = names or list(cfg.host_names)
+    if "all" in names:
+        names = list(cfg.host_names)
+    elif not names:
+        names = [c.local_host]
     err, rc = [], 0
     for n in names:
         if n not in cfg.host_names:
@@ -213,8 +226,9 @@ def lsfemu_remote(c: Ctx) -> Result:
                 target = parse_time(argv[2], now) if sub == "set" else now + parse_duration(argv[2])
             except ValueError as e:
                 return Result("", f"lsfemu: {e}\n", 255)
-            if target < now:
-                return Result("", f"lsfemu: the clock cannot go back (it is {timefmt.ctime(now)})\n", 255)
+            if target < now and not (sub == "set" and cl.set_back_unused(target)):
+                return Result("", f"lsfemu: the clock cannot go back (it is {timefmt.ctime(now)}; "
+                                  "only a cluster that has never had a job can be set back)\n", 255)
             if target > MAX_TIME:
                 return Result("", f"lsfemu: bad duration <{argv[2]}>: the clock cannot go past the year 9999\n", 255)
             before = sum(1 for j in cl.jobs.values() if j.status in ("DONE", "EXIT"))

@@ -56,6 +56,12 @@ class Ctx:
     def result(self) -> Result:
         return Result("".join(self.out), "".join(self.err), self.rc)
 
+    @property
+    def local_host(self) -> str:
+        """The host the command runs on: a TCP client's host as the daemon named it,
+        else the master host (virtual hosts all map to this machine)."""
+        return self.env.get("LSFEMU_SUBMIT_HOST") or self.cluster.master_name or self.cluster.config.master_host
+
     # -- permissions ---------------------------------------------------------
     @property
     def is_cluster_admin(self) -> bool:

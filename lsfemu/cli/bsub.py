@@ -342,7 +342,7 @@ def _submit(c: Ctx, cmdline: str, o: dict):
         specified_cwd=spec_cwd, output_file=outf, error_file=errf, output_overwrite=oover,
         error_overwrite=eover, run_limit_min=run_limit, submit_priority=prio, res_req=res_req,
         mem_req_mb=mem, project=project, user_group=ugroup, env=c.env,
-        from_host=c.env.get("LSFEMU_SUBMIT_HOST") or c.cluster.master_name or cfg.master_host,
+        from_host=c.local_host,
         rerunnable=bool(o.get("rerun")) or q.extra.get("RERUNNABLE", "").lower() == "yes", ngpus=ngpus,
         array=array, dependency=dep, depend_json=dep_json, mem_limit_kb=mem_limit_kb, mem_limit_hard=mem_hard,
     )

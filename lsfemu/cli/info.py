@@ -15,6 +15,7 @@ from lsfemu.render import bhosts as RH
 from lsfemu.render import bparams as RP
 from lsfemu.render import bqueues as RQ
 from lsfemu.render import busers as RU
+from lsfemu.render import messages
 from lsfemu.render import lsid as RL
 from lsfemu.views import HostView, ParamsView, QueueView, UserView
 
@@ -191,6 +192,16 @@ def bhosts(
 busers_app = typer.Typer(add_completion=False)
 
 
+def _os_account(name: str) -> bool:
+    import pwd
+
+    try:
+        pwd.getpwnam(name)
+    except (KeyError, ValueError):  # ValueError: a name with a NUL byte
+        return False
+    return True
+
+
 @busers_app.command()
 def busers(
     wide: bool = typer.Option(False, "-w"),
@@ -210,6 +221,16 @@ def busers(
         wanted = sorted(users) + sorted(cfg.user_groups)
     else:
         wanted = list(names)
+        # mbatchd answers LSBE_BAD_USER for the first name that is no user and no
+        # group, and busers prints that alone (lsb_perror(name)), exit -1.
+        with_jobs = None
+        for name in wanted:
+            if name in cfg.user_groups or cfg.names_user(name) or _os_account(name):
+                continue
+            with_jobs = with_jobs if with_jobs is not None else {j.user for j in cl.jobs.values()}
+            if name not in with_jobs:
+                c.error(messages.object_error(name, messages.UNKNOWN_USER))
+                return
     views = []
     for name in wanted:
         if name in cfg.user_groups:

@@ -1,6 +1,12 @@
-"""`lsfemu init|demo|daemon ...`: the subcommands that manage a cluster from
-outside (they run in the caller's process, with typer). `lsfemu clock ...`
-goes to the daemon like the LSF commands (see lsfemu.cli.admin).
+"""`lsfemu`'s subcommands, every one declared here (typer), so that
+`lsfemu --help` and `lsfemu SUB --help` show them all.
+
+`init`, `demo`, `replay` and `daemon ...` manage a cluster from outside and run
+in the caller's process. `clock`, `explain` and `host` act on the cluster's
+state: the thin client sends them to the daemon without importing this module
+(lsfemu.client.DAEMON_SUBCOMMANDS; the daemon's side is lsfemu.cli.admin); their
+declarations here give the help texts, and forward to the daemon when typer
+runs them.
 """
 
 from __future__ import annotations
@@ -16,13 +22,27 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="lsfemu: an IBM Spectrum LSF emulator on one machine.")
 daemon_app = typer.Typer(add_completion=False, no_args_is_help=True, help="Start, stop or inspect the daemon.")
 app.add_typer(daemon_app, name="daemon")
+clock_app = typer.Typer(add_completion=False, invoke_without_command=True,
+                        help="Show or move the cluster's clock (moving it: LSFEMU_CLOCK=virtual).")
+explain_app = typer.Typer(add_completion=False, no_args_is_help=True,
+                          help="The numbers behind the scheduler, term by term.")
+host_app = typer.Typer(add_completion=False, no_args_is_help=True,
+                       help="Fail or recover a host on purpose (cluster administrators).")
+app.add_typer(clock_app, name="clock")
+app.add_typer(explain_app, name="explain")
+app.add_typer(host_app, name="host")
 
 CLUSTER = "cluster1"
 
 
-def init_files(cluster: str = CLUSTER, clock: str = "virtual", confdir: str = "") -> dict[str, str]:
+def init_files(cluster: str = CLUSTER, clock: str = "virtual", confdir: str = "",
+               start: float | None = None) -> dict[str, str]:
     """The files of a small working cluster, relative path -> text."""
     lsb = f"lsbatch/{cluster}/configdir"
+    start_lines = "" if start is None else (
+        f"# lsfemu: the virtual clock's first instant, {time.strftime('%a %b %d %H:%M:%S %Y %Z', time.localtime(start))}\n"
+        f"# (read when the cluster's store is made; LSFEMU_CLOCK_START in the environment overrides it)\n"
+        f"LSFEMU_CLOCK_START={start:.0f}\n")
     return {
         "lsf.conf": f"""# lsf.conf written by 'lsfemu init'
 LSF_CONFDIR={confdir}
@@ -34,7 +54,7 @@ LSF_MASTER_LIST="hostA"
 LSF_ROOT_USER=Y
 # lsfemu: 'virtual' time moves only with 'lsfemu clock advance'; 'wall' is real time.
 LSFEMU_CLOCK={clock}
-""",
+{start_lines}""",
         f"lsf.cluster.{cluster}": """Begin ClusterAdmins
 Administrators = lsfadmin
 End ClusterAdmins
@@ -94,11 +114,11 @@ End Host
     }
 
 
-def write_cluster(directory: str, clock: str = "virtual", force: bool = False) -> Path:
+def write_cluster(directory: str, clock: str = "virtual", force: bool = False, start: float | None = None) -> Path:
     d = Path(directory).expanduser().resolve()
     if (d / "lsf.conf").exists() and not force:
         raise FileExistsError(f"{d}/lsf.conf exists; use --force to overwrite")
-    for rel, text in init_files(clock=clock, confdir=str(d)).items():
+    for rel, text in init_files(clock=clock, confdir=str(d), start=start).items():
         p = d / rel
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(text)
@@ -113,15 +133,30 @@ def write_cluster(directory: str, clock: str = "virtual", force: bool = False) -
 @app.command()
 def init(directory: str = typer.Argument(..., help="folder for lsf.conf and the lsb.* files"),
          clock: str = typer.Option("virtual", help="virtual (time moves with 'lsfemu clock') or wall"),
-         force: bool = typer.Option(False, help="overwrite an existing configuration")) -> None:
+         force: bool = typer.Option(False, help="overwrite an existing configuration"),
+         start: Optional[str] = typer.Option(None, "--start", metavar="TIME",
+                                             help="virtual clock: the cluster's first instant, e.g. '2026-01-05 09:00' "
+                                                  "(local time) or epoch seconds")) -> None:
     """Write a small working cluster: 2 queues, 3 hosts, 3 users and an admin."""
     if clock not in ("virtual", "wall"):
         typer.echo("lsfemu: --clock must be virtual or wall", err=True)
         raise typer.Exit(2)
+    first = None
+    if start is not None:
+        from lsfemu.clock import parse_start
+
+        if clock != "virtual":
+            typer.echo("lsfemu: --start goes with --clock virtual (a wall clock is real time)", err=True)
+            raise typer.Exit(2)
+        try:
+            first = parse_start(start)
+        except ValueError as e:
+            typer.echo(f"lsfemu: --start: {e}", err=True)
+            raise typer.Exit(2)
     from lsfemu.client import KeyFileError
 
     try:
-        d = write_cluster(directory, clock=clock, force=force)
+        d = write_cluster(directory, clock=clock, force=force, start=first)
     except (OSError, FileExistsError, KeyFileError) as e:
         typer.echo(f"lsfemu: {e}", err=True)
         raise typer.Exit(1)
@@ -296,6 +331,65 @@ def daemon_run() -> None:
     from lsfemu.daemon.server import main
 
     raise typer.Exit(main())
+
+
+def _forward(argv: list[str]) -> None:
+    """Carry out a daemon subcommand (as the thin client would) and exit with its status."""
+    from lsfemu import client
+
+    raise typer.Exit(client.run("lsfemu", argv))
+
+
+@clock_app.callback()
+def clock_main(ctx: typer.Context) -> None:
+    """Without a subcommand: the same as `lsfemu clock show`."""
+    if ctx.invoked_subcommand is None:
+        _forward(["clock", "show"])
+
+
+@clock_app.command("show")
+def clock_show() -> None:
+    """The clock's mode and the cluster's current time."""
+    _forward(["clock", "show"])
+
+
+@clock_app.command("set")
+def clock_set(time_: str = typer.Argument(..., metavar="TIME",
+                                          help="epoch seconds, ISO 8601 (2026-01-05T09:00) or +DURATION")) -> None:
+    """Move the virtual clock to TIME, running every pass and job end on the way (never back, but on a cluster that has had no job yet)."""
+    _forward(["clock", "set", time_])
+
+
+@clock_app.command("advance")
+def clock_advance(duration: str = typer.Argument(..., help="90, 15m, 2h, 7d, 1h30m")) -> None:
+    """Move the virtual clock forward by DURATION, running every pass and job end on the way."""
+    _forward(["clock", "advance", duration])
+
+
+@explain_app.command("aps")
+def explain_aps(job_id: str = typer.Argument(..., metavar="JOBID")) -> None:
+    """A pending job's APS value: every factor, weighted, limited, in or out of its grace period."""
+    _forward(["explain", "aps", job_id])
+
+
+@explain_app.command("priority")
+def explain_priority(user: str = typer.Argument(..., metavar="USER"),
+                     queue: Optional[str] = typer.Option(None, "-q", metavar="QUEUE",
+                                                         help="only this fairshare queue")) -> None:
+    """A user's dynamic fairshare priority: the formula term by term, and where each factor came from."""
+    _forward(["explain", "priority", user] + (["-q", queue] if queue is not None else []))
+
+
+@host_app.command("fail")
+def host_fail(host: str = typer.Argument(..., metavar="HOST")) -> None:
+    """Mark HOST unavail: its rerunnable jobs rerun, the others are UNKWN until it recovers."""
+    _forward(["host", "fail", host])
+
+
+@host_app.command("recover")
+def host_recover(host: str = typer.Argument(..., metavar="HOST")) -> None:
+    """Bring HOST back; the jobs lost with it end EXIT."""
+    _forward(["host", "recover", host])
 
 
 def local_main(argv: list[str]) -> int:

@@ -196,6 +196,16 @@ class ClusterConfig:
     def is_cluster_admin(self, user: str) -> bool:
         return user in self.admins
 
+    def names_user(self, user: str) -> bool:
+        """Whether the configuration names `user` as a user: ClusterAdmins, a User
+        row of lsb.users, a member of a user group, a queue's ADMINISTRATORS or USERS."""
+        if user in self.admins or (user in self.user_limits and user != "default" and not user.endswith("@")
+                                   and user not in self.user_groups):
+            return True
+        if any(user in g.members for g in self.user_groups.values()):
+            return True
+        return any(user in q.administrators or user in q.users for q in self.queues)
+
     def group_members(self, group: str, _seen: frozenset[str] = frozenset()) -> set[str]:
         """All users in a user group, recursively (cycles are rejected by the parser)."""
         g = self.user_groups.get(group)

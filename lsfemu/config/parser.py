@@ -29,6 +29,7 @@ import os
 import re
 from collections.abc import Callable
 
+from lsfemu.clock import parse_start
 from lsfemu.config.lexer import (
     Reporter,
     Section,
@@ -217,6 +218,13 @@ _CONF_KV = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$", re.DOTALL)
 _CLUSTER_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 
 
+def _check_start(key: str, value: str, rep: Reporter, line: int) -> None:
+    try:
+        parse_start(value)
+    except ValueError as e:
+        rep.fatal(line, f"{key}: {e}")
+
+
 def parse_lsf_conf(text: str, rep: Reporter) -> tuple[dict[str, str], dict[str, int]]:
     """lsf.conf: `KEY=value` lines; returns (values, lines) with upper-case keys.
 
@@ -244,6 +252,7 @@ def parse_lsf_conf(text: str, rep: Reporter) -> tuple[dict[str, str], dict[str, 
         "LSB_SHORT_HOSTLIST": lambda k, v, n: v in ("0", "1") or rep.fatal(n, f"{k}: expected 1 or 0, got {show(v)}"),
         "LSFEMU_CLOCK": lambda k, v, n: v.lower() in ("wall", "virtual")
         or rep.fatal(n, f"{k}: expected wall or virtual, got {show(v)}"),
+        "LSFEMU_CLOCK_START": lambda k, v, n: _check_start(k, v, rep, n),
         "LSB_MBD_PORT": lambda k, v, n: to_int(k, v, rep, n, 1, 65535),
         "LSF_CLUSTER_NAME": lambda k, v, n: _CLUSTER_NAME.match(v)
         or rep.fatal(n, f"{k}: expected a cluster name (letters, digits, _ . -), got {show(v)}"),

@@ -23,13 +23,14 @@ from dataclasses import dataclass
 from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.orm import aliased
 
-from lsfemu.clock import Clock, parse_duration
+from lsfemu.clock import Clock, parse_duration, parse_start
 from lsfemu.config.semantic import check_all, load_all
 from lsfemu.config.model import ClusterConfig, ConfigIssue
 from lsfemu.daemon import apslist, apsrank, fairshare_live, passrows
 from lsfemu.daemon.eventlog import EventLog
 from lsfemu.daemon.runner import Runner, usage_fields
 from lsfemu.events import emit
+from lsfemu.events.log import event_files
 from lsfemu.sched import aps, arrayspec, depend, dispatch, resreq, simulate
 from lsfemu.sched import fairshare as fs
 from lsfemu.sched import fairshare_plugins
@@ -194,8 +195,10 @@ class Cluster:
         st = self.session.get(ClockState, 1)
         mode = self.config.lsf_conf.get("LSFEMU_CLOCK", "wall").lower()
         if st is None:
-            start = os.environ.get("LSFEMU_CLOCK_START")
-            now = float(start) if start else float(int(time.time()))
+            # The cluster's first instant: the environment's LSFEMU_CLOCK_START (tests,
+            # replay), else lsf.conf's (lsfemu init --start), else now.
+            start = os.environ.get("LSFEMU_CLOCK_START") or self.config.lsf_conf.get("LSFEMU_CLOCK_START")
+            now = parse_start(start) if start else float(int(time.time()))
             st = ClockState(id=1, virtual_now=now, last_pass=now)
             self.session.add(st)
         self.clock_state = st
@@ -283,6 +286,26 @@ class Cluster:
         self._set_counter("events_offset", self.events.size())
         self._set_counter("events_finished", 0)
         self.session.commit()
+
+    def set_back_unused(self, target: float) -> bool:
+        """`lsfemu clock set` to an earlier time, allowed while the cluster has never
+        had a job (a lesson's date chosen after the first command started the
+        daemon): the clock moves back and the records already in lsb.events
+        (daemon starts, queue and host control) are dated no later than `target`,
+        so the log stays in time order. False, and nothing changed, otherwise."""
+        # The no-op UPDATE takes the store's write lock first: no submission can
+        # slip in between the check and the commit (another in-process command).
+        self.session.execute(update(Counter).where(Counter.name == "events_offset").values(value=Counter.value))
+        if self.session.scalar(select(Job.id).limit(1)) is not None or len(event_files(self.logdir)) > 1:
+            return False  # the request's commit ends the no-op
+        self.events.redate(int(target))
+        self._set_counter("events_offset", self.events.size())
+        self.clock.virtual_now = target
+        self.clock_state.last_pass = target
+        self.processed_until = target
+        self.dirty_since = min(self.dirty_since, target)
+        self.commit()
+        return True
 
     # -- configuration ---------------------------------------------------------
     def reconfig(self) -> list[ConfigIssue]:

@@ -15,6 +15,7 @@ starts with the records of the jobs still unfinished.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import pwd
@@ -22,7 +23,7 @@ from pathlib import Path
 
 from lsfemu.events import emit
 from lsfemu.events import format as F
-from lsfemu.events.log import EventWriter
+from lsfemu.events.log import EventWriter, read_events
 from lsfemu.sched import simulate
 
 
@@ -83,6 +84,21 @@ class EventLog:
         except OSError:
             pass  # a buffer that cannot be flushed is dropped with the file
         os.truncate(self.path, offset)
+        self.writer = EventWriter(self.path)
+
+    def redate(self, latest: int) -> None:
+        """Date every record later than `latest` at `latest`, keeping their order
+        (the clock of a cluster that has had no job was set back; its log holds
+        only daemon starts and queue or host changes). The new file replaces the
+        old one at once; the caller commits its length."""
+        records = [r if r.event_time <= latest else dataclasses.replace(r, event_time=latest)
+                   for _, r in read_events(self.path, skip_preserved=False)] if self.path.exists() else []
+        new = self.path.with_name(self.path.name + ".redated")
+        new.unlink(missing_ok=True)
+        with EventWriter(new) as w:
+            w.write_many(records)
+        self.writer.close()
+        os.replace(new, self.path)
         self.writer = EventWriter(self.path)
 
     # -- switching -------------------------------------------------------------
