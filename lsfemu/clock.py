@@ -1,8 +1,10 @@
 """Wall and virtual time, and LSF-style duration strings.
 
 `wall`: the cluster's time is the machine's time. `virtual`: time moves only
-when told (`lsfemu clock set|advance`); the instant is kept in the store so it
-survives restarts.
+when told (`lsfemu clock set|advance`). In both modes the latest instant the
+cluster has reached is kept in the store, so that it survives restarts and a
+change of mode, and the cluster's time never runs backwards: a wall clock
+behind it waits on it (briefly: `MAX_WALL_WAIT`) or is refused (`wall_refusal`).
 """
 
 from __future__ import annotations
@@ -11,6 +13,12 @@ import re
 import time
 
 MAX_TIME = 253402300799.0  # 9999-12-31 23:59:59 UTC: the last instant LSF's formats can show
+# How far the machine's clock may be behind the cluster's time for a wall clock to take
+# over and wait until real time catches up: a restart within the same second, a step of
+# the machine's clock, or a master candidate whose clock is off (the hosts of a shared
+# cluster agree within daemon.tcp.MAX_SKEW, 300 s, or their signed requests fail).
+# Further behind, the wall clock is refused: waiting would stop scheduling that long.
+MAX_WALL_WAIT = 300.0
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 _DUR = re.compile(r"(\d+(?:\.\d+)?)([smhdw]?)")
 
@@ -66,8 +74,21 @@ def _in_range(t: float, text: str) -> float:
     return t
 
 
+def wall_refusal(cluster_time: float, wall_time: float) -> str | None:
+    """Why a wall clock reading `wall_time` cannot take over a cluster whose time is
+    `cluster_time` (None: it can)."""
+    if cluster_time - wall_time <= MAX_WALL_WAIT:
+        return None
+    from lsfemu.render.timefmt import ctime
+
+    return (f"LSFEMU_CLOCK=wall: the cluster's clock is at {ctime(cluster_time)}, ahead of this machine's "
+            f"({ctime(wall_time)}); time cannot run backwards: keep LSFEMU_CLOCK=virtual until then")
+
+
 class Clock:
-    """The cluster's notion of now."""
+    """The cluster's notion of now, which never runs backwards. `virtual_now` is
+    the virtual time, and in wall mode the latest instant handed out: a machine
+    clock stepping back leaves the cluster's time there until it catches up."""
 
     def __init__(self, mode: str, virtual_now: float):
         if mode not in ("wall", "virtual"):
@@ -76,4 +97,8 @@ class Clock:
         self.virtual_now = virtual_now
 
     def now(self) -> float:
-        return self.virtual_now if self.mode == "virtual" else time.time()
+        if self.mode == "wall":
+            t = time.time()
+            if t > self.virtual_now:
+                self.virtual_now = t
+        return self.virtual_now

@@ -12,7 +12,10 @@ import os
 import time
 
 from lsfemu.cli.base import Ctx, Result
-from lsfemu.clock import MAX_TIME, parse_duration, parse_time
+from lsfemu.clock import MAX_TIME, parse_duration, parse_time, wall_refusal
+from lsfemu.config.model import ConfigIssue
+from lsfemu.config.lexer import Reporter
+from lsfemu.config.parser import parse_lsf_conf
 from lsfemu.config.semantic import check_all
 from lsfemu.render import messages, timefmt
 
@@ -30,11 +33,20 @@ def _check_text(issues) -> tuple[str, bool]:
     return _CHECKING + head + body + "\n", bool(fatal)
 
 
-def check_config(envdir: str) -> tuple[str, bool]:
+def check_config(envdir: str, cluster_time: float | None = None) -> tuple[str, bool]:
     """The check run before the configuration is taken (badmin ckconfig,
     reconfig, mbdrestart; lsfemu daemon restart): its stderr text, and whether
-    it found fatal errors (then the running configuration and daemon are kept)."""
-    _, issues = check_all(envdir)
+    it found fatal errors (then the running configuration and daemon are kept).
+    With the running cluster's time: a wall clock that would take it backwards
+    is one of those errors (the daemon would refuse to start on it)."""
+    cfg, issues = check_all(envdir)
+    if cfg is not None and cluster_time is not None and cfg.lsf_conf.get("LSFEMU_CLOCK", "wall").lower() == "wall":
+        why = wall_refusal(cluster_time, time.time())
+        if why:
+            conf = cfg.files.get("lsf.conf") or os.path.join(cfg.envdir, "lsf.conf")
+            with open(conf, encoding="utf-8", errors="replace") as f:
+                _, lines = parse_lsf_conf(f.read(), Reporter(conf))
+            issues = issues + [ConfigIssue(conf, lines.get("LSFEMU_CLOCK", 0), why)]
     return _check_text(issues)
 
 
@@ -46,7 +58,7 @@ def badmin(c: Ctx) -> Result:
     args = [a for a in args if a not in ("-f", "-v")]  # no prompts here: -f/-v change nothing
     cl = c.cluster
     if sub == "ckconfig":
-        text, fatal = check_config(cl.envdir)
+        text, fatal = check_config(cl.envdir, cl.now())
         return Result("", text, 255 if fatal else 0)
     if sub == "showconf":
         if args[:1] != ["mbd"]:
@@ -64,7 +76,7 @@ def badmin(c: Ctx) -> Result:
     if not c.is_cluster_admin:
         return Result("", "User permission denied\n", 255)
     if sub in ("reconfig", "mbdrestart"):
-        text, fatal = check_config(cl.envdir)
+        text, fatal = check_config(cl.envdir, cl.now())
         if fatal:
             return Result("", text + "No reconfiguration: the running configuration is kept.\n", 255)
         if sub == "reconfig":

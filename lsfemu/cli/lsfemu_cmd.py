@@ -306,6 +306,19 @@ def daemon_stop(kill_jobs: bool = typer.Option(False, "--kill-jobs", help="kill 
     typer.echo("daemon stopped" if stopped else "daemon: not running")
 
 
+def _running_clock() -> float | None:
+    """The running daemon's time (`lsfemu clock show`: `... (EPOCH)`), None when none answers."""
+    from lsfemu import client
+
+    if client._connect(client.socket_path()) is None:
+        return None
+    out, _, rc = _remote(["clock", "show"])
+    try:
+        return float(out.rsplit("(", 1)[1].split(")")[0]) if rc == 0 else None
+    except (IndexError, ValueError):
+        return None
+
+
 @daemon_app.command("restart")
 def daemon_restart() -> None:
     """Check the configuration, then stop and start the daemon."""
@@ -313,7 +326,7 @@ def daemon_restart() -> None:
 
     # A configuration the new daemon could not load stops the restart before the old
     # daemon is stopped: it is kept (as badmin mbdrestart keeps it), not the cluster lost.
-    text, fatal = check_config(_envdir())
+    text, fatal = check_config(_envdir(), _running_clock())
     if fatal:
         typer.echo(text + "No restart: the running daemon is kept.", err=True)
         raise typer.Exit(1)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.orm import aliased
 
-from lsfemu.clock import Clock, parse_duration, parse_start
+from lsfemu.clock import Clock, parse_duration, parse_start, wall_refusal
 from lsfemu.config.semantic import check_all, load_all
 from lsfemu.config.model import ClusterConfig, ConfigIssue
 from lsfemu.daemon import apslist, apsrank, fairshare_live, passrows
@@ -170,6 +170,9 @@ class Cluster:
         self.session.execute(update(Counter).where(Counter.name == "events_offset").values(value=Counter.value))
         self.events.recover(self._counter("events_offset"))
         self._init_clock()
+        why = wall_refusal(self.clock.virtual_now, time.time()) if self.clock.mode == "wall" else None
+        if why:  # the cluster's time would run backwards: lsb.events out of order, waits lost
+            raise ValueError(why)
         self.runner = Runner(shared_dir or home)  # real execution in wall clock mode
         self.jobs: dict[JobKey, Job] = {}
         # Counts loads and new jobs: with len(self.jobs), says whether the set
@@ -317,7 +320,7 @@ class Cluster:
             mode = cfg.lsf_conf.get("LSFEMU_CLOCK", "wall").lower()
             if mode in ("wall", "virtual"):
                 if mode == "virtual" and self.clock.mode == "wall":
-                    self.clock.virtual_now = time.time()
+                    self.clock.virtual_now = self.clock.now()  # on from the wall clock, never back
                 self.clock.mode = mode
             self.mark_dirty()
         return issues
