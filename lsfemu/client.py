@@ -6,10 +6,8 @@ import fast. It sends argv, the caller's cwd and environment (and stdin for
 comes back and exits with the daemon's exit code. When no daemon answers it
 starts one, under a lock so that concurrent first calls start exactly one.
 
-Wire format (see `encode_fields`): a frame is a 4-byte big-endian length
-and a sequence of fields, each a 4-byte length and UTF-8 bytes. No json or
-socket module on this path: they pull in re and enum, which cost more than
-the whole command may take.
+The wire format is lsfemu.protocol's. No json or socket module on this path:
+they pull in re and enum, which cost more than the whole command may take.
 """
 
 from __future__ import annotations
@@ -18,13 +16,11 @@ import _socket
 import os
 import sys
 
-PROTOCOL = 1
+from lsfemu.protocol import (NOT_MASTER_RC, PROTOCOL, KeyFileError, decode_fields, encode_request, key_path,
+                             read_answer, read_key, recv_frame, sign_request)
+
 CONNECT_TIMEOUT = 60.0  # seconds to wait for a reply (a busy daemon may take a while)
 START_TIMEOUT = 30.0  # seconds to wait for a freshly started daemon's socket
-#: exit status in the answer of a master candidate that is not (or no longer) the
-#: master (a shared cluster, docs/semantics.md): the client tries the next host
-#: of LSF_MASTER_LIST instead of printing the answer
-NOT_MASTER_RC = 250
 
 
 def state_dir() -> str:
@@ -33,80 +29,6 @@ def state_dir() -> str:
 
 def socket_path(home: str | None = None) -> str:
     return os.path.join(home or state_dir(), "mbatchd.sock")
-
-
-def encode_fields(fields: list[str]) -> bytes:
-    parts = []
-    for f in fields:
-        b = f.encode("utf-8", "surrogateescape")
-        parts.append(len(b).to_bytes(4, "big"))
-        parts.append(b)
-    body = b"".join(parts)
-    return len(body).to_bytes(4, "big") + body
-
-
-def split_fields(body: bytes) -> list[bytes]:
-    """The raw fields of a frame made by encode_fields (without the frame length). Raises ValueError."""
-    out = []
-    i, n = 0, len(body)
-    while i < n:
-        if i + 4 > n:
-            raise ValueError("truncated field length")
-        k = int.from_bytes(body[i:i + 4], "big")
-        i += 4
-        if i + k > n:
-            raise ValueError("truncated field")
-        out.append(body[i:i + k])
-        i += k
-    return out
-
-
-def decode_fields(body: bytes) -> list[str]:
-    """Inverse of encode_fields (without the frame length). Raises ValueError."""
-    return [f.decode("utf-8", "surrogateescape") for f in split_fields(body)]
-
-
-def encode_request(req: dict) -> bytes:
-    """[version, cmd, cwd, has_stdin, stdin, tty, argc, *argv, *"KEY=VALUE"]."""
-    stdin = req.get("stdin")
-    fields = ["lsfemu/2", req["cmd"], req["cwd"], "1" if stdin is not None else "0", stdin or "",
-              "1" if req.get("tty") else "0", str(len(req["argv"]))]
-    fields += req["argv"]
-    fields += [f"{k}={v}" for k, v in req["env"].items()]
-    return encode_fields(fields)
-
-
-def decode_request(body: bytes) -> dict:
-    f = decode_fields(body)
-    if len(f) < 7 or f[0] != "lsfemu/2" or not f[6].isdigit():
-        raise ValueError("not an lsfemu request")
-    argc = int(f[6])
-    if 7 + argc > len(f):
-        raise ValueError("truncated argv")
-    env = {}
-    for item in f[7 + argc:]:
-        k, _, v = item.partition("=")
-        env[k] = v
-    return {"v": 2, "cmd": f[1], "cwd": f[2], "stdin": f[4] if f[3] == "1" else None,
-            "tty": f[5] == "1", "argv": f[7:7 + argc], "env": env}
-
-
-def encode_response(out: str, err: str, rc: int) -> bytes:
-    return encode_fields([str(rc), out, err])
-
-
-def _recv_exact(sock, n: int) -> bytes:
-    buf = bytearray()
-    while len(buf) < n:
-        chunk = sock.recv(min(n - len(buf), 1 << 20))
-        if not chunk:
-            raise ConnectionError("connection closed by the daemon")
-        buf += chunk
-    return bytes(buf)
-
-
-def _recv_frame(sock) -> bytes:
-    return _recv_exact(sock, int.from_bytes(_recv_exact(sock, 4), "big"))
 
 
 def _connect(path: str):
@@ -331,18 +253,8 @@ def _bsub_has_command(argv: list[str]) -> bool:
 # Only when lsf.conf sets both LSF_MASTER_LIST and LSB_MBD_PORT, and only when no
 # daemon answers on the local Unix socket (or the local one is a standby that
 # answers NOT_MASTER_RC): the Unix-socket path above does not read lsf.conf nor
-# import hmac/hashlib. Wire format of a TCP request (a frame as encode_fields
-# makes, with bytes fields): [TCP_MAGIC, user, timestamp in ms, nonce, mac, body]
-# where body is encode_request's frame without its length and
-#     mac = HMAC-SHA256(key, fields(TCP_MAGIC, user, timestamp, nonce) + body)
-# The answer is [rc, out, err, mac] with
-#     mac = HMAC-SHA256(key, fields(TCP_ANSWER, nonce) + fields(rc, out, err));
-# a refusal the daemon cannot or will not sign has an empty mac and rc 255.
+# import hmac/hashlib. The signed wire format: lsfemu.protocol.
 
-TCP_MAGIC = "lsfemu-tcp/1"
-TCP_ANSWER = "lsfemu-tcp/1 answer"
-KEY_FILE = "lsfemu.key"  # in LSF_ENVDIR, beside lsf.conf; mode 0600
-KEY_MIN_LEN = 32  # bytes of key material (lsfemu writes 64 hex digits)
 DOWN = "LSF is down. Please wait ...\n"
 STILL_TRYING = "batch system daemon not responding ... still trying\n"
 NTRIES = 6  # rounds over LSF_MASTER_LIST (LSB_NTRIES overrides) ...
@@ -350,83 +262,6 @@ RETRY_INTERVAL = 2.0  # ... this many seconds apart: long enough to span a failo
 CONNTIMEOUT = 10.0  # seconds per TCP connect (LSB_API_CONNTIMEOUT overrides)
 
 
-class KeyFileError(RuntimeError):
-    """The cluster key file is missing, unreadable, too open or too short."""
-
-
-def key_path(envdir: str) -> str:
-    return os.path.join(envdir, KEY_FILE)
-
-
-def read_key(path: str) -> bytes:
-    """The cluster's secret: the file's stripped bytes. The file must be readable
-    by its owner only (like ssh's private keys): a key others can read signs for
-    anyone."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError as e:
-        raise KeyFileError(f"cannot read the cluster key {path}: {e.strerror}") from None
-    try:
-        mode = os.fstat(fd).st_mode
-        if mode & 0o077:
-            raise KeyFileError(f"the cluster key {path} is readable by others (mode {mode & 0o777:o}); "
-                               f"run 'chmod 600 {path}'")
-        data = os.read(fd, 4096).strip()
-    finally:
-        os.close(fd)
-    if len(data) < KEY_MIN_LEN:
-        raise KeyFileError(f"the cluster key {path} is too short ({len(data)} bytes; at least {KEY_MIN_LEN})")
-    return data
-
-
-def _raw_fields(parts: list[bytes]) -> bytes:
-    return b"".join(len(b).to_bytes(4, "big") + b for b in parts)
-
-
-def _b(text: str) -> bytes:
-    return text.encode("utf-8", "surrogateescape")
-
-
-def request_mac(key: bytes, user: str, ts: str, nonce: str, body: bytes) -> str:
-    import hashlib
-    import hmac
-
-    return hmac.new(key, _raw_fields([_b(TCP_MAGIC), _b(user), _b(ts), _b(nonce)]) + body, hashlib.sha256).hexdigest()
-
-
-def answer_mac(key: bytes, nonce: str, rc: str, out: str, err: str) -> str:
-    import hashlib
-    import hmac
-
-    msg = _raw_fields([_b(TCP_ANSWER), _b(nonce)]) + _raw_fields([_b(rc), _b(out), _b(err)])
-    return hmac.new(key, msg, hashlib.sha256).hexdigest()
-
-
-def sign_request(key: bytes, user: str, body: bytes, ts: str | None = None, nonce: str | None = None) -> tuple[bytes, str]:
-    """The framed TCP request and its nonce (the answer is signed over it)."""
-    import time
-
-    ts = ts if ts is not None else str(int(time.time() * 1000))
-    nonce = nonce if nonce is not None else os.urandom(16).hex()
-    mac = request_mac(key, user, ts, nonce, body)
-    payload = _raw_fields([_b(TCP_MAGIC), _b(user), _b(ts), _b(nonce), _b(mac), body])
-    return len(payload).to_bytes(4, "big") + payload, nonce
-
-
-def read_answer(key: bytes, nonce: str, frame: bytes, where: str) -> tuple[str, str, int]:
-    """(out, err, rc) of a TCP answer whose signature holds; an unsigned refusal
-    (rc 255, nothing done) is shown as is; anything else is not believed."""
-    import hmac
-
-    f = decode_fields(frame)
-    if len(f) != 4 or not f[0].lstrip("-").isdigit():
-        raise ValueError("malformed answer")
-    rc, out, err, mac = f
-    if mac and hmac.compare_digest(mac, answer_mac(key, nonce, rc, out, err)):
-        return out, err, int(rc)
-    if not mac and rc == "255" and not out:
-        return "", err, 255
-    return "", f"lsfemu: the answer from {where} is not signed with this cluster's key; ignored\n", 255
 
 
 def read_conf_keys(envdir: str, keys: tuple[str, ...]) -> dict[str, str]:
@@ -509,7 +344,7 @@ def call_remote(envdir: str, masters: list[str], port: int, req: dict, conntimeo
             try:
                 s.settimeout(CONNECT_TIMEOUT)
                 s.sendall(frame)
-                out, err, rc = read_answer(key, nonce, _recv_frame(s), where)
+                out, err, rc = read_answer(key, nonce, recv_frame(s), where)
             except (OSError, ConnectionError, ValueError) as e:
                 return "", f"lsfemu: no answer from {where} ({e}); the request may not have been carried out\n", 255
             finally:
@@ -590,7 +425,7 @@ def call(cmd: str, argv: list[str], stdin_text: str | None = None) -> tuple[str,
     try:
         s.settimeout(CONNECT_TIMEOUT)
         s.sendall(encode_request(req))
-        f = decode_fields(_recv_frame(s))
+        f = decode_fields(recv_frame(s))
         rc, out, err = int(f[0]), f[1], f[2]
     except (OSError, ConnectionError, ValueError, IndexError) as e:
         # No answer means no acknowledgement: say so, never pretend.

@@ -153,7 +153,7 @@ def init(directory: str = typer.Argument(..., help="folder for lsf.conf and the 
         except ValueError as e:
             typer.echo(f"lsfemu: --start: {e}", err=True)
             raise typer.Exit(2)
-    from lsfemu.client import KeyFileError
+    from lsfemu.protocol import KeyFileError
 
     try:
         d = write_cluster(directory, clock=clock, force=force, start=first)

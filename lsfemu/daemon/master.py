@@ -46,7 +46,7 @@ import time
 import zlib
 from dataclasses import dataclass
 
-from lsfemu.client import NOT_MASTER_RC
+from lsfemu.protocol import NOT_MASTER_RC
 
 log = logging.getLogger("lsfemu.daemon")
 

@@ -27,7 +27,7 @@ import sys
 import threading
 import time
 
-from lsfemu.client import _recv_exact, decode_request, encode_response
+from lsfemu.protocol import decode_request, encode_response, recv_exact
 from lsfemu.daemon import dispatch
 
 MAX_REQUEST = 64 * 1024 * 1024
@@ -44,11 +44,11 @@ class _Handler(socketserver.BaseRequestHandler):
         try:
             creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
             _pid, uid, _gid = struct.unpack("3i", creds)
-            n = int.from_bytes(_recv_exact(sock, 4), "big")
+            n = int.from_bytes(recv_exact(sock, 4), "big")
             if n > MAX_REQUEST:
                 sock.sendall(encode_response("", f"lsfemu: request larger than {MAX_REQUEST} bytes refused\n", 255))
                 return
-            req = decode_request(_recv_exact(sock, n))
+            req = decode_request(recv_exact(sock, n))
         except (OSError, ValueError, struct.error, ConnectionError) as e:
             log.info("dropped a connection: %s", e)
             return
@@ -81,18 +81,18 @@ class _TcpHandler(socketserver.BaseRequestHandler):
         cfg = cluster.config if cluster is not None else daemon.tcp_config
         host = gate.host_of(addr, [h.name for h in cfg.cluster_hosts])
         try:
-            n = int.from_bytes(_recv_exact(sock, 4), "big")
+            n = int.from_bytes(recv_exact(sock, 4), "big")
             if host is None:
                 log.warning("refused a TCP connection from %s: no host of %s has this address",
                             addr, cfg.files.get("lsf.cluster", "lsf.cluster." + cfg.cluster_name))
                 if n <= REFUSAL_READ_LIMIT:
-                    _recv_exact(sock, n)  # read it, so the refusal is not lost to a reset
+                    recv_exact(sock, n)  # read it, so the refusal is not lost to a reset
                     sock.sendall(refusal(NON_LSF_HOST))
                 return
             if n > MAX_REQUEST:
                 sock.sendall(refusal(f"lsfemu: request larger than {MAX_REQUEST} bytes refused"))
                 return
-            raw = _recv_exact(sock, n)
+            raw = recv_exact(sock, n)
         except (OSError, ValueError, ConnectionError) as e:
             log.info("dropped a TCP connection from %s: %s", addr, e)
             return
@@ -331,7 +331,7 @@ class Daemon:
             if inherited is not None:
                 os.close(int(inherited))
             return
-        from lsfemu.client import KeyFileError
+        from lsfemu.protocol import KeyFileError
         from lsfemu.daemon.tcp import TcpGate, ensure_key
 
         try:

@@ -8,7 +8,7 @@ Owns what makes a TCP request trustworthy, before it reaches `Daemon.serve`:
 - the cluster key (`LSF_ENVDIR/lsfemu.key`, mode 0600; made here on first start)
   signs every request: HMAC-SHA256 over the whole request and its user, a
   timestamp within MAX_SKEW of the daemon's clock, a nonce never seen before.
-The wire format is in lsfemu/client.py (both ends share it). The threat model
+The wire format is in lsfemu/protocol.py (both ends share it). The threat model
 is in README ("A shared cluster").
 """
 
@@ -22,7 +22,7 @@ import socket
 import threading
 import time
 
-from lsfemu import client
+from lsfemu import protocol
 
 log = logging.getLogger("lsfemu.daemon")
 
@@ -36,8 +36,8 @@ _NONCE = re.compile(r"^[0-9a-f]{32}$")
 
 def ensure_key(envdir: str) -> bytes:
     """The cluster key, written (0600, 64 hex digits) when the file does not exist.
-    Raises client.KeyFileError (too open, too short, unreadable) or OSError."""
-    path = client.key_path(envdir)
+    Raises protocol.KeyFileError (too open, too short, unreadable) or OSError."""
+    path = protocol.key_path(envdir)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
@@ -46,7 +46,7 @@ def ensure_key(envdir: str) -> bytes:
         with os.fdopen(fd, "w") as f:
             f.write(os.urandom(32).hex() + "\n")
         log.info("wrote a new cluster key %s; copy it (mode 0600) to the client hosts", path)
-    return client.read_key(path)
+    return protocol.read_key(path)
 
 
 def normal_address(addr: str) -> str:
@@ -100,17 +100,17 @@ class TcpGate:
         """(user, nonce, request) of a good request, else the reason to refuse it.
         `not_before`: a later start of service than accept_since (a takeover)."""
         try:
-            f = client.split_fields(raw)
+            f = protocol.split_fields(raw)
         except ValueError:
             return "not an lsfemu request"
-        if len(f) != 6 or f[0] != client.TCP_MAGIC.encode():
+        if len(f) != 6 or f[0] != protocol.TCP_MAGIC.encode():
             return "not an lsfemu request"
         try:
             user, ts, nonce, mac = (x.decode("utf-8") for x in f[1:5])
         except UnicodeDecodeError:
             return "not an lsfemu request"
         body = f[5]
-        if not hmac.compare_digest(mac.encode(), client.request_mac(self.key, user, ts, nonce, body).encode()):
+        if not hmac.compare_digest(mac.encode(), protocol.request_mac(self.key, user, ts, nonce, body).encode()):
             return "the request is not signed with this cluster's key"
         # Signed by a key holder from here on; what follows stops replays.
         if not ts.isdigit() or not _NONCE.match(nonce) or not _USER.match(user):
@@ -129,16 +129,16 @@ class TcpGate:
                 self._seen = {n: t for n, t in self._seen.items() if t > now}
             self._seen[nonce] = sent + MAX_SKEW + 1
         try:
-            req = client.decode_request(body)
+            req = protocol.decode_request(body)
         except ValueError:
             return "malformed signed request"
         return user, nonce, req
 
     def answer(self, nonce: str, out: str, err: str, rc: int) -> bytes:
         r = str(rc)
-        return client.encode_fields([r, out, err, client.answer_mac(self.key, nonce, r, out, err)])
+        return protocol.encode_fields([r, out, err, protocol.answer_mac(self.key, nonce, r, out, err)])
 
 
 def refusal(why: str) -> bytes:
     """An unsigned answer: one line, rc 255 (the client shows it; nothing was done)."""
-    return client.encode_fields(["255", "", why.rstrip("\n") + "\n", ""])
+    return protocol.encode_fields(["255", "", why.rstrip("\n") + "\n", ""])

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from lsfemu import client
+from lsfemu import protocol
 from lsfemu.daemon.tcp import TcpGate
 
 HOST_ROW = "hostC     !        !        1       -    -    -    ()\n"
@@ -60,14 +60,14 @@ def send_raw(port: int, frame: bytes, source: str | None = None) -> tuple[str, s
     with socket.create_connection(("127.0.0.1", port), timeout=10,
                                   source_address=(source, 0) if source else None) as s:
         s.sendall(frame)
-        f = client.decode_fields(client._recv_frame(s))
+        f = protocol.decode_fields(protocol.recv_frame(s))
     return f[1], f[2], int(f[0]), f[3]
 
 
 def signed_bsub(c, key: bytes | None = None, user: str = "user1", argv=("-J", "raw", "sleep", "10"), **kw) -> bytes:
-    key = key or client.read_key(client.key_path(str(c.envdir)))
+    key = key or protocol.read_key(protocol.key_path(str(c.envdir)))
     req = {"cmd": "bsub", "argv": list(argv), "cwd": "/tmp", "env": {"LSF_ENVDIR": "/elsewhere"}, "stdin": None, "tty": False}
-    frame, _nonce = client.sign_request(key, user, client.encode_request(req)[4:], **kw)
+    frame, _nonce = protocol.sign_request(key, user, protocol.encode_request(req)[4:], **kw)
     return frame
 
 
@@ -92,8 +92,8 @@ def test_a_command_over_tcp_on_loopback_end_to_end(lsf_cluster_factory):
     r = remote(c, "lsfemu clock show")
     assert r.rc == 0, r.text
     req = {"cmd": "lsfemu", "argv": ["daemon", "stop"], "cwd": "/", "env": {}, "stdin": None, "tty": False}
-    key = client.read_key(client.key_path(str(c.envdir)))
-    frame, _nonce = client.sign_request(key, "lsfadmin", client.encode_request(req)[4:])
+    key = protocol.read_key(protocol.key_path(str(c.envdir)))
+    frame, _nonce = protocol.sign_request(key, "lsfadmin", protocol.encode_request(req)[4:])
     _out, err, rc, _mac = send_raw(c.port, frame)
     assert rc == 255 and "acts on the daemon of this host only" in err
     assert c.run("lsfemu daemon status").rc == 0
@@ -152,7 +152,7 @@ def test_client_key_problems_are_one_line(lsf_cluster_factory):
     c = make_shared(lsf_cluster_factory)
     other = c.root / "clientconf"
     shutil.copytree(c.envdir, other)
-    keyfile = other / client.KEY_FILE
+    keyfile = other / protocol.KEY_FILE
     # A key copied with the wrong mode is refused by the client before anything is sent.
     os.chmod(keyfile, 0o644)
     r = remote(c, "bjobs", LSF_ENVDIR=str(other))
@@ -171,7 +171,7 @@ def test_client_key_problems_are_one_line(lsf_cluster_factory):
 def test_daemon_does_not_start_with_an_open_key_or_a_taken_port(lsf_cluster_factory):
     c = make_shared(lsf_cluster_factory)
     c.run("lsfemu daemon stop")
-    keyfile = c.envdir / client.KEY_FILE
+    keyfile = c.envdir / protocol.KEY_FILE
     os.chmod(keyfile, 0o644)
     r = c.run("lsfemu daemon start")
     assert r.rc == 1 and "LSB_MBD_PORT is set but the cluster key cannot be used: the cluster key" in r.err
@@ -212,11 +212,11 @@ class FakeCandidate(threading.Thread):
             except OSError:
                 return
             with conn:
-                raw = client._recv_frame(conn)
+                raw = protocol.recv_frame(conn)
                 user, nonce, req = self.gate.verify(raw)
                 self.seen.append([user] + req["argv"])
                 if self.answer is None:
-                    conn.sendall(self.gate.answer(nonce, "", "", client.NOT_MASTER_RC))
+                    conn.sendall(self.gate.answer(nonce, "", "", protocol.NOT_MASTER_RC))
                 else:
                     conn.sendall(self.gate.answer(nonce, self.answer, "", 0))
 
@@ -263,7 +263,7 @@ def test_two_candidates_share_a_machine_with_lsfemu_mbd_address(lsf_cluster_fact
     hosts.write_text(hosts.read_text().replace(HOST_ROW, HOST_ROW + "127.0.0.1       !        !        0       -    -    -    ()\n"))
     assert c.run("lsfemu daemon start", env={"LSFEMU_MBD_ADDRESS": "127.0.0.1"}).rc == 0
     assert "listening on 127.0.0.1 port" in (c.home / "daemon.log").read_text()
-    standby = FakeCandidate(client.read_key(client.key_path(str(c.envdir))), "127.0.0.2", port, None)
+    standby = FakeCandidate(protocol.read_key(protocol.key_path(str(c.envdir))), "127.0.0.2", port, None)
     standby.start()
     try:
         r = c.run("bsub -J viamaster sleep 10", user="user2",
@@ -353,10 +353,10 @@ def test_commands_over_tcp_from_another_network_namespace(lsf_cluster_factory, n
     clientconf.mkdir()
     # What the admin copies to a client host: lsf.conf and the key (0600).
     shutil.copy2(c.envdir / "lsf.conf", clientconf / "lsf.conf")
-    shutil.copy2(c.envdir / client.KEY_FILE, clientconf / client.KEY_FILE)
+    shutil.copy2(c.envdir / protocol.KEY_FILE, clientconf / protocol.KEY_FILE)
     env = {k: v for k, v in c.env.items()}
     env.update(LSF_ENVDIR=str(clientconf), LSFEMU_HOME=str(c.root / "clientstate"), LSFEMU_AUTOSTART="0",
-               PYTHONPATH=str(Path(client.__file__).resolve().parent.parent))
+               PYTHONPATH=str(Path(protocol.__file__).resolve().parent.parent))
     cmd = [sys.executable, "-c", "import sys; from lsfemu.client import run; sys.exit(run(sys.argv[1], sys.argv[2:]))"]
 
     r = netns.run(cmd + ["bsub", "-J", "fromns", "sleep", "100"], dict(env, LSFEMU_USER="user1"))
@@ -366,11 +366,11 @@ def test_commands_over_tcp_from_another_network_namespace(lsf_cluster_factory, n
     assert c.run("bjobs -noheader -o 'jobid from_host' 1").out == f"1 {netns.ns_addr}\n"
 
     # A wrong key from that host: refused, nothing changed.
-    (clientconf / client.KEY_FILE).write_text(os.urandom(32).hex() + "\n")
+    (clientconf / protocol.KEY_FILE).write_text(os.urandom(32).hex() + "\n")
     r = netns.run(cmd + ["bsub", "sleep", "1"], dict(env, LSFEMU_USER="user1"))
     assert (r.stdout, r.returncode) == ("", 255)
     assert r.stderr == "User permission denied: the request is not signed with this cluster's key; nothing was changed\n"
-    shutil.copy2(c.envdir / client.KEY_FILE, clientconf / client.KEY_FILE)
+    shutil.copy2(c.envdir / protocol.KEY_FILE, clientconf / protocol.KEY_FILE)
 
     # The same host dropped from lsf.cluster (badmin reconfig): refused as a non-LSF host.
     hosts = c.path_of("lsf.cluster.cluster1")

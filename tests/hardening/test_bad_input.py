@@ -55,7 +55,7 @@ from pathlib import Path
 
 import pytest
 
-from lsfemu.client import decode_fields, encode_request
+from lsfemu.protocol import decode_fields, encode_request
 from lsfemu.testing import LsfCluster, _command_path
 
 EXTRA_QUEUES = """

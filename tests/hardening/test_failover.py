@@ -25,7 +25,8 @@ from pathlib import Path
 import pytest
 
 from lsfemu.cli.lsfemu_cmd import write_cluster
-from lsfemu.client import NOT_MASTER_RC, _connect, _recv_frame, decode_fields, encode_request, socket_path
+from lsfemu.client import _connect, socket_path
+from lsfemu.protocol import NOT_MASTER_RC, decode_fields, encode_request, recv_frame
 from lsfemu.events import format as F
 from lsfemu.events.log import read_events
 
@@ -89,7 +90,7 @@ class SharedCluster:
         try:
             s.settimeout(30)
             s.sendall(encode_request(req))
-            rc, out, err = decode_fields(_recv_frame(s))
+            rc, out, err = decode_fields(recv_frame(s))
             return out, err, int(rc)
         except (OSError, ConnectionError, ValueError) as e:
             return "", str(e), -1

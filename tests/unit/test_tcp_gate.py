@@ -1,5 +1,5 @@
 """The TCP gate (lsfemu/daemon/tcp.py) on its own: signature, freshness, replay,
-peer addresses; and the client's half of the wire format (lsfemu/client.py)."""
+peer addresses; and the client's half of the wire format (lsfemu/protocol.py)."""
 
 import os
 import stat
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lsfemu import client
+from lsfemu import client, protocol
 from lsfemu.daemon.tcp import MAX_SKEW, TcpGate, ensure_key, normal_address
 
 KEY = b"k" * 64
@@ -20,8 +20,8 @@ def _req(argv=("sleep", "10"), cmd="bsub"):
 
 
 def _frame(key=KEY, user="user1", req=None, **kw) -> bytes:
-    body = client.encode_request(req or _req())[4:]
-    frame, _nonce = client.sign_request(key, user, body, **kw)
+    body = protocol.encode_request(req or _req())[4:]
+    frame, _nonce = protocol.sign_request(key, user, body, **kw)
     return frame[4:]  # the daemon reads the length itself
 
 
@@ -45,7 +45,7 @@ def test_wrong_key_tampering_and_garbage_are_refused():
     other = raw.replace(b"user1", b"user2")
     assert gate.verify(other) == "the request is not signed with this cluster's key"
     assert gate.verify(b"\x00\x00") == "not an lsfemu request"
-    assert gate.verify(client.encode_fields(["lsfemu-tcp/9", "a", "b", "c", "d", "e"])[4:]) == "not an lsfemu request"
+    assert gate.verify(protocol.encode_fields(["lsfemu-tcp/9", "a", "b", "c", "d", "e"])[4:]) == "not an lsfemu request"
     # After all that, the good request still goes through (no nonce was burnt by the refusals).
     assert isinstance(gate.verify(raw), tuple)
 
@@ -101,17 +101,17 @@ def test_any_request_round_trips_and_any_flipped_byte_is_refused(argv, user):
 def test_answers_are_signed_over_the_nonce():
     gate = TcpGate(KEY, accept_since=0)
     frame = gate.answer("ab" * 16, "Job <1> is submitted.\n", "", 0)[4:]
-    assert client.read_answer(KEY, "ab" * 16, frame, "h") == ("Job <1> is submitted.\n", "", 0)
+    assert protocol.read_answer(KEY, "ab" * 16, frame, "h") == ("Job <1> is submitted.\n", "", 0)
     # An answer to another request (another nonce) or under another key is not believed.
-    out, err, rc = client.read_answer(KEY, "cd" * 16, frame, "h:1")
+    out, err, rc = protocol.read_answer(KEY, "cd" * 16, frame, "h:1")
     assert (out, rc) == ("", 255) and "not signed with this cluster's key" in err
-    out, err, rc = client.read_answer(b"y" * 64, "ab" * 16, frame, "h:1")
+    out, err, rc = protocol.read_answer(b"y" * 64, "ab" * 16, frame, "h:1")
     assert (out, rc) == ("", 255) and "not signed" in err
     # An unsigned answer is shown only as a refusal (rc 255, nothing on stdout).
-    forged = client.encode_fields(["0", "Job <9> is submitted.\n", "", ""])[4:]
-    assert client.read_answer(KEY, "ab" * 16, forged, "h:1")[2] == 255
-    refusal = client.encode_fields(["255", "", "Request from non-LSF host rejected\n", ""])[4:]
-    assert client.read_answer(KEY, "ab" * 16, refusal, "h:1") == ("", "Request from non-LSF host rejected\n", 255)
+    forged = protocol.encode_fields(["0", "Job <9> is submitted.\n", "", ""])[4:]
+    assert protocol.read_answer(KEY, "ab" * 16, forged, "h:1")[2] == 255
+    refusal = protocol.encode_fields(["255", "", "Request from non-LSF host rejected\n", ""])[4:]
+    assert protocol.read_answer(KEY, "ab" * 16, refusal, "h:1") == ("", "Request from non-LSF host rejected\n", 255)
 
 
 def test_peer_addresses_map_to_listed_hosts():
@@ -126,18 +126,18 @@ def test_peer_addresses_map_to_listed_hosts():
 
 def test_key_file_is_made_private_and_refused_when_open(tmp_path):
     key = ensure_key(str(tmp_path))
-    p = tmp_path / client.KEY_FILE
+    p = tmp_path / protocol.KEY_FILE
     assert stat.S_IMODE(p.stat().st_mode) == 0o600 and len(key) == 64
     assert ensure_key(str(tmp_path)) == key  # kept, not replaced
     os.chmod(p, 0o640)
-    with pytest.raises(client.KeyFileError, match=r"readable by others \(mode 640\); run 'chmod 600"):
-        client.read_key(str(p))
+    with pytest.raises(protocol.KeyFileError, match=r"readable by others \(mode 640\); run 'chmod 600"):
+        protocol.read_key(str(p))
     os.chmod(p, 0o600)
     p.write_text("short\n")
-    with pytest.raises(client.KeyFileError, match="too short"):
-        client.read_key(str(p))
-    with pytest.raises(client.KeyFileError, match="cannot read the cluster key"):
-        client.read_key(str(tmp_path / "nope"))
+    with pytest.raises(protocol.KeyFileError, match="too short"):
+        protocol.read_key(str(p))
+    with pytest.raises(protocol.KeyFileError, match="cannot read the cluster key"):
+        protocol.read_key(str(tmp_path / "nope"))
 
 
 def test_shared_cluster_rule_reads_lsf_conf(tmp_path):
