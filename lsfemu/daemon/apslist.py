@@ -45,7 +45,7 @@ from sqlalchemy import event, inspect
 from sqlalchemy.orm import Session
 
 from lsfemu.sched import aps
-from lsfemu.sched.priority import escalated
+from lsfemu.sched.priority import escalation
 from lsfemu.store.models import Job
 
 #: (job, system value, calculated value) of a listed job; the values are
@@ -108,7 +108,7 @@ class ApsListing:
         they are considered for dispatch at *now*, with their APS values."""
         cl = self.cl
         plan = aps.plan_queues(cl.config.queues)
-        over = cl.config.params.job_priority_over_time
+        escalate = escalation(cl.config.params.job_priority_over_time)
         queues: dict[str, tuple] = {}
         live = None  # the fairshare state at *now*, once a job needs it
         fs_ins: dict[tuple[str, str], float | None] = {}
@@ -143,7 +143,7 @@ class ApsListing:
                 qinfo = queues[row.queue] = self._queue(row.queue, plan)
             head, cfg, qprio, has_fs, fs_counts, graces, parts_memo, fs_memo, values = qinfo
             jprio = row.priority  # Cluster.effective_priority
-            jprio = (escalated(jprio, now - row.base_time, over) or 0) if jprio is not None else 0
+            jprio = (escalate(jprio, now - row.base_time) or 0) if jprio is not None else 0
             position = row.position - (1e12 if row.migrated else 0.0)
             if cfg is None:  # outside APS blocks
                 entry = (aps.listing_key(head, None, jprio, position, row.job_id, row.index), job, None, None)

@@ -20,7 +20,7 @@ import math
 from bisect import bisect_right
 
 from lsfemu.sched import aps
-from lsfemu.sched.priority import INT_MAX
+from lsfemu.sched.priority import escalation
 
 
 class UnitRanker:
@@ -34,10 +34,7 @@ class UnitRanker:
         self._queues: dict[str, tuple] = {}  # queue -> (PRIORITY, has FAIRSHARE); PROCLIMIT is in the rows
         self._parts_memo: dict[tuple, tuple] = {}
         self._graces = tuple(sorted(set(self.cfg.grace.values())))
-        over = cluster.config.params.job_priority_over_time
-        # escalation: `increment` every `step` seconds (None: none)
-        self._step = over[1] * 60 if over is not None and over[0] > 0 and over[1] > 0 else None
-        self._increment = over[0] if over is not None else 0
+        self._escalate = escalation(cluster.config.params.job_priority_over_time)
         self._fs_memo: dict[int | tuple, float | None] = {}  # Row.fs_key (with the grace periods reached, if any) -> FS part, before any start
         self._users: set[str] = set()  # of the jobs whose value FS may change (see users())
         self._same_instant = cluster._pass_now == t
@@ -81,7 +78,7 @@ class UnitRanker:
         cfg = self.cfg
         live = self.live
         same_instant = self._same_instant
-        step, increment = self._step, self._increment
+        escalate = self._escalate
         aps_parts, fs_part = aps.aps_parts, aps.fs_part
         isnan, copysign = math.isnan, math.copysign
         out = []
@@ -94,16 +91,9 @@ class UnitRanker:
                 continue
             if same_instant:
                 jprio = pj.priority  # escalated at this instant by Cluster.pass_input
-            else:  # lsfemu.sched.priority.escalated, inline (Cluster.effective_priority at t)
+            else:  # Cluster.effective_priority at t
                 jprio = row.priority
-                if jprio is None:
-                    jprio = 0
-                else:
-                    pending = t - row.base_time
-                    if step is None or pending <= 0:
-                        jprio = min(jprio, INT_MAX) or 0
-                    else:
-                        jprio = min(jprio + int(pending // step) * increment, INT_MAX) or 0
+                jprio = (escalate(jprio, t - row.base_time) or 0) if jprio is not None else 0
             if graces:
                 reached = bisect_right(graces, self._pend(row))
             # (Row.parts_key stands for the job's resources and its queue's PRIORITY)

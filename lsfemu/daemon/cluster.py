@@ -34,7 +34,8 @@ from lsfemu.events.log import event_files
 from lsfemu.sched import aps, arrayspec, depend, dispatch, resreq, simulate
 from lsfemu.sched import fairshare as fs
 from lsfemu.sched import fairshare_plugins
-from lsfemu.sched.priority import INT_MAX, default_priority, escalated
+from lsfemu.sched.priority import (default_priority, escalated, escalation, frozen_at_dispatch,
+                                   pending_clock_after_run)
 from lsfemu.store.counters import ensure_counters, take_counter
 from lsfemu.store.db import one_writer_at_a_time, open_store
 from lsfemu.store.models import ClockState, Counter, HostState, Job, JobEvent, QueueState, UserUsage
@@ -464,8 +465,10 @@ class Cluster:
         return q.run_limit_default if q.run_limit_default is not None else q.run_limit
 
     def _start(self, job: Job, hosts: list[str], t: float) -> None:
-        if job.priority is not None:
-            job.priority = self.effective_priority(job, t)  # escalation stops at dispatch
+        if job.priority is not None:  # escalation stops at dispatch
+            since = job.priority_base_time if job.priority_base_time is not None else job.submit_time
+            job.priority, job.priority_base_time = frozen_at_dispatch(
+                job.priority, since, t, self.config.params.job_priority_over_time)
         job.migrated = False
         job.status = "RUN"
         job.start_time = t
@@ -606,8 +609,6 @@ class Cluster:
             return None
         if job.status not in ("PEND", "PSUSP"):
             return job.priority
-        from lsfemu.sched.priority import escalated
-
         now = self.now() if now is None else now
         base_time = job.priority_base_time if job.priority_base_time is not None else job.submit_time
         return escalated(job.priority, now - base_time, self.config.params.job_priority_over_time)
@@ -771,9 +772,15 @@ class Cluster:
 
     def rerun(self, job: Job, t: float, reason: str) -> None:
         """A rerunnable job whose host failed, or bmig: pending again, priority
-        and APS values kept, considered before other pending jobs."""
+        and APS values kept, considered before other pending jobs; its
+        escalation and APS grace periods go on counting its pending time."""
         job.work_done = 0.0
         job.status = "PEND"
+        if job.start_time is not None:  # escalation and grace periods count the time pended, not the run
+            job.priority_base_time = pending_clock_after_run(
+                job.priority_base_time if job.priority_base_time is not None else job.submit_time, job.start_time, t)
+            job.pend_since = pending_clock_after_run(
+                job.pend_since if job.pend_since is not None else job.submit_time, job.start_time, t)
         job.start_time = job.segment_start = None
         job.exec_hosts = ""
         job.migrated = True
@@ -1090,9 +1097,7 @@ class Cluster:
         rows = cache.rows
         self._pass_now = now_t  # the PendingJobs' priorities are escalated to this instant
         made = cache.pending
-        over = self.config.params.job_priority_over_time
-        step = over[1] * 60 if over is not None and over[0] > 0 and over[1] > 0 else None
-        increment = over[0] if over is not None else 0
+        escalate = escalation(self.config.params.job_priority_over_time)
         make = dispatch.PendingJob
         append = pending.append
         kept = True
@@ -1120,15 +1125,8 @@ class Cluster:
                     continue
             # Cluster._pending_job, inline (every pending job, every full pass):
             # kept from the last pass, its priority escalated to this instant
-            # (lsfemu.sched.priority.escalated, inline)
             prio = row.priority
-            if prio is not None:
-                pending_s = now_t - row.base_time
-                if step is not None and pending_s > 0:
-                    prio += int(pending_s // step) * increment
-                if prio > INT_MAX:
-                    prio = INT_MAX
-            prio = prio or 0
+            prio = (escalate(prio, now_t - row.base_time) or 0) if prio is not None else 0
             if pj is None:
                 pj = make(row.job_id, row.index, row.user, row.queue, row.slots, prio, row.position,
                           row.migrated, None, row.array_limit, row)

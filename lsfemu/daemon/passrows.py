@@ -38,8 +38,8 @@ class Row(NamedTuple):
     queue: str
     slots: int
     priority: int | None  # as last set
-    base_time: float  # escalation counts from here
-    since: float  # pending since (grace periods)
+    base_time: float  # escalation counts the pending time since (a clock origin: lsfemu.sched.priority)
+    since: float  # grace periods count the pending time since (the same kind of origin)
     position: float
     migrated: bool
     array_limit: int | None

@@ -19,7 +19,15 @@ submission, at ``bmod -sp``/``-spn``, and at ``brequeue`` (a requeued job starts
 over as if newly submitted). So right after ``bmod -sp 40`` the job shows 40,
 as its owner expects; the escalation then resumes from there. A job escalates
 only while pending (PEND or PSUSP); once dispatched its priority stays at the
-value it had then. Rerun jobs (host failure) keep their priority.
+value it had then (:func:`frozen_at_dispatch`). A rerun job (host failure,
+``bmig``) keeps that priority and escalates on from it when it pends again,
+with the part of an interval it had pended before its dispatch: its running
+time never counts (:func:`pending_clock_after_run`).
+
+Pending time is kept as a *clock origin*: an instant such that, while the job
+pends, ``now - origin`` is the pending time counted (the daemon's
+``priority_base_time`` for escalation, ``pend_since`` for APS grace periods).
+A job that pends again after a run moves its origins forward by the run.
 
 Order of pending jobs outside APS queues: job priority (high first), then FCFS;
 ``btop``/``bbot`` move a job only among jobs of the same priority (the daemon's
@@ -30,6 +38,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Callable
 
 #: max_int on LSF's platforms: priorities never grow beyond it.
 INT_MAX = 2147483647
@@ -91,13 +101,51 @@ def escalated(base: int, pending_seconds: float, over_time: tuple[int, int] | No
     exceeds max_int. *pending_seconds* counts from the moment *base* was set
     (see the module docstring).
     """
-    if over_time is None or pending_seconds <= 0:
-        return min(base, INT_MAX)
-    increment, interval = over_time
+    return escalation(over_time)(base, pending_seconds)
+
+
+@lru_cache(maxsize=32)
+def escalation(over_time: tuple[int, int] | None) -> Callable[[int, float], int]:
+    """:func:`escalated` for one JOB_PRIORITY_OVER_TIME: ``f(base, pending_seconds)``.
+
+    The one escalation formula: the scheduling pass, ``bjobs -aps`` and
+    ``lsfemu explain`` all call it (the pass once per pending job, hence a
+    function made once per setting)."""
+    increment, interval = over_time if over_time is not None else (0, 0)
     if increment <= 0 or interval <= 0:
-        return min(base, INT_MAX)
-    steps = int(pending_seconds // (interval * 60))
-    return min(base + steps * increment, INT_MAX)
+        def none(base: int, pending_seconds: float) -> int:
+            return base if base < INT_MAX else INT_MAX
+        return none
+    step = interval * 60
+
+    def steps(base: int, pending_seconds: float) -> int:
+        if pending_seconds > 0:
+            base += int(pending_seconds // step) * increment
+        return base if base < INT_MAX else INT_MAX
+    return steps
+
+
+def frozen_at_dispatch(base: int, base_since: float, now: float,
+                       over_time: tuple[int, int] | None) -> tuple[int, float]:
+    """A job is dispatched at *now*: its priority stops escalating.
+
+    Returns the new (base, base_since): the priority it has now (what bjobs
+    shows while it runs, and what a rerun keeps), and the origin moved on by
+    the whole intervals that priority took in, so that the part of an
+    interval already pended still counts should the job pend again."""
+    if over_time is None or over_time[0] <= 0 or over_time[1] <= 0:
+        return min(base, INT_MAX), base_since
+    step = over_time[1] * 60
+    whole = int(max(0.0, now - base_since) // step)
+    return escalated(base, now - base_since, over_time), base_since + whole * step
+
+
+def pending_clock_after_run(origin: float, dispatched: float, now: float) -> float:
+    """The origin of a pending-time clock (see the module docstring) for a job
+    that pends again at *now* after a run dispatched at *dispatched*: the time
+    it pended from *origin* to its dispatch still counts, the run does not.
+    (An origin set while the job ran - ``bmod -sp`` - counts from *now*.)"""
+    return now - max(0.0, dispatched - origin)
 
 
 @dataclass(frozen=True)
@@ -136,6 +184,14 @@ def on_requeue(state: PriorityState, now: float) -> PriorityState:
     return PriorityState(submit_priority=state.submit_priority, base=state.submit_priority, base_since=now)
 
 
-def on_rerun(state: PriorityState) -> PriorityState:
-    """A rerun (host failure) is not a requeue: the priority is kept."""
-    return state
+def on_dispatch(state: PriorityState, now: float, over_time: tuple[int, int] | None) -> PriorityState:
+    """Dispatch: the escalated priority is kept (:func:`frozen_at_dispatch`)."""
+    base, since = frozen_at_dispatch(state.base, state.base_since, now, over_time)
+    return replace(state, base=base, base_since=since)
+
+
+def on_rerun(state: PriorityState, dispatched: float, now: float) -> PriorityState:
+    """A rerun (host failure) or a migration (``bmig``) is not a requeue: the
+    priority is kept, and escalation counts on from the time pended before
+    the dispatch at *dispatched*, not the run (:func:`pending_clock_after_run`)."""
+    return replace(state, base_since=pending_clock_after_run(state.base_since, dispatched, now))

@@ -53,11 +53,15 @@ class Job(Base):
     mem_req_mb: Mapped[float | None] = mapped_column(Float, nullable=True)
     run_limit_min: Mapped[float | None] = mapped_column(Float, nullable=True)  # bsub -W
     submit_priority: Mapped[int | None] = mapped_column(Integer, nullable=True)  # bsub -sp
-    priority: Mapped[int | None] = mapped_column(Integer, nullable=True)  # job priority as last set
-    # Escalation (JOB_PRIORITY_OVER_TIME) counts pending time from this instant:
-    # submission, the last bmod -sp/-spn, or a requeue.
+    priority: Mapped[int | None] = mapped_column(Integer, nullable=True)  # as last set; escalated at dispatch
+    # Escalation (JOB_PRIORITY_OVER_TIME) counts the pending time since the
+    # priority was set (submission, the last bmod -sp/-spn, a requeue), APS
+    # grace periods the pending time since submission or the last requeue.
+    # Each is kept as a clock origin: while the job pends, now - origin is
+    # that pending time; a rerun or bmig moves both on by the run
+    # (lsfemu.sched.priority.pending_clock_after_run).
     priority_base_time: Mapped[float | None] = mapped_column(Float, nullable=True)
-    pend_since: Mapped[float | None] = mapped_column(Float, nullable=True)  # submission or last requeue
+    pend_since: Mapped[float | None] = mapped_column(Float, nullable=True)
     aps_system: Mapped[float | None] = mapped_column(Float, nullable=True)  # bmod -aps system=
     aps_admin: Mapped[float | None] = mapped_column(Float, nullable=True)  # bmod -aps admin=
     rerunnable: Mapped[bool] = mapped_column(Boolean, default=False)  # bsub -r

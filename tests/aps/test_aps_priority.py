@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lsfemu.sched import priority as P
 
@@ -81,4 +83,40 @@ def test_requeue_resets_job_priority_rerun_keeps_it():
     r = P.on_requeue(s, now=5000)
     assert (r.base, r.base_since, r.submit_priority) == (60, 5000, 60)
     assert r.current(now=5000, over_time=over) == 60
-    assert P.on_rerun(s) is s
+    again = P.on_rerun(s, dispatched=3000, now=5000)
+    assert (again.base, again.submit_priority) == (90, 60)  # a rerun keeps the priority
+
+
+def test_rerun_escalates_on_from_the_pending_time_only():
+    # Issue 16: -sp 10, JOB_PRIORITY_OVER_TIME=1/1, pends 10.5 min, runs 5 min, rerun.
+    over = (1, 1)
+    d = P.on_dispatch(P.on_submit(10, now=0), now=630, over_time=over)
+    assert d.base == 20 and d.current(now=900, over_time=over, pending_until=630) == 20
+    r = P.on_rerun(d, dispatched=630, now=930)
+    assert r.current(now=930, over_time=over) == 20  # not 35: the run does not count
+    assert r.current(now=959, over_time=over) == 20
+    assert r.current(now=960, over_time=over) == 21  # with the half minute pended before the dispatch
+    assert r.current(now=1020, over_time=over) == 22
+    # bmod -sp while the job runs: escalation counts from the rerun
+    m = P.on_modify(d, 40, now=700)
+    assert P.on_rerun(m, dispatched=630, now=930).base_since == 930
+
+
+@settings(max_examples=300)
+@given(base=st.integers(1, 1000), over=st.none() | st.tuples(st.integers(1, 5), st.integers(1, 30)),
+       segments=st.lists(st.tuples(st.integers(0, 20000), st.integers(0, 20000)), min_size=1, max_size=6),
+       tail=st.integers(0, 20000))
+def test_escalation_counts_pending_time_only(base, over, segments, tail):
+    """Pend, run, be rerun, any number of times: the priority is always what a
+    job that only pended, for the same total pending time, would have."""
+    now = 1767603600
+    s = P.on_submit(base, now=now)
+    pended = 0
+    for pend, run in segments:
+        now += pend
+        pended += pend
+        s = P.on_dispatch(s, now=now, over_time=over)
+        assert s.current(now=now + run, over_time=over, pending_until=now) == P.escalated(base, pended, over)
+        dispatched, now = now, now + run
+        s = P.on_rerun(s, dispatched=dispatched, now=now)
+    assert s.current(now=now + tail, over_time=over) == P.escalated(base, pended + tail, over)

@@ -141,3 +141,69 @@ def test_bmig_keeps_priority(lsf_cluster):
     assert (r.out, r.rc) == ("Job <1> is being migrated\n", 0)
     assert c.run("bjobs -noheader -o 'stat pend_reason' 1").out == "PEND Migrating job is waiting for rescheduling;\n"
     assert "Job Priority <60>" in c.run("bjobs -UF 1").out
+
+
+def _job_priority(c, jobid):
+    out = c.run(f"bjobs -UF {jobid}").out
+    return int(out.split("Job Priority <")[1].split(">")[0])
+
+
+@pytest.mark.parametrize("how", ["host fail", "bmig"])
+def test_rerun_keeps_the_priority_and_escalates_on_pending_time_only(lsf_cluster_factory, how):
+    """Issue 16: -sp 10 with JOB_PRIORITY_OVER_TIME = 1/1, pends 10 min, runs 5 min, is
+    rerun: it showed 35, then 37 (the pending minutes counted again, the run as pending)."""
+    c = lsf_cluster_factory(files=dict(ONE_SLOT, **{"lsb.params": PARAMS.format(extra="JOB_PRIORITY_OVER_TIME = 1/1\n")}))
+    c.run("bsub sleep 600", user="user1")  # runs 09:00:10 - 09:10:10
+    c.run("bsub -r -sp 10 sleep 100000", user="user2")  # pends from 09:00:00
+    c.advance("10m")
+    assert _job_priority(c, 2) == 20  # 10 whole minutes pending
+    c.advance("10s")  # 09:10:10: dispatched after 10 min 10 s of pending
+    assert "Status <RUN>" in c.run("bjobs -UF 2").out
+    assert _job_priority(c, 2) == 20
+    c.advance("5m")  # 09:15:10
+    assert _job_priority(c, 2) == 20  # frozen while it runs
+    if how == "host fail":
+        assert c.run("lsfemu host fail hostA", user="lsfadmin").out.endswith("Job <2> will rerun\n")
+    else:
+        c.run("badmin hclose hostA", user="lsfadmin")  # (so that it stays pending)
+        assert c.run("bmig 2", user="user2").rc == 0
+    assert "Status <PEND>" in c.run("bjobs -UF 2").out
+    assert _job_priority(c, 2) == 20  # kept (seed 001), the 5 min run not counted
+    c.advance("49s")  # the 10 s of a minute pended before the dispatch + 49 s
+    assert _job_priority(c, 2) == 20
+    c.advance("1s")
+    assert _job_priority(c, 2) == 21
+    c.advance("1m")
+    assert _job_priority(c, 2) == 22
+
+
+APS_GRACE_QUEUES = """Begin Queue
+QUEUE_NAME = normal
+PRIORITY = 30
+APS_PRIORITY = WEIGHT[[QPRIORITY, 10]] GRACE_PERIOD[[QPRIORITY, 10m]]
+End Queue
+"""
+
+
+def _aps(c, jobid):
+    """The APS column of a job in bjobs -aps."""
+    rows = c.run("bjobs -u all -aps -noheader").out.splitlines()
+    return next(r.split()[-1] for r in rows if r.split()[0] == str(jobid))
+
+
+def test_aps_grace_period_counts_pending_time_only(lsf_cluster_factory):
+    """Issue 16: a job that pended 1 min, ran 20 and was rerun at once was past its
+    10-minute grace period; it has pended 1 minute."""
+    c = lsf_cluster_factory(files=dict(ONE_SLOT, **{"lsb.params": PARAMS.format(extra=""),
+                                                    "lsb.queues": APS_GRACE_QUEUES}))
+    c.run("bsub sleep 60", user="user1")  # runs 09:00:10 - 09:01:10
+    c.run("bsub -r sleep 100000", user="user2")  # pends from 09:00:00
+    c.advance("1m10s")  # 09:01:10: dispatched after 70 s of pending
+    assert "Status <RUN>" in c.run("bjobs -UF 2").out
+    c.advance("20m")
+    assert c.run("lsfemu host fail hostA", user="lsfadmin").rc == 0
+    assert _aps(c, 2) == "0.00"  # within the grace period: QPRIORITY does not count yet
+    c.advance("8m49s")  # 70 s + 529 s = 599 s pending
+    assert _aps(c, 2) == "0.00"
+    c.advance("1s")
+    assert _aps(c, 2) == "300.00"  # 10 x PRIORITY 30 once pending 10 min
