@@ -211,7 +211,8 @@ class JobTracker:
     most slots seen in use at once on each host; ``queues`` the queues in
     order of first use."""
 
-    def __init__(self) -> None:
+    def __init__(self, units: dict[str, str] | None = None) -> None:
+        self.units = units  # of bare rusage amounts (resreq.units_from_conf); MB when None
         self.rows: dict[tuple[int, int], dict[str, Any]] = {}
         self.position = 0
         self.top = 0.0
@@ -329,7 +330,7 @@ class JobTracker:
         row["num_processors"] = nproc if nproc > 1 else 1
         row["max_processors"] = max_nproc if max_nproc > nproc else None
         row["res_req"] = res_req or None
-        row["mem_req_mb"] = _mem(res_req) if res_req else None
+        row["mem_req_mb"] = _mem(res_req, self.units) if res_req else None
         row["run_limit_min"] = run / 60.0 if run > 0 else None
         row["submit_priority"] = row["priority"] = prio
         row["priority_base_time"] = row["pend_since"] = row["submit_time"] = submit
@@ -358,7 +359,7 @@ class JobTracker:
             self.queues.setdefault(rec.queue)
         if o & F.SUB_RES_REQ:
             row["res_req"] = rec.res_req or None
-            row["mem_req_mb"] = _mem(rec.res_req)
+            row["mem_req_mb"] = _mem(rec.res_req, self.units)
         if o2 & F.SUB2_MODIFY_CMD:
             row["command"] = rec.command
         if o & F.SUB_PROJECT_NAME:
@@ -487,14 +488,15 @@ def _future(row: dict[str, Any], live: dict[str, Any] | None, end_of_file: float
     row.update(sim_runtime=runtime, sim_cputime=cputime, sim_exit_code=code)
 
 
-def _mem(res_req: str | None) -> float | None:
+def _mem(res_req: str | None, units: dict[str, str] | None = None) -> float | None:
+    """What bsub stores as mem_req_mb: the MEM one slot reserves (None when the string is bad)."""
     if not res_req:
         return None
-    from lsfemu.cli.bsub import SubmitError, mem_from_rusage
+    from lsfemu.sched import resreq
 
     try:
-        return mem_from_rusage(res_req)
-    except SubmitError:
+        return resreq.rusage_amounts(res_req, 1, False, units).get("mem")
+    except resreq.ResReqError:
         return None
 
 
@@ -576,6 +578,15 @@ def checked_config(confdir: Path, option: str) -> Path:
         raise ReplayError(f"the {option} configuration has errors:\n"
                           + "\n".join(str(i) for i in issues if i.fatal))
     return confdir
+
+
+def _rusage_units(confdir: Path) -> dict[str, str] | None:
+    """The unit of bare rusage amounts in a checked configuration (its lsf.conf)."""
+    from lsfemu.config.semantic import check_all
+    from lsfemu.sched import resreq
+
+    cfg, _ = check_all(str(confdir))
+    return resreq.units_from_conf(cfg.lsf_conf) if cfg is not None else None
 
 
 def copy_config(confdir: Path, into: Path) -> str:
@@ -802,7 +813,7 @@ def replay_into(paths: list[Path], into: Path, *, until: float | None = None, fo
     os.chmod(home, 0o700)
 
     engine, _ = open_store(shared_url or f"sqlite:///{home / 'lsfemu.db'}")
-    tr = JobTracker()
+    tr = JobTracker(_rusage_units(conf) if conf is not None else None)
     warns = Warnings()
     bar = Progress(sum(p.stat().st_size for p in paths), "replay", progress)
     events = 0

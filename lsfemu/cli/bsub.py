@@ -22,13 +22,12 @@ import typer
 from lsfemu.cli.base import Ctx, Result, ctx, run_typer
 from lsfemu.daemon.cluster import NoJobId, SubmitSpec
 from lsfemu.render import messages as M
-from lsfemu.sched import depend
+from lsfemu.sched import depend, resreq
 from lsfemu.sched.arrayspec import ArraySpecError, parse_array_name
 
 app = typer.Typer(add_completion=False)
 
 MAX_LIMIT_MINUTES = 2147483647 // 60  # LSF keeps limits in 32-bit seconds
-_RUSAGE_MEM = re.compile(r"rusage\s*\[([^\]]*)\]")
 
 
 class SubmitError(Exception):
@@ -70,44 +69,6 @@ def parse_mem_limit(text: str, default_unit: str) -> tuple[int, bool]:
     if kb > 2**63 - 1:
         raise SubmitError("MEMLIMT value should be a positive integer", text)
     return kb, m.group(3) == "!"
-
-
-def mem_from_rusage(res_req: str) -> float | None:
-    """mem=N (MB) from the rusage sections of a resource requirement, if any."""
-    total = None
-    for section in _RUSAGE_MEM.findall(res_req):
-        first = section.split("||")[0]
-        for item in re.split(r"[:,]", first):
-            k, _, v = item.partition("=")
-            if k.strip() == "mem":
-                try:
-                    total = (total or 0.0) + float(v.strip())
-                except ValueError:
-                    raise SubmitError("Bad resource requirement syntax", res_req) from None
-    return total
-
-
-def check_res_req(res_req: str) -> None:
-    """Reject what LSF's parser would: unbalanced brackets, empty sections, bad rusage values."""
-    depth = 0
-    for ch in res_req:
-        if ch in "[{(":
-            depth += 1
-        elif ch in "]})":
-            depth -= 1
-        if depth < 0:
-            break
-    if depth != 0:
-        raise SubmitError("Bad resource requirement syntax", res_req)
-    for section in _RUSAGE_MEM.findall(res_req):
-        for alt in section.split("||"):
-            for item in re.split(r"[:,]", alt):
-                if not item.strip():
-                    continue
-                k, eq, v = item.partition("=")
-                if not eq or not k.strip() or not v.strip():
-                    raise SubmitError("Bad resource requirement syntax", res_req)
-    mem_from_rusage(res_req)
 
 
 def parse_gpu(text: str) -> int:
@@ -309,9 +270,13 @@ def _submit(c: Ctx, cmdline: str, o: dict):
             raise SubmitError("Bad user priority")
     # Resource requirements
     res_req = " ".join(o["res_req"]) if o["res_req"] else None
+    mem = None
     if res_req is not None:
-        check_res_req(res_req)
-    mem = mem_from_rusage(res_req) if res_req else None
+        try:
+            # The amount one slot reserves, as the fairshare plug-in's memory in use counts it.
+            mem = resreq.rusage_amounts(res_req, 1, False, cl.rusage_units).get("mem")
+        except resreq.ResReqError:
+            raise SubmitError(M.BAD_RESREQ, res_req) from None
     mem_limit_kb, mem_hard = None, False
     if o.get("mem_limit") is not None:
         mem_limit_kb, mem_hard = parse_mem_limit(o["mem_limit"], cl.limits_unit())

@@ -332,6 +332,7 @@ class Cluster:
         self.aps_unit = aps.aps_groups(cfg.queues)  # queue -> the APS queue ordering it
         self.aps_cfg = {q.name: aps.parse_aps_priority(q.aps_priority) for q in cfg.queues if q.aps_priority}
         self.per_slot = resreq.per_slot_from_params(cfg.params.extra)
+        self.rusage_units = resreq.units_from_conf(cfg.lsf_conf)
         self._rusage_cache: dict[tuple[str | None, int], dict[str, float]] = {}
         self._rows.clear()  # its rows hold queue and rusage facts
         self.fs_by_queue, self.fs_partitions = fairshare_live.scopes(cfg)
@@ -669,7 +670,7 @@ class Cluster:
         amounts = self._rusage_cache.get(key)
         if amounts is None:
             try:
-                amounts = resreq.rusage_amounts(res_req, slots, self.per_slot)
+                amounts = resreq.rusage_amounts(res_req, slots, self.per_slot, self.rusage_units)
             except resreq.ResReqError:
                 amounts = {}
             if len(self._rusage_cache) > 100_000:

@@ -235,7 +235,7 @@ class Runner:
         if job.res_req:
             env["LSB_EFFECTIVE_RSRCREQ"] = job.res_req
         try:
-            mem = resreq.rusage_amounts(job.res_req, job.num_processors, cl.per_slot).get("mem")
+            mem = resreq.rusage_amounts(job.res_req, job.num_processors, cl.per_slot, cl.rusage_units).get("mem")
         except resreq.ResReqError:
             mem = None
         return {
