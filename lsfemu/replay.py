@@ -1106,8 +1106,8 @@ def _simulate(db: sqlite3.Connection, confdir: Path, home: Path, rep: WhatIfRepo
     # then until nothing more can happen (jobs that can never start stay pending)
     steps = 0
     while True:
-        fin = cl._next_finish()
-        nxt = cl._next_pass()
+        fin = cl.next_finish()
+        nxt = cl.next_pass()
         due = [t for t in ((fin[0] if fin else None), nxt) if t is not None]
         if not due:
             break

@@ -136,10 +136,12 @@ _BULK_ROWS = 500
 class Cluster:
     """One cluster's state. Not thread-safe: the daemon serialises calls."""
 
-    def __init__(self, envdir: str, home: str, db_url: str | None = None, shared_dir: str | None = None):
+    def __init__(self, envdir: str, home: str, db_url: str | None = None, shared_dir: str | None = None,
+                 clock_start: float | None = None):
         """`shared_dir`: in a shared cluster (lsfemu.daemon.master), the folder all
         master candidates see (LSB_SHAREDIR/<cluster>): lsb.events and the job
-        spool live there instead of in `home`."""
+        spool live there instead of in `home`. `clock_start`: the first instant
+        of a new store's clock (what-if replay), before LSFEMU_CLOCK_START."""
         from lsfemu.store.db import default_url
 
         self.envdir = envdir
@@ -170,7 +172,7 @@ class Cluster:
         # between its append and its commit, and its records must not be cut.
         self.session.execute(update(Counter).where(Counter.name == "events_offset").values(value=Counter.value))
         self.events.recover(self._counter("events_offset"))
-        self._init_clock()
+        self._init_clock(clock_start)
         why = wall_refusal(self.clock.virtual_now, time.time()) if self.clock.mode == "wall" else None
         if why:  # the cluster's time would run backwards: lsb.events out of order, waits lost
             raise ValueError(why)
@@ -195,14 +197,18 @@ class Cluster:
         self.session.commit()
 
     # -- loading ---------------------------------------------------------------
-    def _init_clock(self) -> None:
+    def _init_clock(self, clock_start: float | None) -> None:
         st = self.session.get(ClockState, 1)
         mode = self.config.lsf_conf.get("LSFEMU_CLOCK", "wall").lower()
         if st is None:
-            # The cluster's first instant: the environment's LSFEMU_CLOCK_START (tests,
-            # replay), else lsf.conf's (lsfemu init --start), else now.
-            start = os.environ.get("LSFEMU_CLOCK_START") or self.config.lsf_conf.get("LSFEMU_CLOCK_START")
-            now = parse_start(start) if start else float(int(time.time()))
+            # The cluster's first instant: the caller's (what-if replay), else the
+            # environment's LSFEMU_CLOCK_START (tests), else lsf.conf's (lsfemu init
+            # --start), else now.
+            if clock_start is not None:
+                now = float(clock_start)
+            else:
+                start = os.environ.get("LSFEMU_CLOCK_START") or self.config.lsf_conf.get("LSFEMU_CLOCK_START")
+                now = parse_start(start) if start else float(int(time.time()))
             st = ClockState(id=1, virtual_now=now, last_pass=now)
             self.session.add(st)
         self.clock_state = st
@@ -795,7 +801,7 @@ class Cluster:
             return None  # a real job ends when its process does (lsfemu.daemon.runner)
         return simulate.end_of_run(job.sim_runtime, self.effective_run_limit(job), job.work_done, job.segment_start)
 
-    def _next_finish(self, ends: list | None = None) -> tuple[float, Job, bool] | None:
+    def next_finish(self, ends: list | None = None) -> tuple[float, Job, bool] | None:
         """The earliest simulated job end (ties: queue position). With *ends*,
         a heap of (end, position, key) that run_until keeps for one call: an
         entry is checked against the job when it comes to the top, so one
@@ -831,7 +837,7 @@ class Cluster:
             self.dirty = True
             self.dirty_since = self.now()
 
-    def _next_pass(self) -> float | None:
+    def next_pass(self) -> float | None:
         """Passes run on a grid of MBD_SLEEP_TIME, and only when something changed."""
         if not self.dirty:
             return None
@@ -865,8 +871,8 @@ class Cluster:
         self._started = []
         try:
             while True:
-                fin = self._next_finish(ends)
-                nxt = self._next_pass()
+                fin = self.next_finish(ends)
+                nxt = self.next_pass()
                 candidates = []
                 if fin is not None and fin[0] <= target:
                     candidates.append((fin[0], 0))

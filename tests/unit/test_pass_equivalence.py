@@ -227,8 +227,8 @@ def test_the_pass_equals_the_straightforward_pass(tmp_path_factory, mxj, first, 
                 # job ends and the passes due meanwhile, each checked
                 target = cl.clock.virtual_now + step[1]
                 while True:
-                    nxt = cl._next_pass()
-                    fin = cl._next_finish()
+                    nxt = cl.next_pass()
+                    fin = cl.next_finish()
                     if fin is not None and fin[0] <= target and (nxt is None or fin[0] < nxt):
                         cl.run_until(fin[0])
                         continue
