@@ -1045,17 +1045,9 @@ def _simulate(db: sqlite3.Connection, confdir: Path, home: Path, rep: WhatIfRepo
     """Pass two: the submissions, in order, into a Cluster on the virtual clock."""
     from lsfemu.daemon.cluster import FINISHED, Cluster, SubmitSpec
 
-    saved = {k: os.environ.get(k) for k in ("LSFEMU_CLOCK_START", "LSFEMU_DB")}
-    os.environ["LSFEMU_CLOCK_START"] = repr(float(rep.first_submit))
-    os.environ.pop("LSFEMU_DB", None)  # the what-if store is a private SQLite file
-    try:
-        cl = Cluster(str(confdir), str(home))
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+    # the what-if store is a private SQLite file, whatever LSFEMU_DB names
+    cl = Cluster(str(confdir), str(home), db_url=f"sqlite:///{home / 'lsfemu.db'}",
+                 clock_start=float(rep.first_submit))
     cl.clock.mode = "virtual"
     cl.clock.virtual_now = rep.first_submit
     names = [q.name for q in cl.config.queues]
