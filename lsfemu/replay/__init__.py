@@ -29,8 +29,6 @@ times, dispatch order, and the share of slots over time.
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import itertools
 import math
 import operator
@@ -38,115 +36,21 @@ import os
 import pwd
 import shutil
 import sqlite3
-import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from lsfemu.events import format as F
-from lsfemu.events.log import EventWarning, archive_number, header_line, HEADER_WIDTH, read_event_lines
+from lsfemu.events.log import header_line, HEADER_WIDTH, read_event_lines
 from lsfemu.events.history import array_spec_of
+from lsfemu.replay.common import (BATCH, Progress, ReplayError, Warnings, checked_config, collector_paused,
+                                  order_files)
 
 #: how long an unknown run is: a job alive at the end of the file whose end
 #: the file does not show runs until a run limit or bkill ends it
 UNKNOWN_RUNTIME = 10 * 365 * 86400.0
-_BATCH = 2000
 _STARTED = ("RUN", "USUSP", "SSUSP", "UNKWN")
-
-
-class ReplayError(Exception):
-    """A replay that cannot be done (bad arguments, unusable files); the message is for the user."""
-
-
-# ---------------------------------------------------------------------------
-# files
-# ---------------------------------------------------------------------------
-
-
-def order_files(paths: Iterable[str]) -> list[Path]:
-    """The files oldest first: a directory stands for its lsb.events files;
-    archives (``lsb.events.N``) before the current file, higher N first;
-    other names keep the order given."""
-    out: list[Path] = []
-    for p in paths:
-        path = Path(p)
-        if path.is_dir():
-            found = [f for f in path.iterdir() if archive_number(f) is not None]
-            if not found:
-                raise ReplayError(f"{path}: no lsb.events files in this folder")
-            out.extend(sorted(found, key=lambda f: -(archive_number(f) or 0)))
-        elif not path.is_file():
-            raise ReplayError(f"{path}: No such file")
-        else:
-            out.append(path)
-    named = [p for p in out if archive_number(p) is not None]
-    if len(named) == len(out):
-        out.sort(key=lambda f: -(archive_number(f) or 0))
-    return out
-
-
-class Progress:
-    """A progress bar on stderr (typer's) over *total* units -- the bytes of
-    the files, or the jobs -- when stderr is a terminal or when asked."""
-
-    def __init__(self, total: int, label: str, enabled: bool | None = None):
-        self.total = max(1, total)
-        if enabled is None:
-            enabled = sys.stderr.isatty()
-        self.bar = None
-        self.done = 0
-        if enabled:
-            import typer
-
-            self.bar = typer.progressbar(length=self.total, label=label, file=sys.stderr)
-            self.bar.__enter__()
-
-    def __call__(self, nbytes: int) -> None:
-        if self.bar is not None and nbytes > self.done:
-            self.bar.update(nbytes - self.done)
-            self.done = nbytes
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(None, None, None)
-            self.bar = None
-
-
-@dataclass
-class Warnings:
-    """Problems met while reading: counted by kind, the first few kept."""
-
-    counts: dict[str, int] = field(default_factory=dict)
-    first: list[str] = field(default_factory=list)
-    keep: int = 10
-
-    def __call__(self, w: EventWarning) -> None:
-        self.counts[w.kind] = self.counts.get(w.kind, 0) + 1
-        if len(self.first) < self.keep:
-            self.first.append(str(w))
-
-    def lines(self) -> list[str]:
-        out = list(self.first)
-        total = sum(self.counts.values())
-        if total > len(self.first):
-            out.append(f"... and {total - len(self.first)} more "
-                       f"({', '.join(f'{n} {k}' for k, n in sorted(self.counts.items()))})")
-        return out
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Python's cyclic collector paused: reading a log makes and frees a few
-    objects per record, none in a cycle (reference counts free them all),
-    and the collector would only walk the jobs held again and again."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
-            gc.enable()
 
 
 # ---------------------------------------------------------------------------
@@ -565,21 +469,6 @@ def config_files(tr: JobTracker, cluster: str, into: Path) -> dict[str, str]:
     }
 
 
-def checked_config(confdir: Path, option: str) -> Path:
-    """*confdir* (an LSF_ENVDIR given with *option*), resolved, when its
-    configuration loads; else ReplayError with each error's file and line."""
-    from lsfemu.config.semantic import check_all
-
-    confdir = confdir.expanduser().resolve()
-    if not (confdir / "lsf.conf").exists():
-        raise ReplayError(f"{confdir}/lsf.conf: No such file ({option} takes an LSF_ENVDIR)")
-    cfg, issues = check_all(str(confdir))
-    if cfg is None:
-        raise ReplayError(f"the {option} configuration has errors:\n"
-                          + "\n".join(str(i) for i in issues if i.fatal))
-    return confdir
-
-
 def _rusage_units(confdir: Path) -> dict[str, str] | None:
     """The unit of bare rusage amounts in a checked configuration (its lsf.conf)."""
     from lsfemu.config.semantic import check_all
@@ -833,7 +722,7 @@ def replay_into(paths: list[Path], into: Path, *, until: float | None = None, fo
 
     try:
         with engine.begin() as conn, indexes_deferred(conn, Job.__tablename__), open(log_path, "wb") as log, \
-                _collector_paused():
+                collector_paused():
             rows = JobRows(conn)
             log.write(header_line(HEADER_WIDTH + 1))
             out: list[str] = []
@@ -850,14 +739,14 @@ def replay_into(paths: list[Path], into: Path, *, until: float | None = None, fo
                 if t > last_time:
                     last_time = t
                 out.append(item[1])
-                if len(out) >= _BATCH:  # (the events copied are counted here)
+                if len(out) >= BATCH:  # (the events copied are counted here)
                     events += len(out)
                     log.write(("\n".join(out) + "\n").encode("utf-8", "surrogateescape"))
                     out.clear()
                 done = feed(rec)
                 if done is not None:
                     batch.append(done)
-                    if len(batch) >= _BATCH:
+                    if len(batch) >= BATCH:
                         flush(rows)
             events += len(out)
             last_time = last_seen = float(last_time)
@@ -882,7 +771,7 @@ def replay_into(paths: list[Path], into: Path, *, until: float | None = None, fo
             for row in alive.values():
                 _future(row, tr.rows.get((row["id"], row["array_index"])), last_seen)
                 batch.append(row)
-                if len(batch) >= _BATCH:
+                if len(batch) >= BATCH:
                     flush(rows)
             flush(rows)
             mup = max(100, tr.max_priority_seen) if tr.priorities_seen else None
@@ -991,7 +880,7 @@ def _collect(paths: list[Path], db: sqlite3.Connection, until: float | None, war
                      r["sim_cputime"] if end is not None else runtime * r["num_processors"],
                      r["sim_exit_code"], r["start_time"], end))
         stored += 1
-        if len(rows) >= _BATCH:
+        if len(rows) >= BATCH:
             flush()
 
     def flush() -> None:
@@ -1002,7 +891,7 @@ def _collect(paths: list[Path], db: sqlite3.Connection, until: float | None, war
         rows.clear()
 
     try:
-        with _collector_paused():
+        with collector_paused():
             for _lineno, _text, rec in read_event_lines(paths, warns, on_bytes=bar, unused=_UNUSED, fields=_FIELDS):
                 if until is not None and isinstance(rec, F.JobNew) and (rec.submit_time or rec.event_time) > until:
                     continue
@@ -1072,7 +961,7 @@ def _simulate(db: sqlite3.Connection, confdir: Path, home: Path, rep: WhatIfRepo
                      "mem_req_mb, command, name, project, cwd, home, from_host, runtime, cputime, exit_code "
                      "FROM subs ORDER BY submit, job_id, idx")
     while True:
-        chunk = cur.fetchmany(_BATCH)
+        chunk = cur.fetchmany(BATCH)
         if not chunk:
             break
         for (jid, idx, user, queue, slots, submit, prio, rlim, res_req, mem, command, name, project,
