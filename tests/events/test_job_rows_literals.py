@@ -9,12 +9,13 @@ import sqlite3
 import pytest
 
 from lsfemu import replay as rp
+from lsfemu.replay.tracker import _NEW_ROW
 from lsfemu.store.db import open_store
 
 
 def _row(i: int) -> dict:
     """A job row as the tracker makes it (every column it sets)."""
-    row = dict(rp._NEW_ROW)
+    row = dict(_NEW_ROW)
     row.update(id=i, array_index=0, user="u1", status="DONE", queue="normal", from_host="h", command="sleep 1",
                name=None, project="default", user_group=None, cwd="/w", home="/h", output_file=None,
                error_file=None, output_overwrite=False, error_overwrite=False, num_processors=1,

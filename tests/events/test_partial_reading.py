@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lsfemu.events import format as F
-from lsfemu.replay import _FIELDS, _UNUSED
+from lsfemu.replay.tracker import _FIELDS, _UNUSED
 from test_events_props import _EDITS, _ODD, _records
 
 _BASE = frozenset(("event_time", "version", "extra"))
@@ -145,6 +145,7 @@ def test_replay_reading_in_part_stores_what_decoding_whole_stores(tmp_path, monk
     import sqlite3
 
     from lsfemu import replay as rp
+    from lsfemu.replay import tracker
     from test_chronicle_stream import T0, write_log
 
     path = tmp_path / "lsb.events"
@@ -160,8 +161,8 @@ def test_replay_reading_in_part_stores_what_decoding_whole_stores(tmp_path, monk
                                       rusage=(1.5,) * F.NUM_RUSAGE, exit_status=256, cpu_time=2.5)) + "\n")
     kw = dict(progress=False) if until is None else dict(progress=False, until=float(T0 + until))
     part = rp.replay_into([path], tmp_path / "part", **kw)
-    monkeypatch.setattr(rp, "_FIELDS", {})
-    monkeypatch.setattr(rp, "_UNUSED", frozenset())
+    monkeypatch.setattr(tracker, "_FIELDS", {})
+    monkeypatch.setattr(tracker, "_UNUSED", frozenset())
     whole = rp.replay_into([path], tmp_path / "whole", **kw)
     assert part.warnings.lines() == whole.warnings.lines() and part.warnings.counts["corrupt"] >= 3
     assert (part.events, part.jobs, part.stored, part.alive, part.until) == \

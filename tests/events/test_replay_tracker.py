@@ -10,7 +10,8 @@ import pytest
 from lsfemu.events import format as F
 from lsfemu.events.log import read_events
 from lsfemu.events.synth import RECORDS_PER_JOB, write_events
-from lsfemu.replay import JobTracker, ReplayError, order_files
+from lsfemu.replay import ReplayError, order_files
+from lsfemu.replay.tracker import JobTracker
 
 T = 1767603600
 
@@ -151,6 +152,7 @@ def test_replay_store_equals_the_straightforward_paths(tmp_path, monkeypatch):
     import sqlite3
 
     from lsfemu import replay as rp
+    from lsfemu.replay import tracker
     from lsfemu.store import db as store_db
     from test_chronicle_stream import write_log
 
@@ -170,7 +172,7 @@ def test_replay_store_equals_the_straightforward_paths(tmp_path, monkeypatch):
 
     monkeypatch.setattr(rp.JobRows, "insert", sqlalchemy_insert)
     monkeypatch.setattr(store_db, "indexes_deferred", lambda conn, table: contextlib.nullcontext())
-    monkeypatch.setattr(rp, "_UNUSED", frozenset())
+    monkeypatch.setattr(tracker, "_UNUSED", frozenset())
     plain = rp.replay_into([path], tmp_path / "plain", progress=False)
     assert fast.warnings.lines() == plain.warnings.lines() and "corrupt" in fast.warnings.counts
     log = "logdir/lsb.events"
