@@ -37,7 +37,7 @@ import pwd
 import shutil
 import sqlite3
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,7 @@ from lsfemu.events import format as F
 from lsfemu.events.log import header_line, HEADER_WIDTH
 from lsfemu.replay.common import (BATCH, Progress, ReplayError, Warnings, checked_config, collector_paused,
                                   order_files)
+from lsfemu.replay.report import WhatIfReport, render_report, report_json
 from lsfemu.replay.tracker import JobTracker, records
 
 #: how long an unknown run is: a job alive at the end of the file whose end
@@ -506,26 +507,6 @@ _SUBS = """CREATE TABLE subs (
     PRIMARY KEY (job_id, idx))"""
 
 
-@dataclass
-class WhatIfReport:
-    """The comparison of the log's history with ours (see :func:`render_report`)."""
-
-    confdir: str
-    jobs: int = 0  # replayed: submitted and run in the log
-    never_ran: int = 0  # in the log, ended or still pending without running: not replayed
-    unstarted: int = 0  # replayed, but never started under the new configuration
-    first_submit: float = 0.0
-    last_submit: float = 0.0
-    remapped: dict[str, tuple[str, int]] = field(default_factory=dict)
-    per_user: list[dict[str, Any]] = field(default_factory=list)
-    per_queue: list[dict[str, Any]] = field(default_factory=list)
-    order_rho: float | None = None
-    order_jobs: int = 0
-    bucket: float = 3600.0
-    shares: list[dict[str, Any]] = field(default_factory=list)
-    warnings: Warnings = field(default_factory=Warnings)
-
-
 def _nice_bucket(span: float) -> float:
     """An interval width that cuts *span* into at most about a dozen pieces."""
     for w in (60, 300, 900, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600, 86400, 7 * 86400, 30 * 86400):
@@ -730,62 +711,3 @@ def _compare(db: sqlite3.Connection, rep: WhatIfReport, bucket: float | None) ->
         rep.shares.append(dict(start=lo + b * rep.bucket, user=user,
                                share_log=v[0] / t[0] if t[0] else 0.0,
                                share_whatif=v[1] / t[1] if t[1] else 0.0))
-
-
-def _when(t: float | None) -> str:
-    import time as _time
-
-    return "-" if t is None else _time.strftime("%Y-%m-%d %H:%M", _time.localtime(t))
-
-
-def _secs(v: float | None) -> str:
-    return "-" if v is None else f"{v:.0f}"
-
-
-def render_report(rep: WhatIfReport) -> str:
-    """The report as text tables (not an LSF format: tabulate's plain layout)."""
-    from tabulate import tabulate
-
-    out = [f"What-if replay of {rep.jobs} jobs submitted {_when(rep.first_submit)} .. {_when(rep.last_submit)} "
-           f"under {rep.confdir}"]
-    if rep.never_ran:
-        out.append(f"Not replayed: {rep.never_ran} jobs that never ran in the log.")
-    for q, (to, k) in sorted(rep.remapped.items()):
-        out.append(f"Queue <{q}> is not in the new configuration: its {k} jobs went to <{to}>.")
-    if rep.unstarted:
-        out.append(f"Never started under the new configuration: {rep.unstarted} jobs.")
-    heads = ["JOBS", "MEAN_WAIT_LOG", "MEAN_WAIT_WHATIF", "CHANGE", "MAX_WAIT_LOG", "MAX_WAIT_WHATIF", "ORDER_SHIFT"]
-    for title, key, rows in (("per user", "user", rep.per_user), ("per queue", "queue", rep.per_queue)):
-        table = []
-        for r in rows:
-            change = None if r["mean_wait_whatif"] is None else r["mean_wait_whatif"] - r["mean_wait_log"]
-            table.append([r[key], r["jobs"], _secs(r["mean_wait_log"]), _secs(r["mean_wait_whatif"]),
-                          "-" if change is None else f"{change:+.0f}", _secs(r["max_wait_log"]),
-                          _secs(r["max_wait_whatif"]),
-                          "-" if r["order_shift"] is None else f"{r['order_shift']:+.1f}"])
-        out.append("")
-        out.append(f"Wait time in seconds, {title} (queue and user as in the log):")
-        out.append(tabulate(table, headers=[key.upper()] + heads, tablefmt="plain", disable_numparse=True))
-    out.append("")
-    if rep.order_rho is None:
-        out.append("Dispatch order: fewer than 2 jobs started in both histories.")
-    else:
-        out.append(f"Dispatch order: Spearman rank correlation {rep.order_rho:.3f} over {rep.order_jobs} jobs "
-                   "(1 = the same order); ORDER_SHIFT is the mean change of a job's dispatch position "
-                   "(negative: dispatched earlier).")
-    out.append("")
-    out.append(f"Slot share per user over time (intervals of {_secs(rep.bucket)} s; users under 1% in both omitted):")
-    table = [[_when(s["start"]), s["user"], f"{100 * s['share_log']:.1f}%", f"{100 * s['share_whatif']:.1f}%"]
-             for s in rep.shares if max(s["share_log"], s["share_whatif"]) >= 0.01]
-    out.append(tabulate(table, headers=["INTERVAL_START", "USER", "SHARE_LOG", "SHARE_WHATIF"],
-                        tablefmt="plain", disable_numparse=True))
-    return "\n".join(out) + "\n"
-
-
-def report_json(rep: WhatIfReport) -> str:
-    import json
-
-    d = {k: v for k, v in rep.__dict__.items() if k != "warnings"}
-    d["remapped"] = {q: {"to": to, "jobs": k} for q, (to, k) in rep.remapped.items()}
-    d["warnings"] = rep.warnings.counts
-    return json.dumps(d, indent=1) + "\n"
