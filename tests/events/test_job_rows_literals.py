@@ -1,4 +1,4 @@
-"""replay.JobRows on SQLite: a column with one value in a whole batch is
+"""replay.into.JobRows on SQLite: a column with one value in a whole batch is
 written as a literal in the statement -- the store must hold exactly what
 binding the value (SQLAlchemy's insert) holds, value and storage class."""
 
@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from lsfemu import replay as rp
+from lsfemu.replay.into import JobRows, _sqlite_literal
 from lsfemu.replay.tracker import _NEW_ROW
 from lsfemu.store.db import open_store
 
@@ -72,7 +72,7 @@ def test_literal_columns_store_what_binding_stores(tmp_path, batch):
 
     def by_job_rows(conn, rs):
         conn.exec_driver_sql = lambda sql, params, run=conn.exec_driver_sql: (statements.append(sql), run(sql, params))
-        rp.JobRows(conn).insert(rs)
+        JobRows(conn).insert(rs)
 
     literal = store("literal", by_job_rows)
     assert literal == store("bound", by_sqlalchemy)
@@ -83,7 +83,7 @@ def test_literal_columns_store_what_binding_stores(tmp_path, batch):
 
 
 def test_sqlite_literal():
-    lit = rp._sqlite_literal
+    lit = _sqlite_literal
     assert [lit(None, True), lit(None, False)] == ["NULL", "NULL"]
     assert [lit(5, True), lit(-2**63, True), lit(2**63, True)] == ["5", str(-2**63), None]
     assert [lit(5.0, True), lit(5.5, True), lit(2.0**53, True), lit(float("nan"), True)] == ["5.0", None, None, None]

@@ -118,6 +118,7 @@ def test_job_rows_store_what_sqlalchemys_insert_stores(tmp_path, monkeypatch, se
     import sqlite3
 
     from lsfemu import replay as rp
+    from lsfemu.replay.into import JobRows
     from test_chronicle_stream import write_log
 
     path = tmp_path / "lsb.events"
@@ -131,7 +132,7 @@ def test_job_rows_store_what_sqlalchemys_insert_stores(tmp_path, monkeypatch, se
 
         self.conn.execute(insert(Job), rows)
 
-    monkeypatch.setattr(rp.JobRows, "insert", sqlalchemy_insert)
+    monkeypatch.setattr(JobRows, "insert", sqlalchemy_insert)
     plain = rp.replay_into([path], tmp_path / "plain", progress=False)
     assert (fast.stored, fast.alive) == (plain.stored, plain.alive) and fast.stored + fast.alive > 50
 
@@ -153,6 +154,7 @@ def test_replay_store_equals_the_straightforward_paths(tmp_path, monkeypatch):
 
     from lsfemu import replay as rp
     from lsfemu.replay import tracker
+    from lsfemu.replay.into import JobRows
     from lsfemu.store import db as store_db
     from test_chronicle_stream import write_log
 
@@ -170,7 +172,7 @@ def test_replay_store_equals_the_straightforward_paths(tmp_path, monkeypatch):
 
         self.conn.execute(insert(Job), rows)
 
-    monkeypatch.setattr(rp.JobRows, "insert", sqlalchemy_insert)
+    monkeypatch.setattr(JobRows, "insert", sqlalchemy_insert)
     monkeypatch.setattr(store_db, "indexes_deferred", lambda conn, table: contextlib.nullcontext())
     monkeypatch.setattr(tracker, "_UNUSED", frozenset())
     plain = rp.replay_into([path], tmp_path / "plain", progress=False)

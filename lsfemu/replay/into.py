@@ -1,0 +1,472 @@
+"""``lsfemu replay --into DIR``: the log loaded into a fresh lsfemu cluster.
+
+:class:`~lsfemu.replay.tracker.JobTracker` turns the records into rows of
+the ``jobs`` table as mbatchd would hold them at ``--until`` (default: the
+last event); the records up to that instant are copied byte for byte into
+the new cluster's ``logdir/lsb.events`` (so ``bhist`` reads them), and a
+configuration is written from what the file shows (:func:`config_files`:
+queues, hosts with the slots they were seen to use, the cluster's name) or
+copied from the real cluster's (``--conf``, :func:`copy_config`). Past
+``--until`` the stream is still read, for one thing only: how long the jobs
+alive at that instant really ran (:func:`_future`), so that advancing the
+clock afterwards continues the real history where it is known. The rows go
+to the store through :class:`JobRows`, a bulk insert that writes a column
+with one value in a whole batch as an SQL literal."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import operator
+import os
+import pwd
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from lsfemu.client import _connect
+from lsfemu.clock import parse_duration
+from lsfemu.events import format as F
+from lsfemu.events.log import header_line, HEADER_WIDTH
+from lsfemu.render.timefmt import ctime
+from lsfemu.replay.common import BATCH, Progress, ReplayError, Warnings, checked_config, collector_paused
+from lsfemu.replay.tracker import JobTracker, records
+from lsfemu.sched import simulate
+
+# SQLAlchemy, the store, the daemon and the configuration parser are imported inside the
+# functions that use them: every `lsfemu replay` imports this module with its package
+# (--what-if, and arguments refused before any work), and they cost 0.1 s (the parser)
+# to most of a second (SQLAlchemy and the store's models).
+
+#: how long an unknown run is: a job alive at the end of the file whose end
+#: the file does not show runs until a run limit or bkill ends it
+UNKNOWN_RUNTIME = 10 * 365 * 86400.0
+
+
+def _future(row: dict[str, Any], live: dict[str, Any] | None, end_of_file: float) -> None:
+    """How a job alive at ``--until`` goes on when the clock advances: as the
+    log shows (its whole run time, CPU time and exit code; a run limit that
+    ended it ends it again), else as long as its command says (``sleep N``,
+    as lsfemu simulates any job), else until a run limit or bkill ends it."""
+    known = row.pop("_known", False)
+    by_limit = row.pop("_by_limit", False)
+    if known:
+        if by_limit and row["run_limit_min"] is not None:
+            # it must run past its limit, so that the limit ends it (TERM_RUNLIMIT) at the logged instant
+            limit = row["run_limit_min"] * 60.0
+            runtime, cputime, _code = simulate.plan(row["command"], {}, row["num_processors"], parse_duration)
+            if runtime <= limit:
+                runtime = limit + 1.0
+                cputime = row["sim_cputime"] * runtime / max(1.0, row["sim_runtime"])
+            row.update(sim_runtime=runtime, sim_cputime=cputime)
+        return
+    so_far = row["work_done"]
+    if live is not None:
+        so_far = live["work_done"] + (max(0.0, end_of_file - live["segment_start"])
+                                      if live["segment_start"] is not None else 0.0)
+    runtime, cputime, code = simulate.plan(row["command"], {}, row["num_processors"], parse_duration)
+    if runtime <= so_far and (so_far > 0 or row["start_time"] is not None):
+        runtime, cputime, code = UNKNOWN_RUNTIME, UNKNOWN_RUNTIME * row["num_processors"], 0
+    row.update(sim_runtime=runtime, sim_cputime=cputime, sim_exit_code=code)
+
+
+@dataclass
+class IntoSummary:
+    """What ``replay --into`` did, for its closing message."""
+
+    into: Path
+    home: Path
+    cluster: str
+    until: float
+    events: int
+    jobs: int
+    stored: int
+    alive: int
+    warnings: Warnings
+
+
+def _admin_name() -> str:
+    try:
+        return pwd.getpwuid(os.getuid()).pw_name
+    except KeyError:
+        return "lsfadmin"
+
+
+def config_files(tr: JobTracker, cluster: str, into: Path) -> dict[str, str]:
+    """lsf.conf and lsb.* for the replayed cluster, from what the log shows:
+    its queues (PRIORITY 30 each, in order of first use: the log does not
+    record queue priorities), its hosts with MXJ = the most slots seen in
+    use at once, and MAX_USER_PRIORITY when jobs carried user priorities."""
+    lsb = f"lsbatch/{cluster}/configdir"
+    queues = list(tr.queues) or ["normal"]
+    hosts = sorted(tr.host_peak) or [tr.master or "hostA"]
+    master = tr.master if tr.master in hosts else hosts[0]
+    params = [
+        "Begin Parameters",
+        f"DEFAULT_QUEUE  = {queues[0]}",
+        "MBD_SLEEP_TIME = 10",
+        "CLEAN_PERIOD   = 3600",
+    ]
+    if tr.priorities_seen:
+        params.append(f"MAX_USER_PRIORITY = {max(100, tr.max_priority_seen)}")
+    params.append("End Parameters")
+    queue_text = "".join(
+        f"Begin Queue\nQUEUE_NAME   = {q}\nPRIORITY     = 30\n"
+        f"DESCRIPTION  = Replayed from lsb.events (the log does not record queue settings).\nEnd Queue\n\n"
+        for q in queues)
+    host_rows = "".join(f"{h:<20} !        !        1       -    -    -    ()\n" for h in hosts)
+    mxj_rows = "".join(f"{h:<20} {max(1, tr.host_peak.get(h, 0)):<5} ()\n" for h in hosts)
+    return {
+        "lsf.conf": (f"# lsf.conf written by 'lsfemu replay'\nLSF_CONFDIR={into}\nLSB_CONFDIR={into}/lsbatch\n"
+                     f"LSF_CLUSTER_NAME={cluster}\nLSF_UNIT_FOR_LIMITS=MB\nLSF_MASTER_LIST=\"{master}\"\n"
+                     "LSF_ROOT_USER=Y\nLSFEMU_CLOCK=virtual\n"),
+        f"lsf.cluster.{cluster}": (f"Begin ClusterAdmins\nAdministrators = {_admin_name()}\nEnd ClusterAdmins\n\n"
+                                   "Begin Host\nHOSTNAME             model    type     server  r1m  mem  swp  RESOURCES\n"
+                                   f"{host_rows}End Host\n"),
+        f"{lsb}/lsb.params": "\n".join(params) + "\n",
+        f"{lsb}/lsb.queues": queue_text,
+        f"{lsb}/lsb.users": "Begin User\nUSER_NAME    MAX_JOBS\ndefault      -\nEnd User\n",
+        f"{lsb}/lsb.hosts": f"Begin Host\nHOST_NAME            MXJ   JL/U\n{mxj_rows}End Host\n",
+    }
+
+
+def _rusage_units(confdir: Path) -> dict[str, str] | None:
+    """The unit of bare rusage amounts in a checked configuration (its lsf.conf)."""
+    from lsfemu.config.semantic import check_all  # --conf only (see the imports at the top)
+    from lsfemu.sched import resreq
+
+    cfg, _ = check_all(str(confdir))
+    return resreq.units_from_conf(cfg.lsf_conf) if cfg is not None else None
+
+
+def copy_config(confdir: Path, into: Path) -> str:
+    """Copy the configuration in *confdir* (checked by :func:`checked_config`)
+    into *into* in lsfemu's layout, on the virtual clock; returns the cluster's name."""
+    import re
+
+    from lsfemu.config.parser import find_files  # --conf only (see the imports at the top)
+
+    files = find_files(str(confdir))
+    name = files["cluster_name"] or "replay"
+    drop = re.compile(r"\s*(LSF_CONFDIR|LSB_CONFDIR|LSFEMU_CLOCK)\s*=")
+    conf = [line for line in (confdir / "lsf.conf").read_text().splitlines() if not drop.match(line)]
+    conf += [f"LSF_CONFDIR={into}", f"LSB_CONFDIR={into}/lsbatch", "LSFEMU_CLOCK=virtual"]
+    into.mkdir(parents=True, exist_ok=True)
+    (into / "lsf.conf").write_text("\n".join(conf) + "\n")
+    shutil.copyfile(files["lsf.cluster"], into / f"lsf.cluster.{name}")
+    lsb = into / "lsbatch" / name / "configdir"
+    lsb.mkdir(parents=True, exist_ok=True)
+    for f in ("lsb.params", "lsb.queues", "lsb.users", "lsb.hosts"):
+        if os.path.exists(files[f]):
+            shutil.copyfile(files[f], lsb / f)
+    return name
+
+
+def _daemon_running(home: Path) -> bool:
+    return (home / "mbatchd.sock").exists() and _connect(str(home / "mbatchd.sock")) is not None
+
+
+def _empty_shared_store(url: str, force: bool) -> None:
+    """The store LSFEMU_DB names must be empty for a replay (with --force: emptied),
+    and no daemon may be connected to it (its master lock connection says so)."""
+    from sqlalchemy import delete, func, inspect, select, text
+
+    from lsfemu.daemon.master import APP_PREFIX
+    from lsfemu.store.db import make_engine, storage_failure
+    from lsfemu.store.models import Base, Job
+
+    engine = make_engine(url)
+    try:
+        with engine.begin() as conn:
+            if "jobs" not in inspect(conn).get_table_names():
+                return  # a new database: open_store makes the schema
+            if conn.dialect.name == "postgresql" and conn.execute(text(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                    "AND application_name LIKE :p"), {"p": APP_PREFIX + "%"}).scalar():
+                raise ReplayError("a daemon is connected to the store LSFEMU_DB names; stop it first")
+            if not force and conn.execute(select(func.count()).select_from(Job)).scalar():
+                raise ReplayError("the store LSFEMU_DB names holds jobs; use --force to replace that cluster")
+            for table in reversed(Base.metadata.sorted_tables):  # jobs, and the clock and counters with them
+                conn.execute(delete(table))
+    except ReplayError:
+        raise
+    except Exception as e:
+        why = storage_failure(e)
+        if why is None:
+            raise
+        raise ReplayError(why) from None
+    finally:
+        engine.dispose()
+
+
+class _Processed(dict):
+    """A bind processor's results for a type of few values (Boolean: None,
+    True, False), each computed once and then looked up without a Python
+    call; a value not met yet goes through the processor (and fails as it does)."""
+
+    def __init__(self, proc: Any):
+        super().__init__()
+        self.proc = proc
+
+    def __missing__(self, value: Any) -> Any:
+        out = self[value] = self.proc(value)
+        return out
+
+
+class JobRows:
+    """Rows of the ``jobs`` table (dicts with the same keys) written with the
+    driver's executemany: SQLAlchemy's insert builds each row's parameters
+    in Python, most of a replay's store time. The statement is compiled once
+    for the rows' keys plus the columns with a scalar default (as the insert
+    would fill them), each row becomes a tuple (a dict for drivers with named
+    parameters), and the columns' bind processors apply as they would.
+
+    On SQLite, binding is half of the insert's own time (every parameter of
+    every row, some 55 a row): a batch is taken column by column, and a
+    column with one value in every row of the batch is written once, as a
+    literal in the statement (:func:`_sqlite_literal`: only values whose
+    literal stores exactly what binding them stores), the others bound."""
+
+    def __init__(self, conn: Any):
+        self.conn = conn
+        self.keys: tuple[str, ...] | None = None
+
+    def _compile(self, keys: tuple[str, ...]) -> None:
+        from sqlalchemy import Boolean, Float, Integer, insert
+
+        from lsfemu.store.models import Job
+
+        table = Job.__table__
+        dialect = self.conn.dialect
+        self.defaults = {c.key: c.default.arg for c in table.columns
+                         if c.key not in keys and c.default is not None and c.default.is_scalar}
+        compiled = insert(table).compile(dialect=dialect, column_keys=[*keys, *self.defaults])
+        self.sql = str(compiled)
+        self.positional = compiled.positional
+        self.names = list(compiled.positiontup) if compiled.positional else [*keys, *self.defaults]
+        self.values = operator.itemgetter(*self.names)
+        self.procs = []
+        self.proc_of: dict[str, Any] = {}
+        for i, k in enumerate(self.names):
+            proc = table.c[k].type.dialect_impl(dialect).bind_processor(dialect)
+            if proc is not None:
+                self.proc_of[k] = proc
+                if isinstance(table.c[k].type, Boolean):
+                    proc = _Processed(proc).__getitem__
+                self.procs.append((i, proc))
+        self.keys = keys
+        head, sep, _ = self.sql.rpartition(" VALUES (")
+        self.by_column = dialect.name == "sqlite" and compiled.positional and bool(sep) and len(keys) > 1
+        if self.by_column:
+            self.head = head + sep
+            self.row_values = operator.itemgetter(*keys)
+            self.numeric = {k for k in self.names if isinstance(table.c[k].type, (Integer, Float, Boolean))}
+
+    def insert(self, rows: list[dict[str, Any]]) -> None:
+        """Write *rows* (each may be completed with the defaults: the caller's rows are done with)."""
+        from sqlalchemy import insert
+
+        from lsfemu.store.models import Job
+
+        if not rows:
+            return
+        keys = tuple(rows[0])
+        if any(len(r) != len(keys) for r in rows):
+            self.conn.execute(insert(Job), rows)  # keys differ: SQLAlchemy sorts them out
+            return
+        if keys != self.keys:
+            self._compile(keys)
+        if self.by_column:
+            self._insert_by_column(rows)
+            return
+        params = []
+        defaults, values, procs = self.defaults, self.values, self.procs
+        for row in rows:
+            row.update(defaults)
+            vals = values(row)
+            if procs:
+                vals = list(vals)
+                for i, proc in procs:
+                    vals[i] = proc(vals[i])
+            params.append(tuple(vals) if self.positional else dict(zip(self.names, vals)))
+        self.conn.exec_driver_sql(self.sql, params)
+
+    def _insert_by_column(self, rows: list[dict[str, Any]]) -> None:
+        n = len(rows)
+        columns = dict(zip(self.keys, zip(*map(self.row_values, rows))))
+        sql: list[str] = []
+        bound: list[Any] = []
+        for name in self.names:
+            column = columns.get(name)
+            if column is None:
+                column = (self.defaults[name],) * n
+            proc = self.proc_of.get(name)
+            first = column[0]
+            if column.count(first) == n:  # one value (numbers equal across types: see _sqlite_literal)
+                literal = _sqlite_literal(proc(first) if proc else first, name in self.numeric)
+                if literal is not None:
+                    sql.append(literal)
+                    continue
+            sql.append("?")
+            bound.append(list(map(proc, column)) if proc else column)
+        params = list(zip(*bound)) if bound else [()] * n
+        self.conn.exec_driver_sql(self.head + ", ".join(sql) + ")", params)
+
+
+def _sqlite_literal(value: Any, numeric: bool) -> str | None:
+    """*value* as an SQLite literal that stores what binding it stores, or
+    None. In a numeric column (INTEGER, REAL or NUMERIC affinity) a number
+    may stand for the equal numbers of other types in a batch (1, 1.0,
+    True): the column's affinity stores them alike; in a text column only a
+    string or NULL, which equal only their own kind."""
+    if value is None:
+        return "NULL"
+    kind = type(value)
+    if numeric:
+        if kind is int and -2**63 <= value < 2**63:
+            return str(value)
+        if kind is float and value.is_integer() and abs(value) < 2**53:
+            return f"{int(value)}.0"
+        return None
+    if kind is str and value.isascii() and "\x00" not in value:
+        return "'" + value.replace("'", "''") + "'"
+    return None
+
+
+def replay_into(paths: list[Path], into: Path, *, until: float | None = None, force: bool = False,
+                progress: bool | None = None, home: Path | None = None, conf: Path | None = None) -> IntoSummary:
+    """Load *paths* (oldest first) into a fresh cluster in *into*; see the
+    module docstring. *conf*: the real cluster's configuration (an
+    LSF_ENVDIR) to use instead of one made from the log."""
+    from sqlalchemy import insert, update
+
+    from lsfemu.sched.priority import default_priority
+    from lsfemu.store.db import indexes_deferred, open_store
+    from lsfemu.store.models import ClockState, Counter, HostState, Job, QueueState
+
+    into = into.expanduser().resolve()
+    home = (home or into / "state").expanduser().resolve()
+    if (into / "lsf.conf").exists() and not force:
+        raise ReplayError(f"{into}/lsf.conf exists; use --force to replace that cluster")
+    if _daemon_running(home):
+        raise ReplayError(f"a daemon runs for {home}; stop it first (LSFEMU_HOME={home} lsfemu daemon stop)")
+    if conf is not None:
+        conf = checked_config(conf, "--conf")
+    shared_url = os.environ.get("LSFEMU_DB")  # a PostgreSQL store: the replay goes there
+    if shared_url:
+        _empty_shared_store(shared_url, force)
+    if home.exists():
+        shutil.rmtree(home)
+    (home / "logdir").mkdir(parents=True)
+    os.chmod(home, 0o700)
+
+    engine, _ = open_store(shared_url or f"sqlite:///{home / 'lsfemu.db'}")
+    tr = JobTracker(_rusage_units(conf) if conf is not None else None)
+    warns = Warnings()
+    bar = Progress(sum(p.stat().st_size for p in paths), "replay", progress)
+    events = 0
+    stored = 0
+    batch: list[dict[str, Any]] = []
+    frozen: dict[tuple[int, int], dict[str, Any]] | None = None  # the rows at `until`
+    last_time = 0.0  # of the records up to `until`
+    last_seen = 0.0  # of all records
+    log_path = home / "logdir" / "lsb.events"
+
+    def flush(rows: JobRows) -> None:
+        nonlocal stored
+        if batch:
+            rows.insert(batch)
+            stored += len(batch)
+            batch.clear()
+
+    try:
+        with engine.begin() as conn, indexes_deferred(conn, Job.__tablename__), open(log_path, "wb") as log, \
+                collector_paused():
+            rows = JobRows(conn)
+            log.write(header_line(HEADER_WIDTH + 1))
+            out: list[str] = []
+            stream = records(paths, warns, bar)
+            past: list[tuple[int, str, F.Record]] = []  # the first record after `until`
+            feed = tr.feed
+            limit = math.inf if until is None else until
+            for item in stream:
+                rec = item[2]
+                t = rec.event_time
+                if t > limit:
+                    past.append(item)
+                    break
+                if t > last_time:
+                    last_time = t
+                out.append(item[1])
+                if len(out) >= BATCH:  # (the events copied are counted here)
+                    events += len(out)
+                    log.write(("\n".join(out) + "\n").encode("utf-8", "surrogateescape"))
+                    out.clear()
+                done = feed(rec)
+                if done is not None:
+                    batch.append(done)
+                    if len(batch) >= BATCH:
+                        flush(rows)
+            events += len(out)
+            last_time = last_seen = float(last_time)
+            if past:
+                frozen = {k: dict(r) for k, r in tr.rows.items()}
+                for _lineno, _text, rec in itertools.chain(past, stream):
+                    # after `until`: only how the jobs alive then went on
+                    last_seen = max(last_seen, float(rec.event_time))
+                    key = rec.job_key if not isinstance(rec, F.JobModify2) else None
+                    if key is not None and key in frozen:
+                        done = tr.feed(rec)
+                        if done is not None:
+                            snap = frozen[key]
+                            snap.update(sim_runtime=done["sim_runtime"], sim_cputime=done["sim_cputime"],
+                                        sim_exit_code=done["sim_exit_code"], _known=True,
+                                        _by_limit=str(done["exit_reason"]).startswith("TERM_RUNLIMIT"))
+            if out:
+                log.write(("\n".join(out) + "\n").encode("utf-8", "surrogateescape"))
+            flush(rows)
+            now = until if until is not None else last_time
+            alive = frozen if frozen is not None else tr.rows
+            for row in alive.values():
+                _future(row, tr.rows.get((row["id"], row["array_index"])), last_seen)
+                batch.append(row)
+                if len(batch) >= BATCH:
+                    flush(rows)
+            flush(rows)
+            mup = max(100, tr.max_priority_seen) if tr.priorities_seen else None
+            if mup is not None:
+                conn.execute(update(Job).where(Job.priority.is_(None)).values(priority=default_priority(mup)))
+            conn.execute(insert(ClockState), [dict(id=1, virtual_now=now, last_pass=now)])
+            log.flush()
+            counters = dict(next_job_id=tr.max_job_id + 1, position=int(tr.bottom) + 1,
+                            events_offset=log.tell(), events_finished=0)
+            conn.execute(insert(Counter), [dict(name=k, value=v) for k, v in counters.items()])
+            if tr.queue_ctrl:
+                conn.execute(insert(QueueState), [dict(name=q, **st) for q, st in tr.queue_ctrl.items()])
+            if tr.host_ctrl:
+                conn.execute(insert(HostState), [dict(name=h, open=o, failed=False) for h, o in tr.host_ctrl.items()])
+    finally:
+        bar.close()
+        engine.dispose()
+
+    if events == 0:
+        shutil.rmtree(home, ignore_errors=True)
+        raise ReplayError("no event records to replay" + (" up to --until" if until is not None else ""))
+    if conf is not None:
+        cluster = copy_config(conf, into)
+    else:
+        cluster = tr.cluster or "replay"
+        into.mkdir(parents=True, exist_ok=True)
+        for rel, text in config_files(tr, cluster, into).items():
+            p = into / rel
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_text(text)
+    return IntoSummary(into=into, home=home, cluster=cluster, until=now, events=events,
+                       jobs=tr.jobs_seen, stored=stored, alive=len(alive), warnings=warns)
+
+
+def into_message(s: IntoSummary) -> str:
+    return (f"Replayed {s.events} events of {s.jobs} jobs into cluster <{s.cluster}> in {s.into}: "
+            f"{s.alive} jobs unfinished at {ctime(s.until)}; {s.stored} jobs stored.\n"
+            f"Now run:\n    export LSF_ENVDIR={s.into} LSFEMU_HOME={s.home}")
