@@ -17,6 +17,7 @@ from lsfemu.config.model import ConfigIssue
 from lsfemu.config.lexer import Reporter
 from lsfemu.config.parser import parse_lsf_conf
 from lsfemu.config.semantic import check_all
+from lsfemu.jobstate import FINISHED, PENDING
 from lsfemu.render import messages, timefmt
 
 _CHECKING = "\nChecking configuration files ...\n\n"
@@ -159,7 +160,7 @@ def _explain(c: Ctx, args: list[str]) -> Result:
         unit = cl.aps_unit.get(job.queue)
         q = cl.config.queue(unit) if unit else None
         aps_text = q.aps_priority if q else None
-        if unit is not None and job.status not in ("PEND", "PSUSP"):
+        if unit is not None and job.status not in PENDING:
             # A started or finished job has no APS value to show: only pending jobs are ranked.
             text = explain_aps_not_pending(job.status, job_id=typed, queue=job.queue, aps_queue=unit,
                                            aps_text=aps_text)
@@ -243,9 +244,9 @@ def lsfemu_remote(c: Ctx) -> Result:
                                   "only a cluster that has never had a job can be set back)\n", 255)
             if target > MAX_TIME:
                 return Result("", f"lsfemu: bad duration <{argv[2]}>: the clock cannot go past the year 9999\n", 255)
-            before = sum(1 for j in cl.jobs.values() if j.status in ("DONE", "EXIT"))
+            before = sum(1 for j in cl.jobs.values() if j.status in FINISHED)
             passes = cl.run_until(target)
-            after = sum(1 for j in cl.jobs.values() if j.status in ("DONE", "EXIT"))
+            after = sum(1 for j in cl.jobs.values() if j.status in FINISHED)
             return Result(f"virtual clock: {timefmt.ctime(cl.now())} ({cl.now():.0f}); "
                           f"{passes} scheduling pass(es), {after - before} job(s) finished\n", "", 0)
         return Result("", "Usage: lsfemu clock show | set TIME | advance DURATION\n", 255)

@@ -80,6 +80,7 @@ import typer
 from lsfemu.cli.base import Ctx, Result, ctx, name_matches, parse_job_refs, run_typer
 from lsfemu.events.history import CannotStream, Change, HistoryBuilder, JobHistory
 from lsfemu.events.log import CURRENT, EventWarning, JobFilter, event_files, read_events
+from lsfemu.jobstate import ANY_SUSPENDED, FINISHED, PENDING, UNFINISHED
 from lsfemu.render import bhist as R
 from lsfemu.sched.arrayspec import in_ranges
 from lsfemu.render.timefmt import long_prefix
@@ -87,7 +88,6 @@ from lsfemu.render.wrap import SOFT_SPACE
 
 app = typer.Typer(add_completion=False)
 
-FINISHED = ("DONE", "EXIT")
 NOT_FOUND_T = "No matching job/event found\n"
 
 
@@ -277,22 +277,22 @@ def _wanted_states(all_: bool, done: bool, exited: bool, pend: bool, run: bool, 
         return None
     wanted: set[str] = set()
     if done:
-        wanted |= {"DONE", "EXIT"}
+        wanted |= set(FINISHED)
     if exited:
         wanted.add("EXIT")
     if pend:
-        wanted |= {"PEND", "PSUSP"}
+        wanted |= set(PENDING)
     if run:
         wanted.add("RUN")
     if susp:
-        wanted |= {"USUSP", "SSUSP", "PSUSP"}
+        wanted |= set(ANY_SUSPENDED)
     if complete and not exited:
-        wanted |= {"DONE", "EXIT"}
+        wanted |= set(FINISHED)
     if wanted:
         return wanted
     if chron:
         return None
-    return {"PEND", "PSUSP", "RUN", "USUSP", "SSUSP", "UNKWN"}
+    return set(UNFINISHED)
 
 
 # ---------------------------------------------------------------------------

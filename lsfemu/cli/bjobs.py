@@ -15,13 +15,12 @@ from typing import Optional
 import typer
 
 from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, jobs_of, name_matches, parse_job_refs, run_typer
+from lsfemu.jobstate import ANY_SUSPENDED, FINISHED, ON_HOST, PENDING
 from lsfemu.render import bjobs as R
 from lsfemu.views import JobView
 
 app = typer.Typer(add_completion=False)
 
-PENDING = ("PEND", "PSUSP")
-SUSPENDED = ("USUSP", "SSUSP", "PSUSP")
 
 #: the job columns the tables (default, -p, -s, -aps, -w) print
 _TABLE_COLUMNS = frozenset(("id", "array_index", "user", "status", "queue", "from_host", "command", "name",
@@ -70,7 +69,7 @@ def order_key(ranks: dict[str, tuple[int, int]], job) -> tuple:
     pending jobs in dispatch order, then finished jobs by finish time
     (`ranks`: queue_ranks)."""
     dispatch_order = ranks.get(job.queue, (0, 0)) + (-(job.priority or 0), job.position)
-    if job.status in ("RUN", "USUSP", "SSUSP"):
+    if job.status in ON_HOST:
         return (0, job.start_time or 0) + dispatch_order
     if job.status in PENDING:
         return (1, 0 if job.migrated else 1) + dispatch_order
@@ -300,14 +299,14 @@ def _state_ok(j, all_: bool, done: bool, pend: bool, run: bool, susp: bool) -> b
     if run:
         wanted.append("RUN")
     if susp:
-        wanted += list(SUSPENDED)
+        wanted += list(ANY_SUSPENDED)
     if done:
         wanted += ["DONE", "EXIT"]
     if wanted:
         return st in wanted
     if all_:
         return True
-    return st not in ("DONE", "EXIT")
+    return st not in FINISHED
 
 
 def _nothing_found(name, all_, done, pend, run, susp, aps, queue) -> str:

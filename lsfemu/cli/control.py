@@ -15,10 +15,12 @@ import typer
 
 from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, jobs_of, name_matches, parse_job_refs, run_typer
 from lsfemu.cli.bjobs import select_users
+from lsfemu.jobstate import ANY_SUSPENDED, FINISHED, ON_HOST, PENDING
 from lsfemu.render import messages
 
-UNFINISHED = ("PEND", "PSUSP", "RUN", "USUSP", "SSUSP")
-PENDING = ("PEND", "PSUSP")
+
+#: jobs a signal can reach: not an UNKWN job (its host is lost), not a finished one
+SIGNALLABLE = PENDING + ON_HOST
 
 # Signals that leave a simulated job running (their default action is to ignore).
 _IGNORED = {"CHLD", "URG", "WINCH", "CONT"}
@@ -54,7 +56,7 @@ def resolve(c: Ctx, ids_args: list[str], user: str | None, queue: str | None, na
         return out
     users = select_users(c, user)
     for j in sorted(cl.jobs.values(), key=lambda j: j.position):
-        if j.status not in UNFINISHED:
+        if j.status not in SIGNALLABLE:
             continue
         if users is not None and j.user not in users:
             continue
@@ -180,7 +182,7 @@ def bkill(
     cl = c.cluster
 
     def one(job, typed):
-        if job.status in ("DONE", "EXIT"):
+        if job.status in FINISHED:
             return "Job has already finished"
         if job.status in PENDING and sig is not None:
             return signal_pending(job, typed)
@@ -237,7 +239,7 @@ def bstop(
         return
 
     def one(job, typed):
-        if job.status in ("DONE", "EXIT"):
+        if job.status in FINISHED:
             return "Job has already finished"
         if job.status in ("PEND", "RUN", "SSUSP"):
             c.cluster.stop(job, c.user)
@@ -265,9 +267,9 @@ def bresume(
         return
 
     def one(job, typed):
-        if job.status in ("DONE", "EXIT"):
+        if job.status in FINISHED:
             return "Job has already finished"
-        if job.status not in ("PSUSP", "USUSP", "SSUSP"):
+        if job.status not in ANY_SUSPENDED:
             return "Job is not suspended"
         c.cluster.resume(job, c.user)
         c.print(f"Job <{typed}> is being resumed")
@@ -302,7 +304,7 @@ def bswitch(
         q = cfg.queue(dest)
         if q is None:
             return "No such queue"
-        if job.status in ("DONE", "EXIT"):
+        if job.status in FINISHED:
             return "Job has already finished"
         if not c.cluster.queue_open(dest):
             return "Queue has been closed"
@@ -332,14 +334,14 @@ def bmig(
     if not job_ids and user is None:
         raise UsageExit("Job ID or one of '-m', '-u' '-q' and '-J' must be specified.")
     targets = [(j, t) for j, t in resolve(c, job_ids or [], user, None, None)
-               if j is None or isinstance(j, list) or j.status not in ("PEND", "PSUSP") or job_ids]
+               if j is None or isinstance(j, list) or j.status not in PENDING or job_ids]
     if _nothing(c, targets):
         return
 
     def one(job, typed):
-        if job.status in ("DONE", "EXIT"):
+        if job.status in FINISHED:
             return "Job has already finished"
-        if job.status in ("PEND", "PSUSP"):
+        if job.status in PENDING:
             return "Job has not started yet"
         if not job.rerunnable:
             return "Job is not checkpointable"

@@ -11,6 +11,7 @@ from typing import Optional
 import typer
 
 from lsfemu.cli.base import Ctx, Result, ctx, run_typer
+from lsfemu.jobstate import FINISHED, STARTED
 from lsfemu.render import bhosts as RH
 from lsfemu.render import bparams as RP
 from lsfemu.render import bqueues as RQ
@@ -24,7 +25,7 @@ def _count(jobs, key):
     """Slots per `key(job)` and state bucket: PEND (incl. PSUSP), RUN, SSUSP, USUSP."""
     out: dict = {}
     for j in jobs:
-        if j.status in ("DONE", "EXIT"):
+        if j.status in FINISHED:
             continue
         k = key(j)
         bucket = {"PSUSP": "PEND"}.get(j.status, j.status)
@@ -156,7 +157,7 @@ def bhosts(
     cfg = cl.config
     per_host: dict[str, dict[str, int]] = {}
     for j in cl.jobs.values():
-        if j.status in ("RUN", "USUSP", "SSUSP", "UNKWN"):
+        if j.status in STARTED:
             for h in j.exec_hosts.split():
                 d = per_host.setdefault(h, {"RUN": 0, "USUSP": 0, "SSUSP": 0, "UNKWN": 0})
                 d[j.status] += 1

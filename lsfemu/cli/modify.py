@@ -16,6 +16,7 @@ import typer
 import re
 
 from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, jobs_of, parse_job_refs, run_typer
+from lsfemu.jobstate import FINISHED, ON_HOST, PENDING
 
 bmod_app = typer.Typer(add_completion=False)
 
@@ -51,8 +52,8 @@ class _ArrayTarget:
 
     def __init__(self, elements: list):
         self.elements = elements
-        pend = [e for e in elements if e.status in ("PEND", "PSUSP")]
-        live = [e for e in elements if e.status not in ("DONE", "EXIT")]
+        pend = [e for e in elements if e.status in PENDING]
+        live = [e for e in elements if e.status not in FINISHED]
         self.lead = (pend or live or elements)[0]
         self.pending = pend
 
@@ -83,10 +84,10 @@ def bmod(
     if job.user != c.user and not admin:
         c.error("User permission denied. Job not modified.")
         return
-    if job.status in ("DONE", "EXIT"):
+    if job.status in FINISHED:
         c.error(f"{typed}: Job has already finished. Job not modified.")
         return
-    if job.status not in ("PEND", "PSUSP"):
+    if job.status not in PENDING:
         c.error("Only the following parameters can be used to modify a running job: -c, -M, -W, -o, -e, -r. Job not modified.")
         return
     from lsfemu.sched import aps as aps_mod
@@ -155,7 +156,7 @@ def _move(c: Ctx, args: list[str] | None, to_top: bool) -> None:
     if job.user != c.user and not admin:
         c.error(f"Job <{typed}>: User permission denied")
         return
-    if job.status in ("DONE", "EXIT"):
+    if job.status in FINISHED:
         c.error(f"Job <{typed}>: Job has already finished")
         return
     if job.status != "PEND":
@@ -224,16 +225,16 @@ def brequeue(
     if exited or all_:
         states.add("EXIT")
     if running or all_:
-        states |= {"RUN", "USUSP", "SSUSP"}
+        states |= set(ON_HOST)
     if not states:  # LSF's default: exited and running jobs
         states = {"EXIT", "RUN", "USUSP", "SSUSP"}
     targets = resolve(c, job_ids, user, None, None)
 
     def one(job, typed):
-        if job.status in ("PEND", "PSUSP"):
+        if job.status in PENDING:
             return "Job has not started yet"
         if job.status not in states:
-            return "Job has already finished" if job.status in ("DONE", "EXIT") else "Job has already started"
+            return "Job has already finished" if job.status in FINISHED else "Job has already started"
         c.cluster.requeue(job, c.user)
         c.print(f"Job <{typed}> is being requeued ")
         return None

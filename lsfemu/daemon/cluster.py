@@ -31,6 +31,7 @@ from lsfemu.daemon.eventlog import EventLog
 from lsfemu.daemon.runner import Runner, usage_fields
 from lsfemu.events import emit
 from lsfemu.events.log import event_files
+from lsfemu.jobstate import FINISHED, ON_HOST, PENDING, STARTED, SUSPENDED, UNFINISHED
 from lsfemu.sched import aps, arrayspec, depend, dispatch, resreq, simulate
 from lsfemu.sched import fairshare as fs
 from lsfemu.sched import fairshare_plugins
@@ -41,9 +42,6 @@ from lsfemu.store.db import one_writer_at_a_time, open_store
 from lsfemu.store.models import ClockState, Counter, HostState, Job, JobEvent, QueueState, UserUsage
 from lsfemu.views import JobView
 
-UNFINISHED = ("PEND", "PSUSP", "RUN", "USUSP", "SSUSP", "UNKWN")
-STARTED = ("RUN", "USUSP", "SSUSP", "UNKWN")  # hold their slots
-FINISHED = ("DONE", "EXIT")
 
 JobKey = tuple[int, int]
 
@@ -590,7 +588,7 @@ class Cluster:
         if job.status == "PSUSP":
             job.status = "PEND"
             job.pend_reasons = "Waiting for scheduling after resumed by user"
-        elif job.status in ("USUSP", "SSUSP"):
+        elif job.status in SUSPENDED:
             if job.real_run:
                 self.runner.send(job, signal.SIGCONT)
             job.status = "RUN"
@@ -614,7 +612,7 @@ class Cluster:
         while the job pends (frozen once it starts)."""
         if job.priority is None:
             return None
-        if job.status not in ("PEND", "PSUSP"):
+        if job.status not in PENDING:
             return job.priority
         now = self.now() if now is None else now
         base_time = job.priority_base_time if job.priority_base_time is not None else job.submit_time
@@ -976,7 +974,7 @@ class Cluster:
             hs = self.host_state[name] = HostState(name=name, open=True, failed=False)
             self.session.add(hs)
         hs.failed = True
-        hit = [j for j in self.jobs.values() if j.status in ("RUN", "USUSP", "SSUSP") and name in j.exec_hosts.split()]
+        hit = [j for j in self.jobs.values() if j.status in ON_HOST and name in j.exec_hosts.split()]
         for job in hit:
             job.work_done = simulate.work_at(job.work_done, job.segment_start, t)
             job.segment_start = None
@@ -1518,7 +1516,7 @@ class Cluster:
             num_processors=job.num_processors, max_processors=job.max_processors,
             res_req=job.res_req, run_limit=self.effective_run_limit(job),
             run_limit_from_queue=job.run_limit_min is None,
-            priority=self.effective_priority(job, now) if job.status in ("PEND", "PSUSP") else job.priority,
+            priority=self.effective_priority(job, now) if job.status in PENDING else job.priority,
             submit_priority=job.submit_priority,
             exit_code=job.exit_code, exit_reason=job.exit_reason,
             cpu_time=simulate.cpu_at(job.sim_runtime, job.sim_cputime, work) if started else 0.0,

@@ -46,6 +46,7 @@ import time
 import zlib
 from dataclasses import dataclass
 
+from lsfemu.jobstate import FINISHED
 from lsfemu.protocol import NOT_MASTER_RC
 
 log = logging.getLogger("lsfemu.daemon")
@@ -336,7 +337,7 @@ class Candidate:
             return
         if not self.setup.shared:
             return  # a daemon alone on its store: nothing to announce
-        unfinished = sum(1 for j in cl.jobs.values() if j.status not in ("DONE", "EXIT"))
+        unfinished = sum(1 for j in cl.jobs.values() if j.status not in FINISHED)
         log.info("master of cluster %s on host %s (LSF_MASTER_LIST: %s)%s: state read from the store in %.2f s "
                  "(%d unfinished jobs), standby for %.1f s", self.setup.cluster_name, self.setup.host,
                  " ".join(self.setup.candidates), f", taking over from {before}" if before else "",

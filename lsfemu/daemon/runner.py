@@ -51,6 +51,7 @@ import sys
 import time
 
 from lsfemu.daemon.jobwrap import read_json, write_json
+from lsfemu.jobstate import ON_HOST, SUSPENDED
 
 log = logging.getLogger("lsfemu.daemon")
 
@@ -58,7 +59,6 @@ WRAPPER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jobwrap.py")
 RUNLIMIT_GRACE = 600.0  # bsub -W: SIGUSR2 at the limit, killed if still running ten minutes later
 RUNLIMIT_REASON = "TERM_RUNLIMIT: job killed after reaching LSF run time limit"
 MEMLIMIT_REASON = "TERM_MEMLIMIT: job killed after reaching LSF memory usage limit"
-STARTED = ("RUN", "USUSP", "SSUSP")
 # Per-job variables a job must not inherit from a submitting job's environment.
 _PER_JOB = ("LSB_JOBID", "LSB_JOBNAME", "LSB_QUEUE", "LSB_HOSTS", "LSB_MCPU_HOSTS", "LSB_DJOB_NUMPROC",
             "LSB_DJOB_HOSTFILE", "LSB_SUB_HOST", "LSB_JOBFILENAME", "LSB_JOBINDEX", "LSB_OUTPUTFILE",
@@ -113,7 +113,7 @@ class Runner:
         self.active = set()
         mine = set()
         for job in jobs:
-            if job.real_run and job.status in STARTED and job.start_time is not None:
+            if job.real_run and job.status in ON_HOST and job.start_time is not None:
                 self.active.add((job.id, job.array_index))
                 mine.add(self.job_dir(job))
         try:
@@ -147,7 +147,7 @@ class Runner:
     def after_commit(self, cl) -> None:
         launch, self.to_launch = self.to_launch, []
         for job in launch:
-            if job.status in STARTED and job.start_time is not None:
+            if job.status in ON_HOST and job.start_time is not None:
                 self.launch(cl, job)
         for d in self.done_dirs:
             self._reap_pid(d)
@@ -303,7 +303,7 @@ class Runner:
         now = time.time()
         for key in sorted(self.active):
             job = cl.jobs.get(key)
-            if job is None or not job.real_run or job.status not in STARTED or job.start_time is None:
+            if job is None or not job.real_run or job.status not in ON_HOST or job.start_time is None:
                 self.active.discard(key)
                 continue
             if job in self.to_launch:
@@ -438,7 +438,7 @@ class Runner:
                     break  # the job has ended; its wrapper reports it
                 except OSError as e:
                     log.warning("signal %s to process group %s: %s", s, pgid, e)
-            if status in ("USUSP", "SSUSP") and any(s in (signal.SIGINT, signal.SIGTERM, signal.SIGUSR2) for s in sigs):
+            if status in SUSPENDED and any(s in (signal.SIGINT, signal.SIGTERM, signal.SIGUSR2) for s in sigs):
                 try:  # a stopped job only sees these signals once it runs again
                     os.killpg(pgid, signal.SIGCONT)
                 except OSError:

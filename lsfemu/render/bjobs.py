@@ -34,15 +34,13 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
+from lsfemu.jobstate import FINISHED, PENDING, SUSPENDED
 from lsfemu.render.timefmt import PREFIX_LEN, PREFIX_LEN_YEAR, hms, long_prefix, table_time
 from lsfemu.render.wrap import SOFT_SPACE, host_list, wrap_record
 from lsfemu.views import JobView
 
 FIX_PACK = "10.1.0.13"
 
-PENDING_STATES = ("PEND", "PSUSP")
-SUSPENDED_STATES = ("USUSP", "SSUSP")
-FINISHED_STATES = ("DONE", "EXIT")
 
 #: separator between jobs in bjobs -l / -UF
 JOB_SEPARATOR = "-" * 78
@@ -162,7 +160,7 @@ def aps_number(value: float) -> str:
 
 
 def _started(job: JobView) -> bool:
-    return job.start_time is not None and job.status not in PENDING_STATES
+    return job.start_time is not None and job.status not in PENDING
 
 
 # ---------------------------------------------------------------------------
@@ -181,7 +179,7 @@ def _table_rows(job: JobView, *, wide: bool, jobid_width: int, year: bool) -> tu
         jid = jid[-jobid_width:]
     groups = short_hosts(job.exec_hosts)
     extra: list[str] = []
-    if job.status in PENDING_STATES:
+    if job.status in PENDING:
         exec_host = "-" if wide else ""
     elif not groups:
         exec_host = "-" if wide else "   -   "
@@ -209,9 +207,9 @@ def _table_rows(job: JobView, *, wide: bool, jobid_width: int, year: bool) -> tu
 def reason_lines(job: JobView) -> list[str]:
     """`` reason;`` lines: pending reasons of PEND/PSUSP jobs, suspending
     reasons of USUSP/SSUSP jobs, nothing otherwise."""
-    if job.status in PENDING_STATES:
+    if job.status in PENDING:
         return [f" {r};" for r in job.pend_reasons]
-    if job.status in SUSPENDED_STATES:
+    if job.status in SUSPENDED:
         return [f" {r};" for r in job.susp_reasons]
     return []
 
@@ -484,13 +482,13 @@ def _long_one(
     out.append(rec(header_record(job, max_user_priority_set=max_user_priority_set)))
     out.append(rec(stamp(job.submit_time) + submit_record(job)))
 
-    if job.status in PENDING_STATES:
+    if job.status in PENDING:
         out.append(" PENDING REASONS:\n")
         out.extend(f" {r};\n" for r in job.pend_reasons)
     else:
         if _started(job) and job.exec_hosts:
             out.append(rec(stamp(job.start_time) + start_record(job, short_hostlist=short_hostlist)))
-        if job.status in ("RUN",) + SUSPENDED_STATES:
+        if job.status in ("RUN",) + SUSPENDED:
             cpu, mem, pid = _usage_items(job)
             if cpu or mem or pid:
                 if uf:
@@ -511,10 +509,10 @@ def _long_one(
                         out.append(pad + ";  ".join(mem) + "\n")
                     if pid:
                         out.append(pad + f"PGID: {pid[0]};  PIDs: " + "".join(f"{p} " for p in pid[1]) + "\n")
-        if job.status in SUSPENDED_STATES:
+        if job.status in SUSPENDED:
             out.append(" SUSPENDING REASONS:\n")
             out.extend(f" {r};\n" for r in job.susp_reasons)
-        if job.status in FINISHED_STATES and job.finish_time is not None:
+        if job.status in FINISHED and job.finish_time is not None:
             ran = job.start_time is not None and bool(job.exec_hosts)
             cpu_sentence = f" The CPU time used is {job.cpu_time:.1f} seconds." if ran else ""
             verdict = "Done successfully." if job.status == "DONE" else _exit_text(job)
@@ -763,7 +761,7 @@ def _dur(seconds: float, hms_mode: bool, *, ceil: bool = False, unit: bool = Tru
 
 
 def _finish_time(job: JobView, year: bool) -> str | None:
-    if job.status in FINISHED_STATES:
+    if job.status in FINISHED:
         if job.finish_time is None:
             return None
         text = table_time(job.finish_time, year)
@@ -774,7 +772,7 @@ def _finish_time(job: JobView, year: bool) -> str | None:
 
 
 def _time_left(job: JobView, now: float, hms_mode: bool) -> str | None:
-    if job.run_limit is None or not _started(job) or job.status in FINISHED_STATES:
+    if job.run_limit is None or not _started(job) or job.status in FINISHED:
         return None
     left = max(0.0, job.start_time + job.run_limit * 60 - now)
     if hms_mode:
@@ -817,7 +815,7 @@ def field_value(job: JobView, spec: FieldSpec, *, now: float, hms_mode: bool = F
     if n == "dependency":
         return job.dependency or None
     if n == "pend_reason":
-        if job.status in PENDING_STATES and job.pend_reasons:
+        if job.status in PENDING and job.pend_reasons:
             return " ".join(f"{r};" for r in job.pend_reasons)
         return None
     if n == "command":

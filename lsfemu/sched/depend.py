@@ -47,6 +47,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Protocol
 
+from lsfemu.jobstate import FINISHED, ON_HOST
 from lsfemu.sched.arrayspec import ArraySpecError, in_ranges, parse_index_list
 
 # Texts (lsberrno, pending reasons).
@@ -422,7 +423,6 @@ def leaves(node) -> list:
 
 
 # -- evaluation ------------------------------------------------------------------
-_FINISHED = ("DONE", "EXIT")
 
 
 def _compare(op: str, a: int, b: int) -> bool:
@@ -434,7 +434,7 @@ def _job_ok(kind: str, job: JobInfo, op: str | None, value: int | None) -> bool:
     if kind == "done":
         return st == "DONE"
     if kind == "ended":
-        return st in _FINISHED
+        return st in FINISHED
     if kind == "exit":
         return st == "EXIT" and (op is None or _compare(op, job.exit_code or 0, value or 0))
     if kind == "started":
@@ -448,9 +448,9 @@ def _job_ok(kind: str, job: JobInfo, op: str | None, value: int | None) -> bool:
 
 def _count(kind: str, rows: list[JobInfo]) -> int:
     states = {
-        "numdone": ("DONE",), "numexit": ("EXIT",), "numended": ("DONE", "EXIT"),
+        "numdone": ("DONE",), "numexit": ("EXIT",), "numended": FINISHED,
         "numhold": ("PSUSP",), "numpend": ("PEND",), "numrun": ("RUN",),
-        "numstart": ("RUN", "SSUSP", "USUSP"),
+        "numstart": ON_HOST,
     }[kind]
     return sum(1 for r in rows if r.status in states)
 
@@ -499,7 +499,7 @@ def evaluate(node, lookup: Callable[[int], list[JobInfo]], index: int = 0,
         for r in rows:
             if _job_ok(node.kind, r, node.op, node.value):
                 continue
-            return INVALID if r.status in _FINISHED else FALSE
+            return INVALID if r.status in FINISHED else FALSE
     return TRUE
 
 
