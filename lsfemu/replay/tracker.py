@@ -12,8 +12,7 @@ from typing import Any, Callable, Iterator
 from lsfemu.events import format as F
 from lsfemu.events.history import array_spec_of
 from lsfemu.events.log import EventWarning, read_event_lines
-
-_STARTED = ("RUN", "USUSP", "SSUSP", "UNKWN")
+from lsfemu.jobstate import STARTED, SUSPENDED
 
 
 def _aps(text: str) -> tuple[str, float] | None:
@@ -113,7 +112,7 @@ class JobTracker:
             if kind == "JOB_STATUS":
                 return self._status(key, row, rec, t)
             if kind == "JOB_START":
-                if row["status"] in _STARTED:
+                if row["status"] in STARTED:
                     self._use(row, -1)
                 row["status"] = "RUN"
                 row["start_time"] = row["segment_start"] = t
@@ -248,7 +247,7 @@ class JobTracker:
             row["aps_system"] = row["aps_admin"] = None
 
     def _requeue(self, row: dict[str, Any], t: float) -> None:
-        if row["status"] in _STARTED:
+        if row["status"] in STARTED:
             self._use(row, -1)
         row.update(status="PEND", start_time=None, segment_start=None, work_done=0.0, exec_hosts="",
                    finish_time=None, exit_code=None, exit_reason=None, pend_since=t, priority_base_time=t,
@@ -261,7 +260,7 @@ class JobTracker:
             end = float(rec.end_time or t)
             if row["segment_start"] is not None:
                 row["work_done"] += max(0.0, end - row["segment_start"])
-            if was in _STARTED:
+            if was in STARTED:
                 self._use(row, -1)
             failed = name == "EXIT"
             row["exit_code"] = F.exit_code_of(rec.exit_status) if failed and row["start_time"] is not None else None
@@ -277,7 +276,7 @@ class JobTracker:
             self.finished += 1
             return row
         if name == "PEND":
-            if was in _STARTED:  # requeued or rerun without a JOB_REQUEUE record
+            if was in STARTED:  # requeued or rerun without a JOB_REQUEUE record
                 self._requeue(row, t)
                 if rec.reason != F.PEND_JOB_REQUEUED:
                     row["pend_reasons"] = "Job is pending"
@@ -289,7 +288,7 @@ class JobTracker:
             if row["start_time"] is not None:
                 row["status"] = "RUN"
                 row["susp_reason"] = None
-        elif name in ("USUSP", "SSUSP"):
+        elif name in SUSPENDED:
             if row["segment_start"] is not None:
                 row["work_done"] += max(0.0, t - row["segment_start"])
                 row["segment_start"] = None
