@@ -66,6 +66,7 @@ import signal as _signal
 from typing import Any, Callable
 
 from lsfemu.events import format as F
+from lsfemu.events import lsbatch
 from lsfemu.events.format import Record
 
 # JOB_STATUS reasons (LSF lsbatch.h)
@@ -82,10 +83,10 @@ NO_SIG_VALUE = -65535
 _PEND_STATES = ("PEND", "PSUSP")
 _STARTED_STATES = ("RUN", "USUSP", "SSUSP")
 
-QUEUE_OPS = {"qopen": F.QUEUE_OPEN, "qclose": F.QUEUE_CLOSED,
-             "qact": F.QUEUE_ACTIVATE, "qinact": F.QUEUE_INACTIVATE}
-HOST_OPS = {"hopen": F.HOST_OPEN, "hclose": F.HOST_CLOSE,
-            "hreboot": F.HOST_REBOOT, "hshutdown": F.HOST_SHUTDOWN}
+QUEUE_OPS = {"qopen": lsbatch.QUEUE_OPEN, "qclose": lsbatch.QUEUE_CLOSED,
+             "qact": lsbatch.QUEUE_ACTIVATE, "qinact": lsbatch.QUEUE_INACTIVATE}
+HOST_OPS = {"hopen": lsbatch.HOST_OPEN, "hclose": lsbatch.HOST_CLOSE,
+            "hreboot": lsbatch.HOST_REBOOT, "hshutdown": lsbatch.HOST_SHUTDOWN}
 
 
 def _t(time: float) -> int:
@@ -120,46 +121,46 @@ def _get(job: Any, name: str, default: Any = None) -> Any:
 def job_new(job: Any, time: float, *, uid_of: Callable[[str], int], queue: str | None = None) -> F.JobNew:
     """The JOB_NEW record of *job* (a ``Job`` row or any object with its
     attributes)."""
-    options = F.SUB_QUEUE if not _get(job, "default_queue_used", False) else 0
+    options = lsbatch.SUB_QUEUE if not _get(job, "default_queue_used", False) else 0
     options2 = 0
     name = _get(job, "name")
     command = _get(job, "command", "")
     if name is not None:
-        options |= F.SUB_JOB_NAME
+        options |= lsbatch.SUB_JOB_NAME
     project = _get(job, "project", "default") or "default"
     if project != "default":
-        options |= F.SUB_PROJECT_NAME
+        options |= lsbatch.SUB_PROJECT_NAME
     out_file = _get(job, "output_file", "")
     err_file = _get(job, "error_file", "")
     if out_file:
-        options |= F.SUB_OUT_FILE
+        options |= lsbatch.SUB_OUT_FILE
         if _get(job, "output_overwrite", False):
-            options2 |= F.SUB2_OVERWRITE_OUT_FILE
+            options2 |= lsbatch.SUB2_OVERWRITE_OUT_FILE
     if err_file:
-        options |= F.SUB_ERR_FILE
+        options |= lsbatch.SUB_ERR_FILE
         if _get(job, "error_overwrite", False):
-            options2 |= F.SUB2_OVERWRITE_ERR_FILE
+            options2 |= lsbatch.SUB2_OVERWRITE_ERR_FILE
     res_req = _get(job, "res_req", "")
     if res_req:
-        options |= F.SUB_RES_REQ
+        options |= lsbatch.SUB_RES_REQ
     if _get(job, "rerunnable", False):
-        options |= F.SUB_RERUNNABLE
+        options |= lsbatch.SUB_RERUNNABLE
     user_group = _get(job, "user_group", "")
     if user_group:
-        options |= F.SUB_USER_GROUP
+        options |= lsbatch.SUB_USER_GROUP
     sp = _get(job, "submit_priority")
     if sp is not None:
-        options2 |= F.SUB2_JOB_PRIORITY
+        options2 |= lsbatch.SUB2_JOB_PRIORITY
     depend_cond = _get(job, "dependency", "")
     if depend_cond:
-        options |= F.SUB_DEPEND_COND
+        options |= lsbatch.SUB_DEPEND_COND
     rlimits = list(F._NEG1_LIMITS)
     run_limit = _get(job, "run_limit_min")
     if run_limit is not None:
-        rlimits[F.RLIMIT_RUN] = int(round(float(run_limit) * 60))
+        rlimits[lsbatch.RLIMIT_RUN] = int(round(float(run_limit) * 60))
     mem_limit = _get(job, "mem_limit_kb")
     if mem_limit is not None:
-        rlimits[F.RLIMIT_RSS] = int(mem_limit)  # KB, as LSF logs it
+        rlimits[lsbatch.RLIMIT_RSS] = int(mem_limit)  # KB, as LSF logs it
     nproc = int(_get(job, "num_processors", 1) or 1)
     submit = _t(_get(job, "submit_time", time) or time)
     return F.JobNew(
@@ -209,7 +210,7 @@ def records_for(
         hosts = tuple(data.get("hosts") or _get(job, "exec_hosts", "").split())
         p = synthetic_pid(job.id, idx) if pid is None else pid
         return [
-            F.JobStart(event_time=t, job_id=job.id, status=F.JOB_STAT_RUN, exec_hosts=hosts,
+            F.JobStart(event_time=t, job_id=job.id, status=lsbatch.JOB_STAT_RUN, exec_hosts=hosts,
                        user_group=_get(job, "user_group", ""), idx=idx),
             F.JobStartAccept(event_time=t, job_id=job.id, job_pid=p, job_pgid=p, idx=idx),
             F.JobExecute(event_time=t, job_id=job.id, exec_uid=uid_of(job.user), job_pgid=p,
@@ -222,13 +223,13 @@ def records_for(
         cpu = max(0.0, float(cpu_time or 0.0))
         if data.get("status") == "DONE":
             return [
-                _status(job, time, F.JOB_STAT_DONE, cpu_time=cpu, end_time=t),
-                _status(job, time, F.JOB_STAT_DONE | F.JOB_STAT_PDONE, cpu_time=cpu, end_time=t),
+                _status(job, time, lsbatch.JOB_STAT_DONE, cpu_time=cpu, end_time=t),
+                _status(job, time, lsbatch.JOB_STAT_DONE | lsbatch.JOB_STAT_PDONE, cpu_time=cpu, end_time=t),
             ]
         code = data.get("exit_code")
-        return [_status(job, time, F.JOB_STAT_EXIT, cpu_time=cpu, end_time=t,
-                        exit_status=F.wait_status(int(code)) if code else 0,
-                        exit_info=F.term_code(data.get("reason")))]
+        return [_status(job, time, lsbatch.JOB_STAT_EXIT, cpu_time=cpu, end_time=t,
+                        exit_status=lsbatch.wait_status(int(code)) if code else 0,
+                        exit_info=lsbatch.term_code(data.get("reason")))]
 
     if kind == "SIGNAL":
         sym = signal_symbol(data.get("signal", "KILL"))
@@ -238,15 +239,15 @@ def records_for(
         admin = actor is not None and actor != job.user
         if sym == "STOP":
             if state in _PEND_STATES:
-                out.append(_status(job, time, F.JOB_STAT_PSUSP,
+                out.append(_status(job, time, lsbatch.JOB_STAT_PSUSP,
                                    reason=PEND_ADMIN_STOP if admin else PEND_USER_STOP))
             elif state in _STARTED_STATES:
-                out.append(_status(job, time, F.JOB_STAT_USUSP, reason=SUSP_USER_STOP))
+                out.append(_status(job, time, lsbatch.JOB_STAT_USUSP, reason=SUSP_USER_STOP))
         elif sym == "CONT":
             if state in _PEND_STATES:
-                out.append(_status(job, time, F.JOB_STAT_PEND, reason=PEND_USER_RESUME))
+                out.append(_status(job, time, lsbatch.JOB_STAT_PEND, reason=PEND_USER_RESUME))
             elif state in _STARTED_STATES:
-                out.append(_status(job, time, F.JOB_STAT_RUN))
+                out.append(_status(job, time, lsbatch.JOB_STAT_RUN))
         return out
 
     if kind == "SWITCH":
@@ -256,7 +257,7 @@ def records_for(
     if kind == "MOVE":
         return [F.JobMove(event_time=t, user_id=uid_of(who), job_id=job.id,
                           position=int(data.get("position", 1)),
-                          base=F.TO_TOP if data.get("top", True) else F.TO_BOTTOM,
+                          base=lsbatch.TO_TOP if data.get("top", True) else lsbatch.TO_BOTTOM,
                           idx=idx, user_name=who)]
 
     if kind == "MODIFY":
@@ -277,14 +278,14 @@ def records_for(
 
     if kind == "REQUEUE":
         return [F.JobRequeue(event_time=t, job_id=job.id, idx=idx),
-                _status(job, time, F.JOB_STAT_PEND, reason=PEND_JOB_REQUEUED)]
+                _status(job, time, lsbatch.JOB_STAT_PEND, reason=PEND_JOB_REQUEUED)]
 
     if kind == "RERUN":
         reason = PEND_JOB_MIG if data.get("reason") == "MIGRATE" else PEND_JOB_REQUEUED
-        return [_status(job, time, F.JOB_STAT_PEND, reason=reason)]
+        return [_status(job, time, lsbatch.JOB_STAT_PEND, reason=reason)]
 
     if kind == "STATUS":
-        code = F.STATUS_CODES.get(str(data.get("status", "")))
+        code = lsbatch.STATUS_CODES.get(str(data.get("status", "")))
         if code is None:
             return []
         return [_status(job, time, code)]

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, NamedTuple
 
 from lsfemu.events import format as F
+from lsfemu.events import lsbatch
 
 #: the states of the accounting, in bhist's column order
 STATES = ("PEND", "PSUSP", "RUN", "USUSP", "SSUSP", "UNKWN")
@@ -172,9 +173,9 @@ class JobHistory:
 
 
 def _pend_reason(code: int) -> str:
-    if code == F.PEND_JOB_REQUEUED:
+    if code == lsbatch.PEND_JOB_REQUEUED:
         return "Job has been requeued"
-    if code == F.PEND_JOB_NEW:
+    if code == lsbatch.PEND_JOB_NEW:
         return "New job is waiting for scheduling"
     return "Job is pending"
 
@@ -184,35 +185,35 @@ def modify_items(rec: F.JobModify2) -> list[str]:
     known, [inferred] otherwise)."""
     items: list[str] = []
     o, o2 = rec.options, rec.options2
-    if o & F.SUB_JOB_NAME:
+    if o & lsbatch.SUB_JOB_NAME:
         items.append(f"Job name changes to : {rec.job_name}")
-    if o & F.SUB_QUEUE:
+    if o & lsbatch.SUB_QUEUE:
         items.append(f"Job queue changes to : {rec.queue}")
-    if o & F.SUB_RES_REQ:
+    if o & lsbatch.SUB_RES_REQ:
         items.append(f"Resource requirement changes to : {rec.res_req}")
-    if o & F.SUB_OUT_FILE:
+    if o & lsbatch.SUB_OUT_FILE:
         items.append(f"Output file change to : {rec.out_file}")
-    if o & F.SUB_ERR_FILE:
+    if o & lsbatch.SUB_ERR_FILE:
         items.append(f"Error file change to : {rec.err_file}")
-    if o2 & F.SUB2_MODIFY_CMD:
+    if o2 & lsbatch.SUB2_MODIFY_CMD:
         items.append(f"Job command changes to : {rec.command}")
-    if o & F.SUB_PROJECT_NAME:
+    if o & lsbatch.SUB_PROJECT_NAME:
         items.append(f"Project name changes to : {rec.project_name}")
-    run = rec.rlimits[F.RLIMIT_RUN] if len(rec.rlimits) > F.RLIMIT_RUN else F.DEFAULT_RLIMIT
-    if run == F.DELETE_NUMBER:
+    run = rec.rlimits[lsbatch.RLIMIT_RUN] if len(rec.rlimits) > lsbatch.RLIMIT_RUN else lsbatch.DEFAULT_RLIMIT
+    if run == lsbatch.DELETE_NUMBER:
         items.append("bmod -Wn used. Run limit set to queue run limit")
     elif run >= 0:
         items.append(f"run limit changes to : {run // 60} (minutes)")
-    cpu = rec.rlimits[F.RLIMIT_CPU] if rec.rlimits else F.DEFAULT_RLIMIT
+    cpu = rec.rlimits[lsbatch.RLIMIT_CPU] if rec.rlimits else lsbatch.DEFAULT_RLIMIT
     if cpu >= 0:
         items.append(f"CPU limit changes to : {cpu // 60} (minutes)")
-    if o2 & F.SUB2_JOB_PRIORITY:
+    if o2 & lsbatch.SUB2_JOB_PRIORITY:
         items.append(f"New job priority is: {rec.user_priority}")
-    if rec.del_options2 & F.SUB2_JOB_PRIORITY:
+    if rec.del_options2 & lsbatch.SUB2_JOB_PRIORITY:
         items.append("Job priority changes to default")
-    if rec.options3 & F.SUB3_APS:
+    if rec.options3 & lsbatch.SUB3_APS:
         items.append(f"Absolute Priority Scheduling factor string changed to : {rec.aps_string}")
-    if rec.del_options3 & F.SUB3_APS:
+    if rec.del_options3 & lsbatch.SUB3_APS:
         items.append("Absolute Priority Scheduling factor string deleted")
     return items
 
@@ -339,7 +340,7 @@ class HistoryBuilder:
         if type(rec) is F.JobNew:
             h = JobHistory(
                 job_id=rec.job_id, array_index=rec.idx, user=rec.user_name, queue=rec.queue,
-                name=rec.job_name if rec.options & F.SUB_JOB_NAME else None,
+                name=rec.job_name if rec.options & lsbatch.SUB_JOB_NAME else None,
                 command=rec.command, project=rec.project_name, from_host=rec.from_host,
                 cwd=rec.cwd, home=rec.sub_home_dir, submit_time=float(rec.submit_time or t),
                 user_group=rec.user_group or None,
@@ -347,17 +348,17 @@ class HistoryBuilder:
             spec = array_spec_of(rec)
             if spec is not None:
                 h.name = spec.name
-            run = rec.rlimits[F.RLIMIT_RUN] if len(rec.rlimits) > F.RLIMIT_RUN else -1
+            run = rec.rlimits[lsbatch.RLIMIT_RUN] if len(rec.rlimits) > lsbatch.RLIMIT_RUN else -1
             submit = h.add(
                 rec.submit_time or t, "SUBMIT", from_host=rec.from_host, queue=rec.queue,
                 cwd=rec.cwd, home=rec.sub_home_dir,
                 output_file=rec.out_file or None, error_file=rec.err_file or None,
-                output_overwrite=bool(rec.options2 & F.SUB2_OVERWRITE_OUT_FILE),
-                error_overwrite=bool(rec.options2 & F.SUB2_OVERWRITE_ERR_FILE),
+                output_overwrite=bool(rec.options2 & lsbatch.SUB2_OVERWRITE_OUT_FILE),
+                error_overwrite=bool(rec.options2 & lsbatch.SUB2_OVERWRITE_ERR_FILE),
                 num_processors=rec.num_processors, max_processors=rec.max_num_processors,
                 res_req=rec.res_req or None, dependency=rec.depend_cond or None,
-                user_priority=rec.user_priority if rec.options2 & F.SUB2_JOB_PRIORITY else None,
-                hold=bool(rec.options2 & F.SUB2_HOLD),
+                user_priority=rec.user_priority if rec.options2 & lsbatch.SUB2_JOB_PRIORITY else None,
+                hold=bool(rec.options2 & lsbatch.SUB2_HOLD),
                 run_limit_min=run / 60 if run >= 0 else None,
             )
             if spec is None:
@@ -379,13 +380,13 @@ class HistoryBuilder:
             h = self._get(jid, idx)
             if h is None:
                 return
-            if rec.options & F.SUB_JOB_NAME:
+            if rec.options & lsbatch.SUB_JOB_NAME:
                 h.name = rec.job_name
-            if rec.options & F.SUB_QUEUE:
+            if rec.options & lsbatch.SUB_QUEUE:
                 h.queue = rec.queue
-            if rec.options2 & F.SUB2_MODIFY_CMD:
+            if rec.options2 & lsbatch.SUB2_MODIFY_CMD:
                 h.command = rec.command
-            if rec.options & F.SUB_PROJECT_NAME:
+            if rec.options & lsbatch.SUB_PROJECT_NAME:
                 h.project = rec.project_name
             self._add(h, t, "MODIFY", items=modify_items(rec), user=rec.user_name)
             return
@@ -410,33 +411,33 @@ class HistoryBuilder:
         elif kind is F.JobSwitch:
             self._add(h, t, "SWITCH", queue=rec.queue, user=rec.user_name)
         elif kind is F.JobMove:
-            self._add(h, t, "MOVE", position=rec.position, top=rec.base != F.TO_BOTTOM, user=rec.user_name)
+            self._add(h, t, "MOVE", position=rec.position, top=rec.base != lsbatch.TO_BOTTOM, user=rec.user_name)
         elif kind is F.JobRequeue:
             self._add(h, t, "REQUEUE")
         # JOB_CLEAN: nothing to show
 
     def _status(self, h: JobHistory, t: float, rec: F.JobStatus) -> None:
         code = rec.status
-        if code & (F.JOB_STAT_PDONE | F.JOB_STAT_PERR):
+        if code & (lsbatch.JOB_STAT_PDONE | lsbatch.JOB_STAT_PERR):
             if h.finished:
-                self._add(h, t, "POST", ok=not code & F.JOB_STAT_PERR)
+                self._add(h, t, "POST", ok=not code & lsbatch.JOB_STAT_PERR)
                 return
-        name = F.status_name(code)
+        name = lsbatch.status_name(code)
         if name in FINISHED:
             if h.finished and h.status == name:
                 return  # a repeated finish record
-            exit_code = F.exit_code_of(rec.exit_status) if name == "EXIT" else 0
+            exit_code = lsbatch.exit_code_of(rec.exit_status) if name == "EXIT" else 0
             self._add(
                 h, rec.end_time or t, "FINISH", status=name,
                 exit_code=exit_code if name == "EXIT" and h.started else None,
                 cpu_time=rec.cpu_time,
-                exit_reason=F.TERM_REASONS.get(rec.exit_info) if name == "EXIT" else None,
+                exit_reason=lsbatch.TERM_REASONS.get(rec.exit_info) if name == "EXIT" else None,
             )
-            if code & (F.JOB_STAT_PDONE | F.JOB_STAT_PERR):
-                self._add(h, t, "POST", ok=not code & F.JOB_STAT_PERR)
+            if code & (lsbatch.JOB_STAT_PDONE | lsbatch.JOB_STAT_PERR):
+                self._add(h, t, "POST", ok=not code & lsbatch.JOB_STAT_PERR)
         elif name in STATES:
             reason = _pend_reason(rec.reason) if name == "PEND" else None
-            if name == "PEND" and rec.reason == F.PEND_JOB_REQUEUED and h.changes \
+            if name == "PEND" and rec.reason == lsbatch.PEND_JOB_REQUEUED and h.changes \
                     and h.changes[-1].kind == "REQUEUE":
                 return  # JOB_REQUEUE already said so
             self._add(h, t, "STATUS", status=name, reason=reason)
@@ -445,7 +446,7 @@ class HistoryBuilder:
 def array_spec_of(rec: F.JobNew):
     """The array specification of a JOB_NEW record (index 0, a -J name with an
     index list), else None."""
-    if rec.idx or not rec.options & F.SUB_JOB_NAME or "[" not in rec.job_name:
+    if rec.idx or not rec.options & lsbatch.SUB_JOB_NAME or "[" not in rec.job_name:
         return None
     from lsfemu.sched.arrayspec import ArraySpecError, count_of, parse_array_name
 

@@ -15,6 +15,7 @@ import random
 from pathlib import Path
 
 from lsfemu.events import format as F
+from lsfemu.events import lsbatch
 from lsfemu.events.log import HEADER_WIDTH, header_line
 
 RECORDS_PER_JOB = 6
@@ -49,7 +50,7 @@ def write_events(path: str | Path, events: int, *, users: int = 100, hosts: int 
             runtime = rng.randint(30, 1800)
             wait = rng.randint(0, 120)
             out.append(F.encode(F.JobNew(
-                event_time=t, job_id=i, user_id=1000, options=F.SUB_JOB_NAME, num_processors=slots,
+                event_time=t, job_id=i, user_id=1000, options=lsbatch.SUB_JOB_NAME, num_processors=slots,
                 submit_time=t, user_name=user, queue=queue, from_host=host_names[0], cwd="/home/" + user,
                 sub_home_dir="/home/" + user, job_name=f"job{i}", command=f"sleep {runtime}",
                 max_num_processors=slots)))
@@ -62,11 +63,11 @@ def write_events(path: str | Path, events: int, *, users: int = 100, hosts: int 
                 (ts, F.JobExecute(event_time=ts, job_id=i, exec_uid=1000, job_pgid=10000 + i,
                                   exec_cwd="/home/" + user, exec_home="/home/" + user, exec_username=user,
                                   job_pid=10000 + i)),
-                (te, F.JobStatus(event_time=te, job_id=i, status=F.JOB_STAT_EXIT if failed else F.JOB_STAT_DONE,
+                (te, F.JobStatus(event_time=te, job_id=i, status=lsbatch.JOB_STAT_EXIT if failed else lsbatch.JOB_STAT_DONE,
                                  cpu_time=float(runtime * slots), end_time=te,
-                                 exit_status=F.wait_status(1) if failed else 0)),
-                (te, F.JobStatus(event_time=te, job_id=i, status=(F.JOB_STAT_EXIT if failed else F.JOB_STAT_DONE)
-                                 | F.JOB_STAT_PDONE, cpu_time=float(runtime * slots), end_time=te)),
+                                 exit_status=lsbatch.wait_status(1) if failed else 0)),
+                (te, F.JobStatus(event_time=te, job_id=i, status=(lsbatch.JOB_STAT_EXIT if failed else lsbatch.JOB_STAT_DONE)
+                                 | lsbatch.JOB_STAT_PDONE, cpu_time=float(runtime * slots), end_time=te)),
             ):
                 seq += 1
                 heapq.heappush(pending, (when, seq, F.encode(rec)))

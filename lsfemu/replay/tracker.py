@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from lsfemu.events import format as F
+from lsfemu.events import lsbatch
 from lsfemu.events.history import array_spec_of
 from lsfemu.events.log import EventWarning, read_event_lines
 from lsfemu.jobstate import STARTED, SUSPENDED
@@ -56,8 +57,8 @@ _NEW_ROW: dict[str, Any] = dict(
 
 #: the job record types :meth:`JobTracker.feed` applies to a job it holds (found by job ID and index)
 _JOB_KINDS = frozenset(c.TYPE for c in (F.JobStatus, F.JobStart, F.JobSwitch, F.JobMove, F.JobRequeue))
-#: JOB_STAT_* words -> names, as far as known (F.status_name for the others)
-_STATUS_NAMES = {code: F.status_name(code) for code in F.STATUS_CODES.values()}
+#: JOB_STAT_* words -> names, as far as known (lsbatch.status_name for the others)
+_STATUS_NAMES = {code: lsbatch.status_name(code) for code in lsbatch.STATUS_CODES.values()}
 #: the other types it reads but JOB_NEW
 _OTHER_KINDS = frozenset(c.TYPE for c in _USED) - _JOB_KINDS - {F.JobNew.TYPE}
 
@@ -125,7 +126,7 @@ class JobTracker:
                 row["queue"] = rec.queue
                 self.queues.setdefault(rec.queue)
             elif kind == "JOB_MOVE":
-                if rec.base == F.TO_BOTTOM:
+                if rec.base == lsbatch.TO_BOTTOM:
                     self.bottom += 1
                     row["position"] = self.bottom
                 else:
@@ -160,8 +161,8 @@ class JobTracker:
         key = (job_id, idx)
         submit = float(rec.submit_time or t)
         rlimits = rec.rlimits
-        run = rlimits[F.RLIMIT_RUN] if len(rlimits) > F.RLIMIT_RUN else -1
-        prio = rec.user_priority if o2 & F.SUB2_JOB_PRIORITY and rec.user_priority > 0 else None
+        run = rlimits[lsbatch.RLIMIT_RUN] if len(rlimits) > lsbatch.RLIMIT_RUN else -1
+        prio = rec.user_priority if o2 & lsbatch.SUB2_JOB_PRIORITY and rec.user_priority > 0 else None
         if prio is not None:
             self.priorities_seen += 1
             self.max_priority_seen = max(self.max_priority_seen, prio)
@@ -175,19 +176,19 @@ class JobTracker:
         row["id"] = job_id
         row["array_index"] = idx
         row["user"] = user
-        row["status"] = "PSUSP" if o2 & F.SUB2_HOLD else "PEND"
+        row["status"] = "PSUSP" if o2 & lsbatch.SUB2_HOLD else "PEND"
         row["queue"] = queue
         row["from_host"] = rec.from_host
         row["command"] = rec.command
-        row["name"] = rec.job_name if rec.options & F.SUB_JOB_NAME else None
+        row["name"] = rec.job_name if rec.options & lsbatch.SUB_JOB_NAME else None
         row["project"] = rec.project_name or "default"
         row["user_group"] = rec.user_group or None
         row["cwd"] = rec.cwd
         row["home"] = rec.sub_home_dir
         row["output_file"] = rec.out_file or None
         row["error_file"] = rec.err_file or None
-        row["output_overwrite"] = bool(o2 & F.SUB2_OVERWRITE_OUT_FILE)
-        row["error_overwrite"] = bool(o2 & F.SUB2_OVERWRITE_ERR_FILE)
+        row["output_overwrite"] = bool(o2 & lsbatch.SUB2_OVERWRITE_OUT_FILE)
+        row["error_overwrite"] = bool(o2 & lsbatch.SUB2_OVERWRITE_ERR_FILE)
         row["num_processors"] = nproc if nproc > 1 else 1
         row["max_processors"] = max_nproc if max_nproc > nproc else None
         row["res_req"] = res_req or None
@@ -213,37 +214,37 @@ class JobTracker:
 
     def _modify(self, row: dict[str, Any], rec: F.JobModify2, t: float) -> None:
         o, o2 = rec.options, rec.options2
-        if o & F.SUB_JOB_NAME:
+        if o & lsbatch.SUB_JOB_NAME:
             row["name"] = rec.job_name
-        if o & F.SUB_QUEUE and rec.queue:
+        if o & lsbatch.SUB_QUEUE and rec.queue:
             row["queue"] = rec.queue
             self.queues.setdefault(rec.queue)
-        if o & F.SUB_RES_REQ:
+        if o & lsbatch.SUB_RES_REQ:
             row["res_req"] = rec.res_req or None
             row["mem_req_mb"] = _mem(rec.res_req, self.units)
-        if o2 & F.SUB2_MODIFY_CMD:
+        if o2 & lsbatch.SUB2_MODIFY_CMD:
             row["command"] = rec.command
-        if o & F.SUB_PROJECT_NAME:
+        if o & lsbatch.SUB_PROJECT_NAME:
             row["project"] = rec.project_name or "default"
-        run = rec.rlimits[F.RLIMIT_RUN] if len(rec.rlimits) > F.RLIMIT_RUN else F.DEFAULT_RLIMIT
-        if run == F.DELETE_NUMBER:
+        run = rec.rlimits[lsbatch.RLIMIT_RUN] if len(rec.rlimits) > lsbatch.RLIMIT_RUN else lsbatch.DEFAULT_RLIMIT
+        if run == lsbatch.DELETE_NUMBER:
             row["run_limit_min"] = None
         elif run > 0:
             row["run_limit_min"] = run / 60.0
-        if o2 & F.SUB2_JOB_PRIORITY and rec.user_priority > 0:
+        if o2 & lsbatch.SUB2_JOB_PRIORITY and rec.user_priority > 0:
             row["priority"] = rec.user_priority
             row["priority_base_time"] = t
             self.priorities_seen += 1
             self.max_priority_seen = max(self.max_priority_seen, rec.user_priority)
-        if rec.del_options2 & F.SUB2_JOB_PRIORITY:
+        if rec.del_options2 & lsbatch.SUB2_JOB_PRIORITY:
             row["priority"] = None  # the default, filled in once MAX_USER_PRIORITY is known
             row["priority_base_time"] = t
-        if rec.options3 & F.SUB3_APS:
+        if rec.options3 & lsbatch.SUB3_APS:
             parsed = _aps(rec.aps_string)
             if parsed is not None:
                 row["aps_system"] = parsed[1] if parsed[0] == "system" else None
                 row["aps_admin"] = parsed[1] if parsed[0] == "admin" else None
-        if rec.del_options3 & F.SUB3_APS:
+        if rec.del_options3 & lsbatch.SUB3_APS:
             row["aps_system"] = row["aps_admin"] = None
 
     def _requeue(self, row: dict[str, Any], t: float) -> None:
@@ -254,7 +255,7 @@ class JobTracker:
                    pend_reasons="Job has been requeued")
 
     def _status(self, key, row: dict[str, Any], rec: F.JobStatus, t: float) -> dict[str, Any] | None:
-        name = _STATUS_NAMES.get(rec.status) or F.status_name(rec.status)
+        name = _STATUS_NAMES.get(rec.status) or lsbatch.status_name(rec.status)
         was = row["status"]
         if name == "DONE" or name == "EXIT":
             end = float(rec.end_time or t)
@@ -263,22 +264,22 @@ class JobTracker:
             if was in STARTED:
                 self._use(row, -1)
             failed = name == "EXIT"
-            row["exit_code"] = F.exit_code_of(rec.exit_status) if failed and row["start_time"] is not None else None
+            row["exit_code"] = lsbatch.exit_code_of(rec.exit_status) if failed and row["start_time"] is not None else None
             row["status"] = name
             row["finish_time"] = end
             row["segment_start"] = None
             row["pend_reasons"] = ""
-            row["exit_reason"] = F.TERM_REASONS.get(rec.exit_info) if failed else None
+            row["exit_reason"] = lsbatch.TERM_REASONS.get(rec.exit_info) if failed else None
             row["sim_runtime"] = row["work_done"]
             row["sim_cputime"] = float(rec.cpu_time or 0.0)
-            row["sim_exit_code"] = F.exit_code_of(rec.exit_status) if failed else 0
+            row["sim_exit_code"] = lsbatch.exit_code_of(rec.exit_status) if failed else 0
             del self.rows[key]
             self.finished += 1
             return row
         if name == "PEND":
             if was in STARTED:  # requeued or rerun without a JOB_REQUEUE record
                 self._requeue(row, t)
-                if rec.reason != F.PEND_JOB_REQUEUED:
+                if rec.reason != lsbatch.PEND_JOB_REQUEUED:
                     row["pend_reasons"] = "Job is pending"
             else:
                 row["status"] = "PEND"
@@ -303,19 +304,19 @@ class JobTracker:
     def _queue_ctrl(self, rec: F.QueueCtrl) -> None:
         st = self.queue_ctrl.setdefault(rec.queue, {"open": True, "active": True})
         op = rec.opcode
-        if op == F.QUEUE_OPEN:
+        if op == lsbatch.QUEUE_OPEN:
             st["open"] = True
-        elif op == F.QUEUE_CLOSED:
+        elif op == lsbatch.QUEUE_CLOSED:
             st["open"] = False
-        elif op == F.QUEUE_ACTIVATE:
+        elif op == lsbatch.QUEUE_ACTIVATE:
             st["active"] = True
-        elif op == F.QUEUE_INACTIVATE:
+        elif op == lsbatch.QUEUE_INACTIVATE:
             st["active"] = False
 
     def _host_ctrl(self, rec: F.HostCtrl) -> None:
-        if rec.opcode == F.HOST_OPEN:
+        if rec.opcode == lsbatch.HOST_OPEN:
             self.host_ctrl[rec.host] = True
-        elif rec.opcode == F.HOST_CLOSE:
+        elif rec.opcode == lsbatch.HOST_CLOSE:
             self.host_ctrl[rec.host] = False
 
 

@@ -5,6 +5,7 @@ user1 may run 8 jobs at once; the clock starts Mon Jan 5 09:00:00 2026 UTC.
 """
 
 from lsfemu.events import format as F
+from lsfemu.events import lsbatch
 from lsfemu.events.log import read_events
 
 NOT_YET = "Job dependency condition not satisfied"
@@ -136,7 +137,7 @@ def test_script_option_event_log_and_bhist(lsf_cluster):
     assert r.rc == 0
     c.advance("1m")
     new = [r for _, r in read_events(c.home / "logdir" / "lsb.events") if isinstance(r, F.JobNew)]
-    assert [(r.job_id, r.depend_cond, bool(r.options & F.SUB_DEPEND_COND)) for r in new] == [
+    assert [(r.job_id, r.depend_cond, bool(r.options & lsbatch.SUB_DEPEND_COND)) for r in new] == [
         (1, "", False), (2, "done(first)", True)]
     r = c.run("bhist -l 2", user="user1")
     assert "Dependency Condition <done(first)>;" in r.out.replace("\n                     ", "")

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from lsfemu.events import format as F
+from lsfemu.events import lsbatch
 
 PARAMS = ("Begin Parameters\nDEFAULT_QUEUE = normal\nMBD_SLEEP_TIME = 1\nJOB_TERMINATE_INTERVAL = 1\n"
           "End Parameters\n")
@@ -44,9 +44,9 @@ def test_memlimit_in_bjobs_and_lsb_events(lsf_cluster):
     assert c.run("bjobs -noheader -o 'memlimit:10:K' 2").out == "512000 K  \n"
     # lsb.events: KB in rLimits[RLIMIT_RSS], next to the run limit in seconds.
     r1 = jobnew_rlimits(c, 1)
-    assert r1[F.RLIMIT_RSS] == 4000 * 1024 and r1[F.RLIMIT_RUN] == 600
-    assert jobnew_rlimits(c, 3)[F.RLIMIT_RSS] == 2 * 1024 * 1024
-    assert jobnew_rlimits(c, 4)[F.RLIMIT_RSS] == -1
+    assert r1[lsbatch.RLIMIT_RSS] == 4000 * 1024 and r1[lsbatch.RLIMIT_RUN] == 600
+    assert jobnew_rlimits(c, 3)[lsbatch.RLIMIT_RSS] == 2 * 1024 * 1024
+    assert jobnew_rlimits(c, 4)[lsbatch.RLIMIT_RSS] == -1
     # Also from a #BSUB line (bsub < script), command-line -M first.
     assert c.run("bsub", user="user1", stdin="#BSUB -M 300\nsleep 1\n").rc == 0
     assert c.run("bsub -M 100", user="user1", stdin="#BSUB -M 300\nsleep 1\n").rc == 0
@@ -70,7 +70,7 @@ def test_memlimit_unit_defaults_to_kb(lsf_cluster):
     lsf_cluster.run("lsfemu daemon restart")
     assert lsf_cluster.run("bsub -M 2048 sleep 1", user="user1").rc == 0
     assert lsf_cluster.run("bjobs -noheader -o memlimit 1").out == "2 M\n"
-    assert jobnew_rlimits(lsf_cluster, 1)[F.RLIMIT_RSS] == 2048
+    assert jobnew_rlimits(lsf_cluster, 1)[lsbatch.RLIMIT_RSS] == 2048
 
 
 # -- wall clock: enforcement ---------------------------------------------------------------------

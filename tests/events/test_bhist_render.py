@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from events_helpers import assert_golden, at
 from lsfemu.events import format as F
+from lsfemu.events import lsbatch
 from lsfemu.events.history import JobHistory, build_histories
 from lsfemu.render import bhist
 
@@ -94,13 +95,13 @@ def _pipelite(jid: int, command: str, submit: str, start: str, pid: int, *, exit
                      exec_home="/homes/rasko", exec_username="rasko", job_pid=pid),
     ]
     if exit_code is None:
-        recs.append(F.JobStatus(event_time=t1, job_id=jid, status=F.JOB_STAT_DONE, end_time=t1))
+        recs.append(F.JobStatus(event_time=t1, job_id=jid, status=lsbatch.JOB_STAT_DONE, end_time=t1))
     else:
-        recs.append(F.JobStatus(event_time=t1, job_id=jid, status=F.JOB_STAT_EXIT, end_time=t1,
-                                exit_status=F.wait_status(exit_code)))
+        recs.append(F.JobStatus(event_time=t1, job_id=jid, status=lsbatch.JOB_STAT_EXIT, end_time=t1,
+                                exit_status=lsbatch.wait_status(exit_code)))
     if post:
         recs.append(F.JobStatus(event_time=at(post), job_id=jid,
-                                status=F.JOB_STAT_DONE | F.JOB_STAT_PDONE))
+                                status=lsbatch.JOB_STAT_DONE | lsbatch.JOB_STAT_PDONE))
     (h,) = build_histories(_round_trip(recs))
     # not in the records lsfemu models (LSF 10 logs them in later JOB_NEW fields)
     h.esub = "esub"

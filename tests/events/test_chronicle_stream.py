@@ -15,14 +15,15 @@ import pytest
 from lsfemu.cli import bhist as B
 from lsfemu.cli.base import Ctx
 from lsfemu.events import format as F
+from lsfemu.events import lsbatch
 from lsfemu.events.history import CannotStream
 from lsfemu.events.log import EventWriter
 from lsfemu.events.synth import write_events
 
 T0 = calendar.timegm((2024, 3, 5, 9, 0, 0))
 USERS = ("alice", "bob", "carol")
-STATUS = [F.JOB_STAT_PEND, F.JOB_STAT_PSUSP, F.JOB_STAT_RUN, F.JOB_STAT_USUSP, F.JOB_STAT_SSUSP,
-          F.JOB_STAT_UNKWN, F.JOB_STAT_RUN]
+STATUS = [lsbatch.JOB_STAT_PEND, lsbatch.JOB_STAT_PSUSP, lsbatch.JOB_STAT_RUN, lsbatch.JOB_STAT_USUSP, lsbatch.JOB_STAT_SSUSP,
+          lsbatch.JOB_STAT_UNKWN, lsbatch.JOB_STAT_RUN]
 
 
 def _job_records(rng: random.Random, jid: int, t: int, idx: int = 0) -> list[F.Record]:
@@ -42,7 +43,7 @@ def _job_records(rng: random.Random, jid: int, t: int, idx: int = 0) -> list[F.R
                                  exec_home="/home/x", exec_cwd="/home/x/w")]
         elif kind == "status":
             out.append(F.JobStatus(event_time=t, job_id=jid, idx=idx, status=rng.choice(STATUS),
-                                   reason=rng.choice((0, F.PEND_JOB_NEW, F.PEND_JOB_REQUEUED))))
+                                   reason=rng.choice((0, lsbatch.PEND_JOB_NEW, lsbatch.PEND_JOB_REQUEUED))))
         elif kind == "signal":
             out.append(F.JobSignal(event_time=t, job_id=jid, idx=idx, user_name="bob",
                                    signal_symbol=rng.choice(("KILL", "STOP", "DELETEJOB"))))
@@ -50,7 +51,7 @@ def _job_records(rng: random.Random, jid: int, t: int, idx: int = 0) -> list[F.R
             out.append(F.JobSwitch(event_time=t, job_id=jid, idx=idx, queue="long", user_name="root"))
         elif kind == "move":
             out.append(F.JobMove(event_time=t, job_id=jid, idx=idx, position=2,
-                                 base=rng.choice((F.TO_TOP, F.TO_BOTTOM)), user_name="root"))
+                                 base=rng.choice((lsbatch.TO_TOP, lsbatch.TO_BOTTOM)), user_name="root"))
         elif kind == "modify":
             out.append(F.job_modify(jid, event_time=t, user_name="alice", array_index=idx,
                                     user_priority=rng.choice((None, 40)), run_limit_s=rng.choice((None, 600)),
@@ -61,11 +62,11 @@ def _job_records(rng: random.Random, jid: int, t: int, idx: int = 0) -> list[F.R
             ok = rng.random() < 0.6
             end = t - rng.choice((0, 0, 0, 2))  # a finish logged a little after it happened
             out.append(F.JobStatus(event_time=t, job_id=jid, idx=idx, cpu_time=1.5, end_time=end,
-                                   status=F.JOB_STAT_DONE if ok else F.JOB_STAT_EXIT,
-                                   exit_status=0 if ok else F.wait_status(3), exit_info=rng.choice((0, 14))))
+                                   status=lsbatch.JOB_STAT_DONE if ok else lsbatch.JOB_STAT_EXIT,
+                                   exit_status=0 if ok else lsbatch.wait_status(3), exit_info=rng.choice((0, 14))))
         elif kind == "post":
             out.append(F.JobStatus(event_time=t, job_id=jid, idx=idx,
-                                   status=F.JOB_STAT_DONE | rng.choice((F.JOB_STAT_PDONE, F.JOB_STAT_PERR))))
+                                   status=lsbatch.JOB_STAT_DONE | rng.choice((lsbatch.JOB_STAT_PDONE, lsbatch.JOB_STAT_PERR))))
         else:
             out.append(F.JobClean(event_time=t, job_id=jid, idx=idx))
     return out
@@ -84,7 +85,7 @@ def write_log(path: Path, seed: int, jobs: int = 60) -> None:
         array = rng.random() < 0.1
         name = f"arr[1-{rng.randint(1, 3)}]" if array else rng.choice(("", "named"))
         recs.append(F.JobNew(event_time=t, job_id=jid, user_name=rng.choice(USERS), queue="normal",
-                             options=F.SUB_JOB_NAME if name else 0, job_name=name or "sleep 1",
+                             options=lsbatch.SUB_JOB_NAME if name else 0, job_name=name or "sleep 1",
                              command="sleep 1", submit_time=t - rng.choice((0, 0, 1)),
                              num_processors=rng.choice((1, 2)), from_host="login1", cwd="/home/x/w",
                              sub_home_dir="/home/x"))
@@ -93,8 +94,8 @@ def write_log(path: Path, seed: int, jobs: int = 60) -> None:
                 n += 1
                 pending.append((r.event_time, n, r))
         if rng.random() < 0.05:
-            recs.append(F.QueueCtrl(event_time=t, opcode=F.QUEUE_CLOSED, queue="normal", user_name="root"))
-            recs.append(F.HostCtrl(event_time=t, opcode=F.HOST_CLOSE, host="h1", user_name="root"))
+            recs.append(F.QueueCtrl(event_time=t, opcode=lsbatch.QUEUE_CLOSED, queue="normal", user_name="root"))
+            recs.append(F.HostCtrl(event_time=t, opcode=lsbatch.HOST_CLOSE, host="h1", user_name="root"))
     recs += [r for _, _, r in sorted(pending, key=lambda p: (p[0], p[1]))]
     recs.sort(key=lambda r: r.event_time)  # stable: each job's records stay in their order
     recs.append(F.MbdDie(event_time=recs[-1].event_time, master="m"))
@@ -183,8 +184,8 @@ def _new(jid: int, t: int, **kw) -> F.JobNew:
 
 
 def _done(jid: int, t: int, end: int | None = None, idx: int = 0) -> list[F.Record]:
-    return [F.JobStatus(event_time=t, job_id=jid, idx=idx, status=F.JOB_STAT_DONE, end_time=end or t),
-            F.JobStatus(event_time=t, job_id=jid, idx=idx, status=F.JOB_STAT_DONE | F.JOB_STAT_PDONE)]
+    return [F.JobStatus(event_time=t, job_id=jid, idx=idx, status=lsbatch.JOB_STAT_DONE, end_time=end or t),
+            F.JobStatus(event_time=t, job_id=jid, idx=idx, status=lsbatch.JOB_STAT_DONE | lsbatch.JOB_STAT_PDONE)]
 
 
 RETRIES = {

@@ -10,6 +10,7 @@ import pytest
 from events_helpers import at, awk_fpat_fields
 from lsfemu.events import emit
 from lsfemu.events import format as F
+from lsfemu.events import lsbatch
 from lsfemu.events.history import HistoryBuilder, JobHistory
 from lsfemu.render import bhist
 from lsfemu.store.models import Job
@@ -127,7 +128,7 @@ def test_lifecycle_records_in_mbatchd_order():
         "JOB_STATUS", "JOB_STATUS",
     ]
     statuses = [r.status for r in life.records if isinstance(r, F.JobStatus)]
-    assert statuses == [F.JOB_STAT_USUSP, F.JOB_STAT_RUN, F.JOB_STAT_DONE, 192]
+    assert statuses == [lsbatch.JOB_STAT_USUSP, lsbatch.JOB_STAT_RUN, lsbatch.JOB_STAT_DONE, 192]
     # every line survives the log unchanged
     for line in life.lines():
         assert F.encode(F.decode(line)) == line
@@ -222,7 +223,7 @@ def test_requeued_job():
     life.ev("START", 10, None, state="RUN", hosts=["h1"])
     recs = life.ev("REQUEUE", 40, "alice", state="PEND")
     assert [r.TYPE for r in recs] == ["JOB_REQUEUE", "JOB_STATUS"]
-    assert (recs[1].status, recs[1].reason) == (F.JOB_STAT_PEND, emit.PEND_JOB_REQUEUED)
+    assert (recs[1].status, recs[1].reason) == (lsbatch.JOB_STAT_PEND, emit.PEND_JOB_REQUEUED)
     life.ev("START", 45, None, state="RUN", hosts=["h3"])
     life.cpu = 7.0
     life.ev("FINISH", 100, None, status="EXIT", exit_code=1, reason=None)
@@ -251,7 +252,7 @@ def test_switched_job_and_move_to_bottom():
     (sw,) = life.ev("SWITCH", 4, "lsfadmin", queue="short", old="normal")
     assert (sw.queue, sw.user_name, sw.user_id) == ("short", "lsfadmin", 500)
     (mv,) = life.ev("MOVE", 6, "alice", top=False, position=2)
-    assert (mv.base, mv.position) == (F.TO_BOTTOM, 2)
+    assert (mv.base, mv.position) == (lsbatch.TO_BOTTOM, 2)
     life.ev("START", 8, None, state="RUN", hosts=["h1"])
     life.ev("FINISH", 20, None, status="DONE", exit_code=None, reason=None)
     h = one(life)
@@ -267,9 +268,9 @@ def test_stop_and_resume_while_pending():
     life.ev("SUBMIT", 0, "alice", queue="normal")
     stop = life.ev("SIGNAL", 10, "alice", state="PSUSP", signal="STOP")
     assert [r.TYPE for r in stop] == ["JOB_SIGNAL", "JOB_STATUS"]
-    assert (stop[1].status, stop[1].reason) == (F.JOB_STAT_PSUSP, emit.PEND_USER_STOP)
+    assert (stop[1].status, stop[1].reason) == (lsbatch.JOB_STAT_PSUSP, emit.PEND_USER_STOP)
     cont = life.ev("SIGNAL", 40, "alice", state="PEND", signal="CONT")
-    assert (cont[1].status, cont[1].reason) == (F.JOB_STAT_PEND, emit.PEND_USER_RESUME)
+    assert (cont[1].status, cont[1].reason) == (lsbatch.JOB_STAT_PEND, emit.PEND_USER_RESUME)
     # an administrator's bstop is logged with the admin reason
     admin = emit.records_for(life.job, "SIGNAL", T0 + 41, "lsfadmin", {"signal": "STOP"},
                              uid_of=uid_of, cpu_time=0)
@@ -293,13 +294,13 @@ def test_a_signal_that_changes_nothing_logs_only_the_request():
 def test_host_failure_unknown_rerun_and_migration():
     life = Life(id=108, rerunnable=True)
     life.ev("SUBMIT", 0, "alice", queue="normal")
-    assert life.records[0].options & F.SUB_RERUNNABLE
+    assert life.records[0].options & lsbatch.SUB_RERUNNABLE
     life.ev("START", 10, None, state="RUN", hosts=["h1"])
     (unk,) = life.ev("STATUS", 20, None, status="UNKWN", host="h1")
-    assert unk.status == F.JOB_STAT_UNKWN
+    assert unk.status == lsbatch.JOB_STAT_UNKWN
     assert life.ev("MIGRATE", 30, "alice") == []
     (rerun,) = life.ev("RERUN", 30, None, state="PEND", reason="MIGRATE")
-    assert (rerun.status, rerun.reason) == (F.JOB_STAT_PEND, emit.PEND_JOB_MIG)
+    assert (rerun.status, rerun.reason) == (lsbatch.JOB_STAT_PEND, emit.PEND_JOB_MIG)
     (again,) = emit.records_for(life.job, "RERUN", T0 + 31, None, {"reason": "HOST_FAILURE"},
                                 uid_of=uid_of, cpu_time=0)
     assert again.reason == emit.PEND_JOB_REQUEUED
@@ -351,11 +352,11 @@ def test_job_new_fields():
                 error_overwrite=True, res_req="span[hosts=1]", submit_priority=60,
                 run_limit_min=1.5, project="proj", user_group="grp", cwd="/w d")
     (new,) = life.ev("SUBMIT", 0, "alice", queue="normal")
-    want = (F.SUB_QUEUE | F.SUB_JOB_NAME | F.SUB_PROJECT_NAME | F.SUB_OUT_FILE | F.SUB_ERR_FILE
-            | F.SUB_RES_REQ | F.SUB_USER_GROUP)
+    want = (lsbatch.SUB_QUEUE | lsbatch.SUB_JOB_NAME | lsbatch.SUB_PROJECT_NAME | lsbatch.SUB_OUT_FILE | lsbatch.SUB_ERR_FILE
+            | lsbatch.SUB_RES_REQ | lsbatch.SUB_USER_GROUP)
     assert new.options == want
-    assert new.options2 == F.SUB2_OVERWRITE_ERR_FILE | F.SUB2_JOB_PRIORITY
-    assert new.rlimits[F.RLIMIT_RUN] == 90 and new.rlimits.count(-1) == F.NUM_RLIMITS - 1
+    assert new.options2 == lsbatch.SUB2_OVERWRITE_ERR_FILE | lsbatch.SUB2_JOB_PRIORITY
+    assert new.rlimits[lsbatch.RLIMIT_RUN] == 90 and new.rlimits.count(-1) == lsbatch.NUM_RLIMITS - 1
     assert (new.num_processors, new.max_num_processors, new.user_priority) == (2, 4, 60)
     assert (new.job_file, new.sig_value, new.sub_home_dir) == (f"{T0}.111", -65535, "/home/alice")
     h = one(life)
@@ -373,8 +374,8 @@ def test_job_new_fields():
 def test_job_new_without_name_logs_the_command():
     life = Life(id=112, command="sleep 100", default_queue_used=True)
     (new,) = life.ev("SUBMIT", 0, "alice", queue="normal")
-    assert new.job_name == "sleep 100" and not new.options & F.SUB_JOB_NAME
-    assert not new.options & F.SUB_QUEUE  # the default queue was used
+    assert new.job_name == "sleep 100" and not new.options & lsbatch.SUB_JOB_NAME
+    assert not new.options & lsbatch.SUB_QUEUE  # the default queue was used
     h = one(life)
     assert h.name is None and h.display_name == "sleep 100"
 
@@ -405,7 +406,7 @@ def test_awk_positions_and_status_words():
                     assert split[3] == str(life.job.id)
                     code = int(split[4])
                     assert code in SNAKEMAKE_STATUSES or code == 192
-                    if code & (F.JOB_STAT_PDONE | F.JOB_STAT_PERR):
+                    if code & (lsbatch.JOB_STAT_PDONE | lsbatch.JOB_STAT_PERR):
                         post.append(code)
     assert post == [192, 192]  # fields() and the FPAT split of the one DONE job
 
@@ -441,15 +442,15 @@ def test_daemon_and_admin_records():
         emit.queue_ctrl(T0 + 1, "normal", "qclose", "lsfadmin", user_id=500),
         emit.queue_ctrl(T0 + 2, "normal", "qinact", "lsfadmin"),
         emit.host_ctrl(T0 + 3, "h1", "hclose", "lsfadmin", comment="disk"),
-        emit.host_ctrl(T0 + 4, "h1", F.HOST_OPEN, "lsfadmin"),
+        emit.host_ctrl(T0 + 4, "h1", lsbatch.HOST_OPEN, "lsfadmin"),
         emit.mbd_die(T0 + 5, "master1", exit_code=0),
     ]
     back = [F.decode(F.encode(r)) for r in recs]
     assert back == recs
     assert [r.TYPE for r in back] == ["MBD_START", "QUEUE_CTRL", "QUEUE_CTRL", "HOST_CTRL", "HOST_CTRL", "MBD_DIE"]
     assert back[0].event_time == T0 and (back[0].cluster, back[0].master) == ("lsfemu", "master1")
-    assert (back[1].opcode, back[2].opcode) == (F.QUEUE_CLOSED, F.QUEUE_INACTIVATE)
-    assert (back[3].opcode, back[3].ctrl_comments, back[4].opcode) == (F.HOST_CLOSE, "disk", F.HOST_OPEN)
+    assert (back[1].opcode, back[2].opcode) == (lsbatch.QUEUE_CLOSED, lsbatch.QUEUE_INACTIVATE)
+    assert (back[3].opcode, back[3].ctrl_comments, back[4].opcode) == (lsbatch.HOST_CLOSE, "disk", lsbatch.HOST_OPEN)
     assert all(r.job_key is None for r in back)
     with pytest.raises(ValueError):
         emit.queue_ctrl(T0, "normal", "qexplode", "lsfadmin")

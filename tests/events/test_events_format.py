@@ -10,6 +10,7 @@ import pytest
 
 from events_helpers import awk_fpat_fields
 from lsfemu.events import format as F
+from lsfemu.events import lsbatch
 
 T = 1610297411
 
@@ -20,7 +21,7 @@ SAMPLES: dict[str, F.Record] = {
                         ctrl_comments="maintenance"),
     "JOB_NEW": F.JobNew(
         event_time=T, job_id=101, user_id=506,
-        options=F.SUB_JOB_NAME | F.SUB_QUEUE | F.SUB_PROJECT_NAME | F.SUB_INTERACTIVE,
+        options=lsbatch.SUB_JOB_NAME | lsbatch.SUB_QUEUE | lsbatch.SUB_PROJECT_NAME | lsbatch.SUB_INTERACTIVE,
         num_processors=4, submit_time=T, begin_time=T + 60, term_time=T + 3600, sig_value=-65535,
         user_name="userA", rlimits=(-1, -1, -1, -1, -1, -1, -1, -1, -1, 600, -1),
         host_spec="hostA", host_factor=116.1, umask=18, queue="normal",
@@ -30,29 +31,29 @@ SAMPLES: dict[str, F.Record] = {
         job_name="generic_1", command="touch aaa; sleep 30; touch bbb",
         xfiles=(("in.dat", "in.dat", 1),), mail_user="u@x", project_name="proj",
         nios_port=4711, max_num_processors=8, sched_host_type="X86_64", login_shell="/bin/sh",
-        user_group="grp", options2=F.SUB2_BSUB_BLOCK | F.SUB2_JOB_PRIORITY, idx=3, nios_port2=4712,
+        user_group="grp", options2=lsbatch.SUB2_BSUB_BLOCK | lsbatch.SUB2_JOB_PRIORITY, idx=3, nios_port2=4712,
         in_file_spool="", command_spool="/spool/c", job_spool_dir="/spool", user_priority=60,
     ),
-    "JOB_START": F.JobStart(event_time=T, job_id=101, status=F.JOB_STAT_RUN, job_pid=15694,
+    "JOB_START": F.JobStart(event_time=T, job_id=101, status=lsbatch.JOB_STAT_RUN, job_pid=15694,
                             job_pgid=15694, host_factor=116.1, exec_hosts=("hpcm", "hpcm", "h2"),
                             jflags=2, idx=3, effective_res_req="select[type == local] "),
     "JOB_START_ACCEPT": F.JobStartAccept(event_time=T, job_id=101, job_pid=15694, job_pgid=15694, idx=3),
     "JOB_EXECUTE": F.JobExecute(event_time=T, job_id=101, exec_uid=506, job_pgid=15694,
                                 exec_cwd="/home/userA", exec_home="/home/userA",
                                 exec_username="userA", job_pid=15694, idx=3),
-    "JOB_STATUS": F.JobStatus(event_time=T, job_id=101, status=F.JOB_STAT_EXIT, reason=0,
+    "JOB_STATUS": F.JobStatus(event_time=T, job_id=101, status=lsbatch.JOB_STAT_EXIT, reason=0,
                               subreasons=0, cpu_time=1.5, end_time=T, ru=1,
-                              rusage=tuple(float(i) / 4 for i in range(F.NUM_RUSAGE)),
-                              exit_status=F.wait_status(127), idx=3, exit_info=14),
+                              rusage=tuple(float(i) / 4 for i in range(lsbatch.NUM_RUSAGE)),
+                              exit_status=lsbatch.wait_status(127), idx=3, exit_info=14),
     "JOB_SIGNAL": F.JobSignal(event_time=T, job_id=101, user_id=506, run_count=1,
                               signal_symbol="KILL", idx=3, user_name="userA"),
     "JOB_MODIFY2": F.JobModify2(
         event_time=T, job_id_str="101[3]",
-        options=F.SUB_JOB_NAME | F.SUB_QUEUE | F.SUB_HOST | F.SUB_RES_REQ | F.SUB_OUT_FILE
-        | F.SUB_ERR_FILE | F.SUB_HOST_SPEC | F.SUB_DEPEND_COND | F.SUB_IN_FILE
-        | F.SUB_CHKPNT_PERIOD | F.SUB_CHKPNT_DIR | F.SUB_OTHER_FILES | F.SUB_PRE_EXEC
-        | F.SUB_MAIL_USER | F.SUB_PROJECT_NAME | F.SUB_LOGIN_SHELL,
-        options2=F.SUB2_MODIFY_CMD | F.SUB2_IN_FILE_SPOOL | F.SUB2_JOB_CMD_SPOOL | F.SUB2_JOB_PRIORITY,
+        options=lsbatch.SUB_JOB_NAME | lsbatch.SUB_QUEUE | lsbatch.SUB_HOST | lsbatch.SUB_RES_REQ | lsbatch.SUB_OUT_FILE
+        | lsbatch.SUB_ERR_FILE | lsbatch.SUB_HOST_SPEC | lsbatch.SUB_DEPEND_COND | lsbatch.SUB_IN_FILE
+        | lsbatch.SUB_CHKPNT_PERIOD | lsbatch.SUB_CHKPNT_DIR | lsbatch.SUB_OTHER_FILES | lsbatch.SUB_PRE_EXEC
+        | lsbatch.SUB_MAIL_USER | lsbatch.SUB_PROJECT_NAME | lsbatch.SUB_LOGIN_SHELL,
+        options2=lsbatch.SUB2_MODIFY_CMD | lsbatch.SUB2_IN_FILE_SPOOL | lsbatch.SUB2_JOB_CMD_SPOOL | lsbatch.SUB2_JOB_PRIORITY,
         del_options=0, user_id=506, user_name="userA", submit_time=T, num_processors=2,
         job_name="n", queue="short", asked_hosts=("h1",), res_req="rusage[mem=1]",
         host_spec="h1", depend_cond="done(1)", sub_home_dir="/home/userA", in_file="in",
@@ -61,17 +62,17 @@ SAMPLES: dict[str, F.Record] = {
         pre_exec_cmd="true", mail_user="m", project_name="p2", nios_port=0,
         max_num_processors=2, login_shell="/bin/bash", sched_host_type="X86_64",
         del_options2=0, in_file_spool="/s/in", command_spool="/s/cmd", user_priority=70,
-        options3=F.SUB3_APS, aps_string="system=10",
+        options3=lsbatch.SUB3_APS, aps_string="system=10",
     ),
-    "JOB_MOVE": F.JobMove(event_time=T, user_id=506, job_id=101, position=2, base=F.TO_BOTTOM,
+    "JOB_MOVE": F.JobMove(event_time=T, user_id=506, job_id=101, position=2, base=lsbatch.TO_BOTTOM,
                           idx=3, user_name="userA"),
     "JOB_SWITCH": F.JobSwitch(event_time=T, user_id=506, job_id=101, queue="short", idx=3,
                               user_name="userA"),
     "JOB_REQUEUE": F.JobRequeue(event_time=T, job_id=101, idx=3),
     "JOB_CLEAN": F.JobClean(event_time=T, job_id=101, idx=3),
-    "QUEUE_CTRL": F.QueueCtrl(event_time=T, opcode=F.QUEUE_CLOSED, queue="normal", user_id=0,
+    "QUEUE_CTRL": F.QueueCtrl(event_time=T, opcode=lsbatch.QUEUE_CLOSED, queue="normal", user_id=0,
                               user_name="lsfadmin", ctrl_comments="closed for upgrade"),
-    "HOST_CTRL": F.HostCtrl(event_time=T, opcode=F.HOST_CLOSE, host="hostB", user_id=0,
+    "HOST_CTRL": F.HostCtrl(event_time=T, opcode=lsbatch.HOST_CLOSE, host="hostB", user_id=0,
                             user_name="lsfadmin"),
 }
 
@@ -126,7 +127,7 @@ def test_job_new_awk_positions_snakemake():
     # snakemake-executor-plugin-lsf: "JOB_NEW" $5 == euid and $42 ~ uuid;
     # "JOB_STATUS" $4 = job id, $5 = status code.
     rec = F.JobNew(event_time=T, job_id=77, user_id=1234, user_name="me", queue="normal",
-                   options=F.SUB_JOB_NAME, cwd="/home/me/with space", res_req="rusage[mem=1] span[hosts=1]",
+                   options=lsbatch.SUB_JOB_NAME, cwd="/home/me/with space", res_req="rusage[mem=1] span[hosts=1]",
                    job_name="Snakemake_rule_a:x=1___(0b7c-uuid)", command="python -m snakemake --x")
     line = F.encode(rec)
     for split in (F.fields(line), [f.strip('"') for f in awk_fpat_fields(line)]):
@@ -137,7 +138,7 @@ def test_job_new_awk_positions_snakemake():
         assert split[28] == "normal"
         assert split[41] == "Snakemake_rule_a:x=1___(0b7c-uuid)"
         assert split[42] == "python -m snakemake --x"
-    st = F.encode(F.JobStatus(event_time=T, job_id=77, status=F.JOB_STAT_DONE | F.JOB_STAT_PDONE))
+    st = F.encode(F.JobStatus(event_time=T, job_id=77, status=lsbatch.JOB_STAT_DONE | lsbatch.JOB_STAT_PDONE))
     for split in (F.fields(st), [f.strip('"') for f in awk_fpat_fields(st)]):
         assert split[0] == "JOB_STATUS" and split[3] == "77" and split[4] == "192"
 
@@ -148,7 +149,7 @@ def test_real_lsf9_job_new_field_positions():
     rec = F.decode(REAL_JOB_NEW)
     assert isinstance(rec, F.JobNew)
     assert (rec.version, rec.event_time, rec.job_id, rec.user_id) == ("9.13", 1495678422, 101, 506)
-    assert rec.options == F.SUB_PROJECT_NAME | F.SUB_QUEUE | F.SUB_JOB_NAME
+    assert rec.options == lsbatch.SUB_PROJECT_NAME | lsbatch.SUB_QUEUE | lsbatch.SUB_JOB_NAME
     assert rec.user_name == "userA" and rec.rlimits == (-1,) * 11
     assert rec.host_factor == pytest.approx(116.10) and rec.umask == 18
     assert (rec.queue, rec.from_host, rec.sub_home_dir) == ("normal", "hpcm", "/home/userA")
@@ -245,14 +246,14 @@ def test_encode_rejects_unloggable_values():
 
 def test_job_modify_builder_sets_bits():
     rec = F.job_modify(108, event_time=T, user_name="user1", aps_string="system=10")
-    assert rec.options3 == F.SUB3_APS and rec.job_id_str == "108"
+    assert rec.options3 == lsbatch.SUB3_APS and rec.job_id_str == "108"
     line = F.encode(rec)
     assert line.endswith(' 1 0 "system=10"')
     assert F.decode(line) == rec
     rec = F.job_modify(108, event_time=T, user_name="u", array_index=2, queue="short",
                        user_priority=10, run_limit_s=600, aps_delete=True)
-    assert rec.options & F.SUB_QUEUE and rec.options2 & F.SUB2_JOB_PRIORITY
-    assert rec.rlimits[F.RLIMIT_RUN] == 600 and rec.del_options3 == F.SUB3_APS
+    assert rec.options & lsbatch.SUB_QUEUE and rec.options2 & lsbatch.SUB2_JOB_PRIORITY
+    assert rec.rlimits[lsbatch.RLIMIT_RUN] == 600 and rec.del_options3 == lsbatch.SUB3_APS
     assert F.decode(F.encode(rec)) == rec
     assert F.parse_job_id_str(rec.job_id_str) == (108, 2)
     with pytest.raises(ValueError):
@@ -260,15 +261,15 @@ def test_job_modify_builder_sets_bits():
 
 
 def test_status_and_exit_helpers():
-    assert F.status_name(64) == "DONE" and F.status_name(192) == "DONE"
-    assert F.status_name(32 | 256) == "EXIT" and F.status_name(4) == "RUN"
-    assert F.status_name(0) == "NULL" and F.status_name(0x10000) == "UNKWN"
-    assert F.status_name(0x77) == "UNKWN"
-    assert F.exit_code_of(F.wait_status(127)) == 127
-    assert F.exit_code_of(F.wait_status(signal=9)) == 137
-    assert F.term_code("TERM_OWNER: job killed by owner") == 14
-    assert F.term_code("nonsense") == 0 and F.term_code(None) == 0
-    assert F.TERM_REASONS[16].startswith("TERM_MEMLIMIT: job killed after reaching LSF memory")
+    assert lsbatch.status_name(64) == "DONE" and lsbatch.status_name(192) == "DONE"
+    assert lsbatch.status_name(32 | 256) == "EXIT" and lsbatch.status_name(4) == "RUN"
+    assert lsbatch.status_name(0) == "NULL" and lsbatch.status_name(0x10000) == "UNKWN"
+    assert lsbatch.status_name(0x77) == "UNKWN"
+    assert lsbatch.exit_code_of(lsbatch.wait_status(127)) == 127
+    assert lsbatch.exit_code_of(lsbatch.wait_status(signal=9)) == 137
+    assert lsbatch.term_code("TERM_OWNER: job killed by owner") == 14
+    assert lsbatch.term_code("nonsense") == 0 and lsbatch.term_code(None) == 0
+    assert lsbatch.TERM_REASONS[16].startswith("TERM_MEMLIMIT: job killed after reaching LSF memory")
 
 
 def test_job_key():
@@ -284,11 +285,11 @@ def test_snakemake_awk_program_with_gawk(tmp_path):
         pytest.skip("gawk (FPAT) not installed; the FPAT split is emulated in the other tests")
     uid = 4321
     recs = [
-        F.JobNew(event_time=T, job_id=5, user_id=uid, options=F.SUB_JOB_NAME, cwd="/a b",
+        F.JobNew(event_time=T, job_id=5, user_id=uid, options=lsbatch.SUB_JOB_NAME, cwd="/a b",
                  res_req="rusage[mem=1] span[hosts=1]", job_name="Snakemake_x___(UUID1)", command="a b"),
-        F.JobStatus(event_time=T, job_id=5, status=F.JOB_STAT_RUN),
-        F.JobStatus(event_time=T, job_id=5, status=F.JOB_STAT_DONE),
-        F.JobStatus(event_time=T, job_id=5, status=F.JOB_STAT_DONE | F.JOB_STAT_PDONE),
+        F.JobStatus(event_time=T, job_id=5, status=lsbatch.JOB_STAT_RUN),
+        F.JobStatus(event_time=T, job_id=5, status=lsbatch.JOB_STAT_DONE),
+        F.JobStatus(event_time=T, job_id=5, status=lsbatch.JOB_STAT_DONE | lsbatch.JOB_STAT_PDONE),
     ]
     path = tmp_path / "lsb.events"
     path.write_text("#39\n" + "".join(F.encode(r) + "\n" for r in recs))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from lsfemu.events import format as F
+from lsfemu.events import lsbatch
 from lsfemu.events.history import HistoryBuilder, JobHistory, build_histories, modify_items
 
 T0 = 1_700_000_000
@@ -26,10 +27,10 @@ def test_accounting_suspend_resume_done_post():
     recs = [
         _new(),
         F.JobStart(event_time=T0 + 10, job_id=1, exec_hosts=("h1",)),
-        _st(F.JOB_STAT_USUSP, T0 + 20),
-        _st(F.JOB_STAT_RUN, T0 + 50),
-        _st(F.JOB_STAT_DONE, T0 + 100, end_time=T0 + 100, cpu_time=12.5),
-        _st(F.JOB_STAT_DONE | F.JOB_STAT_PDONE, T0 + 101),
+        _st(lsbatch.JOB_STAT_USUSP, T0 + 20),
+        _st(lsbatch.JOB_STAT_RUN, T0 + 50),
+        _st(lsbatch.JOB_STAT_DONE, T0 + 100, end_time=T0 + 100, cpu_time=12.5),
+        _st(lsbatch.JOB_STAT_DONE | lsbatch.JOB_STAT_PDONE, T0 + 101),
     ]
     (h,) = build_histories(recs)
     assert [c.kind for c in h.changes] == ["SUBMIT", "DISPATCH", "STATUS", "STATUS", "FINISH", "POST"]
@@ -53,9 +54,9 @@ def test_requeue_counts_exit_gap_as_pending():
     recs = [
         _new(),
         F.JobStart(event_time=T0 + 10, job_id=1, exec_hosts=("h1",)),
-        _st(F.JOB_STAT_EXIT, T0 + 30, exit_status=F.wait_status(3)),
+        _st(lsbatch.JOB_STAT_EXIT, T0 + 30, exit_status=lsbatch.wait_status(3)),
         F.JobRequeue(event_time=T0 + 40, job_id=1),
-        _st(F.JOB_STAT_PEND, T0 + 40, reason=F.PEND_JOB_REQUEUED),  # folded into the REQUEUE
+        _st(lsbatch.JOB_STAT_PEND, T0 + 40, reason=lsbatch.PEND_JOB_REQUEUED),  # folded into the REQUEUE
         F.JobStart(event_time=T0 + 45, job_id=1, exec_hosts=("h2",)),
     ]
     (h,) = build_histories(recs)
@@ -67,10 +68,10 @@ def test_requeue_counts_exit_gap_as_pending():
 
 def test_hold_then_release_and_pending_suspend():
     recs = [
-        _new(options2=F.SUB2_HOLD),
-        _st(F.JOB_STAT_PEND, T0 + 30, reason=F.PEND_JOB_NEW),
-        _st(F.JOB_STAT_PSUSP, T0 + 40),
-        _st(F.JOB_STAT_UNKWN, T0 + 45),
+        _new(options2=lsbatch.SUB2_HOLD),
+        _st(lsbatch.JOB_STAT_PEND, T0 + 30, reason=lsbatch.PEND_JOB_NEW),
+        _st(lsbatch.JOB_STAT_PSUSP, T0 + 40),
+        _st(lsbatch.JOB_STAT_UNKWN, T0 + 45),
     ]
     (h,) = build_histories(recs)
     t = h.state_times(now=T0 + 50)
@@ -92,27 +93,27 @@ def test_exit_details_from_records():
         _new(),
         F.JobStart(event_time=T0 + 1, job_id=1, exec_hosts=("h",)),
         F.JobSignal(event_time=T0 + 2, job_id=1, signal_symbol="KILL", user_name="alice"),
-        _st(F.JOB_STAT_EXIT, T0 + 3, exit_status=F.wait_status(130), exit_info=14, cpu_time=0.25),
-        _st(F.JOB_STAT_EXIT, T0 + 3),  # repeated finish records are ignored
+        _st(lsbatch.JOB_STAT_EXIT, T0 + 3, exit_status=lsbatch.wait_status(130), exit_info=14, cpu_time=0.25),
+        _st(lsbatch.JOB_STAT_EXIT, T0 + 3),  # repeated finish records are ignored
     ]
     (h,) = build_histories(recs)
     fin = h.changes[-1]
     assert fin.kind == "FINISH"
     assert fin.data["exit_code"] == 130 and fin.data["exit_reason"] == "TERM_OWNER: job killed by owner"
     # killed while pending: no exit code
-    (p,) = build_histories([_new(), _st(F.JOB_STAT_EXIT, T0 + 3, exit_status=0)])
+    (p,) = build_histories([_new(), _st(lsbatch.JOB_STAT_EXIT, T0 + 3, exit_status=0)])
     assert p.changes[-1].data["exit_code"] is None and not p.started
 
 
 def test_switch_move_modify_and_identity():
     recs = [
         F.MbdStart(event_time=T0 - 1, master="m", cluster="c"),
-        _new(options=F.SUB_JOB_NAME | F.SUB_PROJECT_NAME, job_name="myjob", project_name="p1"),
+        _new(options=lsbatch.SUB_JOB_NAME | lsbatch.SUB_PROJECT_NAME, job_name="myjob", project_name="p1"),
         F.JobSwitch(event_time=T0 + 1, job_id=1, queue="short", user_name="admin"),
-        F.JobMove(event_time=T0 + 2, job_id=1, position=1, base=F.TO_BOTTOM, user_name="alice"),
+        F.JobMove(event_time=T0 + 2, job_id=1, position=1, base=lsbatch.TO_BOTTOM, user_name="alice"),
         F.job_modify(1, event_time=T0 + 3, user_name="alice", job_name="renamed", command="sleep 5",
                      project_name="p2", queue="long"),
-        F.JobStatus(event_time=T0 + 4, job_id=99, status=F.JOB_STAT_RUN),  # unknown job
+        F.JobStatus(event_time=T0 + 4, job_id=99, status=lsbatch.JOB_STAT_RUN),  # unknown job
         F.JobClean(event_time=T0 + 5, job_id=1),
     ]
     (h,) = build_histories(recs)
@@ -134,7 +135,7 @@ def test_name_is_none_without_minus_j():
 
 def test_array_elements_clone_the_array_record():
     b = HistoryBuilder()
-    b.feed(_new(options=F.SUB_JOB_NAME, job_name="arr"))
+    b.feed(_new(options=lsbatch.SUB_JOB_NAME, job_name="arr"))
     b.feed(F.JobStart(event_time=T0 + 5, job_id=1, idx=2, exec_hosts=("h",)))
     b.feed(F.job_modify(1, event_time=T0 + 6, user_name="alice", array_index=3, user_priority=9))
     b.feed(F.JobModify2(job_id_str="bad"))  # unparsable job ID: ignored
@@ -156,7 +157,7 @@ def test_modify_items_limits_priority_aps():
     assert modify_items(F.job_modify(1, event_time=0, user_name="u", run_limit_delete=True)) == [
         "bmod -Wn used. Run limit set to queue run limit"]
     rl = list(F.JobModify2().rlimits)
-    rl[F.RLIMIT_CPU] = 600
+    rl[lsbatch.RLIMIT_CPU] = 600
     assert modify_items(F.JobModify2(rlimits=tuple(rl))) == ["CPU limit changes to : 10 (minutes)"]
 
 

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lsfemu.events import format as F
+from lsfemu.events import lsbatch
 from lsfemu.events import log as L
 from lsfemu.events.log import (
     HEADER_WIDTH,
@@ -32,7 +33,7 @@ def _job(jid: int, t: int) -> list[F.Record]:
 
 
 def _done(jid: int, t: int) -> F.Record:
-    return F.JobStatus(event_time=t, job_id=jid, status=F.JOB_STAT_DONE, end_time=t)
+    return F.JobStatus(event_time=t, job_id=jid, status=lsbatch.JOB_STAT_DONE, end_time=t)
 
 
 def _read(paths, **kw):

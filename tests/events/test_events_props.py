@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lsfemu.events import format as F
+from lsfemu.events import lsbatch
 
 _FRAGMENTS = st.sampled_from([
     '"JOB_NEW"', '"JOB_STATUS"', '"JOB_START"', '"JOB_SIGNAL"', '"JOB_MODIFY2"', '"MBD_START"',
@@ -84,8 +85,8 @@ def _outcome(fn, line):
 
 _REAL_LINES = [F.encode(r) for r in (
     F.JobNew(event_time=7, job_id=3, user_name="u", queue="q", command='a "b" c', job_name="n\u2400",
-             options=F.SUB_JOB_NAME, asked_hosts=("h1", "h2"), xfiles=(("a", "b", 2),), rlimits=(-1,) * 11),
-    F.JobStatus(event_time=9, job_id=3, status=F.JOB_STAT_EXIT, cpu_time=1.5, end_time=9, exit_status=256),
+             options=lsbatch.SUB_JOB_NAME, asked_hosts=("h1", "h2"), xfiles=(("a", "b", 2),), rlimits=(-1,) * 11),
+    F.JobStatus(event_time=9, job_id=3, status=lsbatch.JOB_STAT_EXIT, cpu_time=1.5, end_time=9, exit_status=256),
     F.JobStart(event_time=8, job_id=3, exec_hosts=("h1",) * 3, effective_res_req="select[mem>1]"),
     F.job_modify(3, event_time=10, user_name="u", user_priority=70, aps_string="system=10"),
 )]
@@ -145,7 +146,7 @@ def _records(draw, strings=_PLAIN):
         if spec.when is not None and not spec.when(values):
             values[spec.name] = F._default(cls, spec.name)
     if "ru" in values:  # JOB_STATUS: a rusage block exactly when ru != 0
-        values["rusage"] = tuple(float(i) for i in range(F.NUM_RUSAGE)) if values["ru"] else ()
+        values["rusage"] = tuple(float(i) for i in range(lsbatch.NUM_RUSAGE)) if values["ru"] else ()
     return cls(event_time=draw(st.integers(0, 2**40)), version=draw(st.sampled_from(["10.1", "9.13", "7"])),
                **values)
 

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lsfemu.events import format as F
+from lsfemu.events import lsbatch
 from lsfemu.replay.tracker import _FIELDS, _UNUSED
 from test_events_props import _EDITS, _ODD, _records
 
@@ -111,11 +112,11 @@ def test_replays_plan_reads_canonical_lines_in_part(rec):
 
 
 def test_a_record_read_in_part_says_what_it_lacks():
-    line = F.encode(F.JobStatus(event_time=5, job_id=3, status=F.JOB_STAT_DONE, ru=1,
-                                rusage=tuple(float(i) for i in range(F.NUM_RUSAGE))))
+    line = F.encode(F.JobStatus(event_time=5, job_id=3, status=lsbatch.JOB_STAT_DONE, ru=1,
+                                rusage=tuple(float(i) for i in range(lsbatch.NUM_RUSAGE))))
     rec = F.reader((), {"JOB_STATUS": {"status"}})(line)
     assert isinstance(rec, F.JobStatus) and type(rec) is not F.JobStatus
-    assert (rec.status, rec.event_time, rec.ru) == (F.JOB_STAT_DONE, 5, 1)  # ru: the rusage gate reads it
+    assert (rec.status, rec.event_time, rec.ru) == (lsbatch.JOB_STAT_DONE, 5, 1)  # ru: the rusage gate reads it
     with pytest.raises(AttributeError, match="JOB_STATUS record read in part: rusage was not decoded"):
         rec.rusage
     assert "status" in repr(rec) and "rusage" not in repr(rec)
@@ -157,8 +158,8 @@ def test_replay_reading_in_part_stores_what_decoding_whole_stores(tmp_path, monk
         fh.write(new.replace(' 1 "h1"', ' 2 "h1"').replace(" 900 ", " 901 ") + "\n")  # a bad count: rejected
         fh.write(F.encode(F.JobStart(event_time=T0 + 9001, job_id=900, exec_hosts=("h1", "h2"))) + "\n")
         fh.write('"JOB_STATUS" "10.1" 1709629206 900 64 0 0 x 0 0 0 0\n')  # a letter for the CPU time
-        fh.write(F.encode(F.JobStatus(event_time=T0 + 9100, job_id=900, status=F.JOB_STAT_EXIT, ru=1,
-                                      rusage=(1.5,) * F.NUM_RUSAGE, exit_status=256, cpu_time=2.5)) + "\n")
+        fh.write(F.encode(F.JobStatus(event_time=T0 + 9100, job_id=900, status=lsbatch.JOB_STAT_EXIT, ru=1,
+                                      rusage=(1.5,) * lsbatch.NUM_RUSAGE, exit_status=256, cpu_time=2.5)) + "\n")
     kw = dict(progress=False) if until is None else dict(progress=False, until=float(T0 + until))
     part = rp.replay_into([path], tmp_path / "part", **kw)
     monkeypatch.setattr(tracker, "_FIELDS", {})

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from lsfemu.events import format as F
+from lsfemu.events import lsbatch
 from lsfemu.events.log import read_events
 from lsfemu.events.synth import RECORDS_PER_JOB, write_events
 from lsfemu.replay import ReplayError, order_files
@@ -54,10 +55,10 @@ def test_suspension_requeue_and_finish_accounting():
     assert tr.feed(_new(7, T)) is None
     tr.feed(F.JobStart(event_time=T + 10, job_id=7, exec_hosts=("h1", "h2")))
     assert tr.host_peak == {"h1": 1, "h2": 1}
-    tr.feed(F.JobStatus(event_time=T + 110, job_id=7, status=F.JOB_STAT_USUSP))
+    tr.feed(F.JobStatus(event_time=T + 110, job_id=7, status=lsbatch.JOB_STAT_USUSP))
     row = tr.rows[(7, 0)]
     assert (row["status"], row["work_done"], row["segment_start"]) == ("USUSP", 100.0, None)
-    tr.feed(F.JobStatus(event_time=T + 210, job_id=7, status=F.JOB_STAT_RUN))
+    tr.feed(F.JobStatus(event_time=T + 210, job_id=7, status=lsbatch.JOB_STAT_RUN))
     assert row["segment_start"] == T + 210
     # requeued: pending again from that instant, its run forgotten
     tr.feed(F.JobRequeue(event_time=T + 300, job_id=7))
@@ -65,19 +66,19 @@ def test_suspension_requeue_and_finish_accounting():
     assert tr.host_used == {"h1": 0, "h2": 0}
     tr.feed(F.JobStart(event_time=T + 400, job_id=7, exec_hosts=("h1", "h1")))
     assert tr.host_peak["h1"] == 2
-    done = tr.feed(F.JobStatus(event_time=T + 1000, job_id=7, status=F.JOB_STAT_EXIT, end_time=T + 1000,
-                               cpu_time=12.5, exit_status=F.wait_status(3), exit_info=5))
+    done = tr.feed(F.JobStatus(event_time=T + 1000, job_id=7, status=lsbatch.JOB_STAT_EXIT, end_time=T + 1000,
+                               cpu_time=12.5, exit_status=lsbatch.wait_status(3), exit_info=5))
     assert done is not None and (7, 0) not in tr.rows
     assert (done["status"], done["exit_code"], done["sim_runtime"], done["sim_cputime"]) == ("EXIT", 3, 600.0, 12.5)
     assert done["exit_reason"].startswith("TERM_RUNLIMIT")
     # records of a job the tracker no longer holds (post-job status) are ignored
-    assert tr.feed(F.JobStatus(event_time=T + 1001, job_id=7, status=F.JOB_STAT_EXIT | F.JOB_STAT_PDONE)) is None
+    assert tr.feed(F.JobStatus(event_time=T + 1001, job_id=7, status=lsbatch.JOB_STAT_EXIT | lsbatch.JOB_STAT_PDONE)) is None
 
 
 def test_modifications_moves_switches_and_admin_state():
     tr = JobTracker()
     tr.feed(_new(1, T))
-    tr.feed(_new(2, T + 1, options2=F.SUB2_JOB_PRIORITY, user_priority=70))
+    tr.feed(_new(2, T + 1, options2=lsbatch.SUB2_JOB_PRIORITY, user_priority=70))
     assert tr.rows[(2, 0)]["priority"] == 70 and tr.priorities_seen == 1
     tr.feed(F.job_modify(1, event_time=T + 5, user_name="u1", user_priority=90))
     tr.feed(F.job_modify(2, event_time=T + 6, user_name="u1", user_priority_delete=True))
@@ -86,14 +87,14 @@ def test_modifications_moves_switches_and_admin_state():
     assert (r1["priority"], r1["priority_base_time"], r1["aps_admin"], r1["aps_system"]) == (90, T + 5, 5.5, None)
     assert (r2["priority"], r2["priority_base_time"]) == (None, T + 6)
     assert tr.max_priority_seen == 90
-    tr.feed(F.JobMove(event_time=T + 8, job_id=2, base=F.TO_TOP))
+    tr.feed(F.JobMove(event_time=T + 8, job_id=2, base=lsbatch.TO_TOP))
     assert r2["position"] < r1["position"]
-    tr.feed(F.JobMove(event_time=T + 9, job_id=2, base=F.TO_BOTTOM))
+    tr.feed(F.JobMove(event_time=T + 9, job_id=2, base=lsbatch.TO_BOTTOM))
     assert r2["position"] > r1["position"]
     tr.feed(F.JobSwitch(event_time=T + 10, job_id=1, queue="short"))
     assert r1["queue"] == "short" and list(tr.queues) == ["normal", "short"]
-    tr.feed(F.QueueCtrl(event_time=T + 11, opcode=F.QUEUE_CLOSED, queue="short"))
-    tr.feed(F.HostCtrl(event_time=T + 12, opcode=F.HOST_CLOSE, host="h9"))
+    tr.feed(F.QueueCtrl(event_time=T + 11, opcode=lsbatch.QUEUE_CLOSED, queue="short"))
+    tr.feed(F.HostCtrl(event_time=T + 12, opcode=lsbatch.HOST_CLOSE, host="h9"))
     assert tr.queue_ctrl == {"short": {"open": False, "active": True}} and tr.host_ctrl == {"h9": False}
 
 

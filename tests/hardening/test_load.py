@@ -8,6 +8,7 @@ import sqlite3
 
 from lsfemu.events.log import read_events
 from lsfemu.events import format as F
+from lsfemu.events import lsbatch
 
 CLIENTS = 16
 PER_CLIENT = 100
@@ -56,5 +57,5 @@ def test_sixteen_clients_submit_1600_jobs(lsf_cluster):
     logged = [rec for _, rec in read_events([c.home / "logdir" / "lsb.events"])]
     new = [r.job_id for r in logged if isinstance(r, F.JobNew)]
     assert sorted(new) == sorted(ids)  # each acknowledged job logged once
-    exits = {r.job_id for r in logged if isinstance(r, F.JobStatus) and r.status == F.JOB_STAT_EXIT}
+    exits = {r.job_id for r in logged if isinstance(r, F.JobStatus) and r.status == lsbatch.JOB_STAT_EXIT}
     assert exits == killed
