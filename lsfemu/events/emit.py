@@ -65,9 +65,11 @@ from __future__ import annotations
 import signal as _signal
 from typing import Any, Callable
 
-from lsfemu.events import format as F
+from lsfemu.events.records import (
+    HostCtrl, JobExecute, JobMove, JobNew, JobRequeue, JobSignal, JobStart, JobStartAccept, JobStatus, JobSwitch,
+    MbdDie, MbdStart, QueueCtrl, Record, _NEG1_LIMITS, job_modify,
+)
 from lsfemu.events import lsbatch
-from lsfemu.events.format import Record
 
 # JOB_STATUS reasons (LSF lsbatch.h)
 PEND_JOB_MIG = 5
@@ -118,7 +120,7 @@ def _get(job: Any, name: str, default: Any = None) -> Any:
     return default if value is None else value
 
 
-def job_new(job: Any, time: float, *, uid_of: Callable[[str], int], queue: str | None = None) -> F.JobNew:
+def job_new(job: Any, time: float, *, uid_of: Callable[[str], int], queue: str | None = None) -> JobNew:
     """The JOB_NEW record of *job* (a ``Job`` row or any object with its
     attributes)."""
     options = lsbatch.SUB_QUEUE if not _get(job, "default_queue_used", False) else 0
@@ -154,7 +156,7 @@ def job_new(job: Any, time: float, *, uid_of: Callable[[str], int], queue: str |
     depend_cond = _get(job, "dependency", "")
     if depend_cond:
         options |= lsbatch.SUB_DEPEND_COND
-    rlimits = list(F._NEG1_LIMITS)
+    rlimits = list(_NEG1_LIMITS)
     run_limit = _get(job, "run_limit_min")
     if run_limit is not None:
         rlimits[lsbatch.RLIMIT_RUN] = int(round(float(run_limit) * 60))
@@ -163,7 +165,7 @@ def job_new(job: Any, time: float, *, uid_of: Callable[[str], int], queue: str |
         rlimits[lsbatch.RLIMIT_RSS] = int(mem_limit)  # KB, as LSF logs it
     nproc = int(_get(job, "num_processors", 1) or 1)
     submit = _t(_get(job, "submit_time", time) or time)
-    return F.JobNew(
+    return JobNew(
         event_time=_t(time), job_id=job.id, user_id=uid_of(job.user), options=options,
         num_processors=nproc, submit_time=submit, sig_value=NO_SIG_VALUE,
         user_name=job.user, rlimits=tuple(rlimits), queue=queue or job.queue,
@@ -177,9 +179,9 @@ def job_new(job: Any, time: float, *, uid_of: Callable[[str], int], queue: str |
     )
 
 
-def _status(job: Any, time: float, status: int, **kw: Any) -> F.JobStatus:
-    return F.JobStatus(event_time=_t(time), job_id=job.id, status=status,
-                       idx=_get(job, "array_index", 0), **kw)
+def _status(job: Any, time: float, status: int, **kw: Any) -> JobStatus:
+    return JobStatus(event_time=_t(time), job_id=job.id, status=status,
+                     idx=_get(job, "array_index", 0), **kw)
 
 
 def records_for(
@@ -210,13 +212,13 @@ def records_for(
         hosts = tuple(data.get("hosts") or _get(job, "exec_hosts", "").split())
         p = synthetic_pid(job.id, idx) if pid is None else pid
         return [
-            F.JobStart(event_time=t, job_id=job.id, status=lsbatch.JOB_STAT_RUN, exec_hosts=hosts,
-                       user_group=_get(job, "user_group", ""), idx=idx),
-            F.JobStartAccept(event_time=t, job_id=job.id, job_pid=p, job_pgid=p, idx=idx),
-            F.JobExecute(event_time=t, job_id=job.id, exec_uid=uid_of(job.user), job_pgid=p,
-                         exec_cwd=_get(job, "specified_cwd", "") or _get(job, "cwd", ""),
-                         exec_home=_get(job, "home", ""), exec_username=job.user,
-                         job_pid=p, idx=idx),
+            JobStart(event_time=t, job_id=job.id, status=lsbatch.JOB_STAT_RUN, exec_hosts=hosts,
+                     user_group=_get(job, "user_group", ""), idx=idx),
+            JobStartAccept(event_time=t, job_id=job.id, job_pid=p, job_pgid=p, idx=idx),
+            JobExecute(event_time=t, job_id=job.id, exec_uid=uid_of(job.user), job_pgid=p,
+                       exec_cwd=_get(job, "specified_cwd", "") or _get(job, "cwd", ""),
+                       exec_home=_get(job, "home", ""), exec_username=job.user,
+                       job_pid=p, idx=idx),
         ]
 
     if kind == "FINISH":
@@ -233,8 +235,8 @@ def records_for(
 
     if kind == "SIGNAL":
         sym = signal_symbol(data.get("signal", "KILL"))
-        out: list[Record] = [F.JobSignal(event_time=t, job_id=job.id, user_id=uid_of(who),
-                                         signal_symbol=sym, idx=idx, user_name=who)]
+        out: list[Record] = [JobSignal(event_time=t, job_id=job.id, user_id=uid_of(who),
+                                       signal_symbol=sym, idx=idx, user_name=who)]
         state = _get(job, "status", "")
         admin = actor is not None and actor != job.user
         if sym == "STOP":
@@ -251,14 +253,14 @@ def records_for(
         return out
 
     if kind == "SWITCH":
-        return [F.JobSwitch(event_time=t, user_id=uid_of(who), job_id=job.id,
-                            queue=data.get("queue") or job.queue, idx=idx, user_name=who)]
+        return [JobSwitch(event_time=t, user_id=uid_of(who), job_id=job.id,
+                          queue=data.get("queue") or job.queue, idx=idx, user_name=who)]
 
     if kind == "MOVE":
-        return [F.JobMove(event_time=t, user_id=uid_of(who), job_id=job.id,
-                          position=int(data.get("position", 1)),
-                          base=lsbatch.TO_TOP if data.get("top", True) else lsbatch.TO_BOTTOM,
-                          idx=idx, user_name=who)]
+        return [JobMove(event_time=t, user_id=uid_of(who), job_id=job.id,
+                        position=int(data.get("position", 1)),
+                        base=lsbatch.TO_TOP if data.get("top", True) else lsbatch.TO_BOTTOM,
+                        idx=idx, user_name=who)]
 
     if kind == "MODIFY":
         kw: dict[str, Any] = {}
@@ -273,11 +275,11 @@ def records_for(
                 kw["aps_string"] = str(data["aps"])
         if not kw:
             return []
-        return [F.job_modify(job.id, event_time=t, user_name=who, user_id=uid_of(who),
-                             array_index=idx, submit_time=_t(_get(job, "submit_time", 0)), **kw)]
+        return [job_modify(job.id, event_time=t, user_name=who, user_id=uid_of(who),
+                           array_index=idx, submit_time=_t(_get(job, "submit_time", 0)), **kw)]
 
     if kind == "REQUEUE":
-        return [F.JobRequeue(event_time=t, job_id=job.id, idx=idx),
+        return [JobRequeue(event_time=t, job_id=job.id, idx=idx),
                 _status(job, time, lsbatch.JOB_STAT_PEND, reason=PEND_JOB_REQUEUED)]
 
     if kind == "RERUN":
@@ -298,15 +300,15 @@ def records_for(
 # ---------------------------------------------------------------------------
 
 
-def mbd_start(time: float, cluster: str, master: str, *, num_hosts: int = 0, num_queues: int = 0) -> F.MbdStart:
+def mbd_start(time: float, cluster: str, master: str, *, num_hosts: int = 0, num_queues: int = 0) -> MbdStart:
     """MBD_START: the daemon started."""
-    return F.MbdStart(event_time=_t(time), master=master, cluster=cluster,
-                      num_hosts=num_hosts, num_queues=num_queues)
+    return MbdStart(event_time=_t(time), master=master, cluster=cluster,
+                    num_hosts=num_hosts, num_queues=num_queues)
 
 
-def mbd_die(time: float, master: str = "", *, exit_code: int = 0, comment: str = "") -> F.MbdDie:
+def mbd_die(time: float, master: str = "", *, exit_code: int = 0, comment: str = "") -> MbdDie:
     """MBD_DIE: the daemon stopped."""
-    return F.MbdDie(event_time=_t(time), master=master, exit_code=exit_code, ctrl_comments=comment)
+    return MbdDie(event_time=_t(time), master=master, exit_code=exit_code, ctrl_comments=comment)
 
 
 def _opcode(op: str | int, table: dict[str, int], what: str) -> int:
@@ -319,14 +321,14 @@ def _opcode(op: str | int, table: dict[str, int], what: str) -> int:
 
 
 def queue_ctrl(time: float, queue: str, op: str | int, user: str, *, user_id: int = 0,
-               comment: str = "") -> F.QueueCtrl:
+               comment: str = "") -> QueueCtrl:
     """QUEUE_CTRL for badmin qopen / qclose / qact / qinact (or an opcode)."""
-    return F.QueueCtrl(event_time=_t(time), opcode=_opcode(op, QUEUE_OPS, "queue"), queue=queue,
-                       user_id=user_id, user_name=user, ctrl_comments=comment)
+    return QueueCtrl(event_time=_t(time), opcode=_opcode(op, QUEUE_OPS, "queue"), queue=queue,
+                     user_id=user_id, user_name=user, ctrl_comments=comment)
 
 
 def host_ctrl(time: float, host: str, op: str | int, user: str, *, user_id: int = 0,
-              comment: str = "") -> F.HostCtrl:
+              comment: str = "") -> HostCtrl:
     """HOST_CTRL for badmin hopen / hclose (or an opcode)."""
-    return F.HostCtrl(event_time=_t(time), opcode=_opcode(op, HOST_OPS, "host"), host=host,
-                      user_id=user_id, user_name=user, ctrl_comments=comment)
+    return HostCtrl(event_time=_t(time), opcode=_opcode(op, HOST_OPS, "host"), host=host,
+                    user_id=user_id, user_name=user, ctrl_comments=comment)

@@ -40,7 +40,10 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, NamedTuple
 
-from lsfemu.events import format as F
+from lsfemu.events.records import (
+    JobClean, JobExecute, JobModify2, JobMove, JobNew, JobRequeue, JobSignal, JobStart, JobStartAccept, JobStatus,
+    JobSwitch, Record, parse_job_id_str,
+)
 from lsfemu.events import lsbatch
 
 #: the states of the accounting, in bhist's column order
@@ -180,7 +183,7 @@ def _pend_reason(code: int) -> str:
     return "Job is pending"
 
 
-def modify_items(rec: F.JobModify2) -> list[str]:
+def modify_items(rec: JobModify2) -> list[str]:
     """bhist's item texts for a JOB_MODIFY2 record (OpenLava wording where
     known, [inferred] otherwise)."""
     items: list[str] = []
@@ -335,9 +338,9 @@ class HistoryBuilder:
                 self._put((job_id, idx), h)
         return h
 
-    def feed(self, rec: F.Record) -> None:
+    def feed(self, rec: Record) -> None:
         t = float(rec.event_time)
-        if type(rec) is F.JobNew:
+        if type(rec) is JobNew:
             h = JobHistory(
                 job_id=rec.job_id, array_index=rec.idx, user=rec.user_name, queue=rec.queue,
                 name=rec.job_name if rec.options & lsbatch.SUB_JOB_NAME else None,
@@ -372,9 +375,9 @@ class HistoryBuilder:
                     self._put((rec.job_id, i), e)
                     self._told(e, submit)
             return
-        if type(rec) is F.JobModify2:
+        if type(rec) is JobModify2:
             try:
-                jid, idx = F.parse_job_id_str(rec.job_id_str)
+                jid, idx = parse_job_id_str(rec.job_id_str)
             except ValueError:
                 return
             h = self._get(jid, idx)
@@ -393,30 +396,30 @@ class HistoryBuilder:
         job_id = getattr(rec, "job_id", None)
         if job_id is None:
             return  # MBD_START, MBD_DIE, QUEUE_CTRL, HOST_CTRL
-        h = self._get(job_id, rec.idx, inert=type(rec) is F.JobClean)
+        h = self._get(job_id, rec.idx, inert=type(rec) is JobClean)
         if h is None:
             return
         kind = type(rec)
-        if kind is F.JobStatus:
+        if kind is JobStatus:
             self._status(h, t, rec)
-        elif kind is F.JobStartAccept:
+        elif kind is JobStartAccept:
             self._add(h, t, "STARTING", pid=rec.job_pid)
-        elif kind is F.JobExecute:
+        elif kind is JobExecute:
             self._add(h, t, "EXECUTE", exec_home=rec.exec_home, exec_cwd=rec.exec_cwd, pid=rec.job_pid)
-        elif kind is F.JobStart:
+        elif kind is JobStart:
             self._add(h, t, "DISPATCH", hosts=list(rec.exec_hosts),
                       effective_res_req=rec.effective_res_req or None)
-        elif kind is F.JobSignal:
+        elif kind is JobSignal:
             self._add(h, t, "SIGNAL", signal=rec.signal_symbol, user=rec.user_name)
-        elif kind is F.JobSwitch:
+        elif kind is JobSwitch:
             self._add(h, t, "SWITCH", queue=rec.queue, user=rec.user_name)
-        elif kind is F.JobMove:
+        elif kind is JobMove:
             self._add(h, t, "MOVE", position=rec.position, top=rec.base != lsbatch.TO_BOTTOM, user=rec.user_name)
-        elif kind is F.JobRequeue:
+        elif kind is JobRequeue:
             self._add(h, t, "REQUEUE")
         # JOB_CLEAN: nothing to show
 
-    def _status(self, h: JobHistory, t: float, rec: F.JobStatus) -> None:
+    def _status(self, h: JobHistory, t: float, rec: JobStatus) -> None:
         code = rec.status
         if code & (lsbatch.JOB_STAT_PDONE | lsbatch.JOB_STAT_PERR):
             if h.finished:
@@ -443,7 +446,7 @@ class HistoryBuilder:
             self._add(h, t, "STATUS", status=name, reason=reason)
 
 
-def array_spec_of(rec: F.JobNew):
+def array_spec_of(rec: JobNew):
     """The array specification of a JOB_NEW record (index 0, a -J name with an
     index list), else None."""
     if rec.idx or not rec.options & lsbatch.SUB_JOB_NAME or "[" not in rec.job_name:
@@ -457,7 +460,7 @@ def array_spec_of(rec: F.JobNew):
     return spec if spec is not None and count_of(spec.ranges) <= 1_000_000 else None
 
 
-def build_histories(records: Iterable[F.Record]) -> list[JobHistory]:
+def build_histories(records: Iterable[Record]) -> list[JobHistory]:
     """Histories of every job whose JOB_NEW is among *records* (log order)."""
     b = HistoryBuilder()
     for rec in records:

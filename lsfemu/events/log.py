@@ -36,7 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from lsfemu.events.format import EventSyntaxError, Record, UnknownEventError, decode, encode, reading_table
+from lsfemu.events.format import EventSyntaxError, UnknownEventError, decode, encode, reading_table
+from lsfemu.events.records import Record
 
 CURRENT = "lsb.events"
 #: width of the header line without its newline (``#`` + 37 blanks in LSF)
@@ -239,7 +240,7 @@ def _job_id_positions() -> dict[str, int]:
     """Event type (as quoted in a line) -> token position of its job ID, for
     the job record types whose job ID follows nothing but plain integers
     (JOB_MODIFY2's is a quoted ``"123[4]"`` string at position 3)."""
-    from lsfemu.events.format import RECORD_TYPES
+    from lsfemu.events.records import RECORD_TYPES
 
     out: dict[str, int] = {}
     for etype, cls in RECORD_TYPES.items():

@@ -15,6 +15,7 @@ import random
 from pathlib import Path
 
 from lsfemu.events import format as F
+from lsfemu.events.records import JobExecute, JobNew, JobStart, JobStartAccept, JobStatus, MbdStart
 from lsfemu.events import lsbatch
 from lsfemu.events.log import HEADER_WIDTH, header_line
 
@@ -33,8 +34,8 @@ def write_events(path: str | Path, events: int, *, users: int = 100, hosts: int 
     t = start
     with open(path, "wb") as fh:
         fh.write(header_line(HEADER_WIDTH + 1))
-        out: list[str] = [F.encode(F.MbdStart(event_time=start, master=host_names[0], cluster="synth",
-                                              num_hosts=hosts, num_queues=len(queues)))]
+        out: list[str] = [F.encode(MbdStart(event_time=start, master=host_names[0], cluster="synth",
+                                            num_hosts=hosts, num_queues=len(queues)))]
 
         def due_until(limit: int) -> None:
             while pending and pending[0][0] <= limit:
@@ -49,7 +50,7 @@ def write_events(path: str | Path, events: int, *, users: int = 100, hosts: int 
             host = rng.choice(host_names)
             runtime = rng.randint(30, 1800)
             wait = rng.randint(0, 120)
-            out.append(F.encode(F.JobNew(
+            out.append(F.encode(JobNew(
                 event_time=t, job_id=i, user_id=1000, options=lsbatch.SUB_JOB_NAME, num_processors=slots,
                 submit_time=t, user_name=user, queue=queue, from_host=host_names[0], cwd="/home/" + user,
                 sub_home_dir="/home/" + user, job_name=f"job{i}", command=f"sleep {runtime}",
@@ -58,16 +59,16 @@ def write_events(path: str | Path, events: int, *, users: int = 100, hosts: int 
             te = ts + runtime
             failed = rng.random() < 0.05
             for when, rec in (
-                (ts, F.JobStart(event_time=ts, job_id=i, exec_hosts=(host,) * slots)),
-                (ts, F.JobStartAccept(event_time=ts, job_id=i, job_pid=10000 + i, job_pgid=10000 + i)),
-                (ts, F.JobExecute(event_time=ts, job_id=i, exec_uid=1000, job_pgid=10000 + i,
-                                  exec_cwd="/home/" + user, exec_home="/home/" + user, exec_username=user,
-                                  job_pid=10000 + i)),
-                (te, F.JobStatus(event_time=te, job_id=i, status=lsbatch.JOB_STAT_EXIT if failed else lsbatch.JOB_STAT_DONE,
-                                 cpu_time=float(runtime * slots), end_time=te,
-                                 exit_status=lsbatch.wait_status(1) if failed else 0)),
-                (te, F.JobStatus(event_time=te, job_id=i, status=(lsbatch.JOB_STAT_EXIT if failed else lsbatch.JOB_STAT_DONE)
-                                 | lsbatch.JOB_STAT_PDONE, cpu_time=float(runtime * slots), end_time=te)),
+                (ts, JobStart(event_time=ts, job_id=i, exec_hosts=(host,) * slots)),
+                (ts, JobStartAccept(event_time=ts, job_id=i, job_pid=10000 + i, job_pgid=10000 + i)),
+                (ts, JobExecute(event_time=ts, job_id=i, exec_uid=1000, job_pgid=10000 + i,
+                                exec_cwd="/home/" + user, exec_home="/home/" + user, exec_username=user,
+                                job_pid=10000 + i)),
+                (te, JobStatus(event_time=te, job_id=i, status=lsbatch.JOB_STAT_EXIT if failed else lsbatch.JOB_STAT_DONE,
+                               cpu_time=float(runtime * slots), end_time=te,
+                               exit_status=lsbatch.wait_status(1) if failed else 0)),
+                (te, JobStatus(event_time=te, job_id=i, status=(lsbatch.JOB_STAT_EXIT if failed else lsbatch.JOB_STAT_DONE)
+                               | lsbatch.JOB_STAT_PDONE, cpu_time=float(runtime * slots), end_time=te)),
             ):
                 seq += 1
                 heapq.heappush(pending, (when, seq, F.encode(rec)))

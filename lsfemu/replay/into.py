@@ -27,7 +27,7 @@ from typing import Any
 
 from lsfemu.client import _connect
 from lsfemu.clock import parse_duration
-from lsfemu.events import format as F
+from lsfemu.events.records import JobModify2, Record
 from lsfemu.events.log import header_line, HEADER_WIDTH
 from lsfemu.render.timefmt import ctime
 from lsfemu.replay.common import BATCH, Progress, ReplayError, Warnings, checked_config, collector_paused
@@ -387,7 +387,7 @@ def replay_into(paths: list[Path], into: Path, *, until: float | None = None, fo
             log.write(header_line(HEADER_WIDTH + 1))
             out: list[str] = []
             stream = records(paths, warns, bar)
-            past: list[tuple[int, str, F.Record]] = []  # the first record after `until`
+            past: list[tuple[int, str, Record]] = []  # the first record after `until`
             feed = tr.feed
             limit = math.inf if until is None else until
             for item in stream:
@@ -415,7 +415,7 @@ def replay_into(paths: list[Path], into: Path, *, until: float | None = None, fo
                 for _lineno, _text, rec in itertools.chain(past, stream):
                     # after `until`: only how the jobs alive then went on
                     last_seen = max(last_seen, float(rec.event_time))
-                    key = rec.job_key if not isinstance(rec, F.JobModify2) else None
+                    key = rec.job_key if not isinstance(rec, JobModify2) else None
                     if key is not None and key in frozen:
                         done = tr.feed(rec)
                         if done is not None:

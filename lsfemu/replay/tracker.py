@@ -9,7 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from lsfemu.events import format as F
+from lsfemu.events.records import (
+    HostCtrl, JobModify2, JobMove, JobNew, JobRequeue, JobStart, JobStatus, JobSwitch, MbdStart, QueueCtrl,
+    RECORD_TYPES, Record, parse_job_id_str,
+)
 from lsfemu.events import lsbatch
 from lsfemu.events.history import array_spec_of
 from lsfemu.events.log import EventWarning, read_event_lines
@@ -25,25 +28,25 @@ def _aps(text: str) -> tuple[str, float] | None:
 
 
 #: the record types :meth:`JobTracker.feed` reads; of the others only the event time matters
-_USED = (F.JobNew, F.JobStatus, F.JobStart, F.JobSwitch, F.JobMove, F.JobRequeue, F.JobModify2,
-         F.MbdStart, F.QueueCtrl, F.HostCtrl)
-_UNUSED = frozenset(F.RECORD_TYPES) - {c.TYPE for c in _USED}
+_USED = (JobNew, JobStatus, JobStart, JobSwitch, JobMove, JobRequeue, JobModify2,
+         MbdStart, QueueCtrl, HostCtrl)
+_UNUSED = frozenset(RECORD_TYPES) - {c.TYPE for c in _USED}
 #: the fields :meth:`JobTracker.feed` reads of a type (besides the event time): the others are not
 #: decoded (JOB_MODIFY2, not listed, is decoded whole); :func:`records` reads with both
 _FIELDS = {
-    F.JobNew.TYPE: frozenset((
+    JobNew.TYPE: frozenset((
         "job_id", "idx", "submit_time", "rlimits", "options", "options2", "user_priority", "user_name", "queue",
         "from_host", "command", "job_name", "project_name", "user_group", "cwd", "sub_home_dir", "out_file",
         "err_file", "num_processors", "max_num_processors", "res_req")),
-    F.JobStatus.TYPE: frozenset(("job_id", "idx", "status", "reason", "cpu_time", "end_time", "exit_status",
-                                 "exit_info")),
-    F.JobStart.TYPE: frozenset(("job_id", "idx", "exec_hosts")),
-    F.JobSwitch.TYPE: frozenset(("job_id", "idx", "queue")),
-    F.JobMove.TYPE: frozenset(("job_id", "idx", "base")),
-    F.JobRequeue.TYPE: frozenset(("job_id", "idx")),
-    F.MbdStart.TYPE: frozenset(("master", "cluster")),
-    F.QueueCtrl.TYPE: frozenset(("opcode", "queue")),
-    F.HostCtrl.TYPE: frozenset(("opcode", "host")),
+    JobStatus.TYPE: frozenset(("job_id", "idx", "status", "reason", "cpu_time", "end_time", "exit_status",
+                               "exit_info")),
+    JobStart.TYPE: frozenset(("job_id", "idx", "exec_hosts")),
+    JobSwitch.TYPE: frozenset(("job_id", "idx", "queue")),
+    JobMove.TYPE: frozenset(("job_id", "idx", "base")),
+    JobRequeue.TYPE: frozenset(("job_id", "idx")),
+    MbdStart.TYPE: frozenset(("master", "cluster")),
+    QueueCtrl.TYPE: frozenset(("opcode", "queue")),
+    HostCtrl.TYPE: frozenset(("opcode", "host")),
 }
 
 
@@ -56,11 +59,11 @@ _NEW_ROW: dict[str, Any] = dict(
 )
 
 #: the job record types :meth:`JobTracker.feed` applies to a job it holds (found by job ID and index)
-_JOB_KINDS = frozenset(c.TYPE for c in (F.JobStatus, F.JobStart, F.JobSwitch, F.JobMove, F.JobRequeue))
+_JOB_KINDS = frozenset(c.TYPE for c in (JobStatus, JobStart, JobSwitch, JobMove, JobRequeue))
 #: JOB_STAT_* words -> names, as far as known (lsbatch.status_name for the others)
 _STATUS_NAMES = {code: lsbatch.status_name(code) for code in lsbatch.STATUS_CODES.values()}
 #: the other types it reads but JOB_NEW
-_OTHER_KINDS = frozenset(c.TYPE for c in _USED) - _JOB_KINDS - {F.JobNew.TYPE}
+_OTHER_KINDS = frozenset(c.TYPE for c in _USED) - _JOB_KINDS - {JobNew.TYPE}
 
 
 class JobTracker:
@@ -102,7 +105,7 @@ class JobTracker:
                 peak[h] = n
 
     # -- records -----------------------------------------------------------
-    def feed(self, rec: F.Record) -> dict[str, Any] | None:
+    def feed(self, rec: Record) -> dict[str, Any] | None:
         kind = rec.TYPE  # records read in part are of subclasses: the type's name says what they are
         if kind in _JOB_KINDS:
             key = (rec.job_id, rec.idx)
@@ -141,7 +144,7 @@ class JobTracker:
             return None  # a type it does not read (a Skimmed record's TYPE is empty)
         elif kind == "JOB_MODIFY2":
             try:
-                key = F.parse_job_id_str(rec.job_id_str)
+                key = parse_job_id_str(rec.job_id_str)
             except ValueError:
                 return None
             row = self.rows.get(key)
@@ -156,7 +159,7 @@ class JobTracker:
             self._host_ctrl(rec)
         return None
 
-    def _new(self, rec: F.JobNew, t: float) -> None:
+    def _new(self, rec: JobNew, t: float) -> None:
         job_id, idx, o2 = rec.job_id, rec.idx, rec.options2
         key = (job_id, idx)
         submit = float(rec.submit_time or t)
@@ -212,7 +215,7 @@ class JobTracker:
             self.max_job_id = job_id
         self.jobs_seen += 1
 
-    def _modify(self, row: dict[str, Any], rec: F.JobModify2, t: float) -> None:
+    def _modify(self, row: dict[str, Any], rec: JobModify2, t: float) -> None:
         o, o2 = rec.options, rec.options2
         if o & lsbatch.SUB_JOB_NAME:
             row["name"] = rec.job_name
@@ -254,7 +257,7 @@ class JobTracker:
                    finish_time=None, exit_code=None, exit_reason=None, pend_since=t, priority_base_time=t,
                    pend_reasons="Job has been requeued")
 
-    def _status(self, key, row: dict[str, Any], rec: F.JobStatus, t: float) -> dict[str, Any] | None:
+    def _status(self, key, row: dict[str, Any], rec: JobStatus, t: float) -> dict[str, Any] | None:
         name = _STATUS_NAMES.get(rec.status) or lsbatch.status_name(rec.status)
         was = row["status"]
         if name == "DONE" or name == "EXIT":
@@ -301,7 +304,7 @@ class JobTracker:
             row["status"] = name
         return None
 
-    def _queue_ctrl(self, rec: F.QueueCtrl) -> None:
+    def _queue_ctrl(self, rec: QueueCtrl) -> None:
         st = self.queue_ctrl.setdefault(rec.queue, {"open": True, "active": True})
         op = rec.opcode
         if op == lsbatch.QUEUE_OPEN:
@@ -313,7 +316,7 @@ class JobTracker:
         elif op == lsbatch.QUEUE_INACTIVATE:
             st["active"] = False
 
-    def _host_ctrl(self, rec: F.HostCtrl) -> None:
+    def _host_ctrl(self, rec: HostCtrl) -> None:
         if rec.opcode == lsbatch.HOST_OPEN:
             self.host_ctrl[rec.host] = True
         elif rec.opcode == lsbatch.HOST_CLOSE:
@@ -321,7 +324,7 @@ class JobTracker:
 
 
 def records(paths: list[Path], warn: Callable[[EventWarning], None],
-            on_bytes: Callable[[int], None]) -> Iterator[tuple[int, str, F.Record]]:
+            on_bytes: Callable[[int], None]) -> Iterator[tuple[int, str, Record]]:
     """(line number, line, record) of *paths* (oldest first), read as :meth:`JobTracker.feed` needs."""
     return read_event_lines(paths, warn, on_bytes=on_bytes, unused=_UNUSED, fields=_FIELDS)
 

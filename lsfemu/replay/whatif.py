@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from lsfemu.events import format as F
+from lsfemu.events.records import JobNew
 from lsfemu.replay.common import BATCH, Progress, ReplayError, Warnings, checked_config, collector_paused
 from lsfemu.replay.report import WhatIfReport
 from lsfemu.replay.tracker import JobTracker, records
@@ -79,7 +79,7 @@ def _collect(paths: list[Path], db: sqlite3.Connection, until: float | None, war
     try:
         with collector_paused():
             for _lineno, _text, rec in records(paths, warns, bar):
-                if until is not None and isinstance(rec, F.JobNew) and (rec.submit_time or rec.event_time) > until:
+                if until is not None and isinstance(rec, JobNew) and (rec.submit_time or rec.event_time) > until:
                     continue
                 last = max(last, float(rec.event_time))
                 done = tr.feed(rec)

@@ -6,7 +6,7 @@ The fixture's cluster: hosts hostA..hostC with 4 slots each (MXJ), queue
 `normal` by default, MBD_SLEEP_TIME 10 s; the clock starts Mon Jan 5 09:00:00 2026 UTC.
 """
 
-from lsfemu.events import format as F
+from lsfemu.events.records import JobNew, JobStart
 from lsfemu.events.log import read_events
 
 HEADER = "JOBID   USER    STAT  QUEUE      FROM_HOST   EXEC_HOST   JOB_NAME   SUBMIT_TIME\n"
@@ -169,9 +169,9 @@ def test_bhist_and_the_event_log(lsf_cluster):
     c.run('bsub -J "h[1-3]%2" sleep 30', user="user1")
     c.advance("1m")
     recs = [r for _, r in read_events(c.home / "logdir" / "lsb.events")]
-    new = [r for r in recs if isinstance(r, F.JobNew)]
+    new = [r for r in recs if isinstance(r, JobNew)]
     assert [(r.job_id, r.idx, r.job_name) for r in new] == [(1, 0, "h[1-3]%2")]  # once for the array
-    starts = [(r.job_id, r.idx) for r in recs if isinstance(r, F.JobStart)]
+    starts = [(r.job_id, r.idx) for r in recs if isinstance(r, JobStart)]
     assert starts == [(1, 1), (1, 2), (1, 3)]
     r = c.run('bhist -l "1[3]"', user="user1")
     assert r.out.startswith("\nJob <1[3]>, Job Name <h[3]>, User <user1>, Project <default>, Command <sleep 30\n")
@@ -220,7 +220,7 @@ def test_name_filter_with_index_and_event_log_switch(lsf_cluster_factory):
     c.advance("75s")  # two elements end: lsb.events switches with elements 1[3] still pending
     logdir = c.home / "logdir"
     assert (logdir / "lsb.events.1").exists()
-    new = [r for _, r in read_events(logdir / "lsb.events") if isinstance(r, F.JobNew)]
+    new = [r for _, r in read_events(logdir / "lsb.events") if isinstance(r, JobNew)]
     assert [(r.job_id, r.job_name) for r in new] == [(1, "sw[1-4]%1")]  # kept for the live elements
     r = c.run('bhist -l "1[3]"', user="user1")
     assert r.out.startswith("\nJob <1[3]>, Job Name <sw[3]>")

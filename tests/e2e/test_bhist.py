@@ -13,7 +13,7 @@ import pytest
 from lsfemu.cli import bhist as B
 from lsfemu.cli.base import Ctx
 from lsfemu.events import emit
-from lsfemu.events import format as F
+from lsfemu.events.records import JobStart
 from lsfemu.events.log import EventWriter
 from lsfemu.render.messages import usage
 from lsfemu.store.models import Job
@@ -378,7 +378,7 @@ def test_corrupt_line_and_unknown_event_types(tmp_path):
         fh.write('"JOB_SWITCH" "10.1" 1709629208 1001 401 "short" 0 "alice" "x" 7\n')  # newer LSF: extra fields
         fh.write("\n")
     with EventWriter(path) as w2:
-        w2.write(F.JobStart(event_time=T0 + 10, job_id=401, exec_hosts=("h9",)))
+        w2.write(JobStart(event_time=T0 + 10, job_id=401, exec_hosts=("h9",)))
     r = bhist(None, "-l", "-w", "-f", str(path))
     assert r.rc == 0
     assert r.err == (

@@ -4,7 +4,7 @@ The fixture's cluster: 12 slots (hostA..hostC, 4 each), MBD_SLEEP_TIME 10 s,
 user1 may run 8 jobs at once; the clock starts Mon Jan 5 09:00:00 2026 UTC.
 """
 
-from lsfemu.events import format as F
+from lsfemu.events.records import JobNew
 from lsfemu.events import lsbatch
 from lsfemu.events.log import read_events
 
@@ -136,7 +136,7 @@ def test_script_option_event_log_and_bhist(lsf_cluster):
     r = c.run("bsub", user="user1", stdin="#!/bin/sh\n#BSUB -w 'done(first)'\n#BSUB -J second\nsleep 5\n")
     assert r.rc == 0
     c.advance("1m")
-    new = [r for _, r in read_events(c.home / "logdir" / "lsb.events") if isinstance(r, F.JobNew)]
+    new = [r for _, r in read_events(c.home / "logdir" / "lsb.events") if isinstance(r, JobNew)]
     assert [(r.job_id, r.depend_cond, bool(r.options & lsbatch.SUB_DEPEND_COND)) for r in new] == [
         (1, "", False), (2, "done(first)", True)]
     r = c.run("bhist -l 2", user="user1")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from events_helpers import assert_golden, at
 from lsfemu.events import format as F
+from lsfemu.events.records import JobExecute, JobNew, JobStart, JobStartAccept, JobStatus, Record, job_modify
 from lsfemu.events import lsbatch
 from lsfemu.events.history import JobHistory, build_histories
 from lsfemu.render import bhist
@@ -74,7 +75,7 @@ def _rstrip_lines(text: str) -> str:
     return "".join(line.rstrip() + "\n" for line in text.splitlines())
 
 
-def _round_trip(records: list[F.Record]) -> list[F.Record]:
+def _round_trip(records: list[Record]) -> list[Record]:
     """Records as they come back from the log (encode -> decode)."""
     return [F.decode(F.encode(r)) for r in records]
 
@@ -82,26 +83,26 @@ def _round_trip(records: list[F.Record]) -> list[F.Record]:
 def _pipelite(jid: int, command: str, submit: str, start: str, pid: int, *, exit_code: int | None,
               post: str | None = None) -> JobHistory:
     t0, t1 = at(submit), at(start)
-    recs: list[F.Record] = [
-        F.JobNew(event_time=t0, job_id=jid, user_id=1000, submit_time=t0, user_name="rasko",
-                 queue="research-rh74", res_req="rusage[numcpus=1:duration=480]",
-                 from_host="noah-login-01", cwd="/homes/rasko", sub_home_dir="/homes/rasko",
-                 job_file=f"{t0}.{jid}", job_name=command, command=command),
-        F.JobStart(event_time=t1, job_id=jid, job_pid=pid, job_pgid=pid,
-                   exec_hosts=("hx-noah-10-04" if jid == 873209 else "hx-noah-05-14",),
-                   effective_res_req=EFFECTIVE),
-        F.JobStartAccept(event_time=t1, job_id=jid, job_pid=pid, job_pgid=pid),
-        F.JobExecute(event_time=t1, job_id=jid, exec_uid=1000, job_pgid=pid, exec_cwd="/homes/rasko",
-                     exec_home="/homes/rasko", exec_username="rasko", job_pid=pid),
+    recs: list[Record] = [
+        JobNew(event_time=t0, job_id=jid, user_id=1000, submit_time=t0, user_name="rasko",
+               queue="research-rh74", res_req="rusage[numcpus=1:duration=480]",
+               from_host="noah-login-01", cwd="/homes/rasko", sub_home_dir="/homes/rasko",
+               job_file=f"{t0}.{jid}", job_name=command, command=command),
+        JobStart(event_time=t1, job_id=jid, job_pid=pid, job_pgid=pid,
+                 exec_hosts=("hx-noah-10-04" if jid == 873209 else "hx-noah-05-14",),
+                 effective_res_req=EFFECTIVE),
+        JobStartAccept(event_time=t1, job_id=jid, job_pid=pid, job_pgid=pid),
+        JobExecute(event_time=t1, job_id=jid, exec_uid=1000, job_pgid=pid, exec_cwd="/homes/rasko",
+                   exec_home="/homes/rasko", exec_username="rasko", job_pid=pid),
     ]
     if exit_code is None:
-        recs.append(F.JobStatus(event_time=t1, job_id=jid, status=lsbatch.JOB_STAT_DONE, end_time=t1))
+        recs.append(JobStatus(event_time=t1, job_id=jid, status=lsbatch.JOB_STAT_DONE, end_time=t1))
     else:
-        recs.append(F.JobStatus(event_time=t1, job_id=jid, status=lsbatch.JOB_STAT_EXIT, end_time=t1,
-                                exit_status=lsbatch.wait_status(exit_code)))
+        recs.append(JobStatus(event_time=t1, job_id=jid, status=lsbatch.JOB_STAT_EXIT, end_time=t1,
+                              exit_status=lsbatch.wait_status(exit_code)))
     if post:
-        recs.append(F.JobStatus(event_time=at(post), job_id=jid,
-                                status=lsbatch.JOB_STAT_DONE | lsbatch.JOB_STAT_PDONE))
+        recs.append(JobStatus(event_time=at(post), job_id=jid,
+                              status=lsbatch.JOB_STAT_DONE | lsbatch.JOB_STAT_PDONE))
     (h,) = build_histories(_round_trip(recs))
     # not in the records lsfemu models (LSF 10 logs them in later JOB_NEW fields)
     h.esub = "esub"
@@ -147,12 +148,12 @@ def test_seed_bmod_aps_history():
     # 36 s pending. Rendered in the LSF 10 layout (wrapping, summary widths).
     t0 = at("2007 Feb 13 15:15:26")
     recs = [
-        F.JobNew(event_time=t0, job_id=108, user_id=1001, submit_time=t0, user_name="user1",
-                 queue="normal", from_host="HostB", cwd="/scratch/user1", sub_home_dir="/home/user1",
-                 job_name="sleep 10000", command="sleep 10000"),
-        F.job_modify(108, event_time=at("2007 Feb 13 15:15:40"), user_name="user1", aps_string="system=10"),
-        F.job_modify(108, event_time=at("2007 Feb 13 15:15:48"), user_name="user1", aps_string="admin=20"),
-        F.job_modify(108, event_time=at("2007 Feb 13 15:15:58"), user_name="user1", aps_delete=True),
+        JobNew(event_time=t0, job_id=108, user_id=1001, submit_time=t0, user_name="user1",
+               queue="normal", from_host="HostB", cwd="/scratch/user1", sub_home_dir="/home/user1",
+               job_name="sleep 10000", command="sleep 10000"),
+        job_modify(108, event_time=at("2007 Feb 13 15:15:40"), user_name="user1", aps_string="system=10"),
+        job_modify(108, event_time=at("2007 Feb 13 15:15:48"), user_name="user1", aps_string="admin=20"),
+        job_modify(108, event_time=at("2007 Feb 13 15:15:58"), user_name="user1", aps_delete=True),
     ]
     hs = build_histories(_round_trip(recs))
     out = bhist.long(hs, now=at("2007 Feb 13 15:16:02"))

@@ -14,7 +14,10 @@ import pytest
 
 from lsfemu.cli import bhist as B
 from lsfemu.cli.base import Ctx
-from lsfemu.events import format as F
+from lsfemu.events.records import (
+    HostCtrl, JobClean, JobExecute, JobMove, JobNew, JobRequeue, JobSignal, JobStart, JobStartAccept, JobStatus,
+    JobSwitch, MbdDie, MbdStart, QueueCtrl, Record, job_modify,
+)
 from lsfemu.events import lsbatch
 from lsfemu.events.history import CannotStream
 from lsfemu.events.log import EventWriter
@@ -26,49 +29,49 @@ STATUS = [lsbatch.JOB_STAT_PEND, lsbatch.JOB_STAT_PSUSP, lsbatch.JOB_STAT_RUN, l
           lsbatch.JOB_STAT_UNKWN, lsbatch.JOB_STAT_RUN]
 
 
-def _job_records(rng: random.Random, jid: int, t: int, idx: int = 0) -> list[F.Record]:
+def _job_records(rng: random.Random, jid: int, t: int, idx: int = 0) -> list[Record]:
     """A random life of one job (or array element) from time *t* on: every
     job record type, states back and forth, requeues, post-job records."""
-    out: list[F.Record] = []
+    out: list[Record] = []
     for _ in range(rng.randint(0, 9)):
         t += rng.choice((0, 0, 1, 3, 40))
         kind = rng.choice(("start", "status", "signal", "switch", "move", "modify", "requeue", "finish",
                            "post", "clean"))
         if kind == "start":
             hosts = tuple(rng.choice(("h1", "h2")) for _ in range(rng.randint(1, 3)))
-            out += [F.JobStart(event_time=t, job_id=jid, idx=idx, exec_hosts=hosts,
-                               effective_res_req=rng.choice(("", "select[mem>1]"))),
-                    F.JobStartAccept(event_time=t, job_id=jid, idx=idx, job_pid=jid * 10),
-                    F.JobExecute(event_time=t, job_id=jid, idx=idx, job_pid=rng.choice((0, jid * 10)),
-                                 exec_home="/home/x", exec_cwd="/home/x/w")]
+            out += [JobStart(event_time=t, job_id=jid, idx=idx, exec_hosts=hosts,
+                             effective_res_req=rng.choice(("", "select[mem>1]"))),
+                    JobStartAccept(event_time=t, job_id=jid, idx=idx, job_pid=jid * 10),
+                    JobExecute(event_time=t, job_id=jid, idx=idx, job_pid=rng.choice((0, jid * 10)),
+                               exec_home="/home/x", exec_cwd="/home/x/w")]
         elif kind == "status":
-            out.append(F.JobStatus(event_time=t, job_id=jid, idx=idx, status=rng.choice(STATUS),
-                                   reason=rng.choice((0, lsbatch.PEND_JOB_NEW, lsbatch.PEND_JOB_REQUEUED))))
+            out.append(JobStatus(event_time=t, job_id=jid, idx=idx, status=rng.choice(STATUS),
+                                 reason=rng.choice((0, lsbatch.PEND_JOB_NEW, lsbatch.PEND_JOB_REQUEUED))))
         elif kind == "signal":
-            out.append(F.JobSignal(event_time=t, job_id=jid, idx=idx, user_name="bob",
-                                   signal_symbol=rng.choice(("KILL", "STOP", "DELETEJOB"))))
+            out.append(JobSignal(event_time=t, job_id=jid, idx=idx, user_name="bob",
+                                 signal_symbol=rng.choice(("KILL", "STOP", "DELETEJOB"))))
         elif kind == "switch":
-            out.append(F.JobSwitch(event_time=t, job_id=jid, idx=idx, queue="long", user_name="root"))
+            out.append(JobSwitch(event_time=t, job_id=jid, idx=idx, queue="long", user_name="root"))
         elif kind == "move":
-            out.append(F.JobMove(event_time=t, job_id=jid, idx=idx, position=2,
-                                 base=rng.choice((lsbatch.TO_TOP, lsbatch.TO_BOTTOM)), user_name="root"))
+            out.append(JobMove(event_time=t, job_id=jid, idx=idx, position=2,
+                               base=rng.choice((lsbatch.TO_TOP, lsbatch.TO_BOTTOM)), user_name="root"))
         elif kind == "modify":
-            out.append(F.job_modify(jid, event_time=t, user_name="alice", array_index=idx,
-                                    user_priority=rng.choice((None, 40)), run_limit_s=rng.choice((None, 600)),
-                                    job_name=rng.choice((None, "renamed"))))
+            out.append(job_modify(jid, event_time=t, user_name="alice", array_index=idx,
+                                  user_priority=rng.choice((None, 40)), run_limit_s=rng.choice((None, 600)),
+                                  job_name=rng.choice((None, "renamed"))))
         elif kind == "requeue":
-            out.append(F.JobRequeue(event_time=t, job_id=jid, idx=idx))
+            out.append(JobRequeue(event_time=t, job_id=jid, idx=idx))
         elif kind == "finish":
             ok = rng.random() < 0.6
             end = t - rng.choice((0, 0, 0, 2))  # a finish logged a little after it happened
-            out.append(F.JobStatus(event_time=t, job_id=jid, idx=idx, cpu_time=1.5, end_time=end,
-                                   status=lsbatch.JOB_STAT_DONE if ok else lsbatch.JOB_STAT_EXIT,
-                                   exit_status=0 if ok else lsbatch.wait_status(3), exit_info=rng.choice((0, 14))))
+            out.append(JobStatus(event_time=t, job_id=jid, idx=idx, cpu_time=1.5, end_time=end,
+                                 status=lsbatch.JOB_STAT_DONE if ok else lsbatch.JOB_STAT_EXIT,
+                                 exit_status=0 if ok else lsbatch.wait_status(3), exit_info=rng.choice((0, 14))))
         elif kind == "post":
-            out.append(F.JobStatus(event_time=t, job_id=jid, idx=idx,
-                                   status=lsbatch.JOB_STAT_DONE | rng.choice((lsbatch.JOB_STAT_PDONE, lsbatch.JOB_STAT_PERR))))
+            out.append(JobStatus(event_time=t, job_id=jid, idx=idx,
+                                 status=lsbatch.JOB_STAT_DONE | rng.choice((lsbatch.JOB_STAT_PDONE, lsbatch.JOB_STAT_PERR))))
         else:
-            out.append(F.JobClean(event_time=t, job_id=jid, idx=idx))
+            out.append(JobClean(event_time=t, job_id=jid, idx=idx))
     return out
 
 
@@ -76,29 +79,29 @@ def write_log(path: Path, seed: int, jobs: int = 60) -> None:
     """A log with every record type lsfemu models (jobs, arrays, control
     records), an unknown type and a corrupt line, in time order."""
     rng = random.Random(seed)
-    pending: list[tuple[int, int, F.Record]] = []
+    pending: list[tuple[int, int, Record]] = []
     t = T0
     n = 0
-    recs: list[F.Record] = [F.MbdStart(event_time=T0, master="m", cluster="c", num_hosts=2, num_queues=2)]
+    recs: list[Record] = [MbdStart(event_time=T0, master="m", cluster="c", num_hosts=2, num_queues=2)]
     for jid in range(1, jobs + 1):
         t += rng.choice((0, 1, 2, 30))
         array = rng.random() < 0.1
         name = f"arr[1-{rng.randint(1, 3)}]" if array else rng.choice(("", "named"))
-        recs.append(F.JobNew(event_time=t, job_id=jid, user_name=rng.choice(USERS), queue="normal",
-                             options=lsbatch.SUB_JOB_NAME if name else 0, job_name=name or "sleep 1",
-                             command="sleep 1", submit_time=t - rng.choice((0, 0, 1)),
-                             num_processors=rng.choice((1, 2)), from_host="login1", cwd="/home/x/w",
-                             sub_home_dir="/home/x"))
+        recs.append(JobNew(event_time=t, job_id=jid, user_name=rng.choice(USERS), queue="normal",
+                           options=lsbatch.SUB_JOB_NAME if name else 0, job_name=name or "sleep 1",
+                           command="sleep 1", submit_time=t - rng.choice((0, 0, 1)),
+                           num_processors=rng.choice((1, 2)), from_host="login1", cwd="/home/x/w",
+                           sub_home_dir="/home/x"))
         for idx in (range(1, 4) if array else (0,)):
             for r in _job_records(rng, jid, t, idx):
                 n += 1
                 pending.append((r.event_time, n, r))
         if rng.random() < 0.05:
-            recs.append(F.QueueCtrl(event_time=t, opcode=lsbatch.QUEUE_CLOSED, queue="normal", user_name="root"))
-            recs.append(F.HostCtrl(event_time=t, opcode=lsbatch.HOST_CLOSE, host="h1", user_name="root"))
+            recs.append(QueueCtrl(event_time=t, opcode=lsbatch.QUEUE_CLOSED, queue="normal", user_name="root"))
+            recs.append(HostCtrl(event_time=t, opcode=lsbatch.HOST_CLOSE, host="h1", user_name="root"))
     recs += [r for _, _, r in sorted(pending, key=lambda p: (p[0], p[1]))]
     recs.sort(key=lambda r: r.event_time)  # stable: each job's records stay in their order
-    recs.append(F.MbdDie(event_time=recs[-1].event_time, master="m"))
+    recs.append(MbdDie(event_time=recs[-1].event_time, master="m"))
     with EventWriter(path) as w:
         w.write_many(recs[: len(recs) // 2])
     with open(path, "a") as fh:
@@ -174,18 +177,18 @@ def test_synthetic_log_streams_in_bounded_memory(tmp_path, monkeypatch):
     assert len(stream.buffer) == 0 and stream.peak < len(want.splitlines()) / 5
 
 
-def _log(path: Path, records: list[F.Record]) -> None:
+def _log(path: Path, records: list[Record]) -> None:
     with EventWriter(path) as w:
         w.write_many(records)
 
 
-def _new(jid: int, t: int, **kw) -> F.JobNew:
-    return F.JobNew(event_time=t, job_id=jid, user_name="alice", queue="normal", command="c", submit_time=t, **kw)
+def _new(jid: int, t: int, **kw) -> JobNew:
+    return JobNew(event_time=t, job_id=jid, user_name="alice", queue="normal", command="c", submit_time=t, **kw)
 
 
-def _done(jid: int, t: int, end: int | None = None, idx: int = 0) -> list[F.Record]:
-    return [F.JobStatus(event_time=t, job_id=jid, idx=idx, status=lsbatch.JOB_STAT_DONE, end_time=end or t),
-            F.JobStatus(event_time=t, job_id=jid, idx=idx, status=lsbatch.JOB_STAT_DONE | lsbatch.JOB_STAT_PDONE)]
+def _done(jid: int, t: int, end: int | None = None, idx: int = 0) -> list[Record]:
+    return [JobStatus(event_time=t, job_id=jid, idx=idx, status=lsbatch.JOB_STAT_DONE, end_time=end or t),
+            JobStatus(event_time=t, job_id=jid, idx=idx, status=lsbatch.JOB_STAT_DONE | lsbatch.JOB_STAT_PDONE)]
 
 
 RETRIES = {
@@ -193,9 +196,9 @@ RETRIES = {
     "id-reused": [_new(1, T0), *_done(1, T0 + 5), _new(2, T0 + 6), _new(1, T0 + 900), *_done(1, T0 + 901)],
     # a record of a job forgotten long after it finished (brequeue of a DONE job)
     "late-record": [_new(1, T0), *_done(1, T0 + 5), _new(2, T0 + 6), *_done(2, T0 + 2000),
-                    F.JobRequeue(event_time=T0 + 2000, job_id=1)],
+                    JobRequeue(event_time=T0 + 2000, job_id=1)],
     # an element its JOB_NEW did not list: it copies the job's whole history
-    "clone": [_new(1, T0), F.JobStart(event_time=T0 + 1, job_id=1, idx=2, exec_hosts=("h",))],
+    "clone": [_new(1, T0), JobStart(event_time=T0 + 1, job_id=1, idx=2, exec_hosts=("h",))],
     # a finish logged an hour after it happened, after later lines were written
     "late-finish": [_new(1, T0), _new(2, T0 + 1), *_done(2, T0 + 700), _new(3, T0 + 4000),
                     *_done(1, T0 + 4000, end=T0 + 2)],

@@ -10,6 +10,7 @@ import pytest
 from events_helpers import at, awk_fpat_fields
 from lsfemu.events import emit
 from lsfemu.events import format as F
+from lsfemu.events.records import JobStatus, Record
 from lsfemu.events import lsbatch
 from lsfemu.events.history import HistoryBuilder, JobHistory
 from lsfemu.render import bhist
@@ -39,11 +40,11 @@ class Life:
                     submit_time=T0, default_queue_used=False)
         base.update(kw)
         self.job = Job(**base)
-        self.records: list[F.Record] = []
+        self.records: list[Record] = []
         self.cpu = 0.0
 
     def ev(self, kind: str, dt: float, actor: str | None = None, *, state: str | None = None,
-           **data) -> list[F.Record]:
+           **data) -> list[Record]:
         if state is not None:
             self.job.status = state  # the job as Cluster.log sees it: after the change
         recs = emit.records_for(self.job, kind, T0 + dt, actor, data, uid_of=uid_of, cpu_time=self.cpu)
@@ -127,7 +128,7 @@ def test_lifecycle_records_in_mbatchd_order():
         "JOB_SIGNAL", "JOB_STATUS", "JOB_SIGNAL", "JOB_STATUS",
         "JOB_STATUS", "JOB_STATUS",
     ]
-    statuses = [r.status for r in life.records if isinstance(r, F.JobStatus)]
+    statuses = [r.status for r in life.records if isinstance(r, JobStatus)]
     assert statuses == [lsbatch.JOB_STAT_USUSP, lsbatch.JOB_STAT_RUN, lsbatch.JOB_STAT_DONE, 192]
     # every line survives the log unchanged
     for line in life.lines():
@@ -168,7 +169,7 @@ def test_killed_running_job_by_owner():
     life.ev("SIGNAL", 60, "alice", signal="KILL")
     life.cpu = 1.25
     life.ev("FINISH", 60, None, status="EXIT", exit_code=130, reason="TERM_OWNER: job killed by owner")
-    (st,) = [r for r in life.records if isinstance(r, F.JobStatus)]
+    (st,) = [r for r in life.records if isinstance(r, JobStatus)]
     assert (st.status, st.exit_status, st.exit_info, st.cpu_time) == (32, 130 << 8, 14, 1.25)
     h = one(life)
     pid = emit.synthetic_pid(102)

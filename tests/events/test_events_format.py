@@ -10,16 +10,21 @@ import pytest
 
 from events_helpers import awk_fpat_fields
 from lsfemu.events import format as F
+from lsfemu.events.records import (
+    HostCtrl, JobClean, JobExecute, JobModify2, JobMove, JobNew, JobRequeue, JobSignal, JobStart, JobStartAccept,
+    JobStatus, JobSwitch, MbdDie, MbdStart, QueueCtrl, RECORD_TYPES, Record, iter_types, job_modify,
+    parse_job_id_str,
+)
 from lsfemu.events import lsbatch
 
 T = 1610297411
 
 #: one representative, non-default record of every type (conditional fields on)
-SAMPLES: dict[str, F.Record] = {
-    "MBD_START": F.MbdStart(event_time=T, master="hostA", cluster="lsfemu", num_hosts=3, num_queues=4),
-    "MBD_DIE": F.MbdDie(event_time=T, master="hostA", num_remove_jobs=7, exit_code=1,
-                        ctrl_comments="maintenance"),
-    "JOB_NEW": F.JobNew(
+SAMPLES: dict[str, Record] = {
+    "MBD_START": MbdStart(event_time=T, master="hostA", cluster="lsfemu", num_hosts=3, num_queues=4),
+    "MBD_DIE": MbdDie(event_time=T, master="hostA", num_remove_jobs=7, exit_code=1,
+                      ctrl_comments="maintenance"),
+    "JOB_NEW": JobNew(
         event_time=T, job_id=101, user_id=506,
         options=lsbatch.SUB_JOB_NAME | lsbatch.SUB_QUEUE | lsbatch.SUB_PROJECT_NAME | lsbatch.SUB_INTERACTIVE,
         num_processors=4, submit_time=T, begin_time=T + 60, term_time=T + 3600, sig_value=-65535,
@@ -34,20 +39,20 @@ SAMPLES: dict[str, F.Record] = {
         user_group="grp", options2=lsbatch.SUB2_BSUB_BLOCK | lsbatch.SUB2_JOB_PRIORITY, idx=3, nios_port2=4712,
         in_file_spool="", command_spool="/spool/c", job_spool_dir="/spool", user_priority=60,
     ),
-    "JOB_START": F.JobStart(event_time=T, job_id=101, status=lsbatch.JOB_STAT_RUN, job_pid=15694,
-                            job_pgid=15694, host_factor=116.1, exec_hosts=("hpcm", "hpcm", "h2"),
-                            jflags=2, idx=3, effective_res_req="select[type == local] "),
-    "JOB_START_ACCEPT": F.JobStartAccept(event_time=T, job_id=101, job_pid=15694, job_pgid=15694, idx=3),
-    "JOB_EXECUTE": F.JobExecute(event_time=T, job_id=101, exec_uid=506, job_pgid=15694,
-                                exec_cwd="/home/userA", exec_home="/home/userA",
-                                exec_username="userA", job_pid=15694, idx=3),
-    "JOB_STATUS": F.JobStatus(event_time=T, job_id=101, status=lsbatch.JOB_STAT_EXIT, reason=0,
-                              subreasons=0, cpu_time=1.5, end_time=T, ru=1,
-                              rusage=tuple(float(i) / 4 for i in range(lsbatch.NUM_RUSAGE)),
-                              exit_status=lsbatch.wait_status(127), idx=3, exit_info=14),
-    "JOB_SIGNAL": F.JobSignal(event_time=T, job_id=101, user_id=506, run_count=1,
-                              signal_symbol="KILL", idx=3, user_name="userA"),
-    "JOB_MODIFY2": F.JobModify2(
+    "JOB_START": JobStart(event_time=T, job_id=101, status=lsbatch.JOB_STAT_RUN, job_pid=15694,
+                          job_pgid=15694, host_factor=116.1, exec_hosts=("hpcm", "hpcm", "h2"),
+                          jflags=2, idx=3, effective_res_req="select[type == local] "),
+    "JOB_START_ACCEPT": JobStartAccept(event_time=T, job_id=101, job_pid=15694, job_pgid=15694, idx=3),
+    "JOB_EXECUTE": JobExecute(event_time=T, job_id=101, exec_uid=506, job_pgid=15694,
+                              exec_cwd="/home/userA", exec_home="/home/userA",
+                              exec_username="userA", job_pid=15694, idx=3),
+    "JOB_STATUS": JobStatus(event_time=T, job_id=101, status=lsbatch.JOB_STAT_EXIT, reason=0,
+                            subreasons=0, cpu_time=1.5, end_time=T, ru=1,
+                            rusage=tuple(float(i) / 4 for i in range(lsbatch.NUM_RUSAGE)),
+                            exit_status=lsbatch.wait_status(127), idx=3, exit_info=14),
+    "JOB_SIGNAL": JobSignal(event_time=T, job_id=101, user_id=506, run_count=1,
+                            signal_symbol="KILL", idx=3, user_name="userA"),
+    "JOB_MODIFY2": JobModify2(
         event_time=T, job_id_str="101[3]",
         options=lsbatch.SUB_JOB_NAME | lsbatch.SUB_QUEUE | lsbatch.SUB_HOST | lsbatch.SUB_RES_REQ | lsbatch.SUB_OUT_FILE
         | lsbatch.SUB_ERR_FILE | lsbatch.SUB_HOST_SPEC | lsbatch.SUB_DEPEND_COND | lsbatch.SUB_IN_FILE
@@ -64,16 +69,16 @@ SAMPLES: dict[str, F.Record] = {
         del_options2=0, in_file_spool="/s/in", command_spool="/s/cmd", user_priority=70,
         options3=lsbatch.SUB3_APS, aps_string="system=10",
     ),
-    "JOB_MOVE": F.JobMove(event_time=T, user_id=506, job_id=101, position=2, base=lsbatch.TO_BOTTOM,
-                          idx=3, user_name="userA"),
-    "JOB_SWITCH": F.JobSwitch(event_time=T, user_id=506, job_id=101, queue="short", idx=3,
-                              user_name="userA"),
-    "JOB_REQUEUE": F.JobRequeue(event_time=T, job_id=101, idx=3),
-    "JOB_CLEAN": F.JobClean(event_time=T, job_id=101, idx=3),
-    "QUEUE_CTRL": F.QueueCtrl(event_time=T, opcode=lsbatch.QUEUE_CLOSED, queue="normal", user_id=0,
-                              user_name="lsfadmin", ctrl_comments="closed for upgrade"),
-    "HOST_CTRL": F.HostCtrl(event_time=T, opcode=lsbatch.HOST_CLOSE, host="hostB", user_id=0,
-                            user_name="lsfadmin"),
+    "JOB_MOVE": JobMove(event_time=T, user_id=506, job_id=101, position=2, base=lsbatch.TO_BOTTOM,
+                        idx=3, user_name="userA"),
+    "JOB_SWITCH": JobSwitch(event_time=T, user_id=506, job_id=101, queue="short", idx=3,
+                            user_name="userA"),
+    "JOB_REQUEUE": JobRequeue(event_time=T, job_id=101, idx=3),
+    "JOB_CLEAN": JobClean(event_time=T, job_id=101, idx=3),
+    "QUEUE_CTRL": QueueCtrl(event_time=T, opcode=lsbatch.QUEUE_CLOSED, queue="normal", user_id=0,
+                            user_name="lsfadmin", ctrl_comments="closed for upgrade"),
+    "HOST_CTRL": HostCtrl(event_time=T, opcode=lsbatch.HOST_CLOSE, host="hostB", user_id=0,
+                          user_name="lsfadmin"),
 }
 
 # Real LSF 9.1.3 lines (a site's lsb.events, quoted in a public Java parser's comments).
@@ -96,8 +101,8 @@ REAL_JOB_FINISH = (
 
 
 def test_every_record_type_has_a_sample():
-    assert set(SAMPLES) == set(F.RECORD_TYPES)
-    assert set(F.RECORD_TYPES) == {
+    assert set(SAMPLES) == set(RECORD_TYPES)
+    assert set(RECORD_TYPES) == {
         "MBD_START", "MBD_DIE", "JOB_NEW", "JOB_START", "JOB_START_ACCEPT", "JOB_EXECUTE",
         "JOB_STATUS", "JOB_SIGNAL", "JOB_MODIFY2", "JOB_MOVE", "JOB_SWITCH", "JOB_REQUEUE",
         "JOB_CLEAN", "QUEUE_CTRL", "HOST_CTRL",
@@ -117,7 +122,7 @@ def test_round_trip_every_type(etype):
     assert F.decode(line + "\n") == rec
 
 
-@pytest.mark.parametrize("cls", list(F.iter_types()), ids=lambda c: c.TYPE)
+@pytest.mark.parametrize("cls", list(iter_types()), ids=lambda c: c.TYPE)
 def test_round_trip_defaults(cls):
     rec = cls(event_time=1)
     assert F.decode(F.encode(rec)) == rec
@@ -126,9 +131,9 @@ def test_round_trip_defaults(cls):
 def test_job_new_awk_positions_snakemake():
     # snakemake-executor-plugin-lsf: "JOB_NEW" $5 == euid and $42 ~ uuid;
     # "JOB_STATUS" $4 = job id, $5 = status code.
-    rec = F.JobNew(event_time=T, job_id=77, user_id=1234, user_name="me", queue="normal",
-                   options=lsbatch.SUB_JOB_NAME, cwd="/home/me/with space", res_req="rusage[mem=1] span[hosts=1]",
-                   job_name="Snakemake_rule_a:x=1___(0b7c-uuid)", command="python -m snakemake --x")
+    rec = JobNew(event_time=T, job_id=77, user_id=1234, user_name="me", queue="normal",
+                 options=lsbatch.SUB_JOB_NAME, cwd="/home/me/with space", res_req="rusage[mem=1] span[hosts=1]",
+                 job_name="Snakemake_rule_a:x=1___(0b7c-uuid)", command="python -m snakemake --x")
     line = F.encode(rec)
     for split in (F.fields(line), [f.strip('"') for f in awk_fpat_fields(line)]):
         assert split[0] == "JOB_NEW"
@@ -138,7 +143,7 @@ def test_job_new_awk_positions_snakemake():
         assert split[28] == "normal"
         assert split[41] == "Snakemake_rule_a:x=1___(0b7c-uuid)"
         assert split[42] == "python -m snakemake --x"
-    st = F.encode(F.JobStatus(event_time=T, job_id=77, status=lsbatch.JOB_STAT_DONE | lsbatch.JOB_STAT_PDONE))
+    st = F.encode(JobStatus(event_time=T, job_id=77, status=lsbatch.JOB_STAT_DONE | lsbatch.JOB_STAT_PDONE))
     for split in (F.fields(st), [f.strip('"') for f in awk_fpat_fields(st)]):
         assert split[0] == "JOB_STATUS" and split[3] == "77" and split[4] == "192"
 
@@ -147,7 +152,7 @@ def test_real_lsf9_job_new_field_positions():
     assert F.fields(REAL_JOB_NEW)[4] == "506"
     assert F.fields(REAL_JOB_NEW)[41] == "generic_1495678421600"
     rec = F.decode(REAL_JOB_NEW)
-    assert isinstance(rec, F.JobNew)
+    assert isinstance(rec, JobNew)
     assert (rec.version, rec.event_time, rec.job_id, rec.user_id) == ("9.13", 1495678422, 101, 506)
     assert rec.options == lsbatch.SUB_PROJECT_NAME | lsbatch.SUB_QUEUE | lsbatch.SUB_JOB_NAME
     assert rec.user_name == "userA" and rec.rlimits == (-1,) * 11
@@ -164,7 +169,7 @@ def test_real_lsf9_job_new_field_positions():
 
 def test_real_lsf9_job_execute():
     rec = F.decode(REAL_JOB_EXECUTE)
-    assert isinstance(rec, F.JobExecute)
+    assert isinstance(rec, JobExecute)
     assert (rec.job_id, rec.exec_uid, rec.job_pgid, rec.job_pid, rec.idx) == (101, 506, 15694, 15694, 0)
     assert (rec.exec_home, rec.exec_username) == ("/home/userA", "userA")
     assert len(rec.extra) == 11
@@ -179,7 +184,7 @@ def test_real_job_finish_is_unknown_not_corrupt():
 
 def test_openlava_job_status_without_exit_info():
     rec = F.decode('"JOB_STATUS" "7.06" 100 5 64 0 0 1.2500 100 0 0 0')
-    assert isinstance(rec, F.JobStatus)
+    assert isinstance(rec, JobStatus)
     assert (rec.status, rec.cpu_time, rec.exit_info, rec.extra) == (64, 1.25, 0, ())
 
 
@@ -188,12 +193,12 @@ def test_lsf_quote_doubling():
     assert F.quote("") == '""'
     rec = F.decode('"JOB_SIGNAL" "10.1" 5 1 0 0 "K""ILL" 0 """quoted"" user"')
     assert rec.signal_symbol == 'K"ILL' and rec.user_name == '"quoted" user'
-    assert F.decode('"JOB_CLEAN" "10.1"   5\t 1    0  ') == F.JobClean(event_time=5, job_id=1)
+    assert F.decode('"JOB_CLEAN" "10.1"   5\t 1    0  ') == JobClean(event_time=5, job_id=1)
 
 
 def test_control_characters_never_break_the_line():
     text = "line1\nline2\r\x00\t\x7f end"
-    rec = F.JobSignal(event_time=1, job_id=1, signal_symbol=text, user_name="\u2400\u2426x\u240a")
+    rec = JobSignal(event_time=1, job_id=1, signal_symbol=text, user_name="\u2400\u2426x\u240a")
     line = F.encode(rec)
     assert all(ord(c) >= 0x20 and c != "\x7f" for c in line)
     assert "\u240a" in line  # the newline as its Control Picture
@@ -229,35 +234,35 @@ def test_syntax_errors(line, message):
 
 def test_encode_rejects_unloggable_values():
     with pytest.raises(ValueError, match="11 values"):
-        F.encode(F.JobNew(rlimits=(1, 2)))
+        F.encode(JobNew(rlimits=(1, 2)))
     with pytest.raises(ValueError, match="option bit"):
-        F.encode(F.JobModify2(queue="short"))  # SUB_QUEUE not set
+        F.encode(JobModify2(queue="short"))  # SUB_QUEUE not set
     with pytest.raises(ValueError, match="19 values"):
-        F.encode(F.JobStatus(ru=1))
+        F.encode(JobStatus(ru=1))
     with pytest.raises(TypeError):
-        F.encode(F.JobClean(job_id="1"))
+        F.encode(JobClean(job_id="1"))
     with pytest.raises(TypeError):
-        F.encode(F.JobClean(job_id=True))
+        F.encode(JobClean(job_id=True))
     with pytest.raises(ValueError):
-        F.encode(F.JobStatus(cpu_time=float("inf")))
+        F.encode(JobStatus(cpu_time=float("inf")))
     with pytest.raises(ValueError):
-        F.encode(F.JobClean(job_id=10**40))
+        F.encode(JobClean(job_id=10**40))
 
 
 def test_job_modify_builder_sets_bits():
-    rec = F.job_modify(108, event_time=T, user_name="user1", aps_string="system=10")
+    rec = job_modify(108, event_time=T, user_name="user1", aps_string="system=10")
     assert rec.options3 == lsbatch.SUB3_APS and rec.job_id_str == "108"
     line = F.encode(rec)
     assert line.endswith(' 1 0 "system=10"')
     assert F.decode(line) == rec
-    rec = F.job_modify(108, event_time=T, user_name="u", array_index=2, queue="short",
-                       user_priority=10, run_limit_s=600, aps_delete=True)
+    rec = job_modify(108, event_time=T, user_name="u", array_index=2, queue="short",
+                     user_priority=10, run_limit_s=600, aps_delete=True)
     assert rec.options & lsbatch.SUB_QUEUE and rec.options2 & lsbatch.SUB2_JOB_PRIORITY
     assert rec.rlimits[lsbatch.RLIMIT_RUN] == 600 and rec.del_options3 == lsbatch.SUB3_APS
     assert F.decode(F.encode(rec)) == rec
-    assert F.parse_job_id_str(rec.job_id_str) == (108, 2)
+    assert parse_job_id_str(rec.job_id_str) == (108, 2)
     with pytest.raises(ValueError):
-        F.parse_job_id_str("abc")
+        parse_job_id_str("abc")
 
 
 def test_status_and_exit_helpers():
@@ -276,7 +281,7 @@ def test_job_key():
     assert SAMPLES["JOB_STATUS"].job_key == (101, 3)
     assert SAMPLES["MBD_START"].job_key is None
     assert SAMPLES["JOB_MODIFY2"].job_key == (101, 3)
-    assert F.JobModify2(job_id_str="x").job_key is None
+    assert JobModify2(job_id_str="x").job_key is None
 
 
 def test_snakemake_awk_program_with_gawk(tmp_path):
@@ -285,11 +290,11 @@ def test_snakemake_awk_program_with_gawk(tmp_path):
         pytest.skip("gawk (FPAT) not installed; the FPAT split is emulated in the other tests")
     uid = 4321
     recs = [
-        F.JobNew(event_time=T, job_id=5, user_id=uid, options=lsbatch.SUB_JOB_NAME, cwd="/a b",
-                 res_req="rusage[mem=1] span[hosts=1]", job_name="Snakemake_x___(UUID1)", command="a b"),
-        F.JobStatus(event_time=T, job_id=5, status=lsbatch.JOB_STAT_RUN),
-        F.JobStatus(event_time=T, job_id=5, status=lsbatch.JOB_STAT_DONE),
-        F.JobStatus(event_time=T, job_id=5, status=lsbatch.JOB_STAT_DONE | lsbatch.JOB_STAT_PDONE),
+        JobNew(event_time=T, job_id=5, user_id=uid, options=lsbatch.SUB_JOB_NAME, cwd="/a b",
+               res_req="rusage[mem=1] span[hosts=1]", job_name="Snakemake_x___(UUID1)", command="a b"),
+        JobStatus(event_time=T, job_id=5, status=lsbatch.JOB_STAT_RUN),
+        JobStatus(event_time=T, job_id=5, status=lsbatch.JOB_STAT_DONE),
+        JobStatus(event_time=T, job_id=5, status=lsbatch.JOB_STAT_DONE | lsbatch.JOB_STAT_PDONE),
     ]
     path = tmp_path / "lsb.events"
     path.write_text("#39\n" + "".join(F.encode(r) + "\n" for r in recs))

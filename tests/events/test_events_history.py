@@ -4,29 +4,32 @@ from __future__ import annotations
 
 import pytest
 
-from lsfemu.events import format as F
+from lsfemu.events.records import (
+    JobClean, JobModify2, JobMove, JobNew, JobRequeue, JobSignal, JobStart, JobStatus, JobSwitch, MbdStart,
+    job_modify,
+)
 from lsfemu.events import lsbatch
 from lsfemu.events.history import HistoryBuilder, JobHistory, build_histories, modify_items
 
 T0 = 1_700_000_000
 
 
-def _new(jid=1, t=T0, **kw) -> F.JobNew:
+def _new(jid=1, t=T0, **kw) -> JobNew:
     base = dict(event_time=t, job_id=jid, user_id=1000, user_name="alice", submit_time=t,
                 queue="normal", from_host="h0", cwd="/home/alice/w", sub_home_dir="/home/alice",
                 command="sleep 100", job_name="sleep 100")
     base.update(kw)
-    return F.JobNew(**base)
+    return JobNew(**base)
 
 
-def _st(status: int, t: int, jid=1, **kw) -> F.JobStatus:
-    return F.JobStatus(event_time=t, job_id=jid, status=status, **kw)
+def _st(status: int, t: int, jid=1, **kw) -> JobStatus:
+    return JobStatus(event_time=t, job_id=jid, status=status, **kw)
 
 
 def test_accounting_suspend_resume_done_post():
     recs = [
         _new(),
-        F.JobStart(event_time=T0 + 10, job_id=1, exec_hosts=("h1",)),
+        JobStart(event_time=T0 + 10, job_id=1, exec_hosts=("h1",)),
         _st(lsbatch.JOB_STAT_USUSP, T0 + 20),
         _st(lsbatch.JOB_STAT_RUN, T0 + 50),
         _st(lsbatch.JOB_STAT_DONE, T0 + 100, end_time=T0 + 100, cpu_time=12.5),
@@ -53,11 +56,11 @@ def test_unfinished_counts_up_to_now():
 def test_requeue_counts_exit_gap_as_pending():
     recs = [
         _new(),
-        F.JobStart(event_time=T0 + 10, job_id=1, exec_hosts=("h1",)),
+        JobStart(event_time=T0 + 10, job_id=1, exec_hosts=("h1",)),
         _st(lsbatch.JOB_STAT_EXIT, T0 + 30, exit_status=lsbatch.wait_status(3)),
-        F.JobRequeue(event_time=T0 + 40, job_id=1),
+        JobRequeue(event_time=T0 + 40, job_id=1),
         _st(lsbatch.JOB_STAT_PEND, T0 + 40, reason=lsbatch.PEND_JOB_REQUEUED),  # folded into the REQUEUE
-        F.JobStart(event_time=T0 + 45, job_id=1, exec_hosts=("h2",)),
+        JobStart(event_time=T0 + 45, job_id=1, exec_hosts=("h2",)),
     ]
     (h,) = build_histories(recs)
     assert [c.kind for c in h.changes] == ["SUBMIT", "DISPATCH", "FINISH", "REQUEUE", "DISPATCH"]
@@ -91,8 +94,8 @@ def test_negative_intervals_count_zero():
 def test_exit_details_from_records():
     recs = [
         _new(),
-        F.JobStart(event_time=T0 + 1, job_id=1, exec_hosts=("h",)),
-        F.JobSignal(event_time=T0 + 2, job_id=1, signal_symbol="KILL", user_name="alice"),
+        JobStart(event_time=T0 + 1, job_id=1, exec_hosts=("h",)),
+        JobSignal(event_time=T0 + 2, job_id=1, signal_symbol="KILL", user_name="alice"),
         _st(lsbatch.JOB_STAT_EXIT, T0 + 3, exit_status=lsbatch.wait_status(130), exit_info=14, cpu_time=0.25),
         _st(lsbatch.JOB_STAT_EXIT, T0 + 3),  # repeated finish records are ignored
     ]
@@ -107,14 +110,14 @@ def test_exit_details_from_records():
 
 def test_switch_move_modify_and_identity():
     recs = [
-        F.MbdStart(event_time=T0 - 1, master="m", cluster="c"),
+        MbdStart(event_time=T0 - 1, master="m", cluster="c"),
         _new(options=lsbatch.SUB_JOB_NAME | lsbatch.SUB_PROJECT_NAME, job_name="myjob", project_name="p1"),
-        F.JobSwitch(event_time=T0 + 1, job_id=1, queue="short", user_name="admin"),
-        F.JobMove(event_time=T0 + 2, job_id=1, position=1, base=lsbatch.TO_BOTTOM, user_name="alice"),
-        F.job_modify(1, event_time=T0 + 3, user_name="alice", job_name="renamed", command="sleep 5",
-                     project_name="p2", queue="long"),
-        F.JobStatus(event_time=T0 + 4, job_id=99, status=lsbatch.JOB_STAT_RUN),  # unknown job
-        F.JobClean(event_time=T0 + 5, job_id=1),
+        JobSwitch(event_time=T0 + 1, job_id=1, queue="short", user_name="admin"),
+        JobMove(event_time=T0 + 2, job_id=1, position=1, base=lsbatch.TO_BOTTOM, user_name="alice"),
+        job_modify(1, event_time=T0 + 3, user_name="alice", job_name="renamed", command="sleep 5",
+                   project_name="p2", queue="long"),
+        JobStatus(event_time=T0 + 4, job_id=99, status=lsbatch.JOB_STAT_RUN),  # unknown job
+        JobClean(event_time=T0 + 5, job_id=1),
     ]
     (h,) = build_histories(recs)
     assert (h.name, h.command, h.project, h.queue) == ("renamed", "sleep 5", "p2", "long")
@@ -136,9 +139,9 @@ def test_name_is_none_without_minus_j():
 def test_array_elements_clone_the_array_record():
     b = HistoryBuilder()
     b.feed(_new(options=lsbatch.SUB_JOB_NAME, job_name="arr"))
-    b.feed(F.JobStart(event_time=T0 + 5, job_id=1, idx=2, exec_hosts=("h",)))
-    b.feed(F.job_modify(1, event_time=T0 + 6, user_name="alice", array_index=3, user_priority=9))
-    b.feed(F.JobModify2(job_id_str="bad"))  # unparsable job ID: ignored
+    b.feed(JobStart(event_time=T0 + 5, job_id=1, idx=2, exec_hosts=("h",)))
+    b.feed(job_modify(1, event_time=T0 + 6, user_name="alice", array_index=3, user_priority=9))
+    b.feed(JobModify2(job_id_str="bad"))  # unparsable job ID: ignored
     el = b.histories[(1, 2)]
     assert el.array_index == 2 and el.display_id == "1[2]" and el.display_name == "arr[2]"
     assert el.status == "RUN" and b.histories[(1, 0)].status == "PEND"
@@ -146,19 +149,19 @@ def test_array_elements_clone_the_array_record():
 
 
 def test_modify_items_limits_priority_aps():
-    items = modify_items(F.job_modify(1, event_time=0, user_name="u", run_limit_s=1800,
-                                      res_req="rusage[mem=1]", out_file="o", err_file="e",
-                                      user_priority_delete=True, aps_delete=True))
+    items = modify_items(job_modify(1, event_time=0, user_name="u", run_limit_s=1800,
+                                    res_req="rusage[mem=1]", out_file="o", err_file="e",
+                                    user_priority_delete=True, aps_delete=True))
     assert items == [
         "Resource requirement changes to : rusage[mem=1]", "Output file change to : o",
         "Error file change to : e", "run limit changes to : 30 (minutes)",
         "Job priority changes to default", "Absolute Priority Scheduling factor string deleted",
     ]
-    assert modify_items(F.job_modify(1, event_time=0, user_name="u", run_limit_delete=True)) == [
+    assert modify_items(job_modify(1, event_time=0, user_name="u", run_limit_delete=True)) == [
         "bmod -Wn used. Run limit set to queue run limit"]
-    rl = list(F.JobModify2().rlimits)
+    rl = list(JobModify2().rlimits)
     rl[lsbatch.RLIMIT_CPU] = 600
-    assert modify_items(F.JobModify2(rlimits=tuple(rl))) == ["CPU limit changes to : 10 (minutes)"]
+    assert modify_items(JobModify2(rlimits=tuple(rl))) == ["CPU limit changes to : 10 (minutes)"]
 
 
 def test_unknown_state_rejected():

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lsfemu.events import format as F
+from lsfemu.events.records import JobClean, JobNew, JobSignal, JobStart, JobStatus, MbdStart, Record
 from lsfemu.events import lsbatch
 from lsfemu.events import log as L
 from lsfemu.events.log import (
@@ -25,15 +26,15 @@ from lsfemu.events.log import (
 )
 
 
-def _job(jid: int, t: int) -> list[F.Record]:
+def _job(jid: int, t: int) -> list[Record]:
     return [
-        F.JobNew(event_time=t, job_id=jid, user_name="u", submit_time=t, queue="normal", command="true"),
-        F.JobStart(event_time=t + 1, job_id=jid, exec_hosts=("h",)),
+        JobNew(event_time=t, job_id=jid, user_name="u", submit_time=t, queue="normal", command="true"),
+        JobStart(event_time=t + 1, job_id=jid, exec_hosts=("h",)),
     ]
 
 
-def _done(jid: int, t: int) -> F.Record:
-    return F.JobStatus(event_time=t, job_id=jid, status=lsbatch.JOB_STAT_DONE, end_time=t)
+def _done(jid: int, t: int) -> Record:
+    return JobStatus(event_time=t, job_id=jid, status=lsbatch.JOB_STAT_DONE, end_time=t)
 
 
 def _read(paths, **kw):
@@ -45,7 +46,7 @@ def _read(paths, **kw):
 def test_writer_header_append_and_read(tmp_path):
     path = tmp_path / "logdir" / "lsb.events"
     with EventWriter(path, fsync=True) as w:
-        w.write(F.MbdStart(event_time=10, master="h", cluster="c", num_hosts=1, num_queues=2))
+        w.write(MbdStart(event_time=10, master="h", cluster="c", num_hosts=1, num_queues=2))
         w.write_many(_job(1, 11))
     first = path.read_bytes().split(b"\n")[0]
     assert first == b"#39".ljust(HEADER_WIDTH)
@@ -75,7 +76,7 @@ def test_corrupt_unknown_and_extra_are_warnings(tmp_path):
         F.encode(_done(1, 6)) + ' 7 "newer"',
         '"JOB_STATUS" "10.1" 7 1 4 0 0 0.0000 0 0 0 0 0 1 2',
         "garbage \"",
-        F.encode(F.JobClean(event_time=9, job_id=1)),
+        F.encode(JobClean(event_time=9, job_id=1)),
     ]
     path.write_text("\n".join(lines) + "\n")
     out, warnings = _read(path)
@@ -98,7 +99,7 @@ def test_read_without_callback_and_crlf(tmp_path):
 
 def test_non_utf8_bytes_survive(tmp_path):
     path = tmp_path / "lsb.events"
-    line = F.encode(F.JobSignal(event_time=1, job_id=1, signal_symbol="KILL", user_name="x"))
+    line = F.encode(JobSignal(event_time=1, job_id=1, signal_symbol="KILL", user_name="x"))
     path.write_bytes(line.encode().replace(b'"x"', b'"caf\xe9"') + b"\n")
     (_, rec), = read_events(path)
     with EventWriter(tmp_path / "copy") as w:
@@ -108,7 +109,7 @@ def test_non_utf8_bytes_survive(tmp_path):
 
 def test_reading_streams_in_constant_memory(tmp_path):
     path = tmp_path / "lsb.events"
-    line = F.encode(F.JobNew(event_time=1, job_id=1, user_name="u", command="x" * 4000)) + "\n"
+    line = F.encode(JobNew(event_time=1, job_id=1, user_name="u", command="x" * 4000)) + "\n"
     with open(path, "w") as fh:
         fh.write("#39\n")
         for _ in range(1500):
@@ -132,7 +133,7 @@ def test_rotate_keeps_unfinished_jobs_and_shifts_archives(tmp_path):
     w.write_many(_job(1, 100) + _job(2, 110) + [_done(1, 120)])
     unfinished = {2}
 
-    def keep(rec: F.Record) -> bool:
+    def keep(rec: Record) -> bool:
         return rec.job_key is not None and rec.job_key[0] in unfinished
 
     arch = w.rotate(keep=keep)

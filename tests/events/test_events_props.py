@@ -7,6 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lsfemu.events import format as F
+from lsfemu.events.records import (
+    JobMove, JobNew, JobSignal, JobStart, JobStatus, RECORD_TYPES, Record, _default, job_modify,
+)
 from lsfemu.events import lsbatch
 
 _FRAGMENTS = st.sampled_from([
@@ -25,7 +28,7 @@ def test_decode_arbitrary_text(line):
         rec = F.decode(line)
     except F.EventSyntaxError:
         return
-    assert isinstance(rec, F.Record)
+    assert isinstance(rec, Record)
 
 
 @settings(max_examples=400, deadline=None)
@@ -55,10 +58,10 @@ def test_decode_prefixed_record_soup(parts):
 @given(user=_text, sig=_text, hosts=st.lists(_text, max_size=4), cmd=_text, name=_text)
 def test_round_trip_arbitrary_strings(user, sig, hosts, cmd, name):
     recs = [
-        F.JobSignal(event_time=1, job_id=2, signal_symbol=sig, user_name=user),
-        F.JobStart(event_time=1, job_id=2, exec_hosts=tuple(hosts), effective_res_req=cmd),
-        F.JobNew(event_time=1, job_id=2, user_name=user, job_name=name, command=cmd,
-                 asked_hosts=tuple(hosts), cwd=sig),
+        JobSignal(event_time=1, job_id=2, signal_symbol=sig, user_name=user),
+        JobStart(event_time=1, job_id=2, exec_hosts=tuple(hosts), effective_res_req=cmd),
+        JobNew(event_time=1, job_id=2, user_name=user, job_name=name, command=cmd,
+               asked_hosts=tuple(hosts), cwd=sig),
     ]
     for rec in recs:
         line = F.encode(rec)
@@ -71,7 +74,7 @@ def test_round_trip_arbitrary_strings(user, sig, hosts, cmd, name):
 @settings(max_examples=200, deadline=None)
 @given(st.integers(min_value=-(2**40), max_value=2**40), st.integers(min_value=0, max_value=2**31))
 def test_round_trip_numbers(n, t):
-    rec = F.JobMove(event_time=t, user_id=n, job_id=abs(n), position=n, base=n, idx=n)
+    rec = JobMove(event_time=t, user_id=n, job_id=abs(n), position=n, base=n, idx=n)
     assert F.decode(F.encode(rec)) == rec
 
 
@@ -84,11 +87,11 @@ def _outcome(fn, line):
 
 
 _REAL_LINES = [F.encode(r) for r in (
-    F.JobNew(event_time=7, job_id=3, user_name="u", queue="q", command='a "b" c', job_name="n\u2400",
-             options=lsbatch.SUB_JOB_NAME, asked_hosts=("h1", "h2"), xfiles=(("a", "b", 2),), rlimits=(-1,) * 11),
-    F.JobStatus(event_time=9, job_id=3, status=lsbatch.JOB_STAT_EXIT, cpu_time=1.5, end_time=9, exit_status=256),
-    F.JobStart(event_time=8, job_id=3, exec_hosts=("h1",) * 3, effective_res_req="select[mem>1]"),
-    F.job_modify(3, event_time=10, user_name="u", user_priority=70, aps_string="system=10"),
+    JobNew(event_time=7, job_id=3, user_name="u", queue="q", command='a "b" c', job_name="n\u2400",
+           options=lsbatch.SUB_JOB_NAME, asked_hosts=("h1", "h2"), xfiles=(("a", "b", 2),), rlimits=(-1,) * 11),
+    JobStatus(event_time=9, job_id=3, status=lsbatch.JOB_STAT_EXIT, cpu_time=1.5, end_time=9, exit_status=256),
+    JobStart(event_time=8, job_id=3, exec_hosts=("h1",) * 3, effective_res_req="select[mem>1]"),
+    job_modify(3, event_time=10, user_name="u", user_priority=70, aps_string="system=10"),
 )]
 
 
@@ -139,12 +142,12 @@ def _field_value(spec, strings):
 def _records(draw, strings=_PLAIN):
     """A record of any type, every field drawn (option words too, so gated
     fields come and go); fields its option bits switch off keep their default."""
-    cls = draw(st.sampled_from(list(F.RECORD_TYPES.values())))
+    cls = draw(st.sampled_from(list(RECORD_TYPES.values())))
     values = {}
     for spec in cls._SCHEMA:
         values[spec.name] = draw(_field_value(spec, strings))
         if spec.when is not None and not spec.when(values):
-            values[spec.name] = F._default(cls, spec.name)
+            values[spec.name] = _default(cls, spec.name)
     if "ru" in values:  # JOB_STATUS: a rusage block exactly when ru != 0
         values["rusage"] = tuple(float(i) for i in range(lsbatch.NUM_RUSAGE)) if values["ru"] else ()
     return cls(event_time=draw(st.integers(0, 2**40)), version=draw(st.sampled_from(["10.1", "9.13", "7"])),

@@ -4,7 +4,7 @@ latest event time of the file."""
 
 from __future__ import annotations
 
-from lsfemu.events import format as F
+from lsfemu.events.records import JobModify2, JobMove, JobStatus, JobSwitch, QueueCtrl
 from lsfemu.events import lsbatch
 from lsfemu.events.log import EventWriter, JobFilter, read_events
 from lsfemu.events.synth import write_events
@@ -13,12 +13,12 @@ from lsfemu.events.synth import write_events
 def _extra_records(path) -> None:
     with EventWriter(path) as w:
         w.write_many([
-            F.JobMove(event_time=1767700000, user_id=7, job_id=3, position=1, user_name="user001"),
-            F.JobSwitch(event_time=1767700001, user_id=3, job_id=5, queue="short", user_name="user001"),
-            F.JobModify2(event_time=1767700002, job_id_str="5[2]", user_name="user001"),
-            F.JobModify2(event_time=1767700003, job_id_str="3", user_name="user001"),
-            F.QueueCtrl(event_time=1767700004, opcode=1, queue="normal", user_id=0, user_name="root"),
-            F.JobStatus(event_time=1767700009, job_id=77, status=lsbatch.JOB_STAT_DONE),
+            JobMove(event_time=1767700000, user_id=7, job_id=3, position=1, user_name="user001"),
+            JobSwitch(event_time=1767700001, user_id=3, job_id=5, queue="short", user_name="user001"),
+            JobModify2(event_time=1767700002, job_id_str="5[2]", user_name="user001"),
+            JobModify2(event_time=1767700003, job_id_str="3", user_name="user001"),
+            QueueCtrl(event_time=1767700004, opcode=1, queue="normal", user_id=0, user_name="root"),
+            JobStatus(event_time=1767700009, job_id=77, status=lsbatch.JOB_STAT_DONE),
         ])
 
 
@@ -40,7 +40,7 @@ def test_filter_keeps_exactly_the_wanted_jobs_records(tmp_path):
 def test_unusual_lines_are_decoded_not_skimmed(tmp_path):
     path = tmp_path / "lsb.events"
     with EventWriter(path) as w:
-        w.write(F.JobStatus(event_time=1709629206, job_id=12, status=lsbatch.JOB_STAT_DONE))
+        w.write(JobStatus(event_time=1709629206, job_id=12, status=lsbatch.JOB_STAT_DONE))
     line = path.read_text().splitlines()[1]
     with open(path, "a") as fh:
         fh.write('"JOB_START" "10.1" 1709629205 401 4 0 0 1.0 2 "h1\n')  # another job's: skimmed, unreported

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lsfemu.events import format as F
+from lsfemu.events.records import JobNew, JobStart, JobStatus, RECORD_TYPES
 from lsfemu.events import lsbatch
 from lsfemu.replay.tracker import _FIELDS, _UNUSED
 from test_events_props import _EDITS, _ODD, _records
@@ -19,12 +20,12 @@ _BASE = frozenset(("event_time", "version", "extra"))
 @st.composite
 def _plan(draw):
     """Some types unused, some read in part (a drawn subset of their fields)."""
-    types = sorted(F.RECORD_TYPES)
+    types = sorted(RECORD_TYPES)
     unused = draw(st.sets(st.sampled_from(types)))
     fields = {}
     for t in draw(st.sets(st.sampled_from(types))):
         if t not in unused:
-            names = [f.name for f in F.RECORD_TYPES[t]._SCHEMA]
+            names = [f.name for f in RECORD_TYPES[t]._SCHEMA]
             fields[t] = frozenset(draw(st.sets(st.sampled_from(names))))
     return frozenset(unused), fields
 
@@ -72,7 +73,7 @@ def _agree(read, unused, fields, line: str) -> str:
         return "whole"
     assert full.TYPE in fields and isinstance(rec, type(full))
     have = F._needed(type(full), fields[full.TYPE])
-    for f in F.RECORD_TYPES[full.TYPE]._SCHEMA:
+    for f in RECORD_TYPES[full.TYPE]._SCHEMA:
         if f.name in have:
             assert getattr(rec, f.name) == getattr(full, f.name), f.name
         else:
@@ -112,10 +113,10 @@ def test_replays_plan_reads_canonical_lines_in_part(rec):
 
 
 def test_a_record_read_in_part_says_what_it_lacks():
-    line = F.encode(F.JobStatus(event_time=5, job_id=3, status=lsbatch.JOB_STAT_DONE, ru=1,
-                                rusage=tuple(float(i) for i in range(lsbatch.NUM_RUSAGE))))
+    line = F.encode(JobStatus(event_time=5, job_id=3, status=lsbatch.JOB_STAT_DONE, ru=1,
+                              rusage=tuple(float(i) for i in range(lsbatch.NUM_RUSAGE))))
     rec = F.reader((), {"JOB_STATUS": {"status"}})(line)
-    assert isinstance(rec, F.JobStatus) and type(rec) is not F.JobStatus
+    assert isinstance(rec, JobStatus) and type(rec) is not JobStatus
     assert (rec.status, rec.event_time, rec.ru) == (lsbatch.JOB_STAT_DONE, 5, 1)  # ru: the rusage gate reads it
     with pytest.raises(AttributeError, match="JOB_STATUS record read in part: rusage was not decoded"):
         rec.rusage
@@ -128,7 +129,7 @@ def test_a_record_read_in_part_says_what_it_lacks():
 def test_a_list_read_in_part_still_has_its_count_checked():
     """JOB_NEW's asked_hosts not read: a count that disagrees with the items
     is still the line decode rejects (or reads otherwise)."""
-    good = F.encode(F.JobNew(event_time=5, job_id=3, asked_hosts=("h1", "h2"), user_name="u", queue="q"))
+    good = F.encode(JobNew(event_time=5, job_id=3, asked_hosts=("h1", "h2"), user_name="u", queue="q"))
     bad = good.replace(' 2 "h1" "h2"', ' 3 "h1" "h2"')
     assert bad != good
     read = F.reader((), {"JOB_NEW": {"job_id"}})
@@ -151,15 +152,15 @@ def test_replay_reading_in_part_stores_what_decoding_whole_stores(tmp_path, monk
 
     path = tmp_path / "lsb.events"
     write_log(path, 2, jobs=150)
-    new = F.encode(F.JobNew(event_time=T0 + 9000, job_id=900, submit_time=T0 + 9000, user_name="u9",
-                            queue="late", command="sleep 5", asked_hosts=("h1",)))
+    new = F.encode(JobNew(event_time=T0 + 9000, job_id=900, submit_time=T0 + 9000, user_name="u9",
+                          queue="late", command="sleep 5", asked_hosts=("h1",)))
     with open(path, "a") as fh:
         fh.write(new.replace(" ", "  ", 5) + "\n")  # another shape: decoded whole
         fh.write(new.replace(' 1 "h1"', ' 2 "h1"').replace(" 900 ", " 901 ") + "\n")  # a bad count: rejected
-        fh.write(F.encode(F.JobStart(event_time=T0 + 9001, job_id=900, exec_hosts=("h1", "h2"))) + "\n")
+        fh.write(F.encode(JobStart(event_time=T0 + 9001, job_id=900, exec_hosts=("h1", "h2"))) + "\n")
         fh.write('"JOB_STATUS" "10.1" 1709629206 900 64 0 0 x 0 0 0 0\n')  # a letter for the CPU time
-        fh.write(F.encode(F.JobStatus(event_time=T0 + 9100, job_id=900, status=lsbatch.JOB_STAT_EXIT, ru=1,
-                                      rusage=(1.5,) * lsbatch.NUM_RUSAGE, exit_status=256, cpu_time=2.5)) + "\n")
+        fh.write(F.encode(JobStatus(event_time=T0 + 9100, job_id=900, status=lsbatch.JOB_STAT_EXIT, ru=1,
+                                    rusage=(1.5,) * lsbatch.NUM_RUSAGE, exit_status=256, cpu_time=2.5)) + "\n")
     kw = dict(progress=False) if until is None else dict(progress=False, until=float(T0 + until))
     part = rp.replay_into([path], tmp_path / "part", **kw)
     monkeypatch.setattr(tracker, "_FIELDS", {})

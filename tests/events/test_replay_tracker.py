@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from lsfemu.events import format as F
+from lsfemu.events.records import (
+    HostCtrl, JobMove, JobNew, JobRequeue, JobStart, JobStatus, JobSwitch, QueueCtrl, job_modify,
+)
 from lsfemu.events import lsbatch
 from lsfemu.events.log import read_events
 from lsfemu.events.synth import RECORDS_PER_JOB, write_events
@@ -45,34 +47,34 @@ def test_synthetic_file_has_six_records_a_job(tmp_path):
     assert sum(1 for _ in read_events(p)) == n * RECORDS_PER_JOB + 1
 
 
-def _new(jid: int, t: int, **kw) -> F.JobNew:
-    return F.JobNew(event_time=t, job_id=jid, submit_time=t, user_name="u1", queue="normal",
-                    command="sleep 1000", num_processors=2, max_num_processors=2, **kw)
+def _new(jid: int, t: int, **kw) -> JobNew:
+    return JobNew(event_time=t, job_id=jid, submit_time=t, user_name="u1", queue="normal",
+                  command="sleep 1000", num_processors=2, max_num_processors=2, **kw)
 
 
 def test_suspension_requeue_and_finish_accounting():
     tr = JobTracker()
     assert tr.feed(_new(7, T)) is None
-    tr.feed(F.JobStart(event_time=T + 10, job_id=7, exec_hosts=("h1", "h2")))
+    tr.feed(JobStart(event_time=T + 10, job_id=7, exec_hosts=("h1", "h2")))
     assert tr.host_peak == {"h1": 1, "h2": 1}
-    tr.feed(F.JobStatus(event_time=T + 110, job_id=7, status=lsbatch.JOB_STAT_USUSP))
+    tr.feed(JobStatus(event_time=T + 110, job_id=7, status=lsbatch.JOB_STAT_USUSP))
     row = tr.rows[(7, 0)]
     assert (row["status"], row["work_done"], row["segment_start"]) == ("USUSP", 100.0, None)
-    tr.feed(F.JobStatus(event_time=T + 210, job_id=7, status=lsbatch.JOB_STAT_RUN))
+    tr.feed(JobStatus(event_time=T + 210, job_id=7, status=lsbatch.JOB_STAT_RUN))
     assert row["segment_start"] == T + 210
     # requeued: pending again from that instant, its run forgotten
-    tr.feed(F.JobRequeue(event_time=T + 300, job_id=7))
+    tr.feed(JobRequeue(event_time=T + 300, job_id=7))
     assert (row["status"], row["start_time"], row["exec_hosts"], row["pend_since"]) == ("PEND", None, "", T + 300)
     assert tr.host_used == {"h1": 0, "h2": 0}
-    tr.feed(F.JobStart(event_time=T + 400, job_id=7, exec_hosts=("h1", "h1")))
+    tr.feed(JobStart(event_time=T + 400, job_id=7, exec_hosts=("h1", "h1")))
     assert tr.host_peak["h1"] == 2
-    done = tr.feed(F.JobStatus(event_time=T + 1000, job_id=7, status=lsbatch.JOB_STAT_EXIT, end_time=T + 1000,
-                               cpu_time=12.5, exit_status=lsbatch.wait_status(3), exit_info=5))
+    done = tr.feed(JobStatus(event_time=T + 1000, job_id=7, status=lsbatch.JOB_STAT_EXIT, end_time=T + 1000,
+                             cpu_time=12.5, exit_status=lsbatch.wait_status(3), exit_info=5))
     assert done is not None and (7, 0) not in tr.rows
     assert (done["status"], done["exit_code"], done["sim_runtime"], done["sim_cputime"]) == ("EXIT", 3, 600.0, 12.5)
     assert done["exit_reason"].startswith("TERM_RUNLIMIT")
     # records of a job the tracker no longer holds (post-job status) are ignored
-    assert tr.feed(F.JobStatus(event_time=T + 1001, job_id=7, status=lsbatch.JOB_STAT_EXIT | lsbatch.JOB_STAT_PDONE)) is None
+    assert tr.feed(JobStatus(event_time=T + 1001, job_id=7, status=lsbatch.JOB_STAT_EXIT | lsbatch.JOB_STAT_PDONE)) is None
 
 
 def test_modifications_moves_switches_and_admin_state():
@@ -80,21 +82,21 @@ def test_modifications_moves_switches_and_admin_state():
     tr.feed(_new(1, T))
     tr.feed(_new(2, T + 1, options2=lsbatch.SUB2_JOB_PRIORITY, user_priority=70))
     assert tr.rows[(2, 0)]["priority"] == 70 and tr.priorities_seen == 1
-    tr.feed(F.job_modify(1, event_time=T + 5, user_name="u1", user_priority=90))
-    tr.feed(F.job_modify(2, event_time=T + 6, user_name="u1", user_priority_delete=True))
-    tr.feed(F.job_modify(1, event_time=T + 7, user_name="admin", aps_string="admin=5.5"))
+    tr.feed(job_modify(1, event_time=T + 5, user_name="u1", user_priority=90))
+    tr.feed(job_modify(2, event_time=T + 6, user_name="u1", user_priority_delete=True))
+    tr.feed(job_modify(1, event_time=T + 7, user_name="admin", aps_string="admin=5.5"))
     r1, r2 = tr.rows[(1, 0)], tr.rows[(2, 0)]
     assert (r1["priority"], r1["priority_base_time"], r1["aps_admin"], r1["aps_system"]) == (90, T + 5, 5.5, None)
     assert (r2["priority"], r2["priority_base_time"]) == (None, T + 6)
     assert tr.max_priority_seen == 90
-    tr.feed(F.JobMove(event_time=T + 8, job_id=2, base=lsbatch.TO_TOP))
+    tr.feed(JobMove(event_time=T + 8, job_id=2, base=lsbatch.TO_TOP))
     assert r2["position"] < r1["position"]
-    tr.feed(F.JobMove(event_time=T + 9, job_id=2, base=lsbatch.TO_BOTTOM))
+    tr.feed(JobMove(event_time=T + 9, job_id=2, base=lsbatch.TO_BOTTOM))
     assert r2["position"] > r1["position"]
-    tr.feed(F.JobSwitch(event_time=T + 10, job_id=1, queue="short"))
+    tr.feed(JobSwitch(event_time=T + 10, job_id=1, queue="short"))
     assert r1["queue"] == "short" and list(tr.queues) == ["normal", "short"]
-    tr.feed(F.QueueCtrl(event_time=T + 11, opcode=lsbatch.QUEUE_CLOSED, queue="short"))
-    tr.feed(F.HostCtrl(event_time=T + 12, opcode=lsbatch.HOST_CLOSE, host="h9"))
+    tr.feed(QueueCtrl(event_time=T + 11, opcode=lsbatch.QUEUE_CLOSED, queue="short"))
+    tr.feed(HostCtrl(event_time=T + 12, opcode=lsbatch.HOST_CLOSE, host="h9"))
     assert tr.queue_ctrl == {"short": {"open": False, "active": True}} and tr.host_ctrl == {"h9": False}
 
 

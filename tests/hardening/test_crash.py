@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from lsfemu.events import format as F
+from lsfemu.events.records import JobNew
 from lsfemu.events.log import read_events
 
 SUBMITTED = re.compile(r"^Job <(\d+)> is submitted to queue <priority>\.\n$")
@@ -78,6 +78,6 @@ def test_sigkill_during_bursts_loses_nothing_acknowledged(lsf_cluster):
     rows = {r[0]: (r[1], r[2], r[3], r[4]) for r in c.store_rows('SELECT id, name, queue, num_processors, "user" FROM jobs')}
     for jid, name in acked.items():
         assert rows[jid] == (name, "priority", 2, "user2"), jid
-    logged = [r.job_id for _, r in read_events([c.home / "logdir" / "lsb.events"]) if isinstance(r, F.JobNew)]
+    logged = [r.job_id for _, r in read_events([c.home / "logdir" / "lsb.events"]) if isinstance(r, JobNew)]
     assert sorted(logged) == sorted(rows)  # the log and the store agree exactly
     print(f"acknowledged {len(acked)}, unanswered {no_answer}, kills {kills}")

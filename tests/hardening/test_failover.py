@@ -27,7 +27,7 @@ import pytest
 from lsfemu.cli.lsfemu_cmd import write_cluster
 from lsfemu.client import _connect, socket_path
 from lsfemu.protocol import NOT_MASTER_RC, decode_fields, encode_request, recv_frame
-from lsfemu.events import format as F
+from lsfemu.events.records import JobNew, MbdStart
 from lsfemu.events.log import read_events
 
 SUBMITTED = re.compile(r"^Job <(\d+)> is submitted to default queue <normal>\.\n$")
@@ -218,8 +218,8 @@ def test_sigkill_of_the_master_during_a_burst_loses_no_acknowledged_job(shared, 
     # and the takeover is recorded as LSF records a new master: MBD_START naming it.
     logdir = sc.root / "share" / "cluster1" / "logdir"
     records = [r for _, r in read_events([logdir / "lsb.events"])]
-    assert sorted(r.job_id for r in records if isinstance(r, F.JobNew)) == sorted(listed)
-    starts = [r.master for r in records if isinstance(r, F.MbdStart)]
+    assert sorted(r.job_id for r in records if isinstance(r, JobNew)) == sorted(listed)
+    starts = [r.master for r in records if isinstance(r, MbdStart)]
     assert starts == ["fo-a", "fo-b"]
     out, _, _, _ = sc.run(["bhist", "-a", "-u", "all"])
     assert {int(line.split()[0]) for line in out.splitlines()[2:]} == set(listed)

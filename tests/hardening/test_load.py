@@ -7,7 +7,7 @@ import re
 import sqlite3
 
 from lsfemu.events.log import read_events
-from lsfemu.events import format as F
+from lsfemu.events.records import JobNew, JobStatus
 from lsfemu.events import lsbatch
 
 CLIENTS = 16
@@ -55,7 +55,7 @@ def test_sixteen_clients_submit_1600_jobs(lsf_cluster):
         killed = {r[0] for r in db.execute("SELECT id FROM jobs WHERE status = 'EXIT'")}
     assert stored == set(ids)
     logged = [rec for _, rec in read_events([c.home / "logdir" / "lsb.events"])]
-    new = [r.job_id for r in logged if isinstance(r, F.JobNew)]
+    new = [r.job_id for r in logged if isinstance(r, JobNew)]
     assert sorted(new) == sorted(ids)  # each acknowledged job logged once
-    exits = {r.job_id for r in logged if isinstance(r, F.JobStatus) and r.status == lsbatch.JOB_STAT_EXIT}
+    exits = {r.job_id for r in logged if isinstance(r, JobStatus) and r.status == lsbatch.JOB_STAT_EXIT}
     assert exits == killed

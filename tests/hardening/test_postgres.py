@@ -14,7 +14,7 @@ import time
 import pytest
 from store_snapshot import snapshot
 
-from lsfemu.events import format as F
+from lsfemu.events.records import JobNew
 from lsfemu.events.log import read_events
 from lsfemu.store.db import WRITER_LOCK_KEY
 
@@ -138,7 +138,7 @@ def test_inprocess_commands_at_once_allocate_ids_without_race(lsf_cluster_factor
         ids = [i for got in pool.map(burst, range(3)) for i in got]
     assert sorted(ids) == list(range(1, 10))
     assert sorted(r[0] for r in c.store_rows("SELECT id FROM jobs")) == list(range(1, 10))
-    logged = [r.job_id for _, r in read_events([c.home / "logdir" / "lsb.events"]) if isinstance(r, F.JobNew)]
+    logged = [r.job_id for _, r in read_events([c.home / "logdir" / "lsb.events"]) if isinstance(r, JobNew)]
     assert sorted(logged) == list(range(1, 10))
     assert c.store_intact()
 

@@ -32,7 +32,7 @@ import time
 import pytest
 from store_snapshot import snapshot
 
-from lsfemu.events import format as F
+from lsfemu.events.records import JobNew
 from lsfemu.events.log import read_events
 
 SUBMITTED = re.compile(r"^Job <(\d+)> is submitted to (default )?queue <normal>\.\n$")
@@ -77,7 +77,7 @@ def _stored_jobs(c) -> dict[int, str]:
 
 
 def _logged_jobs(c) -> list[int]:
-    return sorted(r.job_id for _, r in read_events([c.home / "logdir" / "lsb.events"]) if isinstance(r, F.JobNew))
+    return sorted(r.job_id for _, r in read_events([c.home / "logdir" / "lsb.events"]) if isinstance(r, JobNew))
 
 
 def _refused(r, pattern: str) -> None:
