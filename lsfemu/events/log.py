@@ -36,7 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from lsfemu.events.format import EventSyntaxError, UnknownEventError, decode, encode, reading_table
+from lsfemu.events.format import decode, reading_table
+from lsfemu.events.codec import EventSyntaxError, UnknownEventError, encode
 from lsfemu.events.records import Record
 
 CURRENT = "lsb.events"

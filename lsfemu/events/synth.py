@@ -14,9 +14,8 @@ import heapq
 import random
 from pathlib import Path
 
-from lsfemu.events import format as F
+from lsfemu.events import codec, lsbatch
 from lsfemu.events.records import JobExecute, JobNew, JobStart, JobStartAccept, JobStatus, MbdStart
-from lsfemu.events import lsbatch
 from lsfemu.events.log import HEADER_WIDTH, header_line
 
 RECORDS_PER_JOB = 6
@@ -34,8 +33,8 @@ def write_events(path: str | Path, events: int, *, users: int = 100, hosts: int 
     t = start
     with open(path, "wb") as fh:
         fh.write(header_line(HEADER_WIDTH + 1))
-        out: list[str] = [F.encode(MbdStart(event_time=start, master=host_names[0], cluster="synth",
-                                            num_hosts=hosts, num_queues=len(queues)))]
+        out: list[str] = [codec.encode(MbdStart(event_time=start, master=host_names[0], cluster="synth",
+                                                num_hosts=hosts, num_queues=len(queues)))]
 
         def due_until(limit: int) -> None:
             while pending and pending[0][0] <= limit:
@@ -50,7 +49,7 @@ def write_events(path: str | Path, events: int, *, users: int = 100, hosts: int 
             host = rng.choice(host_names)
             runtime = rng.randint(30, 1800)
             wait = rng.randint(0, 120)
-            out.append(F.encode(JobNew(
+            out.append(codec.encode(JobNew(
                 event_time=t, job_id=i, user_id=1000, options=lsbatch.SUB_JOB_NAME, num_processors=slots,
                 submit_time=t, user_name=user, queue=queue, from_host=host_names[0], cwd="/home/" + user,
                 sub_home_dir="/home/" + user, job_name=f"job{i}", command=f"sleep {runtime}",
@@ -71,7 +70,7 @@ def write_events(path: str | Path, events: int, *, users: int = 100, hosts: int 
                                | lsbatch.JOB_STAT_PDONE, cpu_time=float(runtime * slots), end_time=te)),
             ):
                 seq += 1
-                heapq.heappush(pending, (when, seq, F.encode(rec)))
+                heapq.heappush(pending, (when, seq, codec.encode(rec)))
             if len(out) >= 4096:
                 fh.write(("\n".join(out) + "\n").encode())
                 out.clear()

@@ -10,8 +10,8 @@ import pytest
 from events_helpers import at, awk_fpat_fields
 from lsfemu.events import emit
 from lsfemu.events import format as F
+from lsfemu.events import codec, lsbatch
 from lsfemu.events.records import JobStatus, Record
-from lsfemu.events import lsbatch
 from lsfemu.events.history import HistoryBuilder, JobHistory
 from lsfemu.render import bhist
 from lsfemu.store.models import Job
@@ -52,13 +52,13 @@ class Life:
         return recs
 
     def lines(self) -> list[str]:
-        return [F.encode(r) for r in self.records]
+        return [codec.encode(r) for r in self.records]
 
 
 def histories(*lives: Life) -> list[JobHistory]:
     b = HistoryBuilder()
     lines = sorted((line for life in lives for line in life.lines()),
-                   key=lambda ln: int(F.fields(ln)[2]))  # one log, in time order
+                   key=lambda ln: int(codec.fields(ln)[2]))  # one log, in time order
     for line in lines:
         b.feed(F.decode(line))
     return list(b.histories.values())
@@ -132,7 +132,7 @@ def test_lifecycle_records_in_mbatchd_order():
     assert statuses == [lsbatch.JOB_STAT_USUSP, lsbatch.JOB_STAT_RUN, lsbatch.JOB_STAT_DONE, 192]
     # every line survives the log unchanged
     for line in life.lines():
-        assert F.encode(F.decode(line)) == line
+        assert codec.encode(F.decode(line)) == line
 
 
 def test_lifecycle_bhist_long_and_summary():
@@ -398,7 +398,7 @@ def test_awk_positions_and_status_words():
     post = []
     for life in lives:
         for line in life.lines():
-            for split in (F.fields(line), [f.strip('"') for f in awk_fpat_fields(line)]):
+            for split in (codec.fields(line), [f.strip('"') for f in awk_fpat_fields(line)]):
                 if split[0] == "JOB_NEW":
                     assert split[3] == str(life.job.id)
                     assert split[4] == str(uid_of(life.job.user))
@@ -446,7 +446,7 @@ def test_daemon_and_admin_records():
         emit.host_ctrl(T0 + 4, "h1", lsbatch.HOST_OPEN, "lsfadmin"),
         emit.mbd_die(T0 + 5, "master1", exit_code=0),
     ]
-    back = [F.decode(F.encode(r)) for r in recs]
+    back = [F.decode(codec.encode(r)) for r in recs]
     assert back == recs
     assert [r.TYPE for r in back] == ["MBD_START", "QUEUE_CTRL", "QUEUE_CTRL", "HOST_CTRL", "HOST_CTRL", "MBD_DIE"]
     assert back[0].event_time == T0 and (back[0].cluster, back[0].master) == ("lsfemu", "master1")

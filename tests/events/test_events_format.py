@@ -10,12 +10,12 @@ import pytest
 
 from events_helpers import awk_fpat_fields
 from lsfemu.events import format as F
+from lsfemu.events import codec, lsbatch
 from lsfemu.events.records import (
     HostCtrl, JobClean, JobExecute, JobModify2, JobMove, JobNew, JobRequeue, JobSignal, JobStart, JobStartAccept,
     JobStatus, JobSwitch, MbdDie, MbdStart, QueueCtrl, RECORD_TYPES, Record, iter_types, job_modify,
     parse_job_id_str,
 )
-from lsfemu.events import lsbatch
 
 T = 1610297411
 
@@ -112,20 +112,20 @@ def test_every_record_type_has_a_sample():
 @pytest.mark.parametrize("etype", sorted(SAMPLES))
 def test_round_trip_every_type(etype):
     rec = SAMPLES[etype]
-    line = F.encode(rec)
+    line = codec.encode(rec)
     assert "\n" not in line and "\r" not in line
     assert line.startswith(f'"{etype}" "10.1" {T} ')
     back = F.decode(line)
     assert back == rec
     assert type(back) is type(rec)
-    assert F.encode(back) == line
+    assert codec.encode(back) == line
     assert F.decode(line + "\n") == rec
 
 
 @pytest.mark.parametrize("cls", list(iter_types()), ids=lambda c: c.TYPE)
 def test_round_trip_defaults(cls):
     rec = cls(event_time=1)
-    assert F.decode(F.encode(rec)) == rec
+    assert F.decode(codec.encode(rec)) == rec
 
 
 def test_job_new_awk_positions_snakemake():
@@ -134,8 +134,8 @@ def test_job_new_awk_positions_snakemake():
     rec = JobNew(event_time=T, job_id=77, user_id=1234, user_name="me", queue="normal",
                  options=lsbatch.SUB_JOB_NAME, cwd="/home/me/with space", res_req="rusage[mem=1] span[hosts=1]",
                  job_name="Snakemake_rule_a:x=1___(0b7c-uuid)", command="python -m snakemake --x")
-    line = F.encode(rec)
-    for split in (F.fields(line), [f.strip('"') for f in awk_fpat_fields(line)]):
+    line = codec.encode(rec)
+    for split in (codec.fields(line), [f.strip('"') for f in awk_fpat_fields(line)]):
         assert split[0] == "JOB_NEW"
         assert split[3] == "77"
         assert split[4] == "1234"
@@ -143,14 +143,14 @@ def test_job_new_awk_positions_snakemake():
         assert split[28] == "normal"
         assert split[41] == "Snakemake_rule_a:x=1___(0b7c-uuid)"
         assert split[42] == "python -m snakemake --x"
-    st = F.encode(JobStatus(event_time=T, job_id=77, status=lsbatch.JOB_STAT_DONE | lsbatch.JOB_STAT_PDONE))
-    for split in (F.fields(st), [f.strip('"') for f in awk_fpat_fields(st)]):
+    st = codec.encode(JobStatus(event_time=T, job_id=77, status=lsbatch.JOB_STAT_DONE | lsbatch.JOB_STAT_PDONE))
+    for split in (codec.fields(st), [f.strip('"') for f in awk_fpat_fields(st)]):
         assert split[0] == "JOB_STATUS" and split[3] == "77" and split[4] == "192"
 
 
 def test_real_lsf9_job_new_field_positions():
-    assert F.fields(REAL_JOB_NEW)[4] == "506"
-    assert F.fields(REAL_JOB_NEW)[41] == "generic_1495678421600"
+    assert codec.fields(REAL_JOB_NEW)[4] == "506"
+    assert codec.fields(REAL_JOB_NEW)[41] == "generic_1495678421600"
     rec = F.decode(REAL_JOB_NEW)
     assert isinstance(rec, JobNew)
     assert (rec.version, rec.event_time, rec.job_id, rec.user_id) == ("9.13", 1495678422, 101, 506)
@@ -164,7 +164,7 @@ def test_real_lsf9_job_new_field_positions():
     assert (rec.options2, rec.idx, rec.user_priority) == (5136, 0, -1)
     assert rec.extra[:3] == ("-1", "-1", "64") and len(rec.extra) == 29
     # unknown trailing fields survive a round trip verbatim
-    assert F.encode(rec).split(" 5136 0 ")[1] == REAL_JOB_NEW.split(" 5136 0 ")[1]
+    assert codec.encode(rec).split(" 5136 0 ")[1] == REAL_JOB_NEW.split(" 5136 0 ")[1]
 
 
 def test_real_lsf9_job_execute():
@@ -176,10 +176,10 @@ def test_real_lsf9_job_execute():
 
 
 def test_real_job_finish_is_unknown_not_corrupt():
-    with pytest.raises(F.UnknownEventError) as exc:
+    with pytest.raises(codec.UnknownEventError) as exc:
         F.decode(REAL_JOB_FINISH)
     assert exc.value.event_type == "JOB_FINISH"
-    assert isinstance(exc.value, F.EventSyntaxError)
+    assert isinstance(exc.value, codec.EventSyntaxError)
 
 
 def test_openlava_job_status_without_exit_info():
@@ -189,8 +189,8 @@ def test_openlava_job_status_without_exit_info():
 
 
 def test_lsf_quote_doubling():
-    assert F.quote('say "hi"') == '"say ""hi"""'
-    assert F.quote("") == '""'
+    assert codec.quote('say "hi"') == '"say ""hi"""'
+    assert codec.quote("") == '""'
     rec = F.decode('"JOB_SIGNAL" "10.1" 5 1 0 0 "K""ILL" 0 """quoted"" user"')
     assert rec.signal_symbol == 'K"ILL' and rec.user_name == '"quoted" user'
     assert F.decode('"JOB_CLEAN" "10.1"   5\t 1    0  ') == JobClean(event_time=5, job_id=1)
@@ -199,7 +199,7 @@ def test_lsf_quote_doubling():
 def test_control_characters_never_break_the_line():
     text = "line1\nline2\r\x00\t\x7f end"
     rec = JobSignal(event_time=1, job_id=1, signal_symbol=text, user_name="\u2400\u2426x\u240a")
-    line = F.encode(rec)
+    line = codec.encode(rec)
     assert all(ord(c) >= 0x20 and c != "\x7f" for c in line)
     assert "\u240a" in line  # the newline as its Control Picture
     assert F.decode(line) == rec
@@ -228,38 +228,38 @@ def test_control_characters_never_break_the_line():
     ('"JOB_SIGNAL" "10.1" 5 1 0 0 "K" 0 "u\u2426"', "dangling escape"),
 ])
 def test_syntax_errors(line, message):
-    with pytest.raises(F.EventSyntaxError, match=message):
+    with pytest.raises(codec.EventSyntaxError, match=message):
         F.decode(line)
 
 
 def test_encode_rejects_unloggable_values():
     with pytest.raises(ValueError, match="11 values"):
-        F.encode(JobNew(rlimits=(1, 2)))
+        codec.encode(JobNew(rlimits=(1, 2)))
     with pytest.raises(ValueError, match="option bit"):
-        F.encode(JobModify2(queue="short"))  # SUB_QUEUE not set
+        codec.encode(JobModify2(queue="short"))  # SUB_QUEUE not set
     with pytest.raises(ValueError, match="19 values"):
-        F.encode(JobStatus(ru=1))
+        codec.encode(JobStatus(ru=1))
     with pytest.raises(TypeError):
-        F.encode(JobClean(job_id="1"))
+        codec.encode(JobClean(job_id="1"))
     with pytest.raises(TypeError):
-        F.encode(JobClean(job_id=True))
+        codec.encode(JobClean(job_id=True))
     with pytest.raises(ValueError):
-        F.encode(JobStatus(cpu_time=float("inf")))
+        codec.encode(JobStatus(cpu_time=float("inf")))
     with pytest.raises(ValueError):
-        F.encode(JobClean(job_id=10**40))
+        codec.encode(JobClean(job_id=10**40))
 
 
 def test_job_modify_builder_sets_bits():
     rec = job_modify(108, event_time=T, user_name="user1", aps_string="system=10")
     assert rec.options3 == lsbatch.SUB3_APS and rec.job_id_str == "108"
-    line = F.encode(rec)
+    line = codec.encode(rec)
     assert line.endswith(' 1 0 "system=10"')
     assert F.decode(line) == rec
     rec = job_modify(108, event_time=T, user_name="u", array_index=2, queue="short",
                      user_priority=10, run_limit_s=600, aps_delete=True)
     assert rec.options & lsbatch.SUB_QUEUE and rec.options2 & lsbatch.SUB2_JOB_PRIORITY
     assert rec.rlimits[lsbatch.RLIMIT_RUN] == 600 and rec.del_options3 == lsbatch.SUB3_APS
-    assert F.decode(F.encode(rec)) == rec
+    assert F.decode(codec.encode(rec)) == rec
     assert parse_job_id_str(rec.job_id_str) == (108, 2)
     with pytest.raises(ValueError):
         parse_job_id_str("abc")
@@ -297,7 +297,7 @@ def test_snakemake_awk_program_with_gawk(tmp_path):
         JobStatus(event_time=T, job_id=5, status=lsbatch.JOB_STAT_DONE | lsbatch.JOB_STAT_PDONE),
     ]
     path = tmp_path / "lsb.events"
-    path.write_text("#39\n" + "".join(F.encode(r) + "\n" for r in recs))
+    path.write_text("#39\n" + "".join(codec.encode(r) + "\n" for r in recs))
     prog = (
         'BEGIN { FPAT = "([^ ]+)|(\\"[^\\"]+\\")" }\n'
         f'$1 == "\\"JOB_NEW\\"" && $5 == {uid} && $42 ~ "UUID1" {{ a[$4]; next }}\n'
@@ -315,7 +315,7 @@ def test_skim_reads_the_event_time_of_unused_types_and_accepts_what_decode_accep
     assert {"JOB_EXECUTE", "JOB_START_ACCEPT", "JOB_CLEAN"} <= set(F._SKIM)
     assert "JOB_NEW" not in F._SKIM and "JOB_START" not in F._SKIM  # lists and gated fields: only decode can tell
     for etype, rec in SAMPLES.items():
-        line = F.encode(rec)
+        line = codec.encode(rec)
         full = F.decode(line)
         got = F.skim(line, {etype})
         if etype in F._SKIM:
@@ -324,14 +324,14 @@ def test_skim_reads_the_event_time_of_unused_types_and_accepts_what_decode_accep
         else:
             assert got == full, etype
         assert F.skim(line, set(SAMPLES) - {etype}) == full  # a used type: decoded
-    line = F.encode(SAMPLES["JOB_EXECUTE"])
+    line = codec.encode(SAMPLES["JOB_EXECUTE"])
     spaced = line.replace(" ", "  ", 3)  # not the canonical shape: decoded
     assert F.skim(spaced, {"JOB_EXECUTE"}) == F.decode(spaced)
     newer = line.replace('"JOB_EXECUTE" "10.1"', '"JOB_EXECUTE" "10.108"')  # another version: still skimmed
     assert F.skim(newer, {"JOB_EXECUTE"}).version == "10.108"
     corrupt = line.rsplit(" ", 1)[0] + " x"  # a letter where an integer belongs
-    with pytest.raises(F.EventSyntaxError) as want:
+    with pytest.raises(codec.EventSyntaxError) as want:
         F.decode(corrupt)
-    with pytest.raises(F.EventSyntaxError) as got:
+    with pytest.raises(codec.EventSyntaxError) as got:
         F.skim(corrupt, {"JOB_EXECUTE"})
     assert str(got.value) == str(want.value)

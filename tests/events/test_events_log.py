@@ -9,9 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lsfemu.events import format as F
+from lsfemu.events import codec, lsbatch
 from lsfemu.events.records import JobClean, JobNew, JobSignal, JobStart, JobStatus, MbdStart, Record
-from lsfemu.events import lsbatch
 from lsfemu.events import log as L
 from lsfemu.events.log import (
     HEADER_WIDTH,
@@ -69,14 +68,14 @@ def test_corrupt_unknown_and_extra_are_warnings(tmp_path):
     path = tmp_path / "lsb.events"
     lines = [
         "#39",
-        F.encode(_job(1, 1)[0]),
+        codec.encode(_job(1, 1)[0]),
         '"JOB_NEW" "10.1" 1 broken',
         '"JOB_FINISH" "10.1" 5 1 2 3',
         "",
-        F.encode(_done(1, 6)) + ' 7 "newer"',
+        codec.encode(_done(1, 6)) + ' 7 "newer"',
         '"JOB_STATUS" "10.1" 7 1 4 0 0 0.0000 0 0 0 0 0 1 2',
         "garbage \"",
-        F.encode(JobClean(event_time=9, job_id=1)),
+        codec.encode(JobClean(event_time=9, job_id=1)),
     ]
     path.write_text("\n".join(lines) + "\n")
     out, warnings = _read(path)
@@ -93,13 +92,13 @@ def test_corrupt_unknown_and_extra_are_warnings(tmp_path):
 
 def test_read_without_callback_and_crlf(tmp_path):
     path = tmp_path / "lsb.events"
-    path.write_bytes(b"#39\r\n" + F.encode(_done(3, 4)).encode() + b"\r\nbad line\n")
+    path.write_bytes(b"#39\r\n" + codec.encode(_done(3, 4)).encode() + b"\r\nbad line\n")
     assert [r.job_id for _, r in read_events(path)] == [3]
 
 
 def test_non_utf8_bytes_survive(tmp_path):
     path = tmp_path / "lsb.events"
-    line = F.encode(JobSignal(event_time=1, job_id=1, signal_symbol="KILL", user_name="x"))
+    line = codec.encode(JobSignal(event_time=1, job_id=1, signal_symbol="KILL", user_name="x"))
     path.write_bytes(line.encode().replace(b'"x"', b'"caf\xe9"') + b"\n")
     (_, rec), = read_events(path)
     with EventWriter(tmp_path / "copy") as w:
@@ -109,7 +108,7 @@ def test_non_utf8_bytes_survive(tmp_path):
 
 def test_reading_streams_in_constant_memory(tmp_path):
     path = tmp_path / "lsb.events"
-    line = F.encode(JobNew(event_time=1, job_id=1, user_name="u", command="x" * 4000)) + "\n"
+    line = codec.encode(JobNew(event_time=1, job_id=1, user_name="u", command="x" * 4000)) + "\n"
     with open(path, "w") as fh:
         fh.write("#39\n")
         for _ in range(1500):
@@ -188,7 +187,7 @@ def test_rotate_max_files_and_missing_file(tmp_path):
 def test_rotate_drops_corrupt_lines_from_head_only(tmp_path):
     logdir = tmp_path
     (logdir / "lsb.events").write_text(
-        "#39".ljust(HEADER_WIDTH) + "\n" + F.encode(_job(1, 5)[0]) + "\nbroken \"\n"
+        "#39".ljust(HEADER_WIDTH) + "\n" + codec.encode(_job(1, 5)[0]) + "\nbroken \"\n"
     )
     rotate(logdir, keep=lambda r: True)
     assert "broken" in (logdir / "lsb.events.1").read_text()

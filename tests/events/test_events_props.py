@@ -7,10 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lsfemu.events import format as F
+from lsfemu.events import codec, lsbatch
 from lsfemu.events.records import (
     JobMove, JobNew, JobSignal, JobStart, JobStatus, RECORD_TYPES, Record, _default, job_modify,
 )
-from lsfemu.events import lsbatch
 
 _FRAGMENTS = st.sampled_from([
     '"JOB_NEW"', '"JOB_STATUS"', '"JOB_START"', '"JOB_SIGNAL"', '"JOB_MODIFY2"', '"MBD_START"',
@@ -26,7 +26,7 @@ _text = st.text(alphabet=st.characters(), max_size=40)
 def test_decode_arbitrary_text(line):
     try:
         rec = F.decode(line)
-    except F.EventSyntaxError:
+    except codec.EventSyntaxError:
         return
     assert isinstance(rec, Record)
 
@@ -37,11 +37,11 @@ def test_decode_token_soup(parts):
     line = " ".join(parts)
     try:
         rec = F.decode(line)
-    except F.EventSyntaxError:
+    except codec.EventSyntaxError:
         return
     # whatever decodes encodes again, and that is stable
-    again = F.decode(F.encode(rec))
-    assert F.encode(again) == F.encode(rec)
+    again = F.decode(codec.encode(rec))
+    assert codec.encode(again) == codec.encode(rec)
 
 
 @settings(max_examples=200, deadline=None)
@@ -50,7 +50,7 @@ def test_decode_prefixed_record_soup(parts):
     line = '"JOB_NEW" "10.1" 5 ' + " ".join(parts)
     try:
         F.decode(line)
-    except F.EventSyntaxError:
+    except codec.EventSyntaxError:
         pass
 
 
@@ -64,7 +64,7 @@ def test_round_trip_arbitrary_strings(user, sig, hosts, cmd, name):
                asked_hosts=tuple(hosts), cwd=sig),
     ]
     for rec in recs:
-        line = F.encode(rec)
+        line = codec.encode(rec)
         assert "\n" not in line and "\r" not in line
         assert not any(ord(c) < 0x20 or c == "\x7f" for c in line)
         assert F.decode(line) == rec
@@ -75,18 +75,18 @@ def test_round_trip_arbitrary_strings(user, sig, hosts, cmd, name):
 @given(st.integers(min_value=-(2**40), max_value=2**40), st.integers(min_value=0, max_value=2**31))
 def test_round_trip_numbers(n, t):
     rec = JobMove(event_time=t, user_id=n, job_id=abs(n), position=n, base=n, idx=n)
-    assert F.decode(F.encode(rec)) == rec
+    assert F.decode(codec.encode(rec)) == rec
 
 
 def _outcome(fn, line):
     try:
         rec = fn(line)
-    except F.EventSyntaxError as e:
+    except codec.EventSyntaxError as e:
         return (type(e).__name__, str(e))
     return (type(rec).__name__, rec.__dict__)
 
 
-_REAL_LINES = [F.encode(r) for r in (
+_REAL_LINES = [codec.encode(r) for r in (
     JobNew(event_time=7, job_id=3, user_name="u", queue="q", command='a "b" c', job_name="n\u2400",
            options=lsbatch.SUB_JOB_NAME, asked_hosts=("h1", "h2"), xfiles=(("a", "b", 2),), rlimits=(-1,) * 11),
     JobStatus(event_time=9, job_id=3, status=lsbatch.JOB_STAT_EXIT, cpu_time=1.5, end_time=9, exit_status=256),
@@ -103,14 +103,14 @@ def test_fast_decoder_agrees_with_the_reference(base, cut, insert):
     toks = base.split(" ")
     at = cut % (len(toks) + 1)
     line = " ".join(toks[:at] + insert + toks[at:])
-    assert _outcome(F.decode, line) == _outcome(F._decode_slow, line)
+    assert _outcome(F.decode, line) == _outcome(codec._decode_slow, line)
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(_FRAGMENTS, max_size=40))
 def test_fast_decoder_agrees_on_soup(parts):
     line = '"JOB_STATUS" "10.1" 5 ' + " ".join(parts)
-    assert _outcome(F.decode, line) == _outcome(F._decode_slow, line)
+    assert _outcome(F.decode, line) == _outcome(codec._decode_slow, line)
 
 
 # -- the canonical-shape path (decode's first) against the general paths ------
@@ -159,7 +159,7 @@ def _records(draw, strings=_PLAIN):
 def test_shape_path_decodes_canonical_lines(rec):
     """Every record lsfemu writes with plain strings takes the first path, and
     gives the record the general path gives."""
-    line = F.encode(rec)
+    line = codec.encode(rec)
     if rec.TYPE not in F._SHAPES:
         assert rec.TYPE == "JOB_MODIFY2"  # no shape: its gated strings follow each other
         return
@@ -167,7 +167,7 @@ def test_shape_path_decodes_canonical_lines(rec):
     m = match(line)
     assert m is not None, line
     fast = convert(m.groups())
-    assert fast.__dict__ == F._decode_split(line).__dict__ == F._decode_slow(line).__dict__
+    assert fast.__dict__ == F._decode_split(line).__dict__ == codec._decode_slow(line).__dict__
     for end in ("", "\n", "\r", "\r\n"):
         assert both(line + end).__dict__ == fast.__dict__
 
@@ -180,7 +180,7 @@ _EDITS = st.sampled_from(["drop", "dup", "tab", "blank2", "quote", "sign", "floa
 def test_shape_path_agrees_on_edited_lines(rec, edits):
     """Damaged or unusual lines: decode (all paths) says what the token-by-token
     reference says -- the same record or the same error."""
-    toks = F.encode(rec).split(" ")
+    toks = codec.encode(rec).split(" ")
     sep = " "
     for what, at in edits:
         i = at % len(toks)
@@ -205,4 +205,4 @@ def test_shape_path_agrees_on_edited_lines(rec, edits):
         if not toks:
             return
     line = sep.join(toks)
-    assert _outcome(F.decode, line) == _outcome(F._decode_slow, line)
+    assert _outcome(F.decode, line) == _outcome(codec._decode_slow, line)

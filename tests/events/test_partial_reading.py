@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lsfemu.events import format as F
+from lsfemu.events import codec, lsbatch
 from lsfemu.events.records import JobNew, JobStart, JobStatus, RECORD_TYPES
-from lsfemu.events import lsbatch
 from lsfemu.replay.tracker import _FIELDS, _UNUSED
 from test_events_props import _EDITS, _ODD, _records
 
@@ -58,8 +58,8 @@ def _agree(read, unused, fields, line: str) -> str:
     """Assert that read(line) says what decode(line) says; returns how it was read."""
     try:
         full = F.decode(line)
-    except F.EventSyntaxError as want:
-        with pytest.raises(F.EventSyntaxError) as got:
+    except codec.EventSyntaxError as want:
+        with pytest.raises(codec.EventSyntaxError) as got:
             read(line)
         assert (type(got.value), str(got.value)) == (type(want), str(want))
         return "error"
@@ -92,7 +92,7 @@ def test_reader_agrees_with_decode(plan, rec, edits, end):
     the same error as decode, or decode's values in the fields read."""
     unused, fields = plan
     read = F.reader(unused, fields)
-    line = F.encode(rec)
+    line = codec.encode(rec)
     _agree(read, unused, fields, line + end)
     edited = _edit(line, edits)
     if edited is not None:
@@ -105,7 +105,7 @@ def test_replays_plan_reads_canonical_lines_in_part(rec):
     """Under replay's own plan, every canonical line of a type it reads in
     part and that has a shape comes read in part (JOB_MODIFY2: whole)."""
     read = F.reader(_UNUSED, _FIELDS)
-    how = _agree(read, _UNUSED, _FIELDS, F.encode(rec))
+    how = _agree(read, _UNUSED, _FIELDS, codec.encode(rec))
     if rec.TYPE in _FIELDS:
         assert how == ("whole" if rec.TYPE not in F._SHAPES else "part")
     elif rec.TYPE in F._SKIM and rec.TYPE in _UNUSED:
@@ -113,8 +113,8 @@ def test_replays_plan_reads_canonical_lines_in_part(rec):
 
 
 def test_a_record_read_in_part_says_what_it_lacks():
-    line = F.encode(JobStatus(event_time=5, job_id=3, status=lsbatch.JOB_STAT_DONE, ru=1,
-                              rusage=tuple(float(i) for i in range(lsbatch.NUM_RUSAGE))))
+    line = codec.encode(JobStatus(event_time=5, job_id=3, status=lsbatch.JOB_STAT_DONE, ru=1,
+                                  rusage=tuple(float(i) for i in range(lsbatch.NUM_RUSAGE))))
     rec = F.reader((), {"JOB_STATUS": {"status"}})(line)
     assert isinstance(rec, JobStatus) and type(rec) is not JobStatus
     assert (rec.status, rec.event_time, rec.ru) == (lsbatch.JOB_STAT_DONE, 5, 1)  # ru: the rusage gate reads it
@@ -129,7 +129,7 @@ def test_a_record_read_in_part_says_what_it_lacks():
 def test_a_list_read_in_part_still_has_its_count_checked():
     """JOB_NEW's asked_hosts not read: a count that disagrees with the items
     is still the line decode rejects (or reads otherwise)."""
-    good = F.encode(JobNew(event_time=5, job_id=3, asked_hosts=("h1", "h2"), user_name="u", queue="q"))
+    good = codec.encode(JobNew(event_time=5, job_id=3, asked_hosts=("h1", "h2"), user_name="u", queue="q"))
     bad = good.replace(' 2 "h1" "h2"', ' 3 "h1" "h2"')
     assert bad != good
     read = F.reader((), {"JOB_NEW": {"job_id"}})
@@ -152,15 +152,15 @@ def test_replay_reading_in_part_stores_what_decoding_whole_stores(tmp_path, monk
 
     path = tmp_path / "lsb.events"
     write_log(path, 2, jobs=150)
-    new = F.encode(JobNew(event_time=T0 + 9000, job_id=900, submit_time=T0 + 9000, user_name="u9",
-                          queue="late", command="sleep 5", asked_hosts=("h1",)))
+    new = codec.encode(JobNew(event_time=T0 + 9000, job_id=900, submit_time=T0 + 9000, user_name="u9",
+                              queue="late", command="sleep 5", asked_hosts=("h1",)))
     with open(path, "a") as fh:
         fh.write(new.replace(" ", "  ", 5) + "\n")  # another shape: decoded whole
         fh.write(new.replace(' 1 "h1"', ' 2 "h1"').replace(" 900 ", " 901 ") + "\n")  # a bad count: rejected
-        fh.write(F.encode(JobStart(event_time=T0 + 9001, job_id=900, exec_hosts=("h1", "h2"))) + "\n")
+        fh.write(codec.encode(JobStart(event_time=T0 + 9001, job_id=900, exec_hosts=("h1", "h2"))) + "\n")
         fh.write('"JOB_STATUS" "10.1" 1709629206 900 64 0 0 x 0 0 0 0\n')  # a letter for the CPU time
-        fh.write(F.encode(JobStatus(event_time=T0 + 9100, job_id=900, status=lsbatch.JOB_STAT_EXIT, ru=1,
-                                    rusage=(1.5,) * lsbatch.NUM_RUSAGE, exit_status=256, cpu_time=2.5)) + "\n")
+        fh.write(codec.encode(JobStatus(event_time=T0 + 9100, job_id=900, status=lsbatch.JOB_STAT_EXIT, ru=1,
+                                        rusage=(1.5,) * lsbatch.NUM_RUSAGE, exit_status=256, cpu_time=2.5)) + "\n")
     kw = dict(progress=False) if until is None else dict(progress=False, until=float(T0 + until))
     part = rp.replay_into([path], tmp_path / "part", **kw)
     monkeypatch.setattr(tracker, "_FIELDS", {})
