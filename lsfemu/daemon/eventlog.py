@@ -22,8 +22,8 @@ import pwd
 from pathlib import Path
 
 from lsfemu.events import emit
-from lsfemu.events.records import JobStatus
 from lsfemu.events import lsbatch
+from lsfemu.events.records import JobStatus
 from lsfemu.events.log import EventWriter, read_events
 from lsfemu.sched import simulate
 
@@ -105,7 +105,8 @@ class EventLog:
     # -- switching -------------------------------------------------------------
     def finished_in_staged(self) -> int:
         """Jobs that end in the staged records (for the MAX_JOB_NUM switch)."""
-        return sum(1 for r in self.staged if isinstance(r, JobStatus) and r.status in (lsbatch.JOB_STAT_DONE, lsbatch.JOB_STAT_EXIT))
+        return sum(1 for r in self.staged
+                   if isinstance(r, JobStatus) and r.status in (lsbatch.JOB_STAT_DONE, lsbatch.JOB_STAT_EXIT))
 
     def switch(self, max_files: int | None, unfinished: set[tuple[int, int]]) -> None:
         self.writer.rotate(max_files, keep=lambda r: getattr(r, "job_key", None) in unfinished)

@@ -1,13 +1,28 @@
 """lsfemu.events: LSF's event log (``lsb.events``) and job histories.
 
-* ``format``  - the record types (JOB_NEW, JOB_STATUS, ...), ``encode`` /
-  ``decode`` of one line, LSF's quoting, the JOB_STAT_* / SUB_* constants;
-* ``log``     - ``EventWriter`` (append, flush, optional fsync), ``rotate``
+* ``lsbatch``    - LSF's numbers in the records (lsbatch.h): the JOB_STAT_*
+  words and their names, the SUB_* option bits, RLIMIT_* slots, TERM_*
+  reasons, the wait status;
+* ``records``    - the record types (JOB_NEW, JOB_STATUS, ...): one dataclass
+  each with its schema (LSF's field order, kinds, option-bit gates), and
+  ``job_modify`` to build a JOB_MODIFY2;
+* ``codec``      - the exact text of a record: LSF's quoting, ``tokenize``,
+  ``encode``, the reference decoder that says what is wrong with a line;
+* ``fastdecode`` - ``decode`` (read a line: use this one), ``skim`` /
+  ``reader`` / ``reading_table`` for readers of part of the records: decoders
+  generated from the schemas, each giving what the reference gives;
+* ``log``        - ``EventWriter`` (append, flush, optional fsync), ``rotate``
   (LSF's lsb.events -> lsb.events.1 -> ... switch), ``read_events``
   (streaming, warnings instead of errors), ``event_files``;
-* ``history`` - ``JobHistory`` / ``HistoryBuilder``: records -> per-job
+* ``history``    - ``JobHistory`` / ``HistoryBuilder``: records -> per-job
   changes and the PEND/PSUSP/RUN/USUSP/SSUSP/UNKWN time accounting that
-  ``lsfemu.render.bhist`` prints.
+  ``lsfemu.render.bhist`` prints;
+* ``emit``       - the daemon's job events -> the records mbatchd writes;
+  ``synth`` - synthetic logs for the benchmark.
+
+Imports go one way, without circles: lsbatch <- records <- codec <-
+fastdecode <- log <- synth (each imports only modules to its left); history
+and emit import records and lsbatch.
 
 Everything here is standard library only and does no clock reads.
 """

@@ -12,7 +12,7 @@ raw, which breaks the record in two. lsfemu must round-trip every string, so
 ``encode`` writes each C0 control character (U+0000-U+001F, including TAB)
 and DEL as its Unicode *Control Picture* (U+2400 + code, DEL as U+2421), and
 prefixes a literal character from that set -- or the prefix itself, U+2426 --
-with U+2426. ``decode`` reverses both. Real LSF files contain none of these
+with U+2426. Decoding reverses both. Real LSF files contain none of these
 code points, so they decode unchanged; the quote doubling and the field
 positions stay LSF's (the snakemake plugin's awk still sees field 5 = uid and
 field 42 = job name in JOB_NEW, field 4 = job ID and 5 = status in JOB_STATUS).

@@ -49,7 +49,7 @@ Choices where LSF's log could not be checked:
   home ...`` records.
 * JOB_STATUS reasons use LSF's lsbatch.h numbers: PEND_JOB_REQUEUED 23,
   PEND_JOB_MIG 5, PEND_USER_RESUME 605, PEND_USER_STOP 607, PEND_ADMIN_STOP
-  610, SUSP_USER_STOP 2 (``format.PEND_USER_STOP`` = 21 is OpenLava-era and
+  610, SUSP_USER_STOP 2 (``lsbatch.PEND_USER_STOP`` = 21 is OpenLava-era and
   not used here).
 * The STOP/CONT state is read from the job *as the event is logged*: a PEND
   or PSUSP job gives PSUSP (STOP) / PEND (CONT), a started one USUSP / RUN;
@@ -65,11 +65,11 @@ from __future__ import annotations
 import signal as _signal
 from typing import Any, Callable
 
+from lsfemu.events import lsbatch
 from lsfemu.events.records import (
     HostCtrl, JobExecute, JobMove, JobNew, JobRequeue, JobSignal, JobStart, JobStartAccept, JobStatus, JobSwitch,
     MbdDie, MbdStart, QueueCtrl, Record, _NEG1_LIMITS, job_modify,
 )
-from lsfemu.events import lsbatch
 
 # JOB_STATUS reasons (LSF lsbatch.h)
 PEND_JOB_MIG = 5

@@ -40,11 +40,11 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, NamedTuple
 
+from lsfemu.events import lsbatch
 from lsfemu.events.records import (
     JobClean, JobExecute, JobModify2, JobMove, JobNew, JobRequeue, JobSignal, JobStart, JobStartAccept, JobStatus,
     JobSwitch, Record, parse_job_id_str,
 )
-from lsfemu.events import lsbatch
 
 #: the states of the accounting, in bhist's column order
 STATES = ("PEND", "PSUSP", "RUN", "USUSP", "SSUSP", "UNKWN")

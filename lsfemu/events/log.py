@@ -36,8 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from lsfemu.events.format import decode, reading_table
 from lsfemu.events.codec import EventSyntaxError, UnknownEventError, encode
+from lsfemu.events.fastdecode import decode, reading_table
 from lsfemu.events.records import Record
 
 CURRENT = "lsb.events"
@@ -306,10 +306,10 @@ def read_event_lines(
     many bytes of all the files have been read so far (for progress bars).
     *jobs*: only those jobs' records (and the non-job records). *unused*:
     event types whose fields the caller does not read but their event time:
-    their records may come as :class:`~lsfemu.events.format.Skimmed`.
+    their records may come as :class:`~lsfemu.events.fastdecode.Skimmed`.
     *fields*: event type -> the only fields the caller reads of it: its
     records may come with just those decoded. The same lines are accepted
-    and warned about either way (see :func:`~lsfemu.events.format.reader`)."""
+    and warned about either way (see :func:`~lsfemu.events.fastdecode.reader`)."""
     if isinstance(paths, (str, os.PathLike)):
         path_list = [Path(paths)]
     else:
@@ -317,7 +317,7 @@ def read_event_lines(
     if skip_preserved is None:
         skip_preserved = any(archive_number(p) for p in path_list)
     warn = on_warning or (lambda w: None)
-    # the reading of each type (format.reader's, without its call): else decode
+    # the reading of each type (fastdecode.reader's, without its call): else decode
     read = reading_table(unused, fields).get if unused or fields else None
     done = 0
     for path in path_list:

@@ -22,7 +22,8 @@ Lines starting with ``#`` are never records. Every record line is::
   fields only when their ``SUB_*`` bit says the parameter was changed);
 * fields after the last one this module knows are kept verbatim in the
   record's ``extra`` tuple (newer LSF versions append fields; LSF's own reader
-  ignores trailing data the same way) and written back by ``encode``;
+  ignores trailing data the same way) and written back by
+  :func:`~lsfemu.events.codec.encode`;
 * trailing fields marked *optional* may be missing (older writers) and then
   take their neutral default.
 
@@ -36,8 +37,9 @@ not be verified are marked [inferred] next to the field.
 
 The schemas are all the codec (:mod:`lsfemu.events.codec`, the text of a
 record) and the generated decoders (:mod:`lsfemu.events.fastdecode`) know of
-a type. The record classes are a declarative table (~550 of this module's
-lines, past the project's ~600-line module size): one file shows every type.
+a type. This module is longer than the project's ~600 lines a module: its
+record classes are a declarative table (~550 lines), kept in one file so that
+one file shows every record type.
 """
 
 from __future__ import annotations
@@ -84,7 +86,7 @@ def _gate(source: str, *words: str) -> Callable[[dict[str, Any]], bool]:
     """A field's ``when``: the test *source* (an expression of ``v``, the
     values decoded so far) as a function, marked with its source (generated
     decoders inline it) and the fields it reads (a decoder of some fields
-    only, :func:`reader`, converts those too)."""
+    only, :func:`~lsfemu.events.fastdecode.reader`, converts those too)."""
     test = eval(f"lambda v: bool({source})", {})  # noqa: S307 -- our own schema's expressions
     test.source = source
     test.words = words
@@ -490,7 +492,7 @@ class JobStatus(Record):
 
     Awk positions: 4 job ID, 5 status (JOB_STAT_* word, e.g. 64 DONE, 192
     DONE + post-job done). ``exit_status`` is a wait(2) word (see
-    :func:`wait_status`); ``rusage`` holds 19 values when ``ru`` != 0;
+    :func:`~lsfemu.events.lsbatch.wait_status`); ``rusage`` holds 19 values when ``ru`` != 0;
     ``exit_info`` is the TERM_* reason (LSF 7+, optional on reading)."""
 
     TYPE: ClassVar[str] = "JOB_STATUS"

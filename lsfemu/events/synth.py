@@ -63,11 +63,13 @@ def write_events(path: str | Path, events: int, *, users: int = 100, hosts: int 
                 (ts, JobExecute(event_time=ts, job_id=i, exec_uid=1000, job_pgid=10000 + i,
                                 exec_cwd="/home/" + user, exec_home="/home/" + user, exec_username=user,
                                 job_pid=10000 + i)),
-                (te, JobStatus(event_time=te, job_id=i, status=lsbatch.JOB_STAT_EXIT if failed else lsbatch.JOB_STAT_DONE,
+                (te, JobStatus(event_time=te, job_id=i,
+                               status=lsbatch.JOB_STAT_EXIT if failed else lsbatch.JOB_STAT_DONE,
                                cpu_time=float(runtime * slots), end_time=te,
                                exit_status=lsbatch.wait_status(1) if failed else 0)),
-                (te, JobStatus(event_time=te, job_id=i, status=(lsbatch.JOB_STAT_EXIT if failed else lsbatch.JOB_STAT_DONE)
-                               | lsbatch.JOB_STAT_PDONE, cpu_time=float(runtime * slots), end_time=te)),
+                (te, JobStatus(event_time=te, job_id=i,
+                               status=(lsbatch.JOB_STAT_EXIT if failed else lsbatch.JOB_STAT_DONE) | lsbatch.JOB_STAT_PDONE,
+                               cpu_time=float(runtime * slots), end_time=te)),
             ):
                 seq += 1
                 heapq.heappush(pending, (when, seq, codec.encode(rec)))

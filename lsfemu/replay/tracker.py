@@ -9,11 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from lsfemu.events import lsbatch
 from lsfemu.events.records import (
     HostCtrl, JobModify2, JobMove, JobNew, JobRequeue, JobStart, JobStatus, JobSwitch, MbdStart, QueueCtrl,
     RECORD_TYPES, Record, parse_job_id_str,
 )
-from lsfemu.events import lsbatch
 from lsfemu.events.history import array_spec_of
 from lsfemu.events.log import EventWarning, read_event_lines
 from lsfemu.jobstate import STARTED, SUSPENDED
@@ -267,7 +267,8 @@ class JobTracker:
             if was in STARTED:
                 self._use(row, -1)
             failed = name == "EXIT"
-            row["exit_code"] = lsbatch.exit_code_of(rec.exit_status) if failed and row["start_time"] is not None else None
+            row["exit_code"] = (lsbatch.exit_code_of(rec.exit_status)
+                                if failed and row["start_time"] is not None else None)
             row["status"] = name
             row["finish_time"] = end
             row["segment_start"] = None

@@ -4,8 +4,8 @@ The fixture's cluster: 12 slots (hostA..hostC, 4 each), MBD_SLEEP_TIME 10 s,
 user1 may run 8 jobs at once; the clock starts Mon Jan 5 09:00:00 2026 UTC.
 """
 
-from lsfemu.events.records import JobNew
 from lsfemu.events import lsbatch
+from lsfemu.events.records import JobNew
 from lsfemu.events.log import read_events
 
 NOT_YET = "Job dependency condition not satisfied"

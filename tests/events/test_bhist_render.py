@@ -5,8 +5,7 @@ captures (EBI pipelite fixtures) reproduced byte for byte, the seed's bmod
 from __future__ import annotations
 
 from events_helpers import assert_golden, at
-from lsfemu.events import format as F
-from lsfemu.events import codec, lsbatch
+from lsfemu.events import codec, fastdecode, lsbatch
 from lsfemu.events.records import JobExecute, JobNew, JobStart, JobStartAccept, JobStatus, Record, job_modify
 from lsfemu.events.history import JobHistory, build_histories
 from lsfemu.render import bhist
@@ -77,7 +76,7 @@ def _rstrip_lines(text: str) -> str:
 
 def _round_trip(records: list[Record]) -> list[Record]:
     """Records as they come back from the log (encode -> decode)."""
-    return [F.decode(codec.encode(r)) for r in records]
+    return [fastdecode.decode(codec.encode(r)) for r in records]
 
 
 def _pipelite(jid: int, command: str, submit: str, start: str, pid: int, *, exit_code: int | None,

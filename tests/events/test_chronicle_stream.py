@@ -14,11 +14,11 @@ import pytest
 
 from lsfemu.cli import bhist as B
 from lsfemu.cli.base import Ctx
+from lsfemu.events import lsbatch
 from lsfemu.events.records import (
     HostCtrl, JobClean, JobExecute, JobMove, JobNew, JobRequeue, JobSignal, JobStart, JobStartAccept, JobStatus,
     JobSwitch, MbdDie, MbdStart, QueueCtrl, Record, job_modify,
 )
-from lsfemu.events import lsbatch
 from lsfemu.events.history import CannotStream
 from lsfemu.events.log import EventWriter
 from lsfemu.events.synth import write_events

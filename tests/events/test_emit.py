@@ -9,8 +9,7 @@ import pytest
 
 from events_helpers import at, awk_fpat_fields
 from lsfemu.events import emit
-from lsfemu.events import format as F
-from lsfemu.events import codec, lsbatch
+from lsfemu.events import codec, fastdecode, lsbatch
 from lsfemu.events.records import JobStatus, Record
 from lsfemu.events.history import HistoryBuilder, JobHistory
 from lsfemu.render import bhist
@@ -60,7 +59,7 @@ def histories(*lives: Life) -> list[JobHistory]:
     lines = sorted((line for life in lives for line in life.lines()),
                    key=lambda ln: int(codec.fields(ln)[2]))  # one log, in time order
     for line in lines:
-        b.feed(F.decode(line))
+        b.feed(fastdecode.decode(line))
     return list(b.histories.values())
 
 
@@ -132,7 +131,7 @@ def test_lifecycle_records_in_mbatchd_order():
     assert statuses == [lsbatch.JOB_STAT_USUSP, lsbatch.JOB_STAT_RUN, lsbatch.JOB_STAT_DONE, 192]
     # every line survives the log unchanged
     for line in life.lines():
-        assert codec.encode(F.decode(line)) == line
+        assert codec.encode(fastdecode.decode(line)) == line
 
 
 def test_lifecycle_bhist_long_and_summary():
@@ -446,7 +445,7 @@ def test_daemon_and_admin_records():
         emit.host_ctrl(T0 + 4, "h1", lsbatch.HOST_OPEN, "lsfadmin"),
         emit.mbd_die(T0 + 5, "master1", exit_code=0),
     ]
-    back = [F.decode(codec.encode(r)) for r in recs]
+    back = [fastdecode.decode(codec.encode(r)) for r in recs]
     assert back == recs
     assert [r.TYPE for r in back] == ["MBD_START", "QUEUE_CTRL", "QUEUE_CTRL", "HOST_CTRL", "HOST_CTRL", "MBD_DIE"]
     assert back[0].event_time == T0 and (back[0].cluster, back[0].master) == ("lsfemu", "master1")

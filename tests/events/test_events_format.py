@@ -9,8 +9,7 @@ import subprocess
 import pytest
 
 from events_helpers import awk_fpat_fields
-from lsfemu.events import format as F
-from lsfemu.events import codec, lsbatch
+from lsfemu.events import codec, fastdecode, lsbatch
 from lsfemu.events.records import (
     HostCtrl, JobClean, JobExecute, JobModify2, JobMove, JobNew, JobRequeue, JobSignal, JobStart, JobStartAccept,
     JobStatus, JobSwitch, MbdDie, MbdStart, QueueCtrl, RECORD_TYPES, Record, iter_types, job_modify,
@@ -115,17 +114,17 @@ def test_round_trip_every_type(etype):
     line = codec.encode(rec)
     assert "\n" not in line and "\r" not in line
     assert line.startswith(f'"{etype}" "10.1" {T} ')
-    back = F.decode(line)
+    back = fastdecode.decode(line)
     assert back == rec
     assert type(back) is type(rec)
     assert codec.encode(back) == line
-    assert F.decode(line + "\n") == rec
+    assert fastdecode.decode(line + "\n") == rec
 
 
 @pytest.mark.parametrize("cls", list(iter_types()), ids=lambda c: c.TYPE)
 def test_round_trip_defaults(cls):
     rec = cls(event_time=1)
-    assert F.decode(codec.encode(rec)) == rec
+    assert fastdecode.decode(codec.encode(rec)) == rec
 
 
 def test_job_new_awk_positions_snakemake():
@@ -151,7 +150,7 @@ def test_job_new_awk_positions_snakemake():
 def test_real_lsf9_job_new_field_positions():
     assert codec.fields(REAL_JOB_NEW)[4] == "506"
     assert codec.fields(REAL_JOB_NEW)[41] == "generic_1495678421600"
-    rec = F.decode(REAL_JOB_NEW)
+    rec = fastdecode.decode(REAL_JOB_NEW)
     assert isinstance(rec, JobNew)
     assert (rec.version, rec.event_time, rec.job_id, rec.user_id) == ("9.13", 1495678422, 101, 506)
     assert rec.options == lsbatch.SUB_PROJECT_NAME | lsbatch.SUB_QUEUE | lsbatch.SUB_JOB_NAME
@@ -168,7 +167,7 @@ def test_real_lsf9_job_new_field_positions():
 
 
 def test_real_lsf9_job_execute():
-    rec = F.decode(REAL_JOB_EXECUTE)
+    rec = fastdecode.decode(REAL_JOB_EXECUTE)
     assert isinstance(rec, JobExecute)
     assert (rec.job_id, rec.exec_uid, rec.job_pgid, rec.job_pid, rec.idx) == (101, 506, 15694, 15694, 0)
     assert (rec.exec_home, rec.exec_username) == ("/home/userA", "userA")
@@ -177,13 +176,13 @@ def test_real_lsf9_job_execute():
 
 def test_real_job_finish_is_unknown_not_corrupt():
     with pytest.raises(codec.UnknownEventError) as exc:
-        F.decode(REAL_JOB_FINISH)
+        fastdecode.decode(REAL_JOB_FINISH)
     assert exc.value.event_type == "JOB_FINISH"
     assert isinstance(exc.value, codec.EventSyntaxError)
 
 
 def test_openlava_job_status_without_exit_info():
-    rec = F.decode('"JOB_STATUS" "7.06" 100 5 64 0 0 1.2500 100 0 0 0')
+    rec = fastdecode.decode('"JOB_STATUS" "7.06" 100 5 64 0 0 1.2500 100 0 0 0')
     assert isinstance(rec, JobStatus)
     assert (rec.status, rec.cpu_time, rec.exit_info, rec.extra) == (64, 1.25, 0, ())
 
@@ -191,9 +190,9 @@ def test_openlava_job_status_without_exit_info():
 def test_lsf_quote_doubling():
     assert codec.quote('say "hi"') == '"say ""hi"""'
     assert codec.quote("") == '""'
-    rec = F.decode('"JOB_SIGNAL" "10.1" 5 1 0 0 "K""ILL" 0 """quoted"" user"')
+    rec = fastdecode.decode('"JOB_SIGNAL" "10.1" 5 1 0 0 "K""ILL" 0 """quoted"" user"')
     assert rec.signal_symbol == 'K"ILL' and rec.user_name == '"quoted" user'
-    assert F.decode('"JOB_CLEAN" "10.1"   5\t 1    0  ') == JobClean(event_time=5, job_id=1)
+    assert fastdecode.decode('"JOB_CLEAN" "10.1"   5\t 1    0  ') == JobClean(event_time=5, job_id=1)
 
 
 def test_control_characters_never_break_the_line():
@@ -202,7 +201,7 @@ def test_control_characters_never_break_the_line():
     line = codec.encode(rec)
     assert all(ord(c) >= 0x20 and c != "\x7f" for c in line)
     assert "\u240a" in line  # the newline as its Control Picture
-    assert F.decode(line) == rec
+    assert fastdecode.decode(line) == rec
 
 
 @pytest.mark.parametrize("line, message", [
@@ -229,7 +228,7 @@ def test_control_characters_never_break_the_line():
 ])
 def test_syntax_errors(line, message):
     with pytest.raises(codec.EventSyntaxError, match=message):
-        F.decode(line)
+        fastdecode.decode(line)
 
 
 def test_encode_rejects_unloggable_values():
@@ -254,12 +253,12 @@ def test_job_modify_builder_sets_bits():
     assert rec.options3 == lsbatch.SUB3_APS and rec.job_id_str == "108"
     line = codec.encode(rec)
     assert line.endswith(' 1 0 "system=10"')
-    assert F.decode(line) == rec
+    assert fastdecode.decode(line) == rec
     rec = job_modify(108, event_time=T, user_name="u", array_index=2, queue="short",
                      user_priority=10, run_limit_s=600, aps_delete=True)
     assert rec.options & lsbatch.SUB_QUEUE and rec.options2 & lsbatch.SUB2_JOB_PRIORITY
     assert rec.rlimits[lsbatch.RLIMIT_RUN] == 600 and rec.del_options3 == lsbatch.SUB3_APS
-    assert F.decode(codec.encode(rec)) == rec
+    assert fastdecode.decode(codec.encode(rec)) == rec
     assert parse_job_id_str(rec.job_id_str) == (108, 2)
     with pytest.raises(ValueError):
         parse_job_id_str("abc")
@@ -312,26 +311,26 @@ def test_skim_reads_the_event_time_of_unused_types_and_accepts_what_decode_accep
     but the version comes as a Skimmed record with decode's event time and
     version; any other line (a used type, another shape, a corrupt line)
     decodes, or fails, exactly as decode does."""
-    assert {"JOB_EXECUTE", "JOB_START_ACCEPT", "JOB_CLEAN"} <= set(F._SKIM)
-    assert "JOB_NEW" not in F._SKIM and "JOB_START" not in F._SKIM  # lists and gated fields: only decode can tell
+    assert {"JOB_EXECUTE", "JOB_START_ACCEPT", "JOB_CLEAN"} <= set(fastdecode._SKIM)
+    assert "JOB_NEW" not in fastdecode._SKIM and "JOB_START" not in fastdecode._SKIM  # lists and gated fields: only decode can tell
     for etype, rec in SAMPLES.items():
         line = codec.encode(rec)
-        full = F.decode(line)
-        got = F.skim(line, {etype})
-        if etype in F._SKIM:
-            assert type(got) is F.Skimmed and got.kind is type(full), etype
+        full = fastdecode.decode(line)
+        got = fastdecode.skim(line, {etype})
+        if etype in fastdecode._SKIM:
+            assert type(got) is fastdecode.Skimmed and got.kind is type(full), etype
             assert (got.event_time, got.version, got.extra) == (full.event_time, full.version, ()), etype
         else:
             assert got == full, etype
-        assert F.skim(line, set(SAMPLES) - {etype}) == full  # a used type: decoded
+        assert fastdecode.skim(line, set(SAMPLES) - {etype}) == full  # a used type: decoded
     line = codec.encode(SAMPLES["JOB_EXECUTE"])
     spaced = line.replace(" ", "  ", 3)  # not the canonical shape: decoded
-    assert F.skim(spaced, {"JOB_EXECUTE"}) == F.decode(spaced)
+    assert fastdecode.skim(spaced, {"JOB_EXECUTE"}) == fastdecode.decode(spaced)
     newer = line.replace('"JOB_EXECUTE" "10.1"', '"JOB_EXECUTE" "10.108"')  # another version: still skimmed
-    assert F.skim(newer, {"JOB_EXECUTE"}).version == "10.108"
+    assert fastdecode.skim(newer, {"JOB_EXECUTE"}).version == "10.108"
     corrupt = line.rsplit(" ", 1)[0] + " x"  # a letter where an integer belongs
     with pytest.raises(codec.EventSyntaxError) as want:
-        F.decode(corrupt)
+        fastdecode.decode(corrupt)
     with pytest.raises(codec.EventSyntaxError) as got:
-        F.skim(corrupt, {"JOB_EXECUTE"})
+        fastdecode.skim(corrupt, {"JOB_EXECUTE"})
     assert str(got.value) == str(want.value)

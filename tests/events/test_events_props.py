@@ -6,8 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lsfemu.events import format as F
-from lsfemu.events import codec, lsbatch
+from lsfemu.events import codec, fastdecode, lsbatch
 from lsfemu.events.records import (
     JobMove, JobNew, JobSignal, JobStart, JobStatus, RECORD_TYPES, Record, _default, job_modify,
 )
@@ -25,7 +24,7 @@ _text = st.text(alphabet=st.characters(), max_size=40)
 @given(st.text(max_size=200))
 def test_decode_arbitrary_text(line):
     try:
-        rec = F.decode(line)
+        rec = fastdecode.decode(line)
     except codec.EventSyntaxError:
         return
     assert isinstance(rec, Record)
@@ -36,11 +35,11 @@ def test_decode_arbitrary_text(line):
 def test_decode_token_soup(parts):
     line = " ".join(parts)
     try:
-        rec = F.decode(line)
+        rec = fastdecode.decode(line)
     except codec.EventSyntaxError:
         return
     # whatever decodes encodes again, and that is stable
-    again = F.decode(codec.encode(rec))
+    again = fastdecode.decode(codec.encode(rec))
     assert codec.encode(again) == codec.encode(rec)
 
 
@@ -49,7 +48,7 @@ def test_decode_token_soup(parts):
 def test_decode_prefixed_record_soup(parts):
     line = '"JOB_NEW" "10.1" 5 ' + " ".join(parts)
     try:
-        F.decode(line)
+        fastdecode.decode(line)
     except codec.EventSyntaxError:
         pass
 
@@ -67,15 +66,15 @@ def test_round_trip_arbitrary_strings(user, sig, hosts, cmd, name):
         line = codec.encode(rec)
         assert "\n" not in line and "\r" not in line
         assert not any(ord(c) < 0x20 or c == "\x7f" for c in line)
-        assert F.decode(line) == rec
-        assert F.decode(line + "\n") == rec
+        assert fastdecode.decode(line) == rec
+        assert fastdecode.decode(line + "\n") == rec
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.integers(min_value=-(2**40), max_value=2**40), st.integers(min_value=0, max_value=2**31))
 def test_round_trip_numbers(n, t):
     rec = JobMove(event_time=t, user_id=n, job_id=abs(n), position=n, base=n, idx=n)
-    assert F.decode(codec.encode(rec)) == rec
+    assert fastdecode.decode(codec.encode(rec)) == rec
 
 
 def _outcome(fn, line):
@@ -103,14 +102,14 @@ def test_fast_decoder_agrees_with_the_reference(base, cut, insert):
     toks = base.split(" ")
     at = cut % (len(toks) + 1)
     line = " ".join(toks[:at] + insert + toks[at:])
-    assert _outcome(F.decode, line) == _outcome(codec._decode_slow, line)
+    assert _outcome(fastdecode.decode, line) == _outcome(codec._decode_slow, line)
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(_FRAGMENTS, max_size=40))
 def test_fast_decoder_agrees_on_soup(parts):
     line = '"JOB_STATUS" "10.1" 5 ' + " ".join(parts)
-    assert _outcome(F.decode, line) == _outcome(codec._decode_slow, line)
+    assert _outcome(fastdecode.decode, line) == _outcome(codec._decode_slow, line)
 
 
 # -- the canonical-shape path (decode's first) against the general paths ------
@@ -160,14 +159,14 @@ def test_shape_path_decodes_canonical_lines(rec):
     """Every record lsfemu writes with plain strings takes the first path, and
     gives the record the general path gives."""
     line = codec.encode(rec)
-    if rec.TYPE not in F._SHAPES:
+    if rec.TYPE not in fastdecode._SHAPES:
         assert rec.TYPE == "JOB_MODIFY2"  # no shape: its gated strings follow each other
         return
-    match, convert, both = F._SHAPES[rec.TYPE]
+    match, convert, both = fastdecode._SHAPES[rec.TYPE]
     m = match(line)
     assert m is not None, line
     fast = convert(m.groups())
-    assert fast.__dict__ == F._decode_split(line).__dict__ == codec._decode_slow(line).__dict__
+    assert fast.__dict__ == fastdecode._decode_split(line).__dict__ == codec._decode_slow(line).__dict__
     for end in ("", "\n", "\r", "\r\n"):
         assert both(line + end).__dict__ == fast.__dict__
 
@@ -205,4 +204,4 @@ def test_shape_path_agrees_on_edited_lines(rec, edits):
         if not toks:
             return
     line = sep.join(toks)
-    assert _outcome(F.decode, line) == _outcome(codec._decode_slow, line)
+    assert _outcome(fastdecode.decode, line) == _outcome(codec._decode_slow, line)

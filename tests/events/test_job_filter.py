@@ -4,8 +4,8 @@ latest event time of the file."""
 
 from __future__ import annotations
 
-from lsfemu.events.records import JobModify2, JobMove, JobStatus, JobSwitch, QueueCtrl
 from lsfemu.events import lsbatch
+from lsfemu.events.records import JobModify2, JobMove, JobStatus, JobSwitch, QueueCtrl
 from lsfemu.events.log import EventWriter, JobFilter, read_events
 from lsfemu.events.synth import write_events
 

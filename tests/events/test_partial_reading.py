@@ -1,4 +1,4 @@
-"""format.reader: records read in part (some fields of some types, only the
+"""fastdecode.reader: records read in part (some fields of some types, only the
 event time of others) against decode -- the same lines accepted, the same
 errors, and decode's values in every field that was read."""
 
@@ -8,8 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lsfemu.events import format as F
-from lsfemu.events import codec, lsbatch
+from lsfemu.events import codec, fastdecode, lsbatch
 from lsfemu.events.records import JobNew, JobStart, JobStatus, RECORD_TYPES
 from lsfemu.replay.tracker import _FIELDS, _UNUSED
 from test_events_props import _EDITS, _ODD, _records
@@ -57,14 +56,14 @@ def _edit(line: str, edits) -> str | None:
 def _agree(read, unused, fields, line: str) -> str:
     """Assert that read(line) says what decode(line) says; returns how it was read."""
     try:
-        full = F.decode(line)
+        full = fastdecode.decode(line)
     except codec.EventSyntaxError as want:
         with pytest.raises(codec.EventSyntaxError) as got:
             read(line)
         assert (type(got.value), str(got.value)) == (type(want), str(want))
         return "error"
     rec = read(line)
-    if type(rec) is F.Skimmed:
+    if type(rec) is fastdecode.Skimmed:
         assert full.TYPE in unused and rec.kind is type(full)
         assert (rec.event_time, rec.version, rec.extra) == (full.event_time, full.version, full.extra)
         return "skimmed"
@@ -72,7 +71,7 @@ def _agree(read, unused, fields, line: str) -> str:
         assert rec == full
         return "whole"
     assert full.TYPE in fields and isinstance(rec, type(full))
-    have = F._needed(type(full), fields[full.TYPE])
+    have = fastdecode._needed(type(full), fields[full.TYPE])
     for f in RECORD_TYPES[full.TYPE]._SCHEMA:
         if f.name in have:
             assert getattr(rec, f.name) == getattr(full, f.name), f.name
@@ -91,7 +90,7 @@ def test_reader_agrees_with_decode(plan, rec, edits, end):
     """Canonical, damaged and unusual lines of every type, under any plan:
     the same error as decode, or decode's values in the fields read."""
     unused, fields = plan
-    read = F.reader(unused, fields)
+    read = fastdecode.reader(unused, fields)
     line = codec.encode(rec)
     _agree(read, unused, fields, line + end)
     edited = _edit(line, edits)
@@ -104,26 +103,26 @@ def test_reader_agrees_with_decode(plan, rec, edits, end):
 def test_replays_plan_reads_canonical_lines_in_part(rec):
     """Under replay's own plan, every canonical line of a type it reads in
     part and that has a shape comes read in part (JOB_MODIFY2: whole)."""
-    read = F.reader(_UNUSED, _FIELDS)
+    read = fastdecode.reader(_UNUSED, _FIELDS)
     how = _agree(read, _UNUSED, _FIELDS, codec.encode(rec))
     if rec.TYPE in _FIELDS:
-        assert how == ("whole" if rec.TYPE not in F._SHAPES else "part")
-    elif rec.TYPE in F._SKIM and rec.TYPE in _UNUSED:
+        assert how == ("whole" if rec.TYPE not in fastdecode._SHAPES else "part")
+    elif rec.TYPE in fastdecode._SKIM and rec.TYPE in _UNUSED:
         assert how == "skimmed"
 
 
 def test_a_record_read_in_part_says_what_it_lacks():
     line = codec.encode(JobStatus(event_time=5, job_id=3, status=lsbatch.JOB_STAT_DONE, ru=1,
                                   rusage=tuple(float(i) for i in range(lsbatch.NUM_RUSAGE))))
-    rec = F.reader((), {"JOB_STATUS": {"status"}})(line)
+    rec = fastdecode.reader((), {"JOB_STATUS": {"status"}})(line)
     assert isinstance(rec, JobStatus) and type(rec) is not JobStatus
     assert (rec.status, rec.event_time, rec.ru) == (lsbatch.JOB_STAT_DONE, 5, 1)  # ru: the rusage gate reads it
     with pytest.raises(AttributeError, match="JOB_STATUS record read in part: rusage was not decoded"):
         rec.rusage
     assert "status" in repr(rec) and "rusage" not in repr(rec)
-    assert F.reading_table((), {"JOB_STATUS": {"status"}}) is F.reading_table((), {"JOB_STATUS": frozenset(["status"])})
+    assert fastdecode.reading_table((), {"JOB_STATUS": {"status"}}) is fastdecode.reading_table((), {"JOB_STATUS": frozenset(["status"])})
     with pytest.raises(ValueError, match="JOB_STATUS has no field bogus"):
-        F.reader((), {"JOB_STATUS": {"bogus"}})
+        fastdecode.reader((), {"JOB_STATUS": {"bogus"}})
 
 
 def test_a_list_read_in_part_still_has_its_count_checked():
@@ -132,7 +131,7 @@ def test_a_list_read_in_part_still_has_its_count_checked():
     good = codec.encode(JobNew(event_time=5, job_id=3, asked_hosts=("h1", "h2"), user_name="u", queue="q"))
     bad = good.replace(' 2 "h1" "h2"', ' 3 "h1" "h2"')
     assert bad != good
-    read = F.reader((), {"JOB_NEW": {"job_id"}})
+    read = fastdecode.reader((), {"JOB_NEW": {"job_id"}})
     assert read(good).job_id == 3
     for line in (good, bad):
         _agree(read, frozenset(), {"JOB_NEW": {"job_id"}}, line)

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from lsfemu.events import lsbatch
 from lsfemu.events.records import (
     HostCtrl, JobMove, JobNew, JobRequeue, JobStart, JobStatus, JobSwitch, QueueCtrl, job_modify,
 )
-from lsfemu.events import lsbatch
 from lsfemu.events.log import read_events
 from lsfemu.events.synth import RECORDS_PER_JOB, write_events
 from lsfemu.replay import ReplayError, order_files

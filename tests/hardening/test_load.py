@@ -7,8 +7,8 @@ import re
 import sqlite3
 
 from lsfemu.events.log import read_events
-from lsfemu.events.records import JobNew, JobStatus
 from lsfemu.events import lsbatch
+from lsfemu.events.records import JobNew, JobStatus
 
 CLIENTS = 16
 PER_CLIENT = 100

@@ -2,12 +2,14 @@
 use part of the records :func:`skim`, :func:`reader` and :func:`reading_table`
 (the hot path of ``bhist`` and ``lsfemu replay``).
 
-The decoders here are code generated from the schemas of
-:mod:`lsfemu.events.records`, one per record type, made the first time a line
-of that type is read (:class:`_PerType`). Each accepts a subset of the lines
-the reference decoder (:func:`lsfemu.events.codec._decode_slow`) accepts and
+The decoders here are Python code generated from the schemas of
+:mod:`lsfemu.events.records` (two per record type: the canonical shape of its
+lines, :func:`_compile_shape`, and the split line, :func:`_compile_decoder`),
+each made the first time a line of its type is read (:class:`_PerType`): a
+log holds a handful of types. Each accepts a subset of the lines the
+reference decoder (:func:`lsfemu.events.codec._decode_slow`) accepts and
 gives the same record; a line one does not take goes down to the next path
-and at last to the reference, so errors and their messages are the
+and at last to the reference, so the errors and their messages are the
 reference's. tests/events/test_events_props.py holds the paths equal.
 """
 
@@ -20,21 +22,23 @@ from dataclasses import dataclass
 from collections.abc import Mapping
 from typing import Any, Callable, Collection
 
-from lsfemu.events.codec import _FLOAT_RE, _PIC_RE, UnknownEventError, _decode_slow, _unpicture
+from lsfemu.events.codec import UnknownEventError, _FLOAT_RE, _PIC_RE, _decode_slow, _unpicture
 from lsfemu.events.records import RECORD_TYPES, VERSION, Record, _F, _all_defaults
+
 
 def decode(line: str) -> Record:
     """Parse one record line (a trailing newline is accepted). Raises
-    :class:`EventSyntaxError` (:class:`UnknownEventError` for a well-formed
-    line of an event type lsfemu does not model).
+    :class:`~lsfemu.events.codec.EventSyntaxError`
+    (:class:`~lsfemu.events.codec.UnknownEventError` for a well-formed line
+    of an event type lsfemu does not model).
 
     Three paths, each accepting a subset of the next one's lines and giving
     the same record: the canonical shape of the line's type (one regular
     expression per type, :func:`_compile_shape`: what lsfemu and LSF write);
     else the whole line checked and split by one regular expression each and
-    decoded by generated per-type code (:func:`_compile_decoder`); else
-    :func:`_decode_slow`, which accepts exactly the same lines as the second
-    and says precisely what is wrong."""
+    decoded by generated per-type code (:func:`_compile_decoder`); else the
+    reference, :func:`~lsfemu.events.codec._decode_slow`, which accepts
+    exactly the same lines as the second and says precisely what is wrong."""
     fast = _fast(line[1:line.find('"', 1)])  # the type, if the line starts with one
     if fast is not None:
         rec = fast(line)
