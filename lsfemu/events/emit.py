@@ -70,6 +70,7 @@ from lsfemu.events.records import (
     HostCtrl, JobExecute, JobMove, JobNew, JobRequeue, JobSignal, JobStart, JobStartAccept, JobStatus, JobSwitch,
     MbdDie, MbdStart, QueueCtrl, Record, _NEG1_LIMITS, job_modify,
 )
+from lsfemu.jobstate import ON_HOST, PENDING
 
 # JOB_STATUS reasons (LSF lsbatch.h)
 PEND_JOB_MIG = 5
@@ -82,8 +83,6 @@ SUSP_USER_STOP = 0x02
 #: real LSF writes this sig_value in JOB_NEW when bsub -s was not given
 NO_SIG_VALUE = -65535
 
-_PEND_STATES = ("PEND", "PSUSP")
-_STARTED_STATES = ("RUN", "USUSP", "SSUSP")
 
 QUEUE_OPS = {"qopen": lsbatch.QUEUE_OPEN, "qclose": lsbatch.QUEUE_CLOSED,
              "qact": lsbatch.QUEUE_ACTIVATE, "qinact": lsbatch.QUEUE_INACTIVATE}
@@ -240,15 +239,15 @@ def records_for(
         state = _get(job, "status", "")
         admin = actor is not None and actor != job.user
         if sym == "STOP":
-            if state in _PEND_STATES:
+            if state in PENDING:
                 out.append(_status(job, time, lsbatch.JOB_STAT_PSUSP,
                                    reason=PEND_ADMIN_STOP if admin else PEND_USER_STOP))
-            elif state in _STARTED_STATES:
+            elif state in ON_HOST:
                 out.append(_status(job, time, lsbatch.JOB_STAT_USUSP, reason=SUSP_USER_STOP))
         elif sym == "CONT":
-            if state in _PEND_STATES:
+            if state in PENDING:
                 out.append(_status(job, time, lsbatch.JOB_STAT_PEND, reason=PEND_USER_RESUME))
-            elif state in _STARTED_STATES:
+            elif state in ON_HOST:
                 out.append(_status(job, time, lsbatch.JOB_STAT_RUN))
         return out
 

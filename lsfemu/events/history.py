@@ -45,10 +45,10 @@ from lsfemu.events.records import (
     JobClean, JobExecute, JobModify2, JobMove, JobNew, JobRequeue, JobSignal, JobStart, JobStartAccept, JobStatus,
     JobSwitch, Record, parse_job_id_str,
 )
+from lsfemu.jobstate import FINISHED, UNFINISHED
 
 #: the states of the accounting, in bhist's column order
-STATES = ("PEND", "PSUSP", "RUN", "USUSP", "SSUSP", "UNKWN")
-FINISHED = ("DONE", "EXIT")
+STATES = UNFINISHED  # the states bhist -l counts time in, in its order
 
 #: kinds that change the job's state
 _STATEFUL = {"SUBMIT", "DISPATCH", "STATUS", "FINISH", "REQUEUE"}
