@@ -75,3 +75,13 @@ def test_long_two_queues_hand_made():
     ]
     assert_golden("bqueues_l_two", R.long(queues))
     assert R.long([]) == ""
+
+
+def test_long_default_and_maximum_run_limit_derived():
+    """Derived golden (no real capture): RUNLIMIT = 120 240 as OpenLava's
+    prtQueuesLong prints it (lsbatch/cmd/bqueues.c: a `DEFAULT LIMITS:` block,
+    then `MAXIMUM LIMITS:`, each with its RUNLIMIT title and value), in the
+    layout of bqueues_l_two; edits: none beyond that layout."""
+    queues = [QueueView("normal", 30, status="Open:Active", description="Normal jobs.",
+                        run_limit=240.0, run_limit_default=120.0)]
+    assert_golden("bqueues_l_runlimit_default", R.long(queues))
