@@ -32,7 +32,7 @@ class Result:
 
 @dataclass
 class Ctx:
-    cluster: Any  # lsfemu.daemon.cluster.Cluster (None for commands that need no cluster)
+    cluster: Any  # lsfemu.engine.cluster.Cluster (None for commands that need no cluster)
     cmd: str
     argv: list[str]
     user: str

@@ -144,7 +144,7 @@ def bjobs(
     else:
         users = select_users(c, user if user is not None else ("all" if ids else None))
         if aps and lean and not arrays:
-            # The last -aps table, if nothing it depends on changed since (lsfemu.daemon.apslist)
+            # The last -aps table, if nothing it depends on changed since (lsfemu.engine.listing)
             kept = (frozenset(users) if users is not None else None, queue, name, all_, done, pend, run, susp,
                     wide, noheader, year, enh, os.environ.get("TZ"))
             text = cl.aps_listing.kept_text(kept, now)
@@ -226,7 +226,7 @@ def _enh_id(v: JobView) -> None:
 def _aps_text(c: Ctx, listing: list, *, enh: bool, wide: bool, width: int, year: bool, header: bool) -> str:
     """The bjobs -aps table of *listing* (Cluster.aps_listing.order): each
     job's line is kept by the cluster until the job or the format changes
-    (lsfemu.daemon.apslist), and made again with the same row when its
+    (lsfemu.engine.listing), and made again with the same row when its
     value changed."""
     kept = c.cluster.aps_listing.lines((wide, width, year, enh, os.environ.get("TZ")))  # (TZ: the caller's)
     line, cell = R.aps_line, R.aps_cell_text

@@ -15,7 +15,7 @@ _clusters: dict[tuple[str, str], object] = {}
 
 
 def get_cluster(envdir: str, home: str):
-    from lsfemu.daemon.cluster import Cluster
+    from lsfemu.engine.cluster import Cluster
 
     key = (os.path.realpath(envdir), os.path.realpath(home))
     cl = _clusters.get(key)

@@ -298,7 +298,7 @@ class Candidate:
 
     def take_over(self, raise_errors: bool = False) -> None:
         """We hold the lock: read the cluster from the store and serve as its master."""
-        from lsfemu.daemon.cluster import Cluster
+        from lsfemu.engine.cluster import Cluster
         from lsfemu.events import emit
 
         t0 = time.time()

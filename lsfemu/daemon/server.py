@@ -233,7 +233,7 @@ class Daemon:
 
     def _start(self):
         """Lock, open the store, bind the socket: (lock file, server), or an exit status."""
-        from lsfemu.daemon.cluster import Cluster
+        from lsfemu.engine.cluster import Cluster
 
         os.makedirs(self.home, mode=0o700, exist_ok=True)
         mode = os.stat(self.home).st_mode & 0o777

@@ -1,7 +1,7 @@
 """From the daemon's job events to the ``lsb.events`` records mbatchd writes.
 
 The daemon stores every change of a job as a ``JobEvent`` row (kind, time,
-actor, JSON data; see ``lsfemu.daemon.cluster``). :func:`records_for` maps ONE
+actor, JSON data; see ``lsfemu.engine.cluster``). :func:`records_for` maps ONE
 such event to the LSF records, in the order mbatchd logs them:
 
 ========= ====================================================================

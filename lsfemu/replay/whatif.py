@@ -120,7 +120,7 @@ def _simulate(db: sqlite3.Connection, confdir: Path, home: Path, rep: WhatIfRepo
     """Pass two: the submissions, in order, into a Cluster on the virtual clock."""
     # here: the daemon's Cluster (the store, SQLAlchemy, the scheduler) is for this pass only,
     # and `replay --into` imports this package too
-    from lsfemu.daemon.cluster import FINISHED, Cluster, SubmitSpec
+    from lsfemu.engine.cluster import FINISHED, Cluster, SubmitSpec
 
     # the what-if store is a private SQLite file, whatever LSFEMU_DB names
     cl = Cluster(str(confdir), str(home), db_url=f"sqlite:///{home / 'lsfemu.db'}",

@@ -603,7 +603,7 @@ class ListedJob:
 def round6(v: float) -> float:
     """``round(v, 6)`` -- the precision APS values are ranked and shown at --
     at about half its cost in the common case (the scheduling pass rounds
-    every pending job's value; lsfemu.daemon.apsrank has it inline): v * 10**6
+    every pending job's value; lsfemu.engine.apsrank has it inline): v * 10**6
     to the nearest integer n, when clear of a tie (under 10**12 the
     product's error is below 1e-4), and n / 10**6, IEEE's correctly rounded
     quotient, is the float nearest to the 6-decimal value, which is what

@@ -69,7 +69,7 @@ class PendingJob:
     first: bool = False  # migrated or rerun: scheduled before every pending job of its unit
     blocked: str | None = None  # a reason that keeps it pending this pass (an unmet dependency)
     array_limit: int | None = None  # an array element: at most this many elements started at once
-    row: Any = None  # the caller's own record of the job, opaque to the pass (the daemon's passrows.Row)
+    row: Any = None  # the caller's own record of the job, opaque to the pass (the engine's passrows.Row)
     key: tuple[int, int] = field(init=False, repr=False)  # (job_id, array_index): its reasons' key
     fit: str = field(init=False, repr=False)  # queue, user and slots: what a refusal depends on
 

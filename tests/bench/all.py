@@ -237,7 +237,7 @@ class _OverBudget(Exception):
 def bench_clock(root: Path, jobs: int, hosts: int, slots_per_host: int, days: float, budget: float) -> dict:
     from sqlalchemy import event
 
-    from lsfemu.daemon.cluster import Cluster
+    from lsfemu.engine.cluster import Cluster
 
     env = cluster_env(root, "clock", clock_files(hosts, slots_per_host))
     users = [f"user{i}" for i in range(1, 101)]

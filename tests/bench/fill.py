@@ -36,8 +36,8 @@ def bulk_submit(envdir: str | Path, home: str | Path, bulk: Bulk, *, t: float | 
     """Bulk-submit *bulk*; returns the first job ID used."""
     from sqlalchemy import insert
 
-    from lsfemu.daemon.cluster import Cluster
-    from lsfemu.daemon.eventlog import uid_of
+    from lsfemu.engine.cluster import Cluster
+    from lsfemu.engine.eventlog import uid_of
     from lsfemu.events import emit
     from lsfemu.sched import dispatch
     from lsfemu.store.models import Counter, Job, JobEvent

@@ -77,7 +77,7 @@ def fill(home: Path, envdir: Path, n: int, seed: int = 1) -> None:
     """N pending jobs straight into the store (bsub would take minutes)."""
     from sqlalchemy import delete, insert
 
-    from lsfemu.daemon.cluster import Cluster
+    from lsfemu.engine.cluster import Cluster
     from lsfemu.store.models import Counter, Job
 
     cl = Cluster(str(envdir), str(home))
@@ -115,7 +115,7 @@ def _timed(f):
 
 def measure(n: int, root: Path) -> dict:
     from lsfemu.cli.lsfemu_cmd import write_cluster
-    from lsfemu.daemon.cluster import Cluster, SubmitSpec
+    from lsfemu.engine.cluster import Cluster, SubmitSpec
 
     envdir = Path(write_cluster(str(root / f"conf{n}"), force=True))
     for rel, text in config_files().items():

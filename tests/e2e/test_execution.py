@@ -342,7 +342,7 @@ def test_run_limit_ends_the_job_with_term_runlimit(wall, utc):
     """-W takes minutes; the cluster's clock is moved a minute on (in this
     process) instead of waiting one: the job is a real process all the same."""
     from lsfemu.daemon import dispatch
-    from lsfemu.daemon.cluster import Cluster
+    from lsfemu.engine.cluster import Cluster
 
     c = wall()
     cl = Cluster(str(c.envdir), str(c.home))
@@ -402,7 +402,7 @@ def test_a_committed_start_that_never_launched_runs_once_after_a_restart(wall):
     import sys
 
     from lsfemu.daemon import dispatch, runner
-    from lsfemu.daemon.cluster import Cluster
+    from lsfemu.engine.cluster import Cluster
 
     c = wall()
     env = dict(c.env, LSFEMU_USER="user1")
@@ -445,7 +445,7 @@ def test_a_run_the_store_no_longer_knows_is_killed_at_start(wall):
     starting daemon kills runs that match no running job in the store."""
     import subprocess
 
-    from lsfemu.daemon.cluster import Cluster
+    from lsfemu.engine.cluster import Cluster
     from lsfemu.daemon.jobwrap import write_json
 
     c = wall()

@@ -44,7 +44,7 @@ CLUSTER = ("Begin ClusterAdmins\nAdministrators = lsfadmin\nEnd ClusterAdmins\n\
 
 def _cluster(root: Path, hist: float, decay: bool):
     from lsfemu.cli.lsfemu_cmd import write_cluster
-    from lsfemu.daemon.cluster import Cluster
+    from lsfemu.engine.cluster import Cluster
 
     envdir = Path(write_cluster(str(root / "conf"), force=True))
     lsb = envdir / "lsbatch/cluster1/configdir"
@@ -57,7 +57,7 @@ def _cluster(root: Path, hist: float, decay: bool):
 
 
 def _submit(cl, slots: int, runtime: int, cputime: int, ngpus: int = 0, limit_min: float | None = None):
-    from lsfemu.daemon.cluster import SubmitSpec
+    from lsfemu.engine.cluster import SubmitSpec
 
     return cl.submit(SubmitSpec(
         user="u1", queue="fair", default_queue_used=False, command=f"sleep {runtime}", name=None,
@@ -90,7 +90,7 @@ ENDS = ("done", "runlimit", "kill", "requeue", "rerun", "migrate")
        later=st.integers(0, 20 * 3600))
 def test_usage_never_jumps_when_a_run_ends(hist, decay, slots, runtime, cpu_per_run_s, ngpus, earlier, end, at,
                                             suspend, later):
-    from lsfemu.daemon.cluster import Cluster
+    from lsfemu.engine.cluster import Cluster
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)

@@ -1,4 +1,4 @@
-"""`bjobs -aps` in bulk (lsfemu.daemon.apslist) against the listing it
+"""`bjobs -aps` in bulk (lsfemu.engine.listing) against the listing it
 replaces: every pending job's full APS result computed one job at a time
 (Cluster.aps_result), the order of aps.order, a view and a row per job
 (aps_table). On random configurations (APS weights, limits, grace periods,
@@ -44,7 +44,7 @@ def _config(weights: dict, limit: float | None, grace: tuple | None, prios: tupl
 
 def _cluster(root: Path, queues: str, params: str):
     from lsfemu.cli.lsfemu_cmd import write_cluster
-    from lsfemu.daemon.cluster import Cluster
+    from lsfemu.engine.cluster import Cluster
 
     envdir = Path(write_cluster(str(root / "conf"), force=True))
     lsb = envdir / "lsbatch/cluster1/configdir"
@@ -182,16 +182,16 @@ def test_the_bulk_listing_equals_the_job_by_job_listing(tmp_path_factory, weight
 
 
 def test_the_last_table_is_kept_until_something_changes(tmp_path, monkeypatch):
-    from lsfemu.daemon import apslist
+    from lsfemu.engine import listing
 
     made = []
-    real_order = apslist.ApsListing.order
+    real_order = listing.ApsListing.order
 
     def order(self, pending, now):
         made.append(now)
         return real_order(self, pending, now)
 
-    monkeypatch.setattr(apslist.ApsListing, "order", order)
+    monkeypatch.setattr(listing.ApsListing, "order", order)
     weights = {"FS": 100, "PROC": None, "MEM": 0.333, "JPRIORITY": 1.7, "QPRIORITY": None}
     queues, params = _config(weights, 60, ("FS", 120), (30, 40, 20), "1/1")
     cl = _cluster(tmp_path, queues, params)

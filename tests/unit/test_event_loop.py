@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 from lsfemu.cli.lsfemu_cmd import write_cluster
-from lsfemu.daemon.cluster import Cluster, SubmitSpec
+from lsfemu.engine.cluster import Cluster, SubmitSpec
 
 
 class ScanningCluster(Cluster):

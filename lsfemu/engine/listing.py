@@ -7,13 +7,13 @@ between listings.
 and a table row, job by job. Here:
 
 - what a job's place and value need comes from its pass row
-  (lsfemu.daemon.passrows: kept between passes, dropped when the job
+  (lsfemu.engine.passrows: kept between passes, dropped when the job
   changes), not from ORM attributes;
 - the parts of the value other than FS (`aps.aps_parts`) are computed once
   per distinct (PROC, MEM, SWAP, escalated job priority, queue priority,
   grace state), the FS part once per (user, queue, grace state): the pending
   time enters both only through the grace periods (the scheduling pass's
-  own memo, lsfemu.daemon.apsrank);
+  own memo, lsfemu.engine.apsrank);
 - a job's table line is kept until the job changes (an attribute assigned,
   the object expired or refreshed: ORM events) or the table's format does
   (widths, year, time zone, LSB_BJOBS_DISPLAY_ENH); a new value is put after

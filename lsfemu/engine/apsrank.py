@@ -3,7 +3,7 @@ by job, for every pending job of an APS unit at once.
 
 The pass ranks every pending job of an APS block; at 100k jobs the per-job
 work decides the pass's cost. Here a job's facts come from the pass's rows
-(lsfemu.daemon.passrows, kept between passes), its escalated priority from
+(lsfemu.engine.passrows, kept between passes), its escalated priority from
 its PendingJob, the queue facts and the users' FS factors are looked up once
 per queue and user, and the non-FS parts of the value
 (lsfemu.sched.aps.aps_parts) once per distinct set of inputs (many jobs

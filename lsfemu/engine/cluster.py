@@ -26,8 +26,9 @@ from sqlalchemy.orm import aliased
 from lsfemu.clock import Clock, parse_duration, parse_start, wall_refusal
 from lsfemu.config.semantic import check_all, load_all
 from lsfemu.config.model import ClusterConfig, ConfigIssue
-from lsfemu.daemon import apslist, apsrank, fairshare_live, passrows
-from lsfemu.daemon.eventlog import EventLog
+from lsfemu.engine import apsrank, listing, passrows
+from lsfemu.engine import fairshare as fairshare_live
+from lsfemu.engine.eventlog import EventLog
 from lsfemu.daemon.runner import Runner, usage_fields
 from lsfemu.events import emit
 from lsfemu.events.log import event_files
@@ -151,7 +152,7 @@ class Cluster:
         self.fence = None  # shared cluster: called before each commit; raises when no longer the master
         self.config: ClusterConfig = load_all(envdir)
         self._rows = passrows.RowCache()  # what the pass reads of each job, kept between passes
-        self.aps_listing = apslist.ApsListing(self)  # bjobs -aps
+        self.aps_listing = listing.ApsListing(self)  # bjobs -aps
         self._pass_depends: list[JobKey] = []
         self._pass_now: float | None = None
         self._held: set[Job] = set()  # started jobs, as of the last pass (kept current by quiet passes)
@@ -263,7 +264,7 @@ class Cluster:
             c.value = value
 
     def commit(self) -> None:
-        """Commit the store with the request's lsb.events records (see lsfemu.daemon.eventlog)."""
+        """Commit the store with the request's lsb.events records (see lsfemu.engine.eventlog)."""
         if self.fence is not None:
             self.fence()  # before the records reach the shared lsb.events
         self.clock_state.virtual_now = self.clock.virtual_now
