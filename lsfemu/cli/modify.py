@@ -90,7 +90,8 @@ def bmod(
     if job.status not in PENDING:
         c.error("Only the following parameters can be used to modify a running job: -c, -M, -W, -o, -e, -r. Job not modified.")
         return
-    from lsfemu.sched import aps as aps_mod
+    from lsfemu.config.aps import ApsSyntaxError
+    from lsfemu.sched.aps import parse_aps_mod
     from lsfemu.sched.priority import PriorityError, check_user_priority
 
     mup = cl.config.params.max_user_priority
@@ -113,8 +114,8 @@ def bmod(
             return
         if aps is not None:
             try:
-                aps_change = aps_mod.parse_aps_mod(aps)
-            except aps_mod.ApsSyntaxError as e:
+                aps_change = parse_aps_mod(aps)
+            except ApsSyntaxError as e:
                 c.error(f"{aps}: {e}. Job not modified.")
                 return
     # Every check passed: apply (to every pending element of a job array).

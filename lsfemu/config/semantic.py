@@ -1,5 +1,5 @@
-"""Checks that need the scheduling features' own parsers: APS_PRIORITY and
-its forbidden combinations, FAIRSHARE / USER_SHARES syntax. They run with
+"""Checks across the files: APS_PRIORITY and its forbidden combinations
+(lsfemu.config.aps), FAIRSHARE / USER_SHARES syntax. They run with
 the file checks in `check_all`, the one entry point of `badmin ckconfig`,
 `badmin reconfig` and the daemon's start, and point at file and line.
 """
@@ -7,17 +7,18 @@ the file checks in `check_all`, the one entry point of `badmin ckconfig`,
 from __future__ import annotations
 
 from lsfemu.config import parser as config_parser
+from lsfemu.config.aps import check_issues
 from lsfemu.config.model import ClusterConfig, ConfigError, ConfigIssue
 
 
 def semantic_issues(cfg: ClusterConfig) -> list[ConfigIssue]:
-    from lsfemu.sched import aps, fairshare
+    from lsfemu.sched import fairshare
 
     queues_file = cfg.files.get("lsb.queues", "lsb.queues")
     by_name = {q.name: q for q in cfg.queues}
     out: list[ConfigIssue] = []
-    for issue in aps.check_issues(cfg.queues, cfg.params, host_partitions=cfg.host_partitions,
-                                  host_groups=cfg.host_groups):
+    for issue in check_issues(cfg.queues, cfg.params, host_partitions=cfg.host_partitions,
+                             host_groups=cfg.host_groups):
         q = by_name.get(issue.queue)
         line = (q.lines.get(issue.key, q.line) if q else 0)
         out.append(ConfigIssue(q.file if q and q.file else str(queues_file), line, issue.message, issue.fatal))

@@ -24,6 +24,7 @@ from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.orm import aliased
 
 from lsfemu.clock import Clock, parse_duration, parse_start, wall_refusal
+from lsfemu.config.aps import aps_groups, parse_aps_priority
 from lsfemu.config.semantic import check_all, load_all
 from lsfemu.config.model import ClusterConfig, ConfigIssue
 from lsfemu.engine import apsrank, listing, passrows
@@ -36,7 +37,7 @@ from lsfemu.jobstate import FINISHED, ON_HOST, PENDING, STARTED, SUSPENDED, UNFI
 from lsfemu.sched import aps, arrayspec, depend, dispatch, resreq, simulate
 from lsfemu.sched import fairshare as fs
 from lsfemu.sched import fairshare_plugins
-from lsfemu.sched.priority import (default_priority, escalated, escalation, frozen_at_dispatch,
+from lsfemu.sched.priority import (default_priority, escalation, frozen_at_dispatch,
                                    pending_clock_after_run)
 from lsfemu.store.counters import ensure_counters, take_counter
 from lsfemu.store.db import one_writer_at_a_time, open_store
@@ -334,8 +335,8 @@ class Cluster:
     def _derive(self) -> None:
         """What the scheduler needs from the configuration, parsed once per (re)configuration."""
         cfg = self.config
-        self.aps_unit = aps.aps_groups(cfg.queues)  # queue -> the APS queue ordering it
-        self.aps_cfg = {q.name: aps.parse_aps_priority(q.aps_priority) for q in cfg.queues if q.aps_priority}
+        self.aps_unit = aps_groups(cfg.queues)  # queue -> the APS queue ordering it
+        self.aps_cfg = {q.name: parse_aps_priority(q.aps_priority) for q in cfg.queues if q.aps_priority}
         self.per_slot = resreq.per_slot_from_params(cfg.params.extra)
         self.rusage_units = resreq.units_from_conf(cfg.lsf_conf)
         self._rusage_cache: dict[tuple[str | None, int], dict[str, float]] = {}
@@ -617,7 +618,7 @@ class Cluster:
             return job.priority
         now = self.now() if now is None else now
         base_time = job.priority_base_time if job.priority_base_time is not None else job.submit_time
-        return escalated(job.priority, now - base_time, self.config.params.job_priority_over_time)
+        return escalation(self.config.params.job_priority_over_time)(job.priority, now - base_time)
 
     def share_tree(self, scope, known: set[str]) -> fs.ShareTree:
         """The share tree of a fairshare scope for these known users: built
@@ -1230,7 +1231,7 @@ class Cluster:
         its escalated priority or its dependency may have changed)."""
         prio = row.priority
         if prio is not None:
-            prio = escalated(prio, now - row.base_time, self.config.params.job_priority_over_time)
+            prio = escalation(self.config.params.job_priority_over_time)(prio, now - row.base_time)
         prio = prio or 0
         if row.depend_json is None:
             pj = self._rows.pending.get(job)

@@ -16,7 +16,8 @@ furniture; an empty line separates it from ``USER_SHARES:``).
 
 from __future__ import annotations
 
-from lsfemu.sched.aps import ALL_FACTORS, PARENT, SUBFACTORS, ApsConfig, ApsResult
+from lsfemu.config.aps import ALL_FACTORS, PARENT, SUBFACTORS, ApsConfig
+from lsfemu.sched.aps import ApsResult
 
 LABELS = {
     "FS": "FAIRSHARE", "RSRC": "RESOURCE", "PROC": "PROCESSORS", "MEM": "MEMORY", "SWAP": "SWAP",

@@ -37,7 +37,6 @@ Order of pending jobs outside APS queues: job priority (high first), then FCFS;
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Callable
 
@@ -93,23 +92,18 @@ def reset_priority(max_user_priority: int | None) -> int:
     return default_priority(max_user_priority)
 
 
-def escalated(base: int, pending_seconds: float, over_time: tuple[int, int] | None) -> int:
-    """The job priority after *pending_seconds* of escalation.
+@lru_cache(maxsize=32)
+def escalation(over_time: tuple[int, int] | None) -> Callable[[int, float], int]:
+    """The job priority after escalation, for one JOB_PRIORITY_OVER_TIME:
+    ``f(base, pending_seconds)``.
 
     *over_time* is ``(increment, interval_minutes)`` from JOB_PRIORITY_OVER_TIME
     (None = no escalation). Only whole intervals count; the result never
     exceeds max_int. *pending_seconds* counts from the moment *base* was set
     (see the module docstring).
-    """
-    return escalation(over_time)(base, pending_seconds)
 
-
-@lru_cache(maxsize=32)
-def escalation(over_time: tuple[int, int] | None) -> Callable[[int, float], int]:
-    """:func:`escalated` for one JOB_PRIORITY_OVER_TIME: ``f(base, pending_seconds)``.
-
-    The one escalation formula: the scheduling pass, ``bjobs -aps`` and
-    ``lsfemu explain`` all call it (the pass once per pending job, hence a
+    The one escalation formula: the scheduling pass, ``bjobs -aps``, ``bjobs``
+    and ``lsfemu explain`` all call it (the pass once per pending job, hence a
     function made once per setting)."""
     increment, interval = over_time if over_time is not None else (0, 0)
     if increment <= 0 or interval <= 0:
@@ -137,7 +131,7 @@ def frozen_at_dispatch(base: int, base_since: float, now: float,
         return min(base, INT_MAX), base_since
     step = over_time[1] * 60
     whole = int(max(0.0, now - base_since) // step)
-    return escalated(base, now - base_since, over_time), base_since + whole * step
+    return escalation(over_time)(base, now - base_since), base_since + whole * step
 
 
 def pending_clock_after_run(origin: float, dispatched: float, now: float) -> float:
@@ -146,52 +140,3 @@ def pending_clock_after_run(origin: float, dispatched: float, now: float) -> flo
     it pended from *origin* to its dispatch still counts, the run does not.
     (An origin set while the job ran - ``bmod -sp`` - counts from *now*.)"""
     return now - max(0.0, dispatched - origin)
-
-
-@dataclass(frozen=True)
-class PriorityState:
-    """What a job carries for its user-assigned priority.
-
-    ``submit_priority`` is the value at submission (``-sp`` or the default;
-    bjobs -l shows it next to the current one), ``base`` the value last set by
-    bsub/bmod, ``base_since`` when it was set (epoch seconds): escalation
-    counts pending time from there.
-    """
-
-    submit_priority: int
-    base: int
-    base_since: float
-
-    def current(self, now: float, over_time: tuple[int, int] | None, pending_until: float | None = None) -> int:
-        """The (escalated) priority at *now*; *pending_until* is the dispatch
-        time of a job that has started (escalation stops there)."""
-        end = now if pending_until is None else min(now, pending_until)
-        return escalated(self.base, end - self.base_since, over_time)
-
-
-def on_submit(priority: int, now: float) -> PriorityState:
-    return PriorityState(submit_priority=priority, base=priority, base_since=now)
-
-
-def on_modify(state: PriorityState, priority: int, now: float) -> PriorityState:
-    """``bmod -sp N`` / ``bmod -spn``: a new base; escalation restarts."""
-    return replace(state, base=priority, base_since=now)
-
-
-def on_requeue(state: PriorityState, now: float) -> PriorityState:
-    """``brequeue``: the job is treated as newly submitted - back to the
-    priority it was submitted with, escalation counted from the requeue."""
-    return PriorityState(submit_priority=state.submit_priority, base=state.submit_priority, base_since=now)
-
-
-def on_dispatch(state: PriorityState, now: float, over_time: tuple[int, int] | None) -> PriorityState:
-    """Dispatch: the escalated priority is kept (:func:`frozen_at_dispatch`)."""
-    base, since = frozen_at_dispatch(state.base, state.base_since, now, over_time)
-    return replace(state, base=base, base_since=since)
-
-
-def on_rerun(state: PriorityState, dispatched: float, now: float) -> PriorityState:
-    """A rerun (host failure) or a migration (``bmig``) is not a requeue: the
-    priority is kept, and escalation counts on from the time pended before
-    the dispatch at *dispatched*, not the run (:func:`pending_clock_after_run`)."""
-    return replace(state, base_since=pending_clock_after_run(state.base_since, dispatched, now))

@@ -10,6 +10,7 @@ APS_PRIORITY = WEIGHT[[QPRIORITY, 10] [JPRIORITY, 1]], QUEUE_GROUP = Short),
 
 from __future__ import annotations
 
+from lsfemu.config import aps as C
 from lsfemu.config.model import Params, QueueConf
 from lsfemu.sched import aps as A
 from lsfemu.sched import priority as P
@@ -43,15 +44,15 @@ EXPECTED = [
 
 
 def listed_jobs() -> list[A.ListedJob]:
-    groups = A.aps_groups(QUEUES)
+    groups = C.aps_groups(QUEUES)
     by_name = {q.name: q for q in QUEUES}
     out = []
     for job_id, queue, submit, system in JOBS:
         pend = (NOW - submit) * 60
-        jp = P.escalated(P.default_priority(PARAMS.max_user_priority), pend, PARAMS.job_priority_over_time)
+        jp = P.escalation(PARAMS.job_priority_over_time)(P.default_priority(PARAMS.max_user_priority), pend)
         result = None
         if queue in groups:
-            cfg = A.parse_aps_priority(by_name[groups[queue]].aps_priority)
+            cfg = C.parse_aps_priority(by_name[groups[queue]].aps_priority)
             result = A.aps_value(cfg, A.ApsJobInput(pend_seconds=pend, job_priority=jp,
                                                     queue_priority=by_name[queue].priority, system_value=system))
         out.append(A.ListedJob(job_id=job_id, queue=queue, position=submit * 60 + job_id / 1000,

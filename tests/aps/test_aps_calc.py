@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from lsfemu.config import aps as C
 from lsfemu.sched import aps as A
-from lsfemu.sched import priority as P
 
 J = A.ApsJobInput
 
@@ -16,7 +16,7 @@ def _term(result, factor):
 
 
 def test_seed_example_formula():
-    cfg = A.parse_aps_priority("WEIGHT [[JPRIORITY, 1] [QPRIORITY, 10]]")
+    cfg = C.parse_aps_priority("WEIGHT [[JPRIORITY, 1] [QPRIORITY, 10]]")
     r = A.aps_value(cfg, J(pend_seconds=60, job_priority=50, queue_priority=30))
     assert r.value == 1 * (1 * 50 + 10 * 30)
     assert [t.factor for t in r.terms] == ["WORK", "JPRIORITY", "QPRIORITY"]
@@ -24,7 +24,7 @@ def test_seed_example_formula():
 
 
 def test_seed_example_2_and_3_with_fairshare_and_negative_swap_weight():
-    cfg = A.parse_aps_priority("WEIGHT [[JPRIORITY, 1] [QPRIORITY, 10] [FS, 100] [SWAP, -10]]")
+    cfg = C.parse_aps_priority("WEIGHT [[JPRIORITY, 1] [QPRIORITY, 10] [FS, 100] [SWAP, -10]]")
     job = J(pend_seconds=60, job_priority=50, queue_priority=30, fs_priority=3.5, swap_mb=20)
     r = A.aps_value(cfg, job)
     assert r.value == pytest.approx(1 * (1 * 50 + 10 * 30) + 100 * 3.5 + 1 * (-10 * 20))
@@ -36,26 +36,26 @@ def test_seed_example_2_and_3_with_fairshare_and_negative_swap_weight():
 
 
 def test_undefined_factors_are_ignored_and_explicit_parent_weight_multiplies():
-    cfg = A.parse_aps_priority("WEIGHT[[RSRC, 2] [MEM, 0.5] [PROC, 3]]")
+    cfg = C.parse_aps_priority("WEIGHT[[RSRC, 2] [MEM, 0.5] [PROC, 3]]")
     r = A.aps_value(cfg, J(pend_seconds=0, proc=4, mem_mb=1000, swap_mb=99, job_priority=7, queue_priority=9))
     assert r.value == 2 * (0.5 * 1000 + 3 * 4)
     assert {t.factor for t in r.terms} == {"RSRC", "PROC", "MEM"}
 
 
 def test_limit_clamps_the_absolute_value_of_the_weighted_factor():
-    cfg = A.parse_aps_priority("WEIGHT[[MEM, 10] [JPRIORITY, -999999]] LIMIT[[MEM, 500] [JPRIORITY, 10000]]")
+    cfg = C.parse_aps_priority("WEIGHT[[MEM, 10] [JPRIORITY, -999999]] LIMIT[[MEM, 500] [JPRIORITY, 10000]]")
     r = A.aps_value(cfg, J(pend_seconds=0, mem_mb=1000, job_priority=50))
     assert _term(r, "MEM").weighted == 10000 and _term(r, "MEM").limited == 500
     assert _term(r, "JPRIORITY").limited == -10000
     assert r.value == 500 - 10000
     # a top factor's limit bounds the weighted sum of its subfactors
-    cfg2 = A.parse_aps_priority("WEIGHT[[WORK, 3] [JPRIORITY, 1] [QPRIORITY, 1]] LIMIT[[WORK, 100]]")
+    cfg2 = C.parse_aps_priority("WEIGHT[[WORK, 3] [JPRIORITY, 1] [QPRIORITY, 1]] LIMIT[[WORK, 100]]")
     assert A.aps_value(cfg2, J(pend_seconds=0, job_priority=60, queue_priority=40)).value == 100
     assert A.aps_value(cfg2, J(pend_seconds=0, job_priority=10, queue_priority=10)).value == 60
 
 
 def test_grace_period_boundary():
-    cfg = A.parse_aps_priority("WEIGHT[[MEM, 1] [QPRIORITY, 10]] GRACE_PERIOD[[MEM, 10m] [WORK, 1]]")
+    cfg = C.parse_aps_priority("WEIGHT[[MEM, 1] [QPRIORITY, 10]] GRACE_PERIOD[[MEM, 10m] [WORK, 1]]")
     base = dict(mem_mb=100, queue_priority=20)
     r = A.aps_value(cfg, J(pend_seconds=599, **base))
     assert r.value == 0 and _term(r, "MEM").in_grace and _term(r, "WORK").in_grace
@@ -68,7 +68,7 @@ def test_grace_period_boundary():
 
 
 def test_admin_value_is_added_and_system_value_replaces_the_calculation():
-    cfg = A.parse_aps_priority("WEIGHT[[QPRIORITY, 10]]")
+    cfg = C.parse_aps_priority("WEIGHT[[QPRIORITY, 10]]")
     r = A.aps_value(cfg, J(pend_seconds=0, queue_priority=20, admin_value=-5.5))
     assert r.value == 194.5 and r.terms[-1].factor == "ADMIN"
     r = A.aps_value(cfg, J(pend_seconds=0, queue_priority=20, system_value=10))
@@ -96,26 +96,7 @@ def test_parse_aps_mod(text, want):
 @pytest.mark.parametrize("text", ["system=0", "admin=0.0", "admin=", "foo=1", "system", "", "system=abc",
                                   "system=10 admin=5", "admin=inf", "system=nan", "=5"])
 def test_parse_aps_mod_refuses(text):
-    with pytest.raises(A.ApsSyntaxError) as e:
+    with pytest.raises(C.ApsSyntaxError) as e:
         A.parse_aps_mod(text)
     msg = str(e.value)
     assert ("cannot be 0" in msg or 'expected "system=value" or "admin=value"' in msg) and not msg.endswith(".")
-
-
-def test_a_later_bmod_aps_overrides_the_earlier():
-    m = A.apply_aps_mod("system=10")
-    assert (m.system, m.admin, m.text) == (10.0, None, "system=10")
-    m = A.apply_aps_mod("admin=20")
-    assert (m.system, m.admin, m.text) == (None, 20.0, "admin=20")
-    m = A.apply_aps_mod(None)  # bmod -apsn
-    assert m == A.NO_APS_MOD
-
-
-def test_requeue_resets_job_priority_system_and_admin():
-    mod = A.apply_aps_mod("system=60")
-    assert A.on_requeue(mod) == A.NO_APS_MOD
-    state = P.on_modify(P.on_submit(50, 0), 99, 10)
-    again = P.on_requeue(state, 1000)
-    cfg = A.parse_aps_priority("WEIGHT[[JPRIORITY, 1]]")
-    r = A.aps_value(cfg, J(pend_seconds=0, job_priority=again.current(1000, (5, 10)), system_value=A.on_requeue(mod).system))
-    assert r.value == 50 and r.system is None

@@ -6,6 +6,7 @@ import random
 
 from aps_seed import EXPECTED, QUEUES, listed_jobs
 
+from lsfemu.config import aps as C
 from lsfemu.config.model import QueueConf
 from lsfemu.render.aps import aps_cell
 from lsfemu.sched import aps as A
@@ -37,7 +38,7 @@ def test_plan_puts_the_group_at_the_aps_queue_priority():
     assert plan["Short"].aps_queue == "normal"
     assert (plan["Short"].block_priority, plan["Short"].block_order) == (30, 1)
     assert plan["Idle"].aps_queue is None and plan["priority"].aps_queue is None
-    assert A.aps_groups(QUEUES) == {"normal": "normal", "Short": "normal"}
+    assert C.aps_groups(QUEUES) == {"normal": "normal", "Short": "normal"}
 
 
 def _res(value=None, system=None):
@@ -98,7 +99,7 @@ def test_aps_order_object_reranks_after_each_start():
         array_index: int = 0
 
     fs = {"alice": 10.0, "bob": 6.0}
-    cfg = A.parse_aps_priority("WEIGHT[[FS, 1]]")
+    cfg = C.parse_aps_priority("WEIGHT[[FS, 1]]")
 
     def result_of(j):
         return A.aps_value(cfg, A.ApsJobInput(pend_seconds=0, fs_priority=fs[j.user],
@@ -150,7 +151,7 @@ def test_incremental_aps_order_equals_a_full_resort(rows, fs0, shared):
         system: bool
         array_index: int = 0
 
-    cfg = A.parse_aps_priority("WEIGHT[[FS, 10] [JPRIORITY, 1]]")
+    cfg = C.parse_aps_priority("WEIGHT[[FS, 10] [JPRIORITY, 1]]")
     jobs = [PJ(i + 1, u, float((i * 7) % 11), p, s) for i, (u, p, s) in enumerate(rows)]
     group = {"a", shared}
 
@@ -192,7 +193,7 @@ def test_aps_rank_of_equals_the_rank_of_aps_value(weights, limits, grace, pend, 
     """The pass ranks jobs with aps_rank_of; bjobs -aps shows aps_value: the two never disagree."""
     def section(name, d):
         return f"{name}[" + " ".join(f"[{k}, {v}]" for k, v in d.items()) + "]" if d else ""
-    cfg = A.parse_aps_priority(" ".join(x for x in (section("WEIGHT", weights), section("LIMIT", limits),
+    cfg = C.parse_aps_priority(" ".join(x for x in (section("WEIGHT", weights), section("LIMIT", limits),
                                                      section("GRACE_PERIOD", grace)) if x))
     job = A.ApsJobInput(pend_seconds=pend, proc=proc, mem_mb=mem, swap_mb=swap, job_priority=jp, queue_priority=qp,
                         fs_priority=fs, admin_value=admin, system_value=system)

@@ -1,4 +1,4 @@
-"""User-assigned job priority: -sp checks, the default, escalation, requeue (lsfemu.sched.priority)."""
+"""User-assigned job priority: -sp checks, the default, escalation, dispatch and rerun (lsfemu.sched.priority)."""
 
 from __future__ import annotations
 
@@ -48,58 +48,47 @@ def test_default_priority_is_half_of_the_maximum():
 
 
 def test_escalation_counts_whole_intervals():
-    over = (5, 10)  # JOB_PRIORITY_OVER_TIME=5/10
-    assert P.escalated(50, 0, over) == 50
-    assert P.escalated(50, 9 * 60 + 59, over) == 50
-    assert P.escalated(50, 10 * 60, over) == 55
-    assert P.escalated(50, 221 * 60, over) == 160  # the seed's job 2: 50 + 220 * 5/10
-    assert P.escalated(50, 11 * 60, over) == 55  # job 12
-    assert P.escalated(50, 41 * 60, over) == 70  # job 4
-    assert P.escalated(50, 10_000, None) == 50
+    esc = P.escalation((5, 10))  # JOB_PRIORITY_OVER_TIME=5/10
+    assert esc(50, 0) == 50
+    assert esc(50, 9 * 60 + 59) == 50
+    assert esc(50, 10 * 60) == 55
+    assert esc(50, 221 * 60) == 160  # the seed's job 2: 50 + 220 * 5/10
+    assert esc(50, 11 * 60) == 55  # job 12
+    assert esc(50, 41 * 60) == 70  # job 4
+    assert P.escalation(None)(50, 10_000) == 50
 
 
 def test_escalation_goes_past_max_user_priority_but_never_past_max_int():
-    assert P.escalated(100, 60 * 60, (5, 10)) == 130  # beyond MAX_USER_PRIORITY=100
-    assert P.escalated(100, 10**12, (1000, 1)) == P.INT_MAX
-    assert P.escalated(P.INT_MAX, 10**6, (1, 1)) == P.INT_MAX
+    assert P.escalation((5, 10))(100, 60 * 60) == 130  # beyond MAX_USER_PRIORITY=100
+    assert P.escalation((1000, 1))(100, 10**12) == P.INT_MAX
+    assert P.escalation((1, 1))(P.INT_MAX, 10**6) == P.INT_MAX
 
 
 def test_escalation_restarts_at_bmod_sp_and_stops_at_dispatch():
     over = (3, 20)
-    s = P.on_submit(50, now=0)
-    assert s.current(now=40 * 60, over_time=over) == 56
-    s2 = P.on_modify(s, 40, now=40 * 60)  # bmod -sp 40: shows 40 at once
-    assert s2.current(now=40 * 60, over_time=over) == 40
-    assert s2.current(now=60 * 60, over_time=over) == 43
-    assert s2.submit_priority == 50
-    # dispatched at 60 min: no more escalation
-    assert s2.current(now=10 * 3600, over_time=over, pending_until=60 * 60) == 43
-
-
-def test_requeue_resets_job_priority_rerun_keeps_it():
-    over = (5, 10)
-    s = P.on_modify(P.on_submit(60, now=0), 90, now=100)
-    assert s.current(now=100 + 3600, over_time=over) == 120
-    r = P.on_requeue(s, now=5000)
-    assert (r.base, r.base_since, r.submit_priority) == (60, 5000, 60)
-    assert r.current(now=5000, over_time=over) == 60
-    again = P.on_rerun(s, dispatched=3000, now=5000)
-    assert (again.base, again.submit_priority) == (90, 60)  # a rerun keeps the priority
+    esc = P.escalation(over)
+    assert esc(50, 40 * 60) == 56  # submitted with 50 at 0, 40 min later
+    # bmod -sp 40 at 40 min: a new base, counted from then (shows 40 at once)
+    assert esc(40, 0) == 40
+    assert esc(40, 20 * 60) == 43
+    # dispatched at 60 min: the priority it has then is kept, no more escalation
+    base, _since = P.frozen_at_dispatch(40, 40 * 60, 60 * 60, over)
+    assert base == 43
 
 
 def test_rerun_escalates_on_from_the_pending_time_only():
     # Issue 16: -sp 10, JOB_PRIORITY_OVER_TIME=1/1, pends 10.5 min, runs 5 min, rerun.
     over = (1, 1)
-    d = P.on_dispatch(P.on_submit(10, now=0), now=630, over_time=over)
-    assert d.base == 20 and d.current(now=900, over_time=over, pending_until=630) == 20
-    r = P.on_rerun(d, dispatched=630, now=930)
-    assert r.current(now=930, over_time=over) == 20  # not 35: the run does not count
-    assert r.current(now=959, over_time=over) == 20
-    assert r.current(now=960, over_time=over) == 21  # with the half minute pended before the dispatch
-    assert r.current(now=1020, over_time=over) == 22
-    # bmod -sp while the job runs: escalation counts from the rerun
-    m = P.on_modify(d, 40, now=700)
-    assert P.on_rerun(m, dispatched=630, now=930).base_since == 930
+    esc = P.escalation(over)
+    base, since = P.frozen_at_dispatch(10, 0, 630, over)
+    assert base == 20  # what bjobs shows while it runs, and what the rerun keeps
+    origin = P.pending_clock_after_run(since, dispatched=630, now=930)
+    assert esc(base, 930 - origin) == 20  # not 35: the run does not count
+    assert esc(base, 959 - origin) == 20
+    assert esc(base, 960 - origin) == 21  # with the half minute pended before the dispatch
+    assert esc(base, 1020 - origin) == 22
+    # bmod -sp while the job runs (a new origin at 700): escalation counts from the rerun
+    assert P.pending_clock_after_run(700, dispatched=630, now=930) == 930
 
 
 @settings(max_examples=300)
@@ -108,15 +97,17 @@ def test_rerun_escalates_on_from_the_pending_time_only():
        tail=st.integers(0, 20000))
 def test_escalation_counts_pending_time_only(base, over, segments, tail):
     """Pend, run, be rerun, any number of times: the priority is always what a
-    job that only pended, for the same total pending time, would have."""
+    job that only pended, for the same total pending time, would have (the
+    daemon's dispatch and rerun: frozen_at_dispatch, pending_clock_after_run)."""
+    esc = P.escalation(over)
     now = 1767603600
-    s = P.on_submit(base, now=now)
+    prio, origin = base, now
     pended = 0
     for pend, run in segments:
         now += pend
         pended += pend
-        s = P.on_dispatch(s, now=now, over_time=over)
-        assert s.current(now=now + run, over_time=over, pending_until=now) == P.escalated(base, pended, over)
+        prio, origin = P.frozen_at_dispatch(prio, origin, now, over)
+        assert prio == esc(base, pended)
         dispatched, now = now, now + run
-        s = P.on_rerun(s, dispatched=dispatched, now=now)
-    assert s.current(now=now + tail, over_time=over) == P.escalated(base, pended + tail, over)
+        origin = P.pending_clock_after_run(origin, dispatched, now)
+    assert esc(prio, now + tail - origin) == esc(base, pended + tail)

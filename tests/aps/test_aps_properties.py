@@ -7,6 +7,7 @@ import math
 
 from hypothesis import given, settings, strategies as st
 
+from lsfemu.config import aps as C
 from lsfemu.sched import aps as A
 from lsfemu.sched import priority as P
 from lsfemu.sched.resreq import ResReqError, rusage_amounts
@@ -24,8 +25,8 @@ positive = st.floats(min_value=1e-3, max_value=1e6, allow_nan=False, allow_infin
 @given(any_text)
 def test_parse_aps_priority_total(text):
     try:
-        cfg = A.parse_aps_priority(text)
-    except A.ApsSyntaxError as e:
+        cfg = C.parse_aps_priority(text)
+    except C.ApsSyntaxError as e:
         assert str(e)
     else:
         assert all(v != 0 for v in cfg.weights.values())
@@ -37,7 +38,7 @@ def test_parse_aps_priority_total(text):
 def test_parse_aps_mod_total(text):
     try:
         kind, value = A.parse_aps_mod(text)
-    except A.ApsSyntaxError as e:
+    except C.ApsSyntaxError as e:
         assert str(e) and not str(e).endswith(".")
     else:
         assert kind in ("system", "admin") and value != 0
@@ -65,7 +66,7 @@ def test_check_user_priority_total(text, mup, admin):
         assert 1 <= v <= P.INT_MAX and (admin or v <= mup)
 
 
-factors = st.sampled_from(A.ALL_FACTORS)
+factors = st.sampled_from(C.ALL_FACTORS)
 
 
 @st.composite
@@ -78,7 +79,7 @@ def configs(draw):
         text += " LIMIT[" + " ".join(f"[{k}, {v!r}]" for k, v in limits.items()) + "]"
     if grace:
         text += " GRACE_PERIOD[" + " ".join(f"[{k}, {v}s]" for k, v in grace.items()) + "]"
-    return A.parse_aps_priority(text)
+    return C.parse_aps_priority(text)
 
 
 jobs = st.builds(

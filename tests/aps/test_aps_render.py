@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from lsfemu.config import aps as C
 from lsfemu.render import aps as R
 from lsfemu.sched import aps as A
 
@@ -26,7 +27,7 @@ SEED_CONFIG = (
 
 
 def test_seed_bqueues_table_golden():
-    assert R.aps_table(A.parse_aps_priority(SEED_CONFIG)) == SEED_TABLE
+    assert R.aps_table(C.parse_aps_priority(SEED_CONFIG)) == SEED_TABLE
 
 
 def test_table_columns():
@@ -40,13 +41,13 @@ def test_table_columns():
 
 
 def test_partial_configuration_rows():
-    cfg = A.parse_aps_priority("WEIGHT[[JPRIORITY, 1] [QPRIORITY, 10]]")
+    cfg = C.parse_aps_priority("WEIGHT[[JPRIORITY, 1] [QPRIORITY, 10]]")
     assert R.aps_table(cfg) == (
         "APS_PRIORITY:\n" + R.TABLE_HEADER + "\n"
         "  WORK                     1.00                -              -\n"
         "    JOB PRIORITY           1.00                -              -\n"
         "    QUEUE PRIORITY        10.00                -              -\n")
-    cfg = A.parse_aps_priority("WEIGHT[[SWAP, -10] [FS, 100]] LIMIT[[MEM, 50]] GRACE_PERIOD[[WORK, 30m]]")
+    cfg = C.parse_aps_priority("WEIGHT[[SWAP, -10] [FS, 100]] LIMIT[[MEM, 50]] GRACE_PERIOD[[WORK, 30m]]")
     assert R.table_rows(cfg) == ["FS", "RSRC", "MEM", "SWAP", "WORK"]
     lines = R.aps_table(cfg).splitlines()
     assert lines[4] == "    MEMORY                    -            50.00              -"
@@ -54,7 +55,7 @@ def test_partial_configuration_rows():
 
 
 def test_huge_weight_keeps_a_separating_space():
-    cfg = A.parse_aps_priority("WEIGHT[[QPRIORITY, 1e30]]")
+    cfg = C.parse_aps_priority("WEIGHT[[QPRIORITY, 1e30]]")
     row = R.aps_table(cfg).splitlines()[-1]
     assert row.startswith("    QUEUE PRIORITY 1000000000000000019884624838656.00")
 
@@ -76,7 +77,7 @@ def test_bhist_items():
 
 
 def test_explain():
-    cfg = A.parse_aps_priority("WEIGHT[[QPRIORITY, 10] [JPRIORITY, 1] [MEM, 2]] LIMIT[[MEM, 100]] GRACE_PERIOD[[JPRIORITY, 1h]]")
+    cfg = C.parse_aps_priority("WEIGHT[[QPRIORITY, 10] [JPRIORITY, 1] [MEM, 2]] LIMIT[[MEM, 100]] GRACE_PERIOD[[JPRIORITY, 1h]]")
     r = A.aps_value(cfg, A.ApsJobInput(pend_seconds=600, mem_mb=500, job_priority=55, queue_priority=20, admin_value=3))
     text = R.explain_aps(r, job_id=7, queue="short", aps_queue="normal", aps_text=cfg.text)
     lines = text.splitlines()
