@@ -101,7 +101,7 @@ def queue_sections(c: Ctx, recursive: bool = False) -> dict[str, str]:
     USER_SHARES and SHARE_INFO_FOR (the top level; every level with -r)."""
     from lsfemu.render.aps import aps_table
     from lsfemu.render.fairshare import fairshare_section, share_info_block
-    from lsfemu.sched.fairshare import parse_user_shares
+    from lsfemu.config.fairshare import parse_user_shares
 
     cl = c.cluster
     out = {name: aps_table(cfg) for name, cfg in cl.aps_cfg.items()}

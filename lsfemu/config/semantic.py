@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from lsfemu.config import parser as config_parser
 from lsfemu.config.aps import check_issues
+from lsfemu.config.fairshare import ShareSyntaxError, parse_user_shares
 from lsfemu.config.model import ClusterConfig, ConfigError, ConfigIssue
 
 
 def semantic_issues(cfg: ClusterConfig) -> list[ConfigIssue]:
-    from lsfemu.sched import fairshare
-
     queues_file = cfg.files.get("lsb.queues", "lsb.queues")
     by_name = {q.name: q for q in cfg.queues}
     out: list[ConfigIssue] = []
@@ -25,14 +24,14 @@ def semantic_issues(cfg: ClusterConfig) -> list[ConfigIssue]:
     for q in cfg.queues:
         if q.fairshare:
             try:
-                fairshare.parse_user_shares(q.fairshare)
-            except fairshare.ShareSyntaxError as e:
+                parse_user_shares(q.fairshare)
+            except ShareSyntaxError as e:
                 out.append(ConfigIssue(q.file or str(queues_file), q.lines.get("FAIRSHARE", q.line), str(e)))
     for g in cfg.user_groups.values():
         if g.user_shares:
             try:
-                fairshare.parse_user_shares(g.user_shares)
-            except fairshare.ShareSyntaxError as e:
+                parse_user_shares(g.user_shares)
+            except ShareSyntaxError as e:
                 out.append(ConfigIssue(g.file or "lsb.users", g.line, f"group {g.name}: {e}"))
     spec = cfg.params.extra.get("FAIRSHARE_ADJUSTMENT_PLUGIN")
     if spec:

@@ -9,9 +9,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from lsfemu.render.fairshare import user_shares_line
-from lsfemu.sched.fairshare import (
-    Factors, FairshareState, ShareSyntaxError, Usage, build_tree, dynamic_priority, job_usage, parse_user_shares,
-)
+from lsfemu.config.fairshare import ShareSyntaxError, parse_user_shares
+from lsfemu.sched.fairshare import Factors, FairshareState, Usage, build_tree, dynamic_priority, job_usage
 
 H = 3600.0
 nonneg = st.floats(min_value=0, max_value=1e6, allow_nan=False, allow_infinity=False)

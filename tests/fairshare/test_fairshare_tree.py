@@ -8,9 +8,9 @@ from dataclasses import dataclass
 import pytest
 
 from lsfemu.config.model import UserGroupConf
+from lsfemu.config.fairshare import ShareSyntaxError, parse_user_shares
 from lsfemu.sched.fairshare import (
-    ALL, GROUP, OTHERS, SUBTREE, USER, Factors, FairshareState, ShareSyntaxError, Usage, build_tree,
-    fairshare_order, parse_user_shares,
+    ALL, GROUP, OTHERS, SUBTREE, USER, Factors, FairshareState, Usage, build_tree, fairshare_order,
 )
 
 # ---------------------------------------------------------------------------
