@@ -74,7 +74,7 @@ def badmin(c: Ctx) -> Result:
         return Result("\n".join(lines) + "\n", "", 0)
     if sub not in ("reconfig", "mbdrestart", "qopen", "qclose", "qact", "qinact", "hopen", "hclose"):
         return Result("", f"badmin: unknown subcommand <{sub}>\n" + messages.usage("badmin"), 255)
-    if not c.is_cluster_admin:
+    if not c.allows("administer_cluster"):
         return Result("", "User permission denied\n", 255)
     if sub in ("reconfig", "mbdrestart"):
         text, fatal = check_config(cl.envdir, cl.now())
@@ -207,7 +207,7 @@ def _host_failure(c: Ctx, args: list[str]) -> Result:
     cl = c.cluster
     if len(args) != 2 or args[0] not in ("fail", "recover"):
         return Result("", "Usage: lsfemu host fail|recover HOST\n", 255)
-    if not c.is_cluster_admin:
+    if not c.allows("administer_cluster"):
         return Result("", "User permission denied\n", 255)
     host = args[1]
     if host not in cl.config.host_names:
@@ -278,7 +278,7 @@ def lsfemu_remote(c: Ctx) -> Result:
             return Result("", "lsfemu: no daemon in this process (in-process mode)\n", 255)
         killed = ""
         if "--kill-jobs" in argv[2:]:  # else running jobs keep running and are collected by the next daemon
-            if not c.is_cluster_admin:
+            if not c.allows("administer_cluster"):
                 return Result("", "User permission denied\n", 255)
             killed = f"{cl.kill_real_jobs(c.user)} running job(s) killed\n"
         server.CURRENT.stop_after_reply()

@@ -1,5 +1,6 @@
 """What every command shares: the request context, the result, argv parsing
-with typer in LSF's style, job ID parsing, and the permission rules.
+with typer in LSF's style, job ID parsing; the caller (its permissions are
+`ops.permissions`).
 
 Commands never print: they return a `Result` (stdout, stderr, exit code).
 The one exception is output too large to hold: a command run locally (not in
@@ -20,6 +21,8 @@ try:  # typer >= 0.2x carries its own copy of click
 except ImportError:  # older typer depends on click
     from click import exceptions as click_exc
 
+from lsfemu.ops import permissions
+from lsfemu.ops.permissions import Caller
 from lsfemu.render import messages
 
 
@@ -62,18 +65,13 @@ class Ctx:
         else the master host (virtual hosts all map to this machine)."""
         return self.env.get("LSFEMU_SUBMIT_HOST") or self.cluster.master_name or self.cluster.config.master_host
 
-    # -- permissions ---------------------------------------------------------
     @property
-    def is_cluster_admin(self) -> bool:
-        return self.uid == 0 and self.user == "root" or self.cluster.config.is_cluster_admin(self.user)
+    def caller(self) -> Caller:
+        return Caller(self.user, self.uid)
 
-    def is_queue_admin(self, queue: str) -> bool:
-        q = self.cluster.config.queue(queue)
-        return q is not None and self.user in q.administrators
-
-    def may_control(self, job) -> bool:
-        """Owner, cluster administrators, and the administrators of the job's queue."""
-        return job.user == self.user or self.is_cluster_admin or self.is_queue_admin(job.queue)
+    def allows(self, action: str, *, job=None, queue: str | None = None) -> bool:
+        """permissions.allows for this caller (the rules: `ops.permissions.RULES`)."""
+        return permissions.allows(self.cluster.config, self.caller, action, job=job, queue=queue)
 
 
 _current: contextvars.ContextVar[Ctx] = contextvars.ContextVar("lsfemu_ctx")
@@ -215,37 +213,9 @@ def parse_job_refs(args: list[str]) -> tuple[list[tuple[int, tuple | None, str]]
     return good, bad
 
 
-def jobs_of(jobs: dict, jid: int, ranges: tuple | None) -> list:
-    """The rows of job `jid` (a plain job, or the elements of an array in
-    `ranges`; all elements when None), by index."""
-    from lsfemu.sched.arrayspec import in_ranges
-
-    found = [j for (k, i), j in jobs.items() if k == jid and (ranges is None or in_ranges(i, ranges))]
-    found.sort(key=lambda j: j.array_index)
-    return found
-
-
-def name_matches(pattern: str, job) -> bool:
-    """`-J pattern` against a job's name (its command when it has none):
-    wildcards as before, and `name[index_list]` for elements of a job array."""
-    import fnmatch
-
-    base = job.name if job.name is not None else job.command
-    m = re.fullmatch(r"(.*)\[([0-9][0-9,:\-]*)\]", pattern)
-    if m and job.array_index:
-        from lsfemu.sched.arrayspec import ArraySpecError, in_ranges, parse_index_list
-
-        try:
-            ranges = parse_index_list(m.group(2))
-        except ArraySpecError:
-            return False
-        return fnmatch.fnmatchcase(base, m.group(1)) and in_ranges(job.array_index, ranges)
-    return fnmatch.fnmatchcase(base, pattern)
-
-
 def bad_id_message(arg: str) -> str:
     """LSF's complaint about a job ID that parse_job_ids refused."""
     m = _JOBID.match(arg)
     if m and m.group(2) is not None:
-        return "Job ID out of valid range."
-    return "Illegal job ID."
+        return messages.JOB_ID_OUT_OF_RANGE
+    return messages.ILLEGAL_JOB_ID

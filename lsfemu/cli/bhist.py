@@ -77,10 +77,11 @@ from typing import Any, Callable, Optional
 
 import typer
 
-from lsfemu.cli.base import Ctx, Result, ctx, name_matches, parse_job_refs, run_typer
+from lsfemu.cli.base import Ctx, Result, ctx, parse_job_refs, run_typer
 from lsfemu.events.history import CannotStream, Change, HistoryBuilder, JobHistory
 from lsfemu.events.log import CURRENT, EventWarning, JobFilter, event_files, read_events
 from lsfemu.jobstate import ANY_SUSPENDED, FINISHED, PENDING, UNFINISHED
+from lsfemu.ops.select import name_matches
 from lsfemu.render import bhist as R
 from lsfemu.sched.arrayspec import in_ranges
 from lsfemu.render.timefmt import long_prefix

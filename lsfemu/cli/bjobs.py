@@ -14,8 +14,10 @@ from typing import Optional
 
 import typer
 
-from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, jobs_of, name_matches, parse_job_refs, run_typer
+from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, parse_job_refs, run_typer
 from lsfemu.jobstate import ANY_SUSPENDED, FINISHED, ON_HOST, PENDING
+from lsfemu.ops import select
+from lsfemu.ops.select import jobs_of, name_matches
 from lsfemu.render import bjobs as R
 from lsfemu.views import JobView
 
@@ -42,18 +44,6 @@ def table_view(job) -> JobView:
                    aps_system=d["aps_system"], aps_admin=d["aps_admin"],
                    pend_reasons=[r for r in d["pend_reasons"].split("\n") if r],
                    susp_reasons=[susp] if susp else [])
-
-
-def select_users(c: Ctx, u: str | None) -> set[str] | None:
-    """None = all users."""
-    if u is None:
-        return {c.user}
-    if u == "all":
-        return None
-    cfg = c.cluster.config
-    if u in cfg.user_groups:
-        return cfg.group_members(u) if "all" not in cfg.user_groups[u].members else None
-    return {u}
 
 
 def queue_ranks(c: Ctx) -> dict[str, tuple[int, int]]:
@@ -142,7 +132,7 @@ def bjobs(
                 missing.append(typed)
             jobs.extend(found)
     else:
-        users = select_users(c, user if user is not None else ("all" if ids else None))
+        users = select.users(c.cluster.config, c.user, user if user is not None else ("all" if ids else None))
         if aps and lean and not arrays:
             # The last -aps table, if nothing it depends on changed since (lsfemu.engine.listing)
             kept = (frozenset(users) if users is not None else None, queue, name, all_, done, pend, run, susp,

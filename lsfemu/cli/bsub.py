@@ -217,7 +217,7 @@ def _submit(c: Ctx, cmdline: str, o: dict):
         raise SubmitError("No such queue", qname)
     if not cl.queue_open(qname):
         raise SubmitError("Queue has been closed", qname)
-    if not cfg.queue_allows_user(q, c.user) and not c.is_cluster_admin:
+    if not cfg.queue_allows_user(q, c.user) and not c.allows("use_any_queue"):
         raise SubmitError("User cannot use the queue", qname)
     if q.fairshare:
         from lsfemu.sched.fairshare import build_tree
@@ -265,7 +265,7 @@ def _submit(c: Ctx, cmdline: str, o: dict):
         if not re.fullmatch(r"\s*[0-9]{1,10}\s*", o["sp"]):
             raise SubmitError("Bad user priority")
         prio = int(o["sp"])
-        admin = c.is_cluster_admin or c.is_queue_admin(qname)
+        admin = c.allows("administer_queue", queue=qname)
         if prio < 1 or prio > 2147483647 or (prio > mup and not admin):
             raise SubmitError("Bad user priority")
     # Resource requirements

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from typing import Optional
 
-import typer
-
 import re
 
-from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, jobs_of, parse_job_refs, run_typer
+import typer
+
+from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, parse_job_refs, run_typer
+from lsfemu.cli.control import answer, selection
 from lsfemu.jobstate import FINISHED, ON_HOST, PENDING
+from lsfemu.ops import control as ops_control
+from lsfemu.ops.select import jobs_of
 
 bmod_app = typer.Typer(add_completion=False)
 
@@ -80,8 +83,8 @@ def bmod(
         if c.rc == 0:
             c.error(f"{typed}: No matching job found. Job not modified.")
         return
-    admin = c.is_cluster_admin or c.is_queue_admin(job.queue)
-    if job.user != c.user and not admin:
+    admin = c.allows("administer_queue", job=job)
+    if not c.allows("modify", job=job):
         c.error("User permission denied. Job not modified.")
         return
     if job.status in FINISHED:
@@ -153,8 +156,8 @@ def _move(c: Ctx, args: list[str] | None, to_top: bool) -> None:
     if job is None:
         c.error(f"Job <{typed}>: No matching job found")
         return
-    admin = c.is_cluster_admin or c.is_queue_admin(job.queue)
-    if job.user != c.user and not admin:
+    admin = c.allows("administer_queue", job=job)
+    if not c.allows("modify", job=job):
         c.error(f"Job <{typed}>: User permission denied")
         return
     if job.status in FINISHED:
@@ -215,32 +218,15 @@ def brequeue(
     user: Optional[str] = typer.Option(None, "-u"),
     job_ids: Optional[list[str]] = typer.Argument(None),
 ) -> None:
-    from lsfemu.cli.control import act, resolve
-
     c = ctx()
     if not job_ids:
         raise UsageExit("Job ID must be specified.")
     states = set()
-    if done or all_:
-        states.add("DONE")
-    if exited or all_:
-        states.add("EXIT")
-    if running or all_:
-        states |= set(ON_HOST)
-    if not states:  # LSF's default: exited and running jobs
-        states = {"EXIT", "RUN", "USUSP", "SSUSP"}
-    targets = resolve(c, job_ids, user, None, None)
-
-    def one(job, typed):
-        if job.status in PENDING:
-            return "Job has not started yet"
-        if job.status not in states:
-            return "Job has already finished" if job.status in FINISHED else "Job has already started"
-        c.cluster.requeue(job, c.user)
-        c.print(f"Job <{typed}> is being requeued ")
-        return None
-
-    act(c, targets, one)
+    for flag, on in (("-d", done), ("-e", exited), ("-r", running)):
+        if on or all_:
+            states |= ops_control.REQUEUE_STATES[flag]
+    sel = selection(job_ids, user)
+    answer(c, lambda: ops_control.requeue(c.cluster, c.caller, sel, states))
 
 
 def run_bmod(c: Ctx) -> Result:

@@ -19,6 +19,9 @@ complete lines ending with a newline.
 
 from __future__ import annotations
 
+from lsfemu import errors
+from lsfemu.render.timefmt import ctime
+
 # --- lsberrno strings (section 12) ------------------------------------------
 NO_MATCHING_JOB = "No matching job found"
 JOB_NOT_STARTED = "Job has not started yet"
@@ -75,6 +78,14 @@ SYNTAX_ERROR = "Syntax error"
 LSBERRNO: tuple[str, ...] = tuple(
     v for k, v in sorted(globals().items()) if k.isupper() and isinstance(v, str)
 )
+
+# --- the commands' own texts (complete sentences; not lsberrno strings) ------
+JOB_NOT_SUSPENDED = "Job is not suspended"
+ILLEGAL_JOB_ID = "Illegal job ID."
+JOB_ID_OUT_OF_RANGE = "Job ID out of valid range."
+ILLEGAL_SIGNAL = "Illegal signal value"
+NEED_JOB_SELECTION = "Job ID or one of '-m', '-u' '-q' and '-J' must be specified."
+NEED_DEST_QUEUE = "The destination queue name must be specified."
 
 # --- composition --------------------------------------------------------------
 
@@ -155,6 +166,55 @@ def no_job_found(
     return base + _filters(queue, host, cluster)
 
 
+# --- typed errors (lsfemu/errors.py), rendered once --------------------------------
+
+
+def error_text(e: errors.LsfError) -> str:
+    """The text of an operation's error (lines without the last newline)."""
+    if isinstance(e, errors.BadJobIds):
+        return "\n".join(object_error(arg, reason) for arg, reason in e.bad)
+    if isinstance(e, errors.NoJobFound):
+        return not_found(e.name) if e.name is not None else no_job_found("unfinished", queue=e.queue)
+    if isinstance(e, errors.WallClockAhead):
+        return (f"LSFEMU_CLOCK=wall: the cluster's clock is at {ctime(e.cluster_time)}, ahead of this machine's "
+                f"({ctime(e.wall_time)}); time cannot run backwards: keep LSFEMU_CLOCK=virtual until then")
+    if isinstance(e, errors.JobError):
+        return job_error(e.subject, e.reason)
+    if isinstance(e, errors.NotSubmitted):
+        return not_submitted(e.reason, e.subject)
+    if isinstance(e, errors.NotModified):
+        return not_modified(e.reason, e.subject)
+    return object_error(e.subject, e.reason) if e.subject is not None else e.reason
+
+
+def job_errors(failures) -> list[str]:
+    """The stderr lines of a job control command's failures, [(job or None, ID as typed,
+    reason)] in order: elements of one job array named one by one with the same reason
+    in a row are condensed as LSF 10 does (`Job <123[1-2:1]>: Job has already finished`)."""
+    lines: list[str] = []
+    run: list | None = None  # [job ID, first index, last index, reason]
+
+    def flush() -> None:
+        nonlocal run
+        if run is not None:
+            jid, first, last, text = run
+            lines.append(job_error(f"{jid}[{first}]" if first == last else f"{jid}[{first}-{last}:1]", text))
+            run = None
+
+    for job, typed, reason in failures:
+        if job is not None and job.array_index and typed == f"{job.id}[{job.array_index}]":
+            if run is not None and run[0] == job.id and run[2] + 1 == job.array_index and run[3] == reason:
+                run[2] = job.array_index
+                continue
+            flush()
+            run = [job.id, job.array_index, job.array_index, reason]
+            continue
+        flush()
+        lines.append(job_error(typed, reason))
+    flush()
+    return lines
+
+
 # --- success lines (2.1-2.6) -----------------------------------------------------
 
 
@@ -187,6 +247,10 @@ def being_resumed(job_id: object) -> str:
 def being_requeued(job_id: object) -> str:
     """OpenLava's text carries one trailing space."""
     return f"Job <{job_id}> is being requeued "
+
+
+def being_migrated(job_id: object) -> str:
+    return f"Job <{job_id}> is being migrated"
 
 
 def switched(job_id: object, queue: str) -> str:

@@ -1,0 +1,93 @@
+"""Which jobs a command names: job IDs and index lists, `0` for all of the
+caller's unfinished jobs, the -u/-q/-J filters (bkill, bstop, bresume,
+bswitch, bmig, brequeue; bjobs and bmod use the pieces)."""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from dataclasses import dataclass
+
+from lsfemu.jobstate import ON_HOST, PENDING
+from lsfemu.sched.arrayspec import ArraySpecError, in_ranges, parse_index_list
+
+#: jobs a signal can reach: not an UNKWN job (its host is lost), not a finished one
+SIGNALLABLE = PENDING + ON_HOST
+
+
+def users(config, caller_user: str, u: str | None) -> set[str] | None:
+    """The users `-u u` names (None = all users); no -u is the caller."""
+    if u is None:
+        return {caller_user}
+    if u == "all":
+        return None
+    if u in config.user_groups:
+        return config.group_members(u) if "all" not in config.user_groups[u].members else None
+    return {u}
+
+
+def jobs_of(jobs: dict, jid: int, ranges: tuple | None) -> list:
+    """The rows of job `jid` (a plain job, or the elements of an array in
+    `ranges`; all elements when None), by index."""
+    found = [j for (k, i), j in jobs.items() if k == jid and (ranges is None or in_ranges(i, ranges))]
+    found.sort(key=lambda j: j.array_index)
+    return found
+
+
+def name_matches(pattern: str, job) -> bool:
+    """`-J pattern` against a job's name (its command when it has none):
+    wildcards as before, and `name[index_list]` for elements of a job array."""
+    base = job.name if job.name is not None else job.command
+    m = re.fullmatch(r"(.*)\[([0-9][0-9,:\-]*)\]", pattern)
+    if m and job.array_index:
+        try:
+            ranges = parse_index_list(m.group(2))
+        except ArraySpecError:
+            return False
+        return fnmatch.fnmatchcase(base, m.group(1)) and in_ranges(job.array_index, ranges)
+    return fnmatch.fnmatchcase(base, pattern)
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The jobs a control command names: `refs` as `cli.base.parse_job_refs`
+    gives them (job ID, index ranges or None, as typed), the arguments that did
+    not parse (`bad`: (argument, LSF's reason)), and the filters."""
+
+    refs: tuple = ()
+    bad: tuple = ()
+    user: str | None = None
+    queue: str | None = None
+    name: str | None = None
+
+
+def targets(cluster, caller_user: str, sel: Selection) -> list[tuple[object | None, str]]:
+    """(job or None when unknown, the ID as typed) for every job to act on.
+    A job array named by its ID alone is one target: the list of its
+    elements, answered in one line (`Job <123> is being terminated`); an
+    index list (`123[1-5]`) gives one target per element that exists."""
+    out: list[tuple[object | None, str]] = []
+    if sel.refs and not any(i[0] == 0 for i in sel.refs):
+        for jid, ranges, typed in sel.refs:
+            found = jobs_of(cluster.jobs, jid, ranges)
+            if not found:
+                out.append((None, typed))
+            elif ranges is None and found[0].array_index:
+                out.append((found, typed))
+            elif len(found) == 1:
+                out.append((found[0], typed))
+            else:
+                out.extend((j, f"{j.id}[{j.array_index}]") for j in found)
+        return out
+    named = users(cluster.config, caller_user, sel.user)
+    for j in sorted(cluster.jobs.values(), key=lambda j: j.position):
+        if j.status not in SIGNALLABLE:
+            continue
+        if named is not None and j.user not in named:
+            continue
+        if sel.queue is not None and j.queue != sel.queue:
+            continue
+        if sel.name is not None and not name_matches(sel.name, j):
+            continue
+        out.append((j, str(j.id) if not j.array_index else f"{j.id}[{j.array_index}]"))
+    return out
