@@ -1,0 +1,248 @@
+"""``bjobs -l`` and ``bjobs -UF`` (reference 3.7, 3.8): one block of records
+per job (header, submit, start, usage, finish), the limits, the scheduling
+parameters and the resource requirement details. Fix pack 13's wording (see
+the package's docstring).
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from lsfemu.jobstate import FINISHED, PENDING, SUSPENDED
+from lsfemu.render.bjobs.common import (
+    JOB_SEPARATOR, LOAD_TABLE, RUNLIMIT_TITLE, aps_number, display_id, has_started, home_relative, job_name,
+    limit_text, mem_text, short_hosts,
+)
+from lsfemu.render.timefmt import PREFIX_LEN, PREFIX_LEN_YEAR, long_prefix
+from lsfemu.render.wrap import SOFT_SPACE, host_list, wrap_record
+from lsfemu.views import JobView
+
+
+def header_record(job: JobView, *, max_user_priority_set: bool) -> str:
+    """The unwrapped header record of bjobs -l (no trailing ``;``)."""
+    parts = [f"Job <{display_id(job)}>"]
+    if job.name is not None:
+        parts.append(f", Job Name <{job_name(job)}>")
+    parts.append(f", User <{job.user}>")
+    parts.append(f", Project <{job.project}>")
+    if job.user_group:
+        parts.append(f", User Group <{job.user_group}>")
+    if job.application:
+        parts.append(f", Application <{job.application}>")
+    parts.append(f", Status <{job.status}>")
+    parts.append(f", Queue <{job.queue}>")
+    if max_user_priority_set and job.priority is not None:
+        parts.append(f", Job Priority <{job.priority}>")
+    parts.append(f", Command <{job.command}>")
+    if job.share_group:
+        parts.append(f", Share group charged <{job.share_group}>")
+    if job.aps_system is not None:
+        parts.append(f", System Absolute Priority <{aps_number(job.aps_system)}>")
+    if job.aps_admin is not None:
+        parts.append(f", Admin factor value <{aps_number(job.aps_admin)}>")
+    if job.esub:
+        parts.append(f", Esub <{job.esub}>")
+    return "".join(parts)
+
+
+def submit_record(job: JobView) -> str:
+    """The submit record's text after the time stamp, ending with ``;``."""
+    parts = [f"Submitted from host <{job.from_host}>"]
+    parts.append(f", CWD <{home_relative(job.cwd, job.home)}>")
+    if job.specified_cwd:
+        parts.append(f", Specified CWD <{job.specified_cwd}>")
+    if job.output_file:
+        label = "Output File (overwrite)" if job.output_overwrite else "Output File"
+        parts.append(f", {label} <{job.output_file}>")
+    if job.error_file:
+        label = "Error File (overwrite)" if job.error_overwrite else "Error File"
+        parts.append(f", {label} <{job.error_file}>")
+    mx = job.max_processors
+    if job.num_processors > 1 or (mx is not None and mx > 1):
+        if mx is not None and mx != job.num_processors:
+            parts.append(f", {job.num_processors}-{mx} Task(s)")
+        else:
+            parts.append(f", {job.num_processors} Task(s)")
+    if job.res_req:
+        parts.append(f", Requested Resources <{job.res_req}>")
+    if job.dependency:
+        parts.append(f", Dependency Condition <{job.dependency}>")
+    if job.submit_priority is not None:
+        parts.append(f", User Priority <{job.submit_priority}>")
+    return "".join(parts) + ";"
+
+
+def start_record(job: JobView, *, short_hostlist: bool = False) -> str:
+    """``Started N Task(s) on Host(s) <h> ..., Allocated N Slot(s) on Host(s)
+    <h> ..., Execution Home <..>, Execution CWD <..>;`` with soft host separators."""
+    n = len(job.exec_hosts)
+    hosts = short_hosts(job.exec_hosts) if short_hostlist else list(job.exec_hosts)
+    hl = host_list(hosts)
+    text = f"Started {n} Task(s) on Host(s){hl}, Allocated {n} Slot(s) on Host(s){hl}"
+    if job.exec_home:
+        text += f", Execution Home <{job.exec_home}>"
+    if job.exec_cwd:
+        text += f", Execution CWD <{job.exec_cwd}>"
+    return text + ";"
+
+
+def _usage_items(job: JobView) -> tuple[str | None, list[str], tuple[int, list[int]] | None]:
+    cpu = f"The CPU time used is {int(job.cpu_time)} seconds." if int(job.cpu_time) > 0 else None
+    mem: list[str] = []
+    if job.mem_kb is not None:
+        mem.append(f"MEM: {mem_text(job.mem_kb)}")
+    if job.swap_kb is not None:
+        mem.append(f"SWAP: {mem_text(job.swap_kb)}")
+    if job.nthreads is not None and mem:
+        mem.append(f"NTHREAD: {job.nthreads}")
+    pid = None
+    if job.pids:
+        pid = (job.pgid if job.pgid is not None else job.pids[0], list(job.pids))
+    return cpu, mem, pid
+
+
+def _exit_text(job: JobView) -> str:
+    if job.exit_code:
+        return f"Exited with exit code {job.exit_code}."
+    if job.exit_reason and job.exit_reason.startswith("TERM_"):
+        return f"Exited by LSF signal {job.exit_reason.split(':', 1)[0].strip()}."
+    return "Exited."
+
+
+def _host_cpu_lines(job: JobView) -> list[str]:
+    """FP13's per-host CPU split; the emulator charges all CPU to the first host."""
+    hosts = []
+    for h in job.exec_hosts:
+        if h not in hosts:
+            hosts.append(h)
+    return [
+        f"HOST: {h}; CPU_TIME: {int(job.cpu_time) if i == 0 else 0} seconds"
+        for i, h in enumerate(hosts)
+    ]
+
+
+def _long_one(
+    job: JobView,
+    *,
+    now: float,
+    max_user_priority_set: bool,
+    year: bool,
+    uf: bool,
+    short_hostlist: bool,
+) -> str:
+    indent = PREFIX_LEN_YEAR if year else PREFIX_LEN
+    pad = " " * indent
+
+    def rec(text: str) -> str:
+        if uf:
+            return text.replace(SOFT_SPACE, " ") + "\n"
+        return wrap_record(text, indent)
+
+    def stamp(t: float) -> str:
+        return long_prefix(t, year) + ": "
+
+    out: list[str] = ["\n"]
+    out.append(rec(header_record(job, max_user_priority_set=max_user_priority_set)))
+    out.append(rec(stamp(job.submit_time) + submit_record(job)))
+
+    if job.status in PENDING:
+        out.append(" PENDING REASONS:\n")
+        out.extend(f" {r};\n" for r in job.pend_reasons)
+    else:
+        if has_started(job) and job.exec_hosts:
+            out.append(rec(stamp(job.start_time) + start_record(job, short_hostlist=short_hostlist)))
+        if job.status in ("RUN",) + SUSPENDED:
+            cpu, mem, pid = _usage_items(job)
+            if cpu or mem or pid:
+                if uf:
+                    items = list(mem)
+                    if pid:
+                        items += [f"PGID: {pid[0]}", "PIDs: " + " ".join(map(str, pid[1]))]
+                    text = stamp(now) + "Resource usage collected."
+                    if cpu:
+                        text += " " + cpu
+                    if items:
+                        text += " " + "; ".join(items) + ";"
+                    out.append(text + "\n")
+                else:
+                    out.append(stamp(now) + "Resource usage collected.\n")
+                    if cpu:
+                        out.append(pad + cpu + "\n")
+                    if mem:
+                        out.append(pad + ";  ".join(mem) + "\n")
+                    if pid:
+                        out.append(pad + f"PGID: {pid[0]};  PIDs: " + "".join(f"{p} " for p in pid[1]) + "\n")
+        if job.status in SUSPENDED:
+            out.append(" SUSPENDING REASONS:\n")
+            out.extend(f" {r};\n" for r in job.susp_reasons)
+        if job.status in FINISHED and job.finish_time is not None:
+            ran = job.start_time is not None and bool(job.exec_hosts)
+            cpu_sentence = f" The CPU time used is {job.cpu_time:.1f} seconds." if ran else ""
+            verdict = "Done successfully." if job.status == "DONE" else _exit_text(job)
+            host_lines = _host_cpu_lines(job) if ran else []
+            if uf:
+                text = stamp(job.finish_time) + verdict + cpu_sentence
+                if host_lines:
+                    text += " " + " ".join(h + ";" for h in host_lines)
+                out.append(text + "\n")
+            else:
+                out.append(rec(stamp(job.finish_time) + verdict + cpu_sentence))
+                out.extend(pad + h + "\n" for h in host_lines)
+            if job.status == "EXIT" and job.exit_reason:
+                reason = job.exit_reason if job.exit_reason.endswith(".") else job.exit_reason + "."
+                out.append(rec(stamp(job.finish_time) + f"Completed <exit>; {reason}"))
+
+    # The limit section: an empty line, then the limit groups separated by
+    # empty lines; every later block is introduced by its own empty line.
+    out.append("\n")
+    if job.run_limit is not None:
+        out.append(f"{RUNLIMIT_TITLE}\n {job.run_limit:.1f} min\n")
+    if job.mem_limit_kb is not None:
+        # LSF 10: a name row, then each value right-aligned in 6 with its unit
+        # letter and a space on both sides (` CORELIMIT MEMLIMIT` / `      0 M     3.9 G `).
+        if job.run_limit is not None:
+            out.append("\n")
+        number, letter = limit_text(job.mem_limit_kb, job.limits_unit).split(" ")
+        out.append(f" MEMLIMIT\n {number:>6} {letter} \n")
+    if job.max_mem_kb is not None:
+        avg = mem_text(job.avg_mem_kb) if job.avg_mem_kb is not None else "-"
+        out.append(f"\n MEMORY USAGE:\n MAX MEM: {mem_text(job.max_mem_kb)};  AVG MEM: {avg}\n")
+    out.append("\n SCHEDULING PARAMETERS:\n" + LOAD_TABLE)
+    out.append("\n RESOURCE REQUIREMENT DETAILS:\n")
+    combined = job.combined_res_req if job.combined_res_req is not None else job.res_req
+    if job.effective_res_req is not None:
+        effective = job.effective_res_req
+    else:
+        effective = job.res_req if has_started(job) else None
+    out.append(rec(f" Combined: {combined or '-'}"))
+    out.append(rec(f" Effective: {effective or '-'}"))
+    return "".join(out)
+
+
+def long(
+    jobs: Iterable[JobView],
+    *,
+    now: float,
+    max_user_priority_set: bool,
+    year: bool = False,
+    uf: bool = False,
+    short_hostlist: bool = False,
+) -> str:
+    """``bjobs -l`` (``uf=True``: ``bjobs -UF``). Each job starts with an empty
+    line; jobs are separated by 78 dashes; the output ends with an empty line.
+    ``Job Priority <N>`` shows when *max_user_priority_set* and the job has a
+    priority. ``short_hostlist`` mirrors ``LSB_SHORT_HOSTLIST=1``."""
+    blocks = [
+        _long_one(
+            j,
+            now=now,
+            max_user_priority_set=max_user_priority_set,
+            year=year,
+            uf=uf,
+            short_hostlist=short_hostlist,
+        )
+        for j in jobs
+    ]
+    if not blocks:
+        return ""
+    return (JOB_SEPARATOR + "\n").join(blocks) + "\n"

@@ -1,0 +1,198 @@
+"""bjobs' one-line-per-job tables: the default and ``-w`` tables (reference
+3.1, 3.2, ``-noheader``, ``-s`` reasons), ``-p`` (3.6), ``-A`` (arrays) and
+``-aps`` (3.9). The table rows are the hot path of a long listing: each job
+is one call of :func:`_table_rows`.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from lsfemu.jobstate import PENDING, SUSPENDED
+from lsfemu.render.bjobs.common import aps_number, job_name, name_trunc, short_hosts
+from lsfemu.render.timefmt import table_time
+from lsfemu.views import JobView
+
+_TABLE_HEADER_TAIL = "USER    STAT  QUEUE      FROM_HOST   EXEC_HOST   JOB_NAME   SUBMIT_TIME"
+
+
+def _table_header(jobid_width: int) -> str:
+    return f"{'JOBID':<{jobid_width}} {_TABLE_HEADER_TAIL}"
+
+
+def _table_rows(job: JobView, *, wide: bool, jobid_width: int, year: bool) -> tuple[str, list[str]]:
+    """The main row (without newline) and the extra EXEC_HOST lines."""
+    jid = str(job.job_id)
+    if not wide and len(jid) > jobid_width:
+        jid = jid[-jobid_width:]
+    groups = short_hosts(job.exec_hosts)
+    extra: list[str] = []
+    if job.status in PENDING:
+        exec_host = "-" if wide else ""
+    elif not groups:
+        exec_host = "-" if wide else "   -   "
+    elif wide:
+        exec_host = ":".join(groups)
+    else:
+        exec_host = groups[0][:11]
+        indent = " " * (jobid_width + 38)
+        extra = [indent + g for g in groups[1:]]
+    name = job_name(job)
+    when = table_time(job.submit_time, year)
+    if wide:
+        row = (
+            f"{jid:<{jobid_width}} {job.user:<7} {job.status:<5} {job.queue:<10} "
+            f"{job.from_host:<11} {exec_host:<11} {name:<10} {when}"
+        )
+    else:
+        row = (
+            f"{jid:<{jobid_width}} {job.user[:7]:<7} {job.status[:5]:<5} {job.queue[:10]:<10} "
+            f"{job.from_host[:11]:<11} {exec_host:<11} {name_trunc(name, 10):<10} {when}"
+        )
+    return row, extra
+
+
+def reason_lines(job: JobView) -> list[str]:
+    """`` reason;`` lines: pending reasons of PEND/PSUSP jobs, suspending
+    reasons of USUSP/SSUSP jobs, nothing otherwise."""
+    if job.status in PENDING:
+        return [f" {r};" for r in job.pend_reasons]
+    if job.status in SUSPENDED:
+        return [f" {r};" for r in job.susp_reasons]
+    return []
+
+
+def table(
+    jobs: Iterable[JobView],
+    *,
+    wide: bool = False,
+    jobid_width: int = 7,
+    year: bool = False,
+    header: bool = True,
+    reasons: bool = False,
+) -> str:
+    """``bjobs`` / ``bjobs -w`` (``header=False``: ``-noheader``).
+    ``reasons=True`` adds each job's pending/suspending reasons under its row
+    (``bjobs -s``; ``bjobs -p`` has its own layout, :func:`pend_table`)."""
+    jobs = list(jobs)
+    if not jobs:
+        return ""
+    out = [_table_header(jobid_width)] if header else []
+    for job in jobs:
+        row, extra = _table_rows(job, wide=wide, jobid_width=jobid_width, year=year)
+        out.append(row)
+        out.extend(extra)
+        if reasons:
+            out.extend(reason_lines(job))
+    return "\n".join(out) + "\n"
+
+
+PEND_HEADER_TAIL = "USER    STAT  QUEUE       FROM_HOST      JOB_NAME           SUBMIT_TIME"
+
+
+ARRAY_HEADER = "JOBID    ARRAY_SPEC  OWNER   NJOBS PEND DONE  RUN EXIT SSUSP USUSP PSUSP\n"
+
+
+def array_table(rows, *, wide: bool = False, header: bool = True) -> str:
+    """bjobs -A. ``rows``: (job ID, the array's -J value, owner, elements,
+    counts by state). OpenLava's printf layout: ID left in 7, two spaces,
+    ARRAY_SPEC left in 8 (cut), OWNER right in 8 (cut), then the counts right
+    in 5 4 4 4 4 5 5 5 after three spaces; -w prints ARRAY_SPEC and OWNER whole."""
+    out = [ARRAY_HEADER] if header else []
+    for jid, spec, owner, njobs, n in rows:
+        if wide:
+            head = f"{jid:<7}  {spec} {owner} "
+        else:
+            head = f"{jid:<7}  {spec[:8]:<8} {owner[:8]:>8} "
+        out.append(f"{head}  {njobs:5d} {n['PEND']:4d} {n['DONE']:4d} {n['RUN']:4d} {n['EXIT']:4d} "
+                   f"{n['SSUSP']:5d} {n['USUSP']:5d} {n['PSUSP']:5d}\n")
+    return "".join(out)
+
+
+def pend_table(
+    jobs: Iterable[JobView],
+    *,
+    wide: bool = False,
+    jobid_width: int = 7,
+    year: bool = False,
+    header: bool = True,
+) -> str:
+    """``bjobs -p`` (reason display level 0, reference 3.6 [OL widths]): no
+    EXEC_HOST column, QUEUE 11, FROM_HOST 14, JOB_NAME 18 (``*``-cut), then one
+    `` reason;`` line per pending reason under each row."""
+    jobs = list(jobs)
+    if not jobs:
+        return ""
+    out = [f"{'JOBID':<{jobid_width}} {PEND_HEADER_TAIL}"] if header else []
+    for job in jobs:
+        jid = str(job.job_id)
+        name = job_name(job)
+        when = table_time(job.submit_time, year)
+        if wide:
+            out.append(
+                f"{jid:<{jobid_width}} {job.user:<7} {job.status:<5} {job.queue:<11} "
+                f"{job.from_host:<14} {name:<18} {when}"
+            )
+        else:
+            if len(jid) > jobid_width:
+                jid = jid[-jobid_width:]
+            out.append(
+                f"{jid:<{jobid_width}} {job.user[:7]:<7} {job.status[:5]:<5} {job.queue[:11]:<11} "
+                f"{job.from_host[:14]:<14} {name_trunc(name, 18):<18} {when}"
+            )
+        out.extend(reason_lines(job))
+    return "\n".join(out) + "\n"
+
+
+def aps_value_text(job: JobView) -> str:
+    """``(10)`` for a system value, ``109.00`` for a calculated one, ``-`` otherwise."""
+    return aps_cell_text(job.aps_system, job.aps_value)
+
+
+def aps_cell_text(system: float | None, value: float | None) -> str:
+    """:func:`aps_value_text` of a job with these values."""
+    if system is not None:
+        return f"({aps_number(system)})"
+    if value is not None:
+        return f"{value:.2f}"
+    return "-"
+
+
+def aps_row(job: JobView, *, wide: bool = False, jobid_width: int = 7, year: bool = False) -> str:
+    """A pending job's ``bjobs -aps`` line before its APS value (a pending
+    job has no EXEC_HOST continuation lines)."""
+    return _table_rows(job, wide=wide, jobid_width=jobid_width, year=year)[0]
+
+
+def aps_lines_text(lines: list[str], *, jobid_width: int = 7, year: bool = False, header: bool = True) -> str:
+    """The ``bjobs -aps`` table from its job lines (:func:`aps_line`): the
+    header, when wanted, and a newline after each line."""
+    if not lines:
+        return ""
+    if header:
+        time_width = len(table_time(0, year))
+        lines = [_table_header(jobid_width) + " " * (time_width - len("SUBMIT_TIME")) + " " + f"{'APS':>6}", *lines]
+    return "\n".join(lines) + "\n"
+
+
+def aps_line(row: str, cell: str) -> str:
+    """One job's ``bjobs -aps`` line: its row, one space, the APS value right-aligned in 6."""
+    return f"{row} {cell:>6}"
+
+
+def aps_table(
+    jobs: Iterable[JobView],
+    *,
+    wide: bool = False,
+    jobid_width: int = 7,
+    year: bool = False,
+    header: bool = True,
+) -> str:
+    """``bjobs -aps``: the default row, one space, the APS value right-aligned
+    in 6 (reference 3.9's proposal; the seed samples are hand-spaced)."""
+    lines = []
+    for job in jobs:
+        row, extra = _table_rows(job, wide=wide, jobid_width=jobid_width, year=year)
+        lines.append(aps_line(row, aps_value_text(job)))
+        lines.extend(extra)
+    return aps_lines_text(lines, jobid_width=jobid_width, year=year, header=header)
