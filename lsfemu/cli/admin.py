@@ -15,7 +15,7 @@ from lsfemu.cli.base import Ctx, Result
 from lsfemu.clock import MAX_TIME, parse_duration, parse_time, wall_refusal
 from lsfemu.config.model import ConfigIssue
 from lsfemu.config.lexer import Reporter
-from lsfemu.config.parser import parse_lsf_conf
+from lsfemu.config.lsf_conf import parse_lsf_conf
 from lsfemu.config.semantic import check_all
 from lsfemu.jobstate import FINISHED, PENDING
 from lsfemu.render import messages, timefmt

@@ -13,7 +13,8 @@ nothing file-specific:
   rows of whitespace-separated values where `(a b c)` / `[x, 1]` are one value).
 * `Reporter` collects `ConfigIssue`s for one file.
 
-The meaning of keys, columns and values belongs to `lsfemu.config.parser`.
+The meaning of keys, columns and values belongs to the file's module
+(`lsfemu.config.lsf_conf`, `lsb_queues`, ...; `lsfemu.config.parser` runs them).
 """
 
 from __future__ import annotations

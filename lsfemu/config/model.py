@@ -1,7 +1,8 @@
 """Typed, validated configuration of one cluster.
 
-The parsers in `lsfemu.config.parser` build these objects from LSF's own files
-(lsf.conf, lsb.params, lsb.queues, lsb.users, lsb.hosts, lsf.cluster.<name>).
+The parsers (`lsfemu.config.parser` and one module per file: `lsf_conf`,
+`lsf_cluster`, `lsb_params`, `lsb_queues`, `lsb_users`, `lsb_hosts`) build
+these objects from LSF's own files.
 Everything downstream (daemon, scheduler, renderers) reads configuration only
 through these classes.
 """

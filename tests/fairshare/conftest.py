@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from lsfemu.config.lexer import Reporter
-from lsfemu.config.parser import parse_params, parse_queues, parse_users
+from lsfemu.config.lsb_params import parse_params
+from lsfemu.config.lsb_queues import parse_queues
+from lsfemu.config.lsb_users import parse_users
 
 
 def _params(text: str):

@@ -1,0 +1,104 @@
+"""lsb.params: the Parameters section into `Params` (the scheduler's
+intervals and limits, the fairshare factors, DEFAULT_QUEUE,
+JOB_PRIORITY_OVER_TIME; the real keys lsfemu keeps for later in `extra`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from lsfemu.config.lexer import Reporter, keyword_pairs, show
+from lsfemu.config.model import Params
+from lsfemu.config.values import INT_MAX, dedupe, empty_value, read_sections, to_bool, to_float, to_int, unsupported
+
+# KEY -> (Params attribute, minimum, maximum)
+_P_INT: dict[str, tuple[str, int, int]] = {
+    "MBD_SLEEP_TIME": ("mbd_sleep_time", 1, INT_MAX),
+    "SBD_SLEEP_TIME": ("sbd_sleep_time", 1, INT_MAX),
+    "JOB_ACCEPT_INTERVAL": ("job_accept_interval", 0, INT_MAX),
+    "CLEAN_PERIOD": ("clean_period", 1, INT_MAX),
+    "MAX_JOB_NUM": ("max_job_num", 0, INT_MAX),
+    "MAX_USER_PRIORITY": ("max_user_priority", 1, INT_MAX),
+    "MAX_JOBID": ("max_jobid", 1, 2147483646),
+    "JOB_TERMINATE_INTERVAL": ("job_terminate_interval", 0, INT_MAX),
+    "MAX_JOB_ARRAY_SIZE": ("max_job_array_size", 1, 2147483646),
+    "PG_SUSP_IT": ("pg_susp_it", 0, INT_MAX),
+    "MAX_SBD_FAIL": ("max_sbd_fail", 1, INT_MAX),
+}
+FACTORS = (
+    "CPU_TIME_FACTOR", "RUN_TIME_FACTOR", "RUN_JOB_FACTOR", "FAIRSHARE_ADJUSTMENT_FACTOR",
+    "HIST_HOURS", "COMMITTED_RUN_TIME_FACTOR", "GPU_RUN_TIME_FACTOR", "FWD_JOB_FACTOR",
+)
+_P_FLOAT = {k: k.lower() for k in FACTORS}
+_P_BOOL = {"ENABLE_HIST_RUN_TIME": "enable_hist_run_time", "RUN_TIME_DECAY": "run_time_decay"}
+_P_HANDLED = set(_P_INT) | set(_P_FLOAT) | set(_P_BOOL) | {"DEFAULT_QUEUE", "JOB_PRIORITY_OVER_TIME", "DEFAULT_PROJECT"}
+# Real lsb.params keys that lsfemu accepts and keeps verbatim in Params.extra for later features.
+PARAMS_EXTRA_KEYS = frozenset({
+    "ABS_RUNLIMIT", "ACCT_ARCHIVE_AGE", "ACCT_ARCHIVE_SIZE", "ACCT_ARCHIVE_TIME", "CHUNK_JOB_DURATION",
+    "CONDENSE_PENDING_REASONS", "DEFAULT_APPLICATION", "DEFAULT_HOST_SPEC", "DEFAULT_JOBGROUP",
+    "DEFAULT_USER_GROUP", "DETECT_IDLE_JOB_AFTER", "EADMIN_TRIGGER_DURATION", "ENABLE_USER_RESUME",
+    "ENFORCE_ONE_UG_LIMITS", "EVENT_UPDATE_INTERVAL", "FAIRSHARE_ADJUSTMENT_PLUGIN", "JOB_DEP_LAST_SUB",
+    "JOB_POSITION_CONTROL_BY_ADMIN", "JOB_RUNLIMIT_RATIO", "JOB_SCHEDULING_INTERVAL", "JOB_SPOOL_DIR",
+    "MAX_ACCT_ARCHIVE_FILE", "MAX_CONCURRENT_QUERY", "MAX_JOB_PREEMPT", "MAX_JOB_REQUEUE", "MAX_PEND_JOBS",
+    "MAX_PEND_SLOTS", "MAX_PREEXEC_RETRY", "MBD_REFRESH_TIME", "NEWJOB_REFRESH", "PARALLEL_SCHED_BY_SLOT",
+    "PEND_REASON_UPDATE_INTERVAL", "PREEMPT_FOR", "PREEMPTABLE_RESOURCES", "PREEMPTION_WAIT_TIME",
+    "RELAX_JOB_DISPATCH_ORDER", "RESOURCE_RESERVE_PER_SLOT", "RESOURCE_RESERVE_PER_TASK", "SUB_TRY_INTERVAL",
+    "USE_SUSP_SLOTS",
+})
+
+
+def parse_params(text: str, rep: Reporter) -> Params:
+    p = Params()
+    pairs: list[tuple[str, str, int]] = []
+    n_sections = 0
+    seen: dict[str, int] = {}
+    for sec in read_sections(text, rep):
+        if sec.key == "PARAMETERS":
+            n_sections += 1
+            if n_sections > 1:
+                rep.warn(sec.begin, "a second Begin Parameters section; its keys are merged with the first")
+            pairs += dedupe(keyword_pairs(sec.lines, rep, "Parameters"), rep, seen)
+        else:
+            unsupported(sec, rep, "lsb.params")
+    if n_sections == 0 and not rep.has_fatal:
+        rep.warn(0, "no Begin Parameters section; LSF's defaults are used")
+    for key, value, line in pairs:
+        p.lines[key] = line
+        if value == "":
+            empty_value(key, line, rep)
+            continue
+        if key in _P_INT:
+            attr, lo, hi = _P_INT[key]
+            n = to_int(key, value, rep, line, lo, hi)
+            if n is not None:
+                setattr(p, attr, n)
+                if key == "MAX_JOBID" and n < 999999:
+                    rep.warn(line, f"MAX_JOBID: LSF requires at least 999999, got {show(value)}; lsfemu uses it anyway")
+        elif key in _P_FLOAT:
+            f = to_float(key, value, rep, line)
+            if f is not None:
+                setattr(p, _P_FLOAT[key], f)
+        elif key in _P_BOOL:
+            b = to_bool(key, value, rep, line)
+            if b is not None:
+                setattr(p, _P_BOOL[key], b)
+        elif key == "DEFAULT_QUEUE":
+            p.default_queues = value.split()
+        elif key == "DEFAULT_PROJECT":
+            p.default_project = value
+        elif key == "JOB_PRIORITY_OVER_TIME":
+            m = re.match(r"^\s*([0-9]+)\s*/\s*([0-9]+)\s*$", value)
+            if m is None or int(m.group(1)) < 1 or int(m.group(2)) < 1:
+                rep.fatal(line, f"JOB_PRIORITY_OVER_TIME: expected increment/interval, both positive integers "
+                                f"(e.g. 1/10), got {show(value)}")
+            else:
+                p.job_priority_over_time = (int(m.group(1)), int(m.group(2)))
+        elif key in PARAMS_EXTRA_KEYS:
+            p.extra[key] = value
+        else:
+            rep.warn(line, f"Unknown parameter {key}; ignored")
+    if p.job_priority_over_time is not None and p.max_user_priority is None:
+        rep.warn(p.lines["JOB_PRIORITY_OVER_TIME"],
+                 "JOB_PRIORITY_OVER_TIME has no effect without MAX_USER_PRIORITY; ignored")
+        p.job_priority_over_time = None
+    return p

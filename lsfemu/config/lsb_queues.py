@@ -1,0 +1,102 @@
+"""lsb.queues: each Queue section into a `QueueConf` (limits, users and
+hosts, RUNLIMIT, FAIRSHARE and APS_PRIORITY as text, the queue's fairshare
+factors; the real keys lsfemu keeps for later in `extra`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from lsfemu.config.lexer import Reporter, Section, keyword_pairs, show
+from lsfemu.config.lsb_params import FACTORS
+from lsfemu.config.model import QueueConf
+from lsfemu.config.values import INT_MAX, dedupe, empty_value, read_sections, to_float, to_int, to_minutes, unsupported
+
+_Q_INT: dict[str, tuple[str, int | None]] = {
+    "PRIORITY": ("priority", 0),
+    "NICE": ("nice", None),
+    "QJOB_LIMIT": ("qjob_limit", 0),
+    "UJOB_LIMIT": ("ujob_limit", 0),
+    "PJOB_LIMIT": ("pjob_limit", 0),
+    "HJOB_LIMIT": ("hjob_limit", 0),
+}
+_Q_LIST = {"USERS": "users", "HOSTS": "hosts", "ADMINISTRATORS": "administrators", "QUEUE_GROUP": "queue_group"}
+# Real lsb.queues keys accepted and kept verbatim in QueueConf.extra.
+QUEUE_EXTRA_KEYS = frozenset({
+    "BACKFILL", "CHKPNT", "CHUNK_JOB_SIZE", "CORELIMIT", "CPULIMIT", "DATALIMIT", "DEFAULT_HOST_SPEC",
+    "DISPATCH_ORDER", "DISPATCH_WINDOW", "ENABLE_HIST_RUN_TIME", "EXCLUSIVE", "FILELIMIT", "INTERACTIVE",
+    "JOB_ACCEPT_INTERVAL", "JOB_CONTROLS", "JOB_STARTER", "MEMLIMIT", "MIG", "NEW_JOB_SCHED_DELAY",
+    "POST_EXEC", "PRE_EXEC", "PREEMPTION", "PROCESSLIMIT", "PROCLIMIT", "REQUEUE_EXIT_VALUES", "RERUNNABLE",
+    "RES_REQ", "RESOURCE_RESERVE", "RESUME_COND", "RUN_TIME_DECAY", "RUN_WINDOW", "SLOT_POOL", "SLOT_RESERVE",
+    "SLOT_SHARE", "STACKLIMIT", "STOP_COND", "SWAPLIMIT", "TASKLIMIT", "TERMINATE_WHEN", "THREADLIMIT",
+    "USER_SHARES", "r15s", "r1m", "r15m", "ut", "pg", "io", "ls", "it", "tmp", "swp", "mem",
+})
+_QUEUE_EXTRA_UP = frozenset(k.upper() for k in QUEUE_EXTRA_KEYS)
+
+
+def parse_queues(text: str, rep: Reporter) -> list[QueueConf]:
+    queues: list[QueueConf] = []
+    by_name: dict[str, QueueConf] = {}
+    for sec in read_sections(text, rep):
+        if sec.key != "QUEUE":
+            unsupported(sec, rep, "lsb.queues")
+            continue
+        q = _parse_queue(sec, rep)
+        if q is None:
+            continue
+        if q.name in by_name:
+            rep.fatal(q.lines.get("QUEUE_NAME", sec.begin),
+                      f"queue {q.name} is defined twice (first at line {by_name[q.name].line})")
+            continue
+        by_name[q.name] = q
+        queues.append(q)
+    if not queues and not rep.has_fatal:
+        rep.fatal(0, "no queues defined (expected at least one Begin Queue section)")
+    return queues
+
+
+def _parse_queue(sec: Section, rep: Reporter) -> QueueConf | None:
+    q = QueueConf(name="", file=rep.path, line=sec.begin)
+    seen: dict[str, int] = {}
+    for key, value, line in dedupe(keyword_pairs(sec.lines, rep, "Queue"), rep, seen):
+        q.lines[key] = line
+        if key == "QUEUE_NAME":
+            if len(value.split()) != 1 or not re.match(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$", value):
+                rep.fatal(line, f"QUEUE_NAME: expected one queue name (letters, digits, _ . -), got {show(value)}")
+            else:
+                q.name = value
+            continue
+        if value == "" and key != "DESCRIPTION":
+            empty_value(key, line, rep)
+            continue
+        if key in _Q_INT:
+            attr, lo = _Q_INT[key]
+            n = to_int(key, value, rep, line, lo, INT_MAX)
+            if n is not None:
+                setattr(q, attr, n)
+        elif key in _Q_LIST:
+            setattr(q, _Q_LIST[key], value.split())
+        elif key == "DESCRIPTION":
+            q.description = value or None
+        elif key == "RUNLIMIT":
+            limits = to_minutes(key, value, rep, line)
+            if limits is not None:
+                q.run_limit = limits[-1]
+                q.run_limit_default = limits[0] if len(limits) == 2 else None
+        elif key == "FAIRSHARE":
+            q.fairshare = value
+        elif key == "APS_PRIORITY":
+            q.aps_priority = value
+        elif key in FACTORS:
+            f = to_float(key, value, rep, line)
+            if f is not None:
+                q.factors[key] = f
+        elif key in _QUEUE_EXTRA_UP:
+            q.extra[key] = value
+        else:
+            rep.warn(line, f"Unknown queue parameter {key}; ignored")
+    if not q.name:
+        if "QUEUE_NAME" not in q.lines:
+            rep.fatal(sec.begin, "QUEUE_NAME is missing in this Begin Queue section (expected QUEUE_NAME = <name>)")
+        return None
+    return q

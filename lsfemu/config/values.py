@@ -1,0 +1,155 @@
+"""What every configuration file parser shares: reading a file (missing,
+unreadable, not UTF-8), its Begin/End sections, the common warnings
+(unsupported section, empty value, key set twice), and the conversion of one
+value's text into an int, float, Y/N or run limit with LSF's messages. Each
+conversion returns the value, or None after reporting the problem.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+
+from lsfemu.config.lexer import Reporter, Section, logical_lines, show, split_sections
+
+INT_MAX = 2147483647
+
+_INT_RE = re.compile(r"^[+-]?[0-9]+$")
+INT_RE_NONNEG = re.compile(r"^\+?[0-9]+$")
+_FLOAT_RE = re.compile(r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$")
+
+
+def _int_phrase(lo: int | None, hi: int | None) -> str:
+    if hi is not None and lo is not None:
+        return f"an integer between {lo} and {hi}"
+    if lo == 0:
+        return "a non-negative integer"
+    if lo == 1:
+        return "a positive integer"
+    if lo is not None:
+        return f"an integer >= {lo}"
+    return "an integer"
+
+
+def to_int(key: str, value: str, rep: Reporter, line: int, lo: int | None = None, hi: int | None = INT_MAX) -> int | None:
+    v = value.strip()
+    phrase = _int_phrase(lo, None if hi in (None, INT_MAX) else hi)
+    if not _INT_RE.match(v):
+        rep.fatal(line, f"{key}: expected {phrase}, got {show(v)}")
+        return None
+    n = int(v)
+    if hi is not None and n > hi and hi == INT_MAX:
+        rep.fatal(line, f"{key}: expected an integer up to {hi}, got {show(v)}")
+        return None
+    if (lo is not None and n < lo) or (hi is not None and n > hi):
+        rep.fatal(line, f"{key}: expected {phrase}, got {show(v)}")
+        return None
+    return n
+
+
+def to_float(key: str, value: str, rep: Reporter, line: int, lo: float = 0.0) -> float | None:
+    v = value.strip()
+    if not _FLOAT_RE.match(v) or not math.isfinite(float(v)) or float(v) < lo:
+        what = "a non-negative number" if lo == 0 else f"a number >= {lo:g}"
+        rep.fatal(line, f"{key}: expected {what}, got {show(v)}")
+        return None
+    return float(v)
+
+
+def to_bool(key: str, value: str, rep: Reporter, line: int) -> bool | None:
+    v = value.strip().upper()
+    if v in ("Y", "N"):
+        return v == "Y"
+    rep.fatal(line, f"{key}: expected Y or N, got {show(value.strip())}")
+    return None
+
+
+_DURATION = re.compile(r"^([0-9]+)(?::([0-9]+))?$")
+
+
+def to_minutes(key: str, value: str, rep: Reporter, line: int) -> list[float] | None:
+    """LSF's `[default_limit] maximum_limit` run limits, each `[hour:]minute`, in
+    minutes and in the order given (one value: the maximum alone). A
+    `/host_name` normalisation suffix is accepted and ignored with a warning.
+    A default above the maximum is fatal (LSF would ignore the default)."""
+    parts = value.split()
+    if not parts or len(parts) > 2:
+        rep.fatal(line, f"{key}: expected [default_limit] maximum_limit, each [hour:]minute, got {show(value)}")
+        return None
+    out: list[float] = []
+    for p in parts:
+        text = p
+        if "/" in p:
+            text, _, host = p.partition("/")
+            rep.warn(line, f"{key}: host normalisation /{host} is not supported by lsfemu; ignored")
+        m = _DURATION.match(text)
+        if m is None:
+            rep.fatal(line, f"{key}: expected [hour:]minute (e.g. 720 or 12:00), got {show(p)}")
+            return None
+        if m.group(2) is not None:
+            if int(m.group(2)) > 59:
+                rep.fatal(line, f"{key}: expected minutes below 60 in hour:minute, got {show(p)}")
+                return None
+            minutes = int(m.group(1)) * 60 + int(m.group(2))
+        else:
+            minutes = int(m.group(1))
+        if minutes <= 0:
+            rep.fatal(line, f"{key}: expected a positive [hour:]minute limit, got {show(p)}")
+            return None
+        out.append(float(minutes))
+    if len(out) == 2 and out[0] > out[1]:
+        rep.fatal(line, f"{key}: the default limit ({show(parts[0])}) cannot exceed the maximum limit ({show(parts[1])})")
+        return None
+    return out
+
+
+def read_file(path: str, rep: Reporter, required: bool) -> str | None:
+    """The text of a file; None when absent (fatal if required) or unreadable (fatal)."""
+    try:
+        if not os.path.exists(path):
+            if required:
+                rep.fatal(0, "file not found")
+            return None
+        if os.path.isdir(path):
+            rep.fatal(0, "is a directory (expected a file)")
+            return None
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except (OSError, ValueError) as e:
+        rep.fatal(0, f"cannot read file: {getattr(e, 'strerror', None) or e}")
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        rep.warn(0, "file is not valid UTF-8; undecodable bytes were replaced")
+        return data.decode("utf-8", errors="replace")
+
+
+def read_sections(text: str, rep: Reporter) -> list[Section]:
+    """Sections of a sectioned file; lines outside any section are fatal."""
+    lines = logical_lines(text, rep)
+    sections, loose = split_sections(lines, rep)
+    for ln in loose:
+        if "=" in ln.text:
+            rep.fatal(ln.no, f"KEY = value line outside any Begin/End section: {show(ln.text)}")
+        else:
+            rep.fatal(ln.no, f"unexpected text outside any Begin/End section (expected Begin <Section>), got {show(ln.text)}")
+    return sections
+
+
+def unsupported(sec: Section, rep: Reporter, fname: str) -> None:
+    rep.warn(sec.begin, f"section {sec.name} is not supported by lsfemu in {fname}; ignored")
+
+
+def empty_value(key: str, line: int, rep: Reporter) -> None:
+    rep.warn(line, f"{key} has no value; the default is used")
+
+
+def dedupe(pairs: list[tuple[str, str, int]], rep: Reporter, seen: dict[str, int]) -> list[tuple[str, str, int]]:
+    """Warn on keys given twice (the last value wins)."""
+    for key, _value, line in pairs:
+        if key in seen:
+            rep.warn(line, f"{key} is set twice (also at line {seen[key]}); the last value is used")
+        seen[key] = line
+    return pairs
