@@ -4,8 +4,7 @@
   words and their names, the SUB_* option bits, RLIMIT_* slots, TERM_*
   reasons, the wait status;
 * ``records``    - the record types (JOB_NEW, JOB_STATUS, ...): one dataclass
-  each with its schema (LSF's field order, kinds, option-bit gates), and
-  ``job_modify`` to build a JOB_MODIFY2;
+  each with its schema (LSF's field order, kinds, option-bit gates);
 * ``codec``      - the exact text of a record: LSF's quoting, ``tokenize``,
   ``encode``, the reference decoder that says what is wrong with a line;
 * ``fastdecode`` - ``decode`` (read a line: use this one), ``skim`` /
@@ -17,7 +16,8 @@
 * ``history``    - ``JobHistory`` / ``HistoryBuilder``: records -> per-job
   changes and the PEND/PSUSP/RUN/USUSP/SSUSP/UNKWN time accounting that
   ``lsfemu.render.bhist`` prints;
-* ``emit``       - the daemon's job events -> the records mbatchd writes;
+* ``emit``       - the daemon's job events -> the records mbatchd writes
+  (``job_modify`` builds a bmod's JOB_MODIFY2);
   ``synth`` - synthetic logs for the benchmark.
 
 Imports go one way, without circles: lsbatch <- records <- codec <-

@@ -55,7 +55,8 @@ Choices where LSF's log could not be checked:
   or PSUSP job gives PSUSP (STOP) / PEND (CONT), a started one USUSP / RUN;
   a job in any other state gets only the JOB_SIGNAL.
 
-Also builders for the non-job records: :func:`mbd_start`, :func:`mbd_die`,
+:func:`job_modify` builds the JOB_MODIFY2 of one bmod call. Also builders
+for the non-job records: :func:`mbd_start`, :func:`mbd_die`,
 :func:`queue_ctrl`, :func:`host_ctrl`. Event times are logged as whole
 seconds (``int``), like LSF. Pure functions; nothing here reads the clock.
 """
@@ -66,9 +67,13 @@ import signal as _signal
 from typing import Any, Callable
 
 from lsfemu.events import lsbatch
+from lsfemu.events.lsbatch import (
+    DELETE_NUMBER, RLIMIT_RUN, SUB2_JOB_PRIORITY, SUB2_MODIFY_CMD, SUB3_APS, SUB_ERR_FILE, SUB_JOB_NAME, SUB_MODIFY,
+    SUB_OUT_FILE, SUB_PROJECT_NAME, SUB_QUEUE, SUB_RES_REQ,
+)
 from lsfemu.events.records import (
-    HostCtrl, JobExecute, JobMove, JobNew, JobRequeue, JobSignal, JobStart, JobStartAccept, JobStatus, JobSwitch,
-    MbdDie, MbdStart, QueueCtrl, Record, _NEG1_LIMITS, job_modify,
+    HostCtrl, JobExecute, JobModify2, JobMove, JobNew, JobRequeue, JobSignal, JobStart, JobStartAccept, JobStatus,
+    JobSwitch, MbdDie, MbdStart, QueueCtrl, Record, _NEG1_LIMITS,
 )
 from lsfemu.jobstate import ON_HOST, PENDING
 
@@ -175,6 +180,77 @@ def job_new(job: Any, time: float, *, uid_of: Callable[[str], int], queue: str |
         max_num_processors=int(_get(job, "max_processors", nproc) or nproc),
         user_group=user_group, options2=options2, idx=_get(job, "array_index", 0), depend_cond=depend_cond,
         user_priority=int(sp) if sp is not None else -1,
+    )
+
+
+def job_modify(
+    job_id: int,
+    *,
+    event_time: int,
+    user_name: str,
+    user_id: int = 0,
+    array_index: int = 0,
+    submit_time: int = 0,
+    job_name: str | None = None,
+    queue: str | None = None,
+    res_req: str | None = None,
+    out_file: str | None = None,
+    err_file: str | None = None,
+    command: str | None = None,
+    project_name: str | None = None,
+    run_limit_s: int | None = None,
+    run_limit_delete: bool = False,
+    user_priority: int | None = None,
+    user_priority_delete: bool = False,
+    aps_string: str | None = None,
+    aps_delete: bool = False,
+) -> JobModify2:
+    """A JOB_MODIFY2 record for one bmod call, with the option bits set for
+    the parameters given (``None`` = not changed)."""
+    options = options2 = options3 = 0
+    del_options2 = del_options3 = 0
+    rl = list(_NEG1_LIMITS)
+    kw: dict[str, Any] = {}
+    if job_name is not None:
+        options |= SUB_JOB_NAME
+        kw["job_name"] = job_name
+    if queue is not None:
+        options |= SUB_QUEUE
+        kw["queue"] = queue
+    if res_req is not None:
+        options |= SUB_RES_REQ
+        kw["res_req"] = res_req
+    if out_file is not None:
+        options |= SUB_OUT_FILE
+        kw["out_file"] = out_file
+    if err_file is not None:
+        options |= SUB_ERR_FILE
+        kw["err_file"] = err_file
+    if command is not None:
+        options2 |= SUB2_MODIFY_CMD
+        kw["command"] = command
+    if project_name is not None:
+        options |= SUB_PROJECT_NAME
+        kw["project_name"] = project_name
+    if run_limit_s is not None:
+        rl[RLIMIT_RUN] = run_limit_s
+    if run_limit_delete:
+        rl[RLIMIT_RUN] = DELETE_NUMBER
+    if user_priority is not None:
+        options2 |= SUB2_JOB_PRIORITY
+        kw["user_priority"] = user_priority
+    if user_priority_delete:
+        del_options2 |= SUB2_JOB_PRIORITY
+    if aps_string is not None:
+        options3 |= SUB3_APS
+        kw["aps_string"] = aps_string
+    if aps_delete:
+        del_options3 |= SUB3_APS
+    jid = f"{job_id}[{array_index}]" if array_index else str(job_id)
+    return JobModify2(
+        event_time=event_time, job_id_str=jid, options=options | SUB_MODIFY, options2=options2,
+        user_id=user_id, user_name=user_name, submit_time=submit_time, rlimits=tuple(rl),
+        del_options2=del_options2, options3=options3, del_options3=del_options3, **kw,
     )
 
 

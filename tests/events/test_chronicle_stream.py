@@ -15,9 +15,10 @@ import pytest
 from lsfemu.cli import bhist as B
 from lsfemu.cli.base import Ctx
 from lsfemu.events import lsbatch
+from lsfemu.events.emit import job_modify
 from lsfemu.events.records import (
     HostCtrl, JobClean, JobExecute, JobMove, JobNew, JobRequeue, JobSignal, JobStart, JobStartAccept, JobStatus,
-    JobSwitch, MbdDie, MbdStart, QueueCtrl, Record, job_modify,
+    JobSwitch, MbdDie, MbdStart, QueueCtrl, Record,
 )
 from lsfemu.events.history import CannotStream
 from lsfemu.events.log import EventWriter

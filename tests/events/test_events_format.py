@@ -10,9 +10,10 @@ import pytest
 
 from events_helpers import awk_fpat_fields
 from lsfemu.events import codec, fastdecode, lsbatch
+from lsfemu.events.emit import job_modify
 from lsfemu.events.records import (
     HostCtrl, JobClean, JobExecute, JobModify2, JobMove, JobNew, JobRequeue, JobSignal, JobStart, JobStartAccept,
-    JobStatus, JobSwitch, MbdDie, MbdStart, QueueCtrl, RECORD_TYPES, Record, iter_types, job_modify,
+    JobStatus, JobSwitch, MbdDie, MbdStart, QueueCtrl, RECORD_TYPES, Record, iter_types,
     parse_job_id_str,
 )
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from lsfemu.events import lsbatch
+from lsfemu.events.emit import job_modify
 from lsfemu.events.records import (
     JobClean, JobModify2, JobMove, JobNew, JobRequeue, JobSignal, JobStart, JobStatus, JobSwitch, MbdStart,
-    job_modify,
 )
 from lsfemu.events.history import HistoryBuilder, JobHistory, build_histories, modify_items
 

@@ -7,8 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lsfemu.events import codec, fastdecode, lsbatch
+from lsfemu.events.emit import job_modify
 from lsfemu.events.records import (
-    JobMove, JobNew, JobSignal, JobStart, JobStatus, RECORD_TYPES, Record, _default, job_modify,
+    JobMove, JobNew, JobSignal, JobStart, JobStatus, RECORD_TYPES, Record, _default,
 )
 
 _FRAGMENTS = st.sampled_from([

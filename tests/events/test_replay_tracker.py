@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from lsfemu.events import lsbatch
+from lsfemu.events.emit import job_modify
 from lsfemu.events.records import (
-    HostCtrl, JobMove, JobNew, JobRequeue, JobStart, JobStatus, JobSwitch, QueueCtrl, job_modify,
+    HostCtrl, JobMove, JobNew, JobRequeue, JobStart, JobStatus, JobSwitch, QueueCtrl,
 )
 from lsfemu.events.log import read_events
 from lsfemu.events.synth import RECORDS_PER_JOB, write_events
