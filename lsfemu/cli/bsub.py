@@ -20,7 +20,7 @@ from typing import Optional
 import typer
 
 from lsfemu.cli.base import Ctx, Result, ctx, run_typer
-from lsfemu.engine.cluster import NoJobId, SubmitSpec
+from lsfemu.engine.jobs import NoJobId, SubmitSpec
 from lsfemu.render import messages as M
 from lsfemu.sched import depend, resreq
 from lsfemu.sched.arrayspec import ArraySpecError, parse_array_name

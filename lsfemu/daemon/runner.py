@@ -502,18 +502,3 @@ class Runner:
             self.poll(cl)
             if self.active:
                 time.sleep(0.05)
-
-
-def usage_fields(usage_json: str | None, running: bool) -> dict:
-    """JobView fields from a really run job's measured usage."""
-    if not usage_json:
-        return {}
-    try:
-        u = json.loads(usage_json)
-    except ValueError:
-        return {}
-    out = {"max_mem_kb": u.get("max_mem_kb"), "avg_mem_kb": u.get("avg_mem_kb")}
-    if running:
-        out.update(mem_kb=u.get("mem_kb"), swap_kb=u.get("swap_kb"), nthreads=u.get("nthreads"),
-                   pids=list(u.get("pids") or []), pgid=u.get("pgid"))
-    return out

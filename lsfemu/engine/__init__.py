@@ -1,16 +1,27 @@
 """lsfemu.engine: mbatchd's state without sockets or argv.
 
 * ``cluster``   - ``Cluster``: configuration, the store's session, the clock,
-  the jobs and their transitions, the loop of passes and job ends;
-* ``passrows``  - what the scheduling pass reads of each job, kept between
-  passes;
+  the event log, the jobs in memory, commit and reconfiguration; the one
+  object callers hold, naming its components' methods;
+* ``jobs``      - ``Transitions``: submit, start, finish, kill, stop/resume,
+  switch, bmod, btop/bbot, requeue, rerun, migrate, host failure;
+  ``SubmitSpec``;
+* ``loop``      - ``Loop``: when the next job end and pass are due
+  (``run_until``, ``next_pass``, ``next_finish``);
+* ``passes``    - ``Passes``: the scheduling pass (its input, quiet passes,
+  the units' orders, the pending reasons written back) and its row cache;
+* ``passrows``  - what the pass reads of each job, kept between passes;
+* ``depends``   - ``Dependencies``: bsub -w conditions, evaluated;
 * ``apsrank``   - the pass's APS ranks, in bulk;
 * ``listing``   - ``bjobs -aps``: the listed pending jobs ranked at once, the
   table kept between listings;
-* ``fairshare`` - fairshare as the daemon applies it: share trees per queue
-  or host partition, live usage, the pass's Order objects, charging;
+* ``fairshare`` - ``Accounts``: fairshare as the daemon applies it (share
+  trees per queue or host partition, live usage, the pass's Order objects,
+  charging);
+* ``views``     - a job as the commands see it (``JobView``);
 * ``eventlog``  - lsb.events in step with the store.
 
 The daemon (transport, processes) and the commands import the engine; the
-engine imports store, sched, events, config and below.
+engine imports store, sched, events, config and below (and, for real jobs in
+wall clock mode, the daemon's runner: see pyproject.toml's ignored imports).
 """

@@ -10,6 +10,10 @@ hosts, whatever its queue (host-partition fairshare). History (fs.History:
 the ended runs' decayed usage) is kept in user_usage rows keyed by queue
 name, or `hpart:<name>` for partitions; a run counts the same (run_usage)
 while it runs and when it ends (charge).
+
+`Accounts` is the cluster's component: the scopes, the kept share trees and
+the adjustment plug-in of the configuration, and the charging of ended runs;
+`LiveFairshare` the states at one instant, made from it.
 """
 
 from __future__ import annotations
@@ -62,46 +66,79 @@ def scopes(cfg) -> tuple[dict[str, Scope], dict[str, Scope]]:
     return by_queue, parts
 
 
-def charge_keys(cluster, job) -> list[str]:
-    """The usage rows a finished job's run counts in."""
-    keys = [job.queue]
-    hosts = set(job.exec_hosts.split())
-    for name, p in cluster.fs_partitions.items():
-        if hosts & p.hosts:
-            keys.append(p.key)
-    return keys
+class Accounts:
+    """The cluster's fairshare accounts: the scopes of the configuration
+    (`by_queue`, `partitions`), their share trees (kept while the
+    configuration and the known users stay the same), the adjustment
+    plug-in, and the charging of ended runs to the users' histories."""
 
+    def __init__(self, cluster):
+        self.cl = cluster
 
-def scope_factors(cluster, key: str, queue: str) -> fs.Factors:
-    """The factors of a usage row: its queue's (a queue with FAIRSHARE),
-    else lsb.params' (a host partition)."""
-    scope = cluster.fs_by_queue.get(queue) if key == queue else None
-    return fs.effective_factors(cluster.config.params, scope.queue if scope else None)[0]
+    def configure(self, cfg) -> None:
+        """The scopes, trees and plug-in of a (new) configuration."""
+        self.by_queue, self.partitions = scopes(cfg)
+        self.trees: dict[str, tuple[frozenset[str], fs.ShareTree]] = {}  # scope key -> (known users, tree)
+        spec = cfg.params.extra.get("FAIRSHARE_ADJUSTMENT_PLUGIN")
+        self.plugin = plugins.load_plugin(spec) if spec else None
 
+    def share_tree(self, scope, known: set[str]) -> fs.ShareTree:
+        """The share tree of a fairshare scope for these known users: built
+        once and kept while the configuration and the known users stay the
+        same (a tree depends on nothing else; usage and priorities live in
+        the FairshareState made around it for each instant). A tree that
+        made a default account on first sight (a user it did not know) has
+        grown and is built again."""
+        key = frozenset(known)
+        kept = self.trees.get(scope.key)
+        if kept is not None and kept[0] == key and kept[1].grown == 0:
+            return kept[1]
+        tree = fs.build_tree(scope.shares_text, self.cl.config.user_groups, key)
+        self.trees[scope.key] = (key, tree)
+        return tree
 
-def run_usage(cluster, job, factors: fs.Factors, now: float, end: float | None = None) -> fs.Usage:
-    """What a started job's run counts for at *now* (*end*: the instant it
-    ended): the one accounting of a run, while it runs and at its end."""
-    work = simulate.work_at(job.work_done, job.segment_start, now if end is None else end)
-    limit = cluster.effective_run_limit(job) if end is None else None
-    return fs.job_usage(slots=job.num_processors, start_s=job.start_time, now_s=now, end_s=end, run_s=work,
-                        cpu_s=simulate.cpu_at(job.sim_runtime, job.sim_cputime, work),
-                        committed_s=limit * 60.0 if limit is not None else None,
-                        ngpus_physical=job.ngpus or 0, factors=factors)
+    def live(self, now: float) -> LiveFairshare:
+        """Fairshare states at an instant (built lazily per queue)."""
+        return LiveFairshare(self, now)
 
+    def charge_keys(self, job) -> list[str]:
+        """The usage rows a finished job's run counts in."""
+        keys = [job.queue]
+        hosts = set(job.exec_hosts.split())
+        for name, p in self.partitions.items():
+            if hosts & p.hosts:
+                keys.append(p.key)
+        return keys
 
-def charge(cluster, job, t: float) -> None:
-    """Add a run that ends at *t* (finished, requeued, rerun, migrated) to its
-    user's decayed history: exactly what the run counted for at *t* while it
-    ran, so the user's usage does not jump when the job ends."""
-    for key in charge_keys(cluster, job):
-        factors = scope_factors(cluster, key, job.queue)
-        u = cluster.session.get(UserUsage, (job.user, key))
-        if u is None:
-            u = UserUsage(user=job.user, queue=key, hist_cpu_s=0.0, hist_run_s=0.0, hist_gpu_s=0.0, updated_at=t)
-            cluster.session.add(u)
-        h = _history(u).add(run_usage(cluster, job, factors, t, end=t), t, factors.hist_hours)
-        u.hist_cpu_s, u.hist_run_s, u.hist_gpu_s, u.updated_at = h.cpu_s, h.run_s, h.gpu_s, h.at
+    def scope_factors(self, key: str, queue: str) -> fs.Factors:
+        """The factors of a usage row: its queue's (a queue with FAIRSHARE),
+        else lsb.params' (a host partition)."""
+        scope = self.by_queue.get(queue) if key == queue else None
+        return fs.effective_factors(self.cl.config.params, scope.queue if scope else None)[0]
+
+    def run_usage(self, job, factors: fs.Factors, now: float, end: float | None = None) -> fs.Usage:
+        """What a started job's run counts for at *now* (*end*: the instant it
+        ended): the one accounting of a run, while it runs and at its end."""
+        work = simulate.work_at(job.work_done, job.segment_start, now if end is None else end)
+        limit = self.cl.effective_run_limit(job) if end is None else None
+        return fs.job_usage(slots=job.num_processors, start_s=job.start_time, now_s=now, end_s=end, run_s=work,
+                            cpu_s=simulate.cpu_at(job.sim_runtime, job.sim_cputime, work),
+                            committed_s=limit * 60.0 if limit is not None else None,
+                            ngpus_physical=job.ngpus or 0, factors=factors)
+
+    def charge(self, job, t: float) -> None:
+        """Add a run that ends at *t* (finished, requeued, rerun, migrated) to its
+        user's decayed history: exactly what the run counted for at *t* while it
+        ran, so the user's usage does not jump when the job ends."""
+        session = self.cl.session
+        for key in self.charge_keys(job):
+            factors = self.scope_factors(key, job.queue)
+            u = session.get(UserUsage, (job.user, key))
+            if u is None:
+                u = UserUsage(user=job.user, queue=key, hist_cpu_s=0.0, hist_run_s=0.0, hist_gpu_s=0.0, updated_at=t)
+                session.add(u)
+            h = _history(u).add(self.run_usage(job, factors, t, end=t), t, factors.hist_hours)
+            u.hist_cpu_s, u.hist_run_s, u.hist_gpu_s, u.updated_at = h.cpu_s, h.run_s, h.gpu_s, h.at
 
 
 def _history(u: UserUsage) -> fs.History:
@@ -111,8 +148,9 @@ def _history(u: UserUsage) -> fs.History:
 class LiveFairshare:
     """Fairshare states for one instant (a scheduling pass or a query)."""
 
-    def __init__(self, cluster, now: float):
-        self.cl = cluster
+    def __init__(self, accounts: Accounts, now: float):
+        self.accounts = accounts
+        self.cl = accounts.cl
         self.now = now
         self._states: dict[str, fs.FairshareState] = {}
         self._known: set[str] | None = None  # the users trees know of (see known_users)
@@ -126,7 +164,7 @@ class LiveFairshare:
         return self._known
 
     def scope_of(self, queue: str) -> Scope | None:
-        return self.cl.fs_by_queue.get(queue)
+        return self.accounts.by_queue.get(queue)
 
     def state(self, queue: str) -> fs.FairshareState | None:
         scope = self.scope_of(queue)
@@ -145,7 +183,7 @@ class LiveFairshare:
         return fs.effective_factors(self.cl.config.params, scope.queue)
 
     def _jobs_in(self, scope: Scope):
-        for j in self.cl.started_jobs():
+        for j in self.cl.passes.started_jobs():
             if scope.hosts is None:
                 if j.queue == scope.key:
                     yield j
@@ -155,17 +193,17 @@ class LiveFairshare:
     def _build(self, scope: Scope) -> fs.FairshareState:
         cl = self.cl
         factors, _ = self.factors(scope)
-        tree = cl.share_tree(scope, self.known_users())
+        tree = self.accounts.share_tree(scope, self.known_users())
         usage: dict[str, fs.Usage] = {}
         rows = cl.session.scalars(select(UserUsage).where(UserUsage.queue == scope.key))
         for u in rows:
             usage[u.user] = _history(u).usage(self.now, factors.hist_hours)
         memory: dict[str, float] = {}
         for j in self._jobs_in(scope):
-            usage[j.user] = usage.get(j.user, fs.Usage()) + run_usage(cl, j, factors, self.now)
+            usage[j.user] = usage.get(j.user, fs.Usage()) + self.accounts.run_usage(j, factors, self.now)
             memory[j.user] = memory.get(j.user, 0.0) + (j.mem_req_mb or 0.0) * j.num_processors
         state = fs.FairshareState(tree, factors, usage)
-        plugin = cl.fs_plugin
+        plugin = self.accounts.plugin
         if plugin is not None:
             state.adjust = plugins.make_adjust(
                 plugin, fs.effective_factors(cl.config.params, None)[0],

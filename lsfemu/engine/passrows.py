@@ -174,6 +174,6 @@ def _rsrc(cluster, cache: RowCache, queue: str, res_req: str | None, nproc: int,
     if qinfo is None:
         q = cluster.config.queue(queue)
         qinfo = cache.queues[queue] = (q, q.extra.get("PROCLIMIT") if q else None)
-    amounts = cluster._rusage(res_req, nproc)
+    amounts = cluster.rusage(res_req, nproc)
     rsrc = (aps.proc_value(nproc, maxproc, qinfo[1]), amounts.get("mem", 0.0), amounts.get("swp", 0.0))
     return cache.rsrc.setdefault(rsrc, rsrc)

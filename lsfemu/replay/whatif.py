@@ -120,7 +120,9 @@ def _simulate(db: sqlite3.Connection, confdir: Path, home: Path, rep: WhatIfRepo
     """Pass two: the submissions, in order, into a Cluster on the virtual clock."""
     # here: the daemon's Cluster (the store, SQLAlchemy, the scheduler) is for this pass only,
     # and `replay --into` imports this package too
-    from lsfemu.engine.cluster import FINISHED, Cluster, SubmitSpec
+    from lsfemu.engine.cluster import Cluster
+    from lsfemu.engine.jobs import SubmitSpec
+    from lsfemu.jobstate import FINISHED
 
     # the what-if store is a private SQLite file, whatever LSFEMU_DB names
     cl = Cluster(str(confdir), str(home), db_url=f"sqlite:///{home / 'lsfemu.db'}",
@@ -137,8 +139,7 @@ def _simulate(db: sqlite3.Connection, confdir: Path, home: Path, rep: WhatIfRepo
         for key, job in list(cl.jobs.items()):
             if job.status in FINISHED:
                 updates.append((job.start_time, job.finish_time, job.queue, *origin.pop(key)))
-                del cl.jobs[key]
-                cl.session.expunge(job)
+                cl.drop(key)
         if updates:
             db.executemany("UPDATE subs SET wi_start=?, wi_end=?, wi_queue=? WHERE job_id=? AND idx=?", updates)
             updates.clear()
@@ -187,9 +188,7 @@ def _simulate(db: sqlite3.Connection, confdir: Path, home: Path, rep: WhatIfRepo
     evict()
     bar.close()
     rep.unstarted = len(origin)
-    cl.session.close()
-    cl.events.close()
-    cl.engine.dispose()
+    cl.close()
 
 
 def _compare(db: sqlite3.Connection, rep: WhatIfReport, bucket: float | None) -> None:

@@ -115,7 +115,8 @@ def _timed(f):
 
 def measure(n: int, root: Path) -> dict:
     from lsfemu.cli.lsfemu_cmd import write_cluster
-    from lsfemu.engine.cluster import Cluster, SubmitSpec
+    from lsfemu.engine.cluster import Cluster
+    from lsfemu.engine.jobs import SubmitSpec
 
     envdir = Path(write_cluster(str(root / f"conf{n}"), force=True))
     for rel, text in config_files().items():

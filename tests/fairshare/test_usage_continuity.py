@@ -57,7 +57,7 @@ def _cluster(root: Path, hist: float, decay: bool):
 
 
 def _submit(cl, slots: int, runtime: int, cputime: int, ngpus: int = 0, limit_min: float | None = None):
-    from lsfemu.engine.cluster import SubmitSpec
+    from lsfemu.engine.jobs import SubmitSpec
 
     return cl.submit(SubmitSpec(
         user="u1", queue="fair", default_queue_used=False, command=f"sleep {runtime}", name=None,

@@ -7,7 +7,8 @@ from __future__ import annotations
 import random
 
 from lsfemu.cli.lsfemu_cmd import write_cluster
-from lsfemu.engine.cluster import Cluster, SubmitSpec
+from lsfemu.engine.cluster import Cluster
+from lsfemu.engine.jobs import SubmitSpec
 
 
 class ScanningCluster(Cluster):

@@ -90,7 +90,7 @@ def _cluster(root: Path, mxj: list[int], with_fair: bool = True):
 
 
 def _spec(user: str, queue: str, slots: int, sp: int | None, mem: int | None, runtime: int):
-    from lsfemu.engine.cluster import SubmitSpec
+    from lsfemu.engine.jobs import SubmitSpec
 
     return SubmitSpec(user=user, queue=queue, default_queue_used=False, command=f"sleep {runtime}", name=None,
                       num_processors=slots, max_processors=None, cwd="/", home="/", specified_cwd=None,
@@ -187,7 +187,7 @@ step_st = st.one_of(
 @given(mxj=st.lists(st.integers(1, 6), min_size=1, max_size=3), first=st.lists(job_st, min_size=1, max_size=40),
        steps=st.lists(step_st, max_size=8), bulk=st.booleans(), with_fair=st.booleans())
 def test_the_pass_equals_the_straightforward_pass(tmp_path_factory, mxj, first, steps, bulk, with_fair, monkeypatch):
-    from lsfemu.engine import cluster as cluster_mod
+    from lsfemu.engine import passes as cluster_mod
 
     # bulk: every change of reasons goes the set-based way (else the row-by-row way)
     monkeypatch.setattr(cluster_mod, "_BULK_ROWS", 1 if bulk else 10**9)

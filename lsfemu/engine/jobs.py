@@ -1,0 +1,427 @@
+"""A job's transitions, as mbatchd makes them: submission (and job IDs'
+use), start, finish, kill and signals, stop/resume, switch, priority and APS
+changes (bmod -sp/-aps), btop/bbot, requeue, rerun, migration, and host
+failure and recovery.
+
+Each transition changes the job objects the cluster holds
+(`Cluster.jobs`), records the change (`Cluster.log`: a history row and
+lsb.events records) and marks the cluster for a pass; a run that ends is
+charged to fairshare (lsfemu.engine.fairshare). `Transitions` holds no state
+of its own: the jobs, the store's session and the event log are the
+cluster's.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+from dataclasses import dataclass
+
+from sqlalchemy import delete, select
+
+from lsfemu.clock import parse_duration
+from lsfemu.jobstate import FINISHED, ON_HOST, STARTED, SUSPENDED
+from lsfemu.sched import dispatch, simulate
+from lsfemu.sched.priority import default_priority, frozen_at_dispatch, pending_clock_after_run
+from lsfemu.store.counters import take_counter
+from lsfemu.store.models import HostState, Job, JobEvent, UserUsage
+
+
+class NoJobId(Exception):
+    """Every job ID up to MAX_JOBID is in use (LSF's LSBE_NO_JOBID)."""
+
+    message = "No job Id can be used now"
+
+
+@dataclass
+class SubmitSpec:
+    """A validated submission, ready to store."""
+
+    user: str
+    queue: str
+    default_queue_used: bool
+    command: str
+    name: str | None
+    num_processors: int
+    max_processors: int | None
+    cwd: str
+    home: str
+    specified_cwd: str | None
+    output_file: str | None
+    error_file: str | None
+    output_overwrite: bool
+    error_overwrite: bool
+    run_limit_min: float | None
+    submit_priority: int | None
+    res_req: str | None
+    mem_req_mb: float | None
+    project: str
+    user_group: str | None
+    env: dict[str, str]
+    from_host: str
+    rerunnable: bool = False
+    ngpus: int = 0
+    array: object | None = None  # lsfemu.sched.arrayspec.ArraySpec of a job array (bsub -J "a[1-10]%2")
+    dependency: str | None = None  # bsub -w, as given
+    depend_json: str | None = None  # ... and as resolved (lsfemu.sched.depend.to_data)
+    mem_limit_kb: int | None = None  # bsub -M, in KB
+    mem_limit_hard: bool = False  # bsub -M N!
+
+
+class _ArrayHead:
+    """The array as a whole for its one JOB_NEW record: the first element's
+    values, index 0 and the -J value with its index list (as mbatchd logs it)."""
+
+    def __init__(self, element: Job):
+        self._element = element
+        self.array_index = 0
+        self.name = element.array_spec
+
+    def __getattr__(self, name: str):
+        return getattr(self._element, name)
+
+
+def _num(v: float | None) -> str:
+    """APS values as typed: 10 not 10.0, 10.5 as is."""
+    if v is None:
+        return ""
+    return str(int(v)) if float(v).is_integer() else repr(float(v))
+
+
+class Transitions:
+    """The transitions of the cluster's jobs (see the module docstring)."""
+
+    def __init__(self, cluster):
+        self.cl = cluster
+
+    def submit(self, spec: SubmitSpec) -> Job:
+        now = self.cl.now()
+        slots = spec.num_processors
+        runtime, cputime, exit_code = simulate.plan(spec.command, spec.env, slots, parse_duration)
+        jid = self.cl.next_job_id()
+        p = self.cl.config.params
+        priority = None
+        if p.max_user_priority is not None:
+            priority = spec.submit_priority if spec.submit_priority is not None else default_priority(p.max_user_priority)
+        arr = spec.array
+        indices = arr.indices() if arr is not None else [0]
+        elements = [self.new_job(spec, jid, idx, now, priority, runtime, cputime, exit_code) for idx in indices]
+        if arr is None:
+            self.cl.log(elements[0], "SUBMIT", spec.user, now, queue=spec.queue)
+        else:  # one JOB_NEW for the array (mbatchd's log_newjob), a history row per element
+            for job in elements:
+                self.cl.session.add(JobEvent(job_id=jid, array_index=job.array_index, time=now, kind="SUBMIT",
+                                             actor=spec.user, data=json.dumps({"queue": spec.queue})))
+            self.cl.events.stage_job(_ArrayHead(elements[0]), "SUBMIT", now, spec.user, {"queue": spec.queue})
+        self.cl.mark_dirty()
+        return elements[0]
+
+    def new_job(self, spec: SubmitSpec, jid: int, idx: int, now: float, priority, runtime, cputime, exit_code) -> Job:
+        arr = spec.array
+        job = Job(
+            id=jid, array_index=idx, user=spec.user, status="PEND", queue=spec.queue,
+            from_host=spec.from_host, command=spec.command, name=arr.name if arr is not None else spec.name,
+            array_spec=arr.text if arr is not None else None, array_limit=arr.limit if arr is not None else None,
+            dependency=spec.dependency, depend_json=spec.depend_json, project=spec.project,
+            user_group=spec.user_group, cwd=spec.cwd, home=spec.home, specified_cwd=spec.specified_cwd,
+            output_file=spec.output_file, error_file=spec.error_file,
+            output_overwrite=spec.output_overwrite, error_overwrite=spec.error_overwrite,
+            num_processors=spec.num_processors, max_processors=spec.max_processors,
+            res_req=spec.res_req, mem_req_mb=spec.mem_req_mb, run_limit_min=spec.run_limit_min,
+            submit_priority=spec.submit_priority, priority=priority, priority_base_time=now, pend_since=now,
+            rerunnable=spec.rerunnable, ngpus=spec.ngpus,
+            mem_limit_kb=spec.mem_limit_kb, mem_limit_hard=spec.mem_limit_hard,
+            default_queue_used=spec.default_queue_used, submit_time=now, position=0.0,
+            exec_hosts="", pend_reasons=dispatch.NEW_JOB, sim_runtime=runtime, sim_cputime=cputime,
+            sim_exit_code=exit_code, work_done=0.0, env_json=json.dumps(spec.env),
+        )
+        job.position = self.next_position()
+        self.cl.session.add(job)
+        self.cl.jobs[(jid, idx)] = job
+        self.cl.jobs_gen += 1
+        return job
+
+    def next_position(self) -> float:
+        return float(take_counter(self.cl.session, "position"))
+
+    def start(self, job: Job, hosts: list[str], t: float) -> None:
+        if job.priority is not None:  # escalation stops at dispatch
+            since = job.priority_base_time if job.priority_base_time is not None else job.submit_time
+            job.priority, job.priority_base_time = frozen_at_dispatch(
+                job.priority, since, t, self.cl.config.params.job_priority_over_time)
+        job.migrated = False
+        job.status = "RUN"
+        job.start_time = t
+        job.segment_start = t
+        job.exec_hosts = " ".join(hosts)
+        job.pend_reasons = ""
+        if self.cl.clock.mode == "wall":  # a real process (lsfemu.daemon.runner); CPU time is measured
+            job.real_run = True
+            job.sim_runtime = job.sim_cputime = 0.0
+            job.usage_json = None
+            self.cl.runner.start(job)
+        self.cl.log(job, "START", None, t, hosts=hosts)
+        if self.cl.loop.started is not None:
+            self.cl.loop.started.append(job)  # run_until files its end
+
+    def finish(self, job: Job, t: float, status: str, exit_code: int | None, reason: str | None) -> None:
+        if job.status in STARTED:
+            self.charge_usage(job, t)
+        job.segment_start = None
+        job.status = status
+        job.finish_time = t
+        job.exit_code = exit_code
+        job.exit_reason = reason
+        job.pend_reasons = ""
+        self.cl.log(job, "FINISH", None, t, status=status, exit_code=exit_code, reason=reason)
+        self.cl.mark_dirty()
+
+    def restart_usage(self) -> int:
+        """What a restarted mbatchd knows of past usage: it reads back only the
+        jobs that finished within CLEAN_PERIOD (seed: "Any jobs cleaned before
+        restart are lost and are not included in the new calculation of the
+        dynamic priority"). The history is rebuilt from those jobs alone.
+        Returns the number of jobs read back."""
+        horizon = self.cl.now() - self.cl.config.params.clean_period
+        self.cl.session.execute(delete(UserUsage))
+        back = self.cl.session.scalars(
+            select(Job).where(Job.status.in_(FINISHED), Job.finish_time >= horizon, Job.start_time.is_not(None))
+            .order_by(Job.finish_time))
+        n = 0
+        for job in back:
+            self.charge_usage(job, job.finish_time)
+            n += 1
+        return n
+
+    def charge_usage(self, job: Job, t: float) -> None:
+        """A run ends at *t*: its running time is added up, and what it counted
+        for in fairshare goes to its user's decayed history."""
+        job.work_done = simulate.work_at(job.work_done, job.segment_start, t)
+        job.segment_start = None
+        self.cl.accounts.charge(job, t)
+
+    def kill(self, job: Job, actor: str, signum: int | None = None) -> None:
+        """End a job by a signal: bkill's default sequence (None) or `bkill -s`."""
+        t = self.cl.now()
+        self.cl.log(job, "SIGNAL", actor, t, signal="KILL" if signum is None else signum)
+        owner = actor == job.user
+        reason = "TERM_OWNER: job killed by owner" if owner else "TERM_ADMIN: job killed by root or LSF administrator"
+        if self.running_real(job):  # signal the process; it ends when the process does
+            self.cl.runner.kill(self.cl, job, signum, reason)
+            return
+        code = simulate.KILL_EXIT_CODE if signum is None else 128 + signum
+        self.finish(job, t, "EXIT", code, reason)
+
+    def running_real(self, job: Job) -> bool:
+        return job.real_run and job.status in STARTED
+
+    def real_job_ended(self, job: Job, st: dict) -> None:
+        """A really run job's process ended (`st`: its status, read by the runner)."""
+        job.sim_cputime = float(st.get("cpu") or 0.0)
+        job.usage_json = json.dumps(st.get("usage") or {})
+        t = max(float(st.get("end") or self.cl.now()), job.start_time or 0.0)
+        if st.get("status") == "DONE":
+            self.finish(job, t, "DONE", None, None)
+        else:
+            self.finish(job, t, "EXIT", st.get("exit_code"), st.get("reason"))
+
+    def kill_real_jobs(self, actor: str, timeout: float = 10.0) -> int:
+        """SIGKILL every really running job and collect their ends (`lsfemu daemon stop --kill-jobs`)."""
+        hit = [j for j in self.cl.jobs.values() if self.running_real(j)]
+        for job in hit:
+            self.kill(job, actor, signal.SIGKILL)
+        self.cl.runner.wait_all(self.cl, timeout)
+        return len(hit)
+
+    def note_signal(self, job: Job, actor: str, signame: str) -> None:
+        """A signal whose default action is to be ignored: recorded (and sent to a real job)."""
+        self.cl.log(job, "SIGNAL", actor, self.cl.now(), signal=signame)
+        if self.running_real(job):
+            self.cl.runner.send(job, int(signal.Signals["SIG" + signame]))
+
+    def stop(self, job: Job, actor: str) -> None:
+        t = self.cl.now()
+        admin = actor != job.user
+        if job.status == "PEND":
+            job.status = "PSUSP"
+            job.pend_reasons = dispatch.ADMIN_STOP if admin else dispatch.USER_STOP
+        elif job.status in ("RUN", "SSUSP"):
+            if job.real_run:
+                self.cl.runner.send(job, signal.SIGSTOP)
+            job.work_done = simulate.work_at(job.work_done, job.segment_start, t)
+            job.segment_start = None
+            job.status = "USUSP"
+            job.susp_reason = ("The job was suspended by LSF admin or root while running" if admin
+                               else "The job was suspended by user")
+        self.cl.log(job, "SIGNAL", actor, t, signal="STOP")
+        self.cl.mark_dirty()
+
+    def resume(self, job: Job, actor: str) -> None:
+        t = self.cl.now()
+        if job.status == "PSUSP":
+            job.status = "PEND"
+            job.pend_reasons = "Waiting for scheduling after resumed by user"
+        elif job.status in SUSPENDED:
+            if job.real_run:
+                self.cl.runner.send(job, signal.SIGCONT)
+            job.status = "RUN"
+            job.segment_start = t
+            job.susp_reason = None
+        self.cl.log(job, "SIGNAL", actor, t, signal="CONT")
+        self.cl.mark_dirty()
+
+    def switch(self, job: Job, queue: str, actor: str) -> None:
+        t = self.cl.now()
+        old = job.queue
+        job.queue = queue
+        if job.status == "PEND":
+            job.pend_reasons = "Waiting for re-scheduling after switching queue"
+        self.cl.log(job, "SWITCH", actor, t, queue=queue, old=old)
+        self.cl.mark_dirty()
+
+    def set_priority(self, job: Job, value: int | None, actor: str) -> None:
+        """bmod -sp VALUE, or -spn (value None: back to MAX_USER_PRIORITY/2)."""
+        t = self.cl.now()
+        mup = self.cl.config.params.max_user_priority
+        job.priority = value if value is not None else (default_priority(mup) if mup else None)
+        job.priority_base_time = t
+        self.cl.log(job, "MODIFY", actor, t, **({"sp": value} if value is not None else {"spn": True}))
+        self.cl.mark_dirty()
+
+    def set_aps(self, job: Job, kind: str | None, value: float | None, actor: str) -> None:
+        """bmod -aps "system=V" | "admin=V" (a later one replaces the earlier), or -apsn (kind None)."""
+        t = self.cl.now()
+        job.aps_system = value if kind == "system" else None
+        job.aps_admin = value if kind == "admin" else None
+        text = f"{kind}={_num(value)}" if kind else None
+        self.cl.log(job, "MODIFY", actor, t, aps=text)
+        self.cl.mark_dirty()
+
+    def move(self, job: Job, to_top: bool, position: int, queue_order: list[Job], movable: list[Job], actor: str) -> int:
+        """btop/bbot: put `job` at `position` (1-based, from the top or the bottom)
+        among the `movable` jobs (the caller's own, or all for administrators).
+
+        `queue_order` is every pending job of the same queue and priority in
+        dispatch order. The job lands right next to the movable job whose place
+        it takes, so jobs of other users keep their places. Returns the
+        position used (clamped to the movable range)."""
+        others = [p for p in movable if p is not job]
+        full = [p for p in queue_order if p is not job]
+        position = max(1, min(position, len(others) + 1))
+        seq = others if to_top else list(reversed(others))
+
+        def between(a: Job | None, b: Job | None) -> float:
+            if a is None and b is None:
+                return job.position
+            if a is None:
+                return b.position - 1.0
+            if b is None:
+                return a.position + 1.0
+            return (a.position + b.position) / 2.0
+
+        def neighbour(x: Job, step: int) -> Job | None:
+            i = full.index(x) + step
+            return full[i] if 0 <= i < len(full) else None
+
+        if position <= len(seq):
+            anchor = seq[position - 1]
+            # from the top: just before the anchor; from the bottom: just after it
+            new = between(neighbour(anchor, -1), anchor) if to_top else between(anchor, neighbour(anchor, 1))
+        elif seq:
+            last = seq[-1]
+            new = between(last, neighbour(last, 1)) if to_top else between(neighbour(last, -1), last)
+        else:
+            new = job.position
+        job.position = new
+        self.cl.log(job, "MOVE", actor, self.cl.now(), top=to_top, position=position)
+        self.cl.mark_dirty()
+        return position
+
+    def requeue(self, job: Job, actor: str) -> None:
+        """brequeue: back to PEND as if newly submitted (priority and APS values reset)."""
+        t = self.cl.now()
+        if job.status in STARTED:
+            self.charge_usage(job, t)
+        self.leave_run(job)
+        mup = self.cl.config.params.max_user_priority
+        job.status = "PEND"
+        job.start_time = job.finish_time = job.segment_start = None
+        job.exec_hosts = ""
+        job.exit_code = job.exit_reason = None
+        job.work_done = 0.0
+        job.priority = job.submit_priority if job.submit_priority is not None else (default_priority(mup) if mup else None)
+        job.priority_base_time = t
+        job.pend_since = t
+        job.aps_system = job.aps_admin = None
+        job.migrated = False
+        job.pend_reasons = "Requeued job is waiting for rescheduling"
+        self.cl.log(job, "REQUEUE", actor, t)
+        self.cl.mark_dirty()
+
+    def migrate(self, job: Job, actor: str) -> None:
+        """bmig: leave the current host and pend again, keeping the priority."""
+        t = self.cl.now()
+        self.charge_usage(job, t)
+        self.leave_run(job)
+        self.cl.log(job, "MIGRATE", actor, t)
+        self.rerun(job, t, "MIGRATE")
+
+    def leave_run(self, job: Job) -> None:
+        """A really running job leaves its run (requeue, migration, host failure): its processes are killed."""
+        if self.running_real(job):
+            self.cl.runner.abandon(job)
+            job.real_run = False
+
+    def rerun(self, job: Job, t: float, reason: str) -> None:
+        """A rerunnable job whose host failed, or bmig: pending again, priority
+        and APS values kept, considered before other pending jobs; its
+        escalation and APS grace periods go on counting its pending time."""
+        job.work_done = 0.0
+        job.status = "PEND"
+        if job.start_time is not None:  # escalation and grace periods count the time pended, not the run
+            job.priority_base_time = pending_clock_after_run(
+                job.priority_base_time if job.priority_base_time is not None else job.submit_time, job.start_time, t)
+            job.pend_since = pending_clock_after_run(
+                job.pend_since if job.pend_since is not None else job.submit_time, job.start_time, t)
+        job.start_time = job.segment_start = None
+        job.exec_hosts = ""
+        job.migrated = True
+        job.pend_reasons = "Migrating job is waiting for rescheduling" if reason == "MIGRATE" else "Requeued job is waiting for rescheduling"
+        self.cl.log(job, "RERUN", None, t, reason=reason)
+        self.cl.mark_dirty()
+
+    def fail_host(self, name: str, actor: str) -> list[Job]:
+        """`lsfemu host fail`: the host goes down. Its rerunnable jobs rerun
+        (pending again, priority kept); the others become UNKWN until the
+        host recovers. Returns the jobs affected."""
+        t = self.cl.now()
+        hs = self.cl.host_state.get(name)
+        if hs is None:
+            hs = self.cl.host_state[name] = HostState(name=name, open=True, failed=False)
+            self.cl.session.add(hs)
+        hs.failed = True
+        hit = [j for j in self.cl.jobs.values() if j.status in ON_HOST and name in j.exec_hosts.split()]
+        for job in hit:
+            job.work_done = simulate.work_at(job.work_done, job.segment_start, t)
+            job.segment_start = None
+            self.leave_run(job)
+            if job.rerunnable:
+                self.charge_usage(job, t)
+                self.rerun(job, t, "HOST_FAILURE")
+            else:
+                job.status = "UNKWN"
+                self.cl.log(job, "STATUS", None, t, status="UNKWN", host=name)
+        self.cl.mark_dirty()
+        return hit
+
+    def recover_host(self, name: str, actor: str) -> list[Job]:
+        """`lsfemu host recover`: the host is back; jobs lost with it end EXIT."""
+        t = self.cl.now()
+        hs = self.cl.host_state.get(name)
+        if hs is not None:
+            hs.failed = False
+        lost = [j for j in self.cl.jobs.values() if j.status == "UNKWN" and name in j.exec_hosts.split()]
+        for job in lost:
+            self.finish(job, t, "EXIT", None, None)
+        self.cl.mark_dirty()
+        return lost

@@ -1,0 +1,159 @@
+"""The event loop: job ends and scheduling passes, in time order.
+
+`Loop` owns what decides when something is due: whether anything changed
+since the last pass (`dirty`, `dirty_since`), how far events have been
+handled (`processed_until`), and, inside one `run_until`, the jobs its
+passes started (`started`), whose ends it files in its heap. A pass runs
+through the cluster's `scheduling_pass`, a job end through the cluster's
+transitions (lsfemu.engine.jobs).
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+
+from lsfemu.sched import simulate
+from lsfemu.store.models import Job
+
+
+class Loop:
+    """When the next job end and the next pass are due, and running them in order."""
+
+    def __init__(self, cluster, now: float):
+        self.cl = cluster
+        self.dirty = False  # something changed that a pass should look at
+        self.dirty_since = 0.0
+        self.processed_until = now  # events up to this instant have been handled
+        self.started: list[Job] | None = None  # jobs started inside run_until (its heap of job ends)
+
+    def end_instant(self, job: Job) -> tuple[float, bool] | None:
+        """When a simulated running job ends, and whether by its run limit."""
+        if job.status != "RUN" or job.segment_start is None or job.real_run:
+            return None  # a real job ends when its process does (lsfemu.daemon.runner)
+        return simulate.end_of_run(job.sim_runtime, self.cl.effective_run_limit(job), job.work_done,
+                                   job.segment_start)
+
+    def next_finish(self, ends: list | None = None) -> tuple[float, Job, bool] | None:
+        """The earliest simulated job end (ties: queue position). With *ends*,
+        a heap of (end, position, key) that run_until keeps for one call: an
+        entry is checked against the job when it comes to the top, so one
+        that a change made stale is dropped or re-filed, never trusted."""
+        jobs = self.cl.jobs
+        if ends is not None:
+            while ends:
+                end, pos, key = ends[0]
+                job = jobs.get(key)
+                e = self.end_instant(job) if job is not None else None
+                if e is not None and e[0] == end and job.position == pos:
+                    return end, job, e[1]
+                heapq.heappop(ends)
+                if e is not None:
+                    heapq.heappush(ends, (e[0], job.position, key))
+            return None
+        best = None
+        for job in jobs.values():
+            e = self.end_instant(job)
+            if e is not None and (best is None or (e[0], job.position) < (best[0], best[1].position)):
+                best = (e[0], job, e[1])
+        return best
+
+    def end_heap(self) -> list:
+        rows = self.cl.passes.cache.rows  # a job's status without an ORM read (every command runs this)
+        end_instant = self.end_instant
+        ends = [(e[0], job.position, key) for key, job in self.cl.jobs.items()
+                if ((row := rows.get(job)) is None or row.status == "RUN") and (e := end_instant(job)) is not None]
+        heapq.heapify(ends)
+        return ends
+
+    def mark_dirty(self) -> None:
+        """Something changed that a scheduling pass should look at."""
+        if not self.dirty:
+            self.dirty = True
+            self.dirty_since = self.cl.now()
+
+    def next_pass(self) -> float | None:
+        """Passes run on a grid of MBD_SLEEP_TIME, and only when something changed."""
+        if not self.dirty:
+            return None
+        cl = self.cl
+        # Newest first: the pending jobs are mostly the recent ones, the old ones finished.
+        if not any(j.status == "PEND" for j in reversed(cl.jobs.values())):
+            self.dirty = False  # nothing to schedule; the next change starts a new wait
+            return None
+        sleep = max(1, cl.config.params.mbd_sleep_time)
+        last = cl.clock_state.last_pass
+        if last is None:
+            last = cl.clock_state.last_pass = cl.now()
+        steps = max(1, math.ceil((self.dirty_since - last) / sleep))
+        # Never before what was already processed: a pass that was not due then
+        # (nothing pending) runs at the next grid point after it.
+        done = self.processed_until
+        if last + steps * sleep < done:
+            steps = math.ceil((done - last) / sleep)
+        return last + steps * sleep
+
+    def run_until(self, target: float) -> int:
+        """Process every job end and scheduling pass due up to `target`, in order.
+
+        Returns the number of passes run. In virtual mode the clock is moved
+        to each event and finally to `target`.
+        """
+        cl = self.cl
+        clock = cl.clock
+        finish = cl.transitions.finish
+        passes = 0
+        # The end instants of the running jobs, found once: in between, only
+        # this loop's passes start jobs (self.started), and only its job
+        # ends change them (stale entries are dropped when they surface).
+        ends = cl._end_heap()  # (through the cluster: the event-loop test's reference scans instead)
+        self.started = []
+        try:
+            while True:
+                fin = self.next_finish(ends)
+                nxt = self.next_pass()
+                candidates = []
+                if fin is not None and fin[0] <= target:
+                    candidates.append((fin[0], 0))
+                if nxt is not None and nxt <= target:
+                    candidates.append((nxt, 1))
+                if not candidates:
+                    break
+                t, kind = min(candidates)
+                self.processed_until = max(self.processed_until, t)
+                if clock.mode == "virtual":
+                    clock.virtual_now = max(clock.virtual_now, t)
+                if kind == 0:
+                    _, job, by_limit = fin
+                    if by_limit:
+                        finish(job, t, "EXIT", simulate.RUNLIMIT_EXIT_CODE,
+                               "TERM_RUNLIMIT: job killed after reaching LSF run time limit")
+                    elif job.sim_exit_code == 0:
+                        finish(job, t, "DONE", None, None)
+                    else:
+                        finish(job, t, "EXIT", job.sim_exit_code, None)
+                else:
+                    cl.scheduling_pass(t)  # (through the cluster: the benchmark times it there)
+                    passes += 1
+                    for job in self.started if ends is not None else ():
+                        e = self.end_instant(job)
+                        if e is not None:
+                            heapq.heappush(ends, (e[0], job.position, (job.id, job.array_index)))
+                    self.started.clear()
+        finally:
+            self.started = None
+        if clock.mode == "virtual":
+            clock.virtual_now = max(clock.virtual_now, target)
+        self.processed_until = max(self.processed_until, target)
+        return passes
+
+    def catch_up(self) -> None:
+        """Wall mode: run what is due by now. Virtual mode: run what is due at the current instant."""
+        self.cl.runner.poll(self.cl)  # real jobs: ends, usage, run limits, kill sequences
+        self.run_until(self.cl.now())
+
+    def advance(self, seconds: float) -> int:
+        """Virtual mode: move the clock *seconds* on, running what falls due on the way."""
+        if self.cl.clock.mode != "virtual":
+            raise ValueError("the clock is not virtual (set LSFEMU_CLOCK=virtual in lsf.conf)")
+        return self.run_until(self.cl.clock.virtual_now + seconds)

@@ -1,0 +1,469 @@
+"""The scheduling pass as the cluster runs it: its input gathered from the
+jobs in memory, the pure pass (lsfemu.sched.dispatch.schedule_pass) with
+each unit's Order (APS, fairshare, or the default), the starts, and the
+pending reasons written back.
+
+`Passes` owns what one pass keeps for the next: the row cache
+(lsfemu.engine.passrows: what the pass reads of each job, dropped when the
+job changes; its dirty set says which jobs changed), the started and the
+waiting jobs, and the state the last pass ended with, from which a quiet
+pass (only the changed jobs looked at, see quiet_input) may follow.
+"""
+
+from __future__ import annotations
+
+import gc
+import itertools
+import os
+
+from sqlalchemy import bindparam, update
+
+from lsfemu.engine import apsrank, passrows
+from lsfemu.engine.fairshare import ApsWithFairshare, FairshareOrder, LiveFairshare
+from lsfemu.jobstate import STARTED
+from lsfemu.sched import aps, dispatch
+from lsfemu.sched import fairshare as fs
+from lsfemu.sched.priority import escalation
+from lsfemu.store.models import Job
+
+#: from this many changed pending reasons on, a pass writes them set-based
+_BULK_ROWS = 500
+
+
+class Passes:
+    """The cluster's scheduling passes (see the module docstring)."""
+
+    def __init__(self, cluster):
+        self.cl = cluster
+        self.cache = passrows.RowCache()  # what the pass reads of each job, kept between passes
+        self.conditioned: list[tuple[int, int]] = []  # the last pass's pending jobs with a condition (bsub -w)
+        self.pass_now: float | None = None  # the instant the last pass's PendingJobs are escalated to
+        self.held: set[Job] = set()  # started jobs, as of the last pass (kept current by quiet passes)
+        self.waiting_on: set[Job] = set()  # pending jobs with a bsub -w condition, likewise
+        self.early: list[tuple[int, int]] = []  # jobs the last pass decided before its last start
+        self.in_pass = False
+        self.last_state: tuple | None = None  # the state the last pass ended with (None: unknown)
+        self.slot_pools: dict = {}
+        self.quiet_ok = False
+
+    def configure(self, cfg) -> None:
+        """A (new) configuration: rows and the last pass's state are forgotten
+        (rows hold queue and rusage facts); the slot pools and whether quiet
+        passes are possible follow from it."""
+        self.reset()
+        interval = cfg.params.job_accept_interval * cfg.params.mbd_sleep_time
+        self.slot_pools = fs.parse_slot_pools(cfg.queues)  # pool -> [(queue, SLOT_SHARE)]
+        by_queue = self.cl.accounts.by_queue
+        self.quiet_ok = (interval <= 0 and not self.slot_pools
+                         and all(q.name in self.cl.aps_unit or by_queue.get(q.name) is None for q in cfg.queues))
+
+    def reset(self) -> None:
+        """Forget every row and the last pass's state (reconfiguration, reload after a rollback)."""
+        self.cache.clear()
+        self.last_state = None
+
+    def row(self, job: Job) -> passrows.Row:
+        """What the pass reads of *job* (its passrows.Row: kept between
+        passes, built now when the job changed since)."""
+        row = self.cache.rows.get(job)
+        return row if row is not None else passrows.build_row(self.cl, job, self.cache)
+
+    def started_jobs(self) -> list[Job] | set[Job]:
+        """The jobs in memory that hold slots (RUN, USUSP, SSUSP, UNKWN)."""
+        if self.in_pass:  # no status changes while dispatch.schedule_pass runs: the pass input's set holds
+            return self.held
+        rows = self.cache.rows
+        out = []
+        for job in self.cl.jobs.values():
+            row = rows.get(job)
+            if (row.status if row is not None else job.status) in STARTED:
+                out.append(job)
+        return out
+
+    def frame(self) -> tuple[dict[str, dispatch.HostInfo], dict[str, dispatch.QueueInfo]]:
+        """The hosts and queues of a pass, before the started jobs' slots are counted."""
+        cfg = self.cl.config
+        hosts = {}
+        for name in cfg.host_names:
+            mxj = cfg.host_mxj(name)
+            hosts[name] = dispatch.HostInfo(name=name, max_slots=mxj, open=self.cl.host_open(name),
+                                            ncpus=mxj if mxj else (os.cpu_count() or 1),
+                                            failed=self.cl.host_failed(name))
+        queues = {}
+        for i, q in enumerate(cfg.queues):
+            queues[q.name] = dispatch.QueueInfo(
+                name=q.name, priority=q.priority, order=i, active=self.cl.queue_active(q.name),
+                hosts=cfg.queue_hosts(q), qjob_limit=q.qjob_limit, ujob_limit=q.ujob_limit,
+                hjob_limit=q.hjob_limit, pjob_limit=q.pjob_limit)
+        interval = cfg.params.job_accept_interval * cfg.params.mbd_sleep_time
+        if interval > 0:
+            now = self.cl.now()
+            for job in self.cl.jobs.values():
+                if job.start_time is not None and job.start_time + interval > now:
+                    for h in set(job.exec_hosts.split()):
+                        if h in hosts:
+                            hosts[h].accepting = False
+            for h in hosts.values():
+                h.accept_once = True
+        return hosts, queues
+
+    @staticmethod
+    def hold(job: Job, hosts: dict, queues: dict, user_used: dict, array_started: dict) -> None:
+        """Count the slots a started job holds."""
+        if job.array_index:
+            array_started[job.id] = array_started.get(job.id, 0) + 1
+        n = job.num_processors
+        user_used[job.user] = user_used.get(job.user, 0) + n
+        qi = queues.get(job.queue)
+        if qi:
+            qi.used += n
+            qi.used_by_user[job.user] = qi.used_by_user.get(job.user, 0) + n
+        for h in job.exec_hosts.split():
+            if h in hosts:
+                hosts[h].used += 1
+            if qi:
+                qi.used_on_host[h] = qi.used_on_host.get(h, 0) + 1
+
+    def pass_input(self, t: float | None = None) -> dispatch.PassInput:
+        """The pass's input at instant *t* (default now): every pending job's
+        priority is escalated to *t*, the instant the pass ranks at."""
+        hosts, queues = self.frame()
+        user_used: dict[str, int] = {}
+        pending = []
+        now_t = self.cl.now() if t is None else t
+        array_started: dict[int, int] = {}
+        depend_memo: dict = {}  # one evaluation per condition (and index, for [*]) per pass
+        depends = self.conditioned = []  # pending jobs with a condition (bsub -w)
+        held = self.held = set()  # the started jobs, and the pending ones with a condition: kept
+        waiting = self.waiting_on = set()  # for the quiet passes (see quiet_input)
+        cache = self.cache
+        rows = cache.rows
+        self.pass_now = now_t  # the PendingJobs' priorities are escalated to this instant
+        made = cache.pending
+        escalate = escalation(self.cl.config.params.job_priority_over_time)
+        make = dispatch.PendingJob
+        append = pending.append
+        kept = True
+        for job in self.cl.jobs.values():
+            pj = made.get(job)  # (a plain pending job's PendingJob: dropped with its row when the job changes)
+            if pj is not None:
+                row = pj.row
+            else:
+                row = rows.get(job)
+                kept = row is not None  # (a Row built now is kept only for a job in the store)
+                if not kept:
+                    row = passrows.build_row(self.cl, job, cache)
+                    kept = job in rows
+                status = row.status
+                if status != "PEND":
+                    if status in STARTED:
+                        held.add(job)
+                        self.hold(job, hosts, queues, user_used, array_started)
+                    continue
+                if row.depend_json is not None:
+                    pj = self.pending_job(job, row, now_t, depend_memo)
+                    append(pj)
+                    depends.append((pj.job_id, pj.array_index))
+                    waiting.add(job)
+                    continue
+            # pending_job, inline (every pending job, every full pass):
+            # kept from the last pass, its priority escalated to this instant
+            prio = row.priority
+            prio = (escalate(prio, now_t - row.base_time) or 0) if prio is not None else 0
+            if pj is None:
+                pj = make(row.job_id, row.index, row.user, row.queue, row.slots, prio, row.position,
+                          row.migrated, None, row.array_limit, row)
+                if kept:
+                    made[job] = pj
+            elif pj.priority != prio:
+                pj.priority = prio
+            append(pj)
+        if self.slot_pools:
+            self.apply_slot_pools(queues, hosts, [pj for pj in pending if not pj.blocked])
+        # MAX_JOBS of each user with a pending job (none configured: no user has one)
+        limits = {u: self.cl.user_limit(u) for u in {j.user for j in pending}} if self.cl.config.user_limits else {}
+        return dispatch.PassInput(pending, queues, hosts, limits, user_used, array_started)
+
+    @staticmethod
+    def state_key(inp: dispatch.PassInput) -> tuple:
+        """What decides whether a job fits, besides the job (see quiet_input)."""
+        return (tuple((n, h.used, h.open, h.accepting, h.failed, h.max_slots) for n, h in inp.hosts.items()),
+                tuple((n, q.used, q.active, q.qjob_limit, tuple(sorted(q.used_by_user.items())),
+                       tuple(sorted(q.used_on_host.items()))) for n, q in inp.queues.items()),
+                tuple(sorted(inp.user_used.items())), tuple(sorted(inp.array_started.items())))
+
+    def quiet_input(self, dirty: set, t: float) -> dispatch.PassInput | None:
+        """The input of a quiet pass, or None when a full pass is needed.
+
+        A pass where every host is full starts nothing, and a job's reasons
+        then depend only on the job and the state of hosts, queues and users.
+        If that state is the one the last pass ended with, the reasons that
+        pass gave (after its last start) still hold: only the jobs changed
+        since (*dirty*, from the ORM events), the jobs it decided before its
+        last start, and the jobs waiting on a condition (bsub -w, whose
+        answer depends on other jobs) need a look. Their order does not
+        matter, so nothing is ranked. Not for configurations whose orders do
+        not give out every job (fairshare queues outside APS), slot pools
+        (their limits follow the pending demand) or JOB_ACCEPT_INTERVAL."""
+        last = self.last_state
+        if last is None or not self.quiet_ok or self.cache.overflow_seen:
+            return None
+        jobs = self.cl.jobs
+        rows = self.cache.rows
+        touched = []
+        for obj in dirty:
+            d = obj.__dict__
+            key = (d.get("id"), d.get("array_index"))
+            if jobs.get(key) is obj:
+                touched.append(obj)
+        for job in touched:  # keep the started and waiting sets current
+            row = rows.get(job)
+            if row is None:
+                row = passrows.build_row(self.cl, job, self.cache)
+            if row.status in STARTED:
+                self.held.add(job)
+            else:
+                self.held.discard(job)
+            if row.status == "PEND" and row.depend_json:
+                self.waiting_on.add(job)
+            else:
+                self.waiting_on.discard(job)
+        hosts, queues = self.frame()
+        user_used: dict[str, int] = {}
+        array_started: dict[int, int] = {}
+        for job in self.held:
+            self.hold(job, hosts, queues, user_used, array_started)
+        inp = dispatch.PassInput([], queues, hosts, {}, user_used, array_started)
+        if not dispatch.all_full(hosts) or self.state_key(inp) != last:
+            return None
+        look = {}
+        for job in touched:
+            look[job] = None
+        for key in self.early:
+            job = jobs.get(key)
+            if job is not None:
+                look[job] = None
+        for job in self.waiting_on:
+            look[job] = None
+        now_t = t
+        self.pass_now = now_t
+        depend_memo: dict = {}
+        depends = self.conditioned = []
+        for job in look:
+            row = rows.get(job)
+            if row is None:
+                row = passrows.build_row(self.cl, job, self.cache)
+            if row.status != "PEND":
+                continue
+            pj = self.pending_job(job, row, now_t, depend_memo)
+            inp.jobs.append(pj)
+            if row.depend_json:
+                depends.append((pj.job_id, pj.array_index))
+        inp.user_limits = {u: self.cl.user_limit(u) for u in {j.user for j in inp.jobs}}
+        return inp
+
+    def pending_job(self, job: Job, row: passrows.Row, now: float, depend_memo: dict) -> dispatch.PendingJob:
+        """A pending job as the pass sees it (kept from the last pass unless
+        its escalated priority or its dependency may have changed)."""
+        prio = row.priority
+        if prio is not None:
+            prio = escalation(self.cl.config.params.job_priority_over_time)(prio, now - row.base_time)
+        prio = prio or 0
+        if row.depend_json is None:
+            pj = self.cache.pending.get(job)
+            if pj is not None:
+                pj.priority = prio
+                return pj
+            blocked = None
+        else:
+            lookup = depend_memo.get("lookup")  # (a str key: the memo's own keys are tuples)
+            if lookup is None:
+                lookup = depend_memo["lookup"] = self.cl.depends.lookup()
+            blocked = self.cl.depends.reason(job, lookup, depend_memo)
+        pj = dispatch.PendingJob(row.job_id, row.index, row.user, row.queue, row.slots, prio, row.position,
+                                 row.migrated, blocked, row.array_limit, row)
+        if row.depend_json is None and job in self.cache.rows:
+            self.cache.pending[job] = pj
+        return pj
+
+    def apply_slot_pools(self, queues: dict, hosts: dict, pending: list) -> None:
+        """Queue-based fairshare (SLOT_POOL / SLOT_SHARE): while queues of a pool
+        compete, each may use its share of the pool's slots; a queue alone may
+        use them all. Applied as a queue slot limit for this pass."""
+        for pool, members in self.slot_pools.items():
+            pool_hosts = {h for name, _ in members if name in queues for h in queues[name].hosts}
+            if any(hosts[h].max_slots is None for h in pool_hosts if h in hosts):
+                continue  # unlimited hosts: nothing to share
+            total = sum(hosts[h].max_slots for h in pool_hosts if h in hosts)
+            demand = {name: queues[name].used for name, _ in members if name in queues}
+            for pj in pending:
+                if pj.queue in demand:
+                    demand[pj.queue] += pj.slots
+            alloc = fs.slot_pool_allocation([(n, share, demand.get(n, 0)) for n, share in members if n in queues], total)
+            for name, n in alloc.items():
+                q = queues[name]
+                q.qjob_limit = n if q.qjob_limit is None else min(q.qjob_limit, n)
+
+    def committed_h(self, pj) -> float:
+        limit = self.cl.effective_run_limit(self.cl.jobs[(pj.job_id, pj.array_index)])
+        return limit / 60.0 if limit is not None else 0.0
+
+    def order_for(self, unit: str, jobs: list, t: float, live: LiveFairshare):
+        """The Order of one scheduling unit: APS, fairshare, or the default."""
+        if unit in self.cl.aps_cfg:
+            ranker = apsrank.UnitRanker(self.cl, unit, t, live)  # = Cluster.aps_rank, in bulk
+            entries = ranker.entries(jobs)
+            if not any(self.cl.accounts.by_queue.get(q) for q, u in self.cl.aps_unit.items() if u == unit):
+                # no FS factor: a start changes no other job's APS value
+                return aps.ApsOrder(jobs, rank_of=ranker.rank_of, affected=lambda pj: (), entries=entries,
+                                    ranks_of=ranker.ranks_of)
+            unit_users = ranker.users()  # (of the jobs whose value FS may change)
+            accounts: dict[str, dict[int, list[str]]] = {}  # queue -> id(account) -> users
+            order = aps.ApsOrder(jobs, rank_of=ranker.rank_of, entries=entries, ranks_of=ranker.ranks_of,
+                                 affected=lambda pj: self.fs_affected(pj, live, unit_users, accounts))
+
+            def on_start(pj):
+                st = live.state(pj.queue)
+                if st is not None:
+                    st.job_started(pj.user, pj.slots, self.committed_h(pj))
+            return ApsWithFairshare(order, on_start)
+        state = live.state(unit)
+        if state is not None:
+            return FairshareOrder(state, jobs, self.committed_h)
+        return dispatch.StaticOrder(jobs)
+
+    def fs_affected(self, pj, live: LiveFairshare, users: list[str],
+                    accounts: dict[str, dict[int, list[str]]]) -> list[str] | None:
+        """The users whose FS factor a start of *pj* changes: those sharing its
+        fairshare account (usually the user alone); None (everyone) when an
+        adjustment plug-in is set, since it sees cluster-wide memory.
+        *accounts* caches each queue's account -> users for the pass."""
+        if self.cl.accounts.plugin is not None:
+            return None
+        st = live.state(pj.queue)
+        if st is None:
+            return [pj.user]
+        by_acct = accounts.get(pj.queue)
+        if by_acct is None:
+            by_acct = accounts[pj.queue] = {}
+            for u in users:
+                acct = st.tree.account(u)
+                if acct is not None:
+                    by_acct.setdefault(id(acct), []).append(u)
+        acct = st.tree.account(pj.user)
+        return [pj.user] if acct is None else by_acct.get(id(acct), [pj.user])
+
+    def scheduling_pass(self, t: float) -> None:
+        """One pass at instant *t*: quiet if it may be, else full; the starts
+        made and the pending reasons stored."""
+        # The pass makes an object or two per pending job, all freed when it
+        # ends: the cyclic collector would only walk the whole store's objects
+        # meanwhile (at 100k jobs, most of the pass's time).
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            dirty = self.cache.take_dirty()
+            inp = self.quiet_input(dirty, t)
+            if inp is None:
+                inp = self.pass_input(t)
+            live = self.cl.fairshare(t)
+            self.in_pass = True
+            try:
+                result = dispatch.schedule_pass(inp, unit_of=self.cl.aps_unit,
+                                                order_for=lambda unit, jobs: self.order_for(unit, jobs, t, live),
+                                                yields_all=self.yields_all)
+            finally:
+                self.in_pass = False
+            start = self.cl._start  # (through the cluster: the pass-equivalence test watches the starts there)
+            for pj, hosts in result.started:
+                start(self.cl.jobs[(pj.job_id, pj.array_index)], hosts, t)
+            self.write_reasons(result.reasons, inp.jobs)
+            # what the next pass may keep (see quiet_input)
+            self.last_state = self.state_key(inp)
+            self.early = list(itertools.islice(result.reasons, result.early))
+        finally:
+            if collecting:
+                gc.enable()
+        self.cl.clock_state.last_pass = t
+        self.cl.loop.dirty = False
+        if result.started:
+            started = {(pj.job_id, pj.array_index) for pj, _ in result.started}
+            if any(k not in started for k in self.conditioned):
+                self.cl.mark_dirty()  # a start may meet a dependency (started(), numrun()): look again next pass
+
+    def yields_all(self, unit: str) -> bool:
+        """Does the unit's Order give out every job (see dispatch.schedule_pass)?"""
+        return unit in self.cl.aps_cfg or self.cl.accounts.by_queue.get(unit) is None
+
+    def write_reasons(self, reasons: dict, pending: list) -> None:
+        """Store the pending reasons of a pass. An unchanged reason is not
+        written again. When many jobs change from one text to another (the
+        first pass over a big queue: most wait for the same full hosts), one
+        set-based UPDATE writes those, and the jobs it must not touch are
+        written back with theirs; the loaded objects take the values as
+        already stored (no ORM row-by-row flush)."""
+        joined: dict[int, str] = {}  # many jobs share one reasons list (dispatch.schedule_pass)
+        jobs = self.cl.jobs
+        stored = self.cache.reasons  # job -> pend_reasons as stored (dropped when anything sets it)
+        changed = []  # (job, stored text, new text)
+        last, text = None, ""
+        for key, why in reasons.items():
+            if why is not last:  # (consecutive jobs often share one list)
+                last = why
+                text = joined.get(id(why))
+                if text is None:
+                    text = joined[id(why)] = "\n".join(why)
+            job = jobs[key]
+            old = stored.get(job)
+            if old is None:
+                old = job.__dict__.get("pend_reasons")
+                if old is None:
+                    old = job.pend_reasons  # not loaded
+                if old == text:
+                    stored[job] = text
+            if old != text:
+                changed.append((job, old, text))
+        if len(changed) < _BULK_ROWS:
+            for job, _old, text in changed:
+                job.pend_reasons = text  # (the event drops the job's cached rows)
+            return
+        counts: dict[tuple[str, str], int] = {}
+        for _job, old, text in changed:
+            counts[(old, text)] = counts.get((old, text), 0) + 1
+        (common_old, common_new), n = max(counts.items(), key=lambda kv: kv[1])
+        table = Job.__table__
+        self.cl.session.flush()  # the store must hold what memory holds (starts, statuses) first
+        if n >= _BULK_ROWS:
+            # Every pending row is in memory (self.cl.jobs holds all unfinished
+            # jobs): the rows this UPDATE reaches are known. Those that get
+            # another reason, those that keep common_old, and pending jobs
+            # that got none this pass (users without a share account in a
+            # fairshare queue) are written back.
+            self.cl.session.execute(update(table).where(table.c.status == "PEND", table.c.pend_reasons == common_old)
+                                    .values(pend_reasons=common_new))
+            by_row = [(job, text) for job, old, text in changed if old != common_old or text != common_new]
+            if common_old in joined.values():
+                for key, why in reasons.items():
+                    if joined[id(why)] == common_old:  # unchanged, but the UPDATE reached it
+                        by_row.append((jobs[key], common_old))
+            if len(reasons) < len(pending):  # (the reasons are those of pending jobs)
+                for pj in pending:
+                    key = (pj.job_id, pj.array_index)
+                    if key not in reasons:
+                        job = jobs[key]
+                        if job.status == "PEND" and job.pend_reasons == common_old:
+                            by_row.append((job, common_old))
+        else:
+            by_row = [(job, text) for job, _old, text in changed]
+        if by_row:
+            self.cl.session.execute(
+                update(table).where(table.c.id == bindparam("k_id"), table.c.array_index == bindparam("k_idx"))
+                .values(pend_reasons=bindparam("k_text")),
+                [{"k_id": job.id, "k_idx": job.array_index, "k_text": text} for job, text in by_row])
+        # The loaded objects take the values as stored. After the flush above
+        # no attribute has a change pending, so the value goes straight into
+        # the instance's dict (what set_committed_value does, at a fifth of its
+        # cost; no event either: the cached rows stay).
+        for job, _old, text in changed:
+            job.__dict__["pend_reasons"] = text
+            stored[job] = text
