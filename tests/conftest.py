@@ -23,3 +23,19 @@ def utc():
     else:
         os.environ["TZ"] = old
     time.tzset()
+
+
+
+def pytest_collection_modifyitems(config, items):
+    """The longest files run first. pytest-xdist's --dist loadfile hands a file
+    to a worker whole, in collection order (pyproject.toml turns off its own
+    reordering by test count, which put the long one- or two-test files last,
+    where one of them alone decided when the suite ended). A file marks itself
+    `pytest.mark.slow(seconds)`: about how long its tests take together on a
+    quiet machine; the rest keep their collection order after them."""
+
+    def seconds(item) -> float:
+        mark = item.get_closest_marker("slow")
+        return -(mark.args[0] if mark and mark.args else 0)
+
+    items.sort(key=seconds)  # stable

@@ -6,8 +6,12 @@ The fixture's cluster: hosts hostA..hostC with 4 slots each (MXJ), queue
 `normal` by default, MBD_SLEEP_TIME 10 s; the clock starts Mon Jan 5 09:00:00 2026 UTC.
 """
 
+import pytest
+
 from lsfemu.events.records import JobNew, JobStart
 from lsfemu.events.log import read_events
+
+pytestmark = pytest.mark.slow(78)  # seconds, quiet machine: scheduled early (tests/conftest.py)
 
 HEADER = "JOBID   USER    STAT  QUEUE      FROM_HOST   EXEC_HOST   JOB_NAME   SUBMIT_TIME\n"
 

@@ -11,6 +11,8 @@ import pytest
 
 from lsfemu.daemon.dispatch import user_for
 
+pytestmark = pytest.mark.slow(74)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
 
 def _daemon_pid(c) -> int:
     return int((c.home / "mbatchd.lock").read_text().split()[0])

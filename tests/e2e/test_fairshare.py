@@ -3,6 +3,8 @@ seed's historical-run-time scenario, bqueues -l share tables, explain."""
 
 import pytest
 
+pytestmark = pytest.mark.slow(53)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
 FAIR_QUEUES = """Begin Queue
 QUEUE_NAME = fair
 PRIORITY = 30

@@ -2,6 +2,8 @@
 
 import pytest
 
+pytestmark = pytest.mark.slow(47)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
 ONE_SLOT = {"lsb.hosts": "Begin Host\nHOST_NAME MXJ\nhostA 1\nhostB 0\nhostC 0\nEnd Host\n"}
 PARAMS = ("Begin Parameters\nDEFAULT_QUEUE = normal\nMBD_SLEEP_TIME = 10\nMAX_USER_PRIORITY = 100\n"
           "{extra}End Parameters\n")

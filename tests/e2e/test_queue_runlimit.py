@@ -30,7 +30,7 @@ KILLED = "TERM_RUNLIMIT: job killed after reaching LSF run time limit"
 
 @pytest.fixture
 def c(lsf_cluster_factory):
-    return lsf_cluster_factory(files={"lsb.queues": QUEUES, "lsb.params": PARAMS}, inprocess=True)
+    return lsf_cluster_factory(files={"lsb.queues": QUEUES, "lsb.params": PARAMS})
 
 
 def _ended(c, job: int) -> str:

@@ -12,6 +12,8 @@ import pytest
 
 from lsfemu.testing import FIXED_START
 
+pytestmark = pytest.mark.slow(90)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
 T0 = FIXED_START
 
 

@@ -22,7 +22,7 @@ ONE_SLOT = "Begin Host\nHOST_NAME MXJ\nhostA 1\nhostB 0\nhostC 0\nEnd Host\n"
 
 @pytest.fixture
 def c(lsf_cluster_factory):
-    c = lsf_cluster_factory(files={"lsb.queues": QUEUES, "lsb.hosts": ONE_SLOT}, inprocess=True)
+    c = lsf_cluster_factory(files={"lsb.queues": QUEUES, "lsb.hosts": ONE_SLOT})
     c.run("bsub -q busy sleep 100000", user="filler")  # job 1 holds the only slot: the others pend
     c.advance("10s")
     return c
@@ -49,6 +49,7 @@ def test_bsub_takes_lsf_s_own_spellings_and_aps_reads_their_amounts(c):
 
 def test_bare_amounts_are_in_lsf_unit_for_limits(c):
     c.write("lsf.conf", c.path_of("lsf.conf").read_text() + "LSF_UNIT_FOR_LIMITS=GB\n")
+    assert c.run("lsfemu daemon restart").rc == 0  # lsf.conf is read when mbatchd starts
     c.run("bsub -R rusage[mem=2] sleep 1", user="user1")
     c.run("bsub -R rusage[mem=512MB] sleep 1", user="user1")
     c.advance("10s")

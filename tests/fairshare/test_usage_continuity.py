@@ -22,6 +22,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+pytestmark = pytest.mark.slow(30)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
 QUEUES = """Begin Queue
 QUEUE_NAME = fair
 PRIORITY = 30
@@ -82,7 +84,7 @@ def _same(after: tuple, before: tuple) -> None:
 ENDS = ("done", "runlimit", "kill", "requeue", "rerun", "migrate")
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hist=st.sampled_from([0, 0.5, 5]), decay=st.booleans(), slots=st.integers(1, 3),
        runtime=st.integers(60, 6 * 3600), cpu_per_run_s=st.floats(0.0, 3.0), ngpus=st.sampled_from([0, 0, 2]),
        earlier=st.booleans(), end=st.sampled_from(ENDS), at=st.floats(0.05, 0.95),

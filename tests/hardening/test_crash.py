@@ -1,5 +1,5 @@
 """Crashes: the daemon is killed with SIGKILL at random moments during a
-submission burst, 20 times over (12 on PostgreSQL); clients restart it. Every job a client saw
+submission burst, 12 times over (6 on PostgreSQL); clients restart it. Every job a client saw
 acknowledged is still there with its parameters, a client that got no
 answer says so (never a false acknowledgement), the store's integrity check
 passes, and lsb.events holds exactly the jobs the store holds. On SQLite and
@@ -18,6 +18,8 @@ import pytest
 from lsfemu.events.records import JobNew
 from lsfemu.events.log import read_events
 
+pytestmark = pytest.mark.slow(75)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
 SUBMITTED = re.compile(r"^Job <(\d+)> is submitted to queue <priority>\.\n$")
 
 
@@ -31,9 +33,9 @@ def _daemon_pid(c):
 @pytest.mark.lsfemu_stores  # also on PostgreSQL
 def test_sigkill_during_bursts_loses_nothing_acknowledged(lsf_cluster):
     c = lsf_cluster
-    # 20 rounds on SQLite, 12 on PostgreSQL: the second variant runs in the same
+    # 12 rounds on SQLite, 6 on PostgreSQL: the second variant runs in the same
     # xdist worker (--dist loadfile) and this file is the suite's longest.
-    rounds = 12 if c.db_url else 20
+    rounds = 6 if c.db_url else 12
     c.run("lsid")
     rng = random.Random(7)
     acked: dict[int, str] = {}
