@@ -19,9 +19,11 @@
   trees per queue or host partition, live usage, the pass's Order objects,
   charging);
 * ``views``     - a job as the commands see it (``JobView``);
-* ``eventlog``  - lsb.events in step with the store.
+* ``eventlog``  - lsb.events in step with the store;
+* ``runner``    - real jobs in wall clock mode (sbatchd's part: launch,
+  signals, run limits, usage), each run by ``jobwrap`` (standard library
+  only, started as a script).
 
 The daemon (transport, processes) and the commands import the engine; the
-engine imports store, sched, events, config and below (and, for real jobs in
-wall clock mode, the daemon's runner: see pyproject.toml's ignored imports).
+engine imports store, sched, events, config and below.
 """

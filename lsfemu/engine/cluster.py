@@ -40,7 +40,6 @@ from lsfemu.clock import Clock, parse_start, wall_refusal
 from lsfemu.config.aps import aps_groups, parse_aps_priority
 from lsfemu.config.model import ClusterConfig, ConfigIssue
 from lsfemu.config.semantic import check_all, load_all
-from lsfemu.daemon.runner import Runner
 from lsfemu.engine.depends import Dependencies
 from lsfemu.engine.eventlog import EventLog
 from lsfemu.engine.fairshare import Accounts, LiveFairshare
@@ -48,6 +47,7 @@ from lsfemu.engine.jobs import NoJobId, Transitions
 from lsfemu.engine.listing import ApsListing
 from lsfemu.engine.loop import Loop
 from lsfemu.engine.passes import Passes
+from lsfemu.engine.runner import Runner
 from lsfemu.engine.views import job_view
 from lsfemu.events import emit
 from lsfemu.events.log import event_files

@@ -155,7 +155,7 @@ class Transitions:
         job.segment_start = t
         job.exec_hosts = " ".join(hosts)
         job.pend_reasons = ""
-        if self.cl.clock.mode == "wall":  # a real process (lsfemu.daemon.runner); CPU time is measured
+        if self.cl.clock.mode == "wall":  # a real process (lsfemu.engine.runner); CPU time is measured
             job.real_run = True
             job.sim_runtime = job.sim_cputime = 0.0
             job.usage_json = None

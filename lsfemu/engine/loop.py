@@ -30,7 +30,7 @@ class Loop:
     def end_instant(self, job: Job) -> tuple[float, bool] | None:
         """When a simulated running job ends, and whether by its run limit."""
         if job.status != "RUN" or job.segment_start is None or job.real_run:
-            return None  # a real job ends when its process does (lsfemu.daemon.runner)
+            return None  # a real job ends when its process does (lsfemu.engine.runner)
         return simulate.end_of_run(job.sim_runtime, self.cl.effective_run_limit(job), job.work_done,
                                    job.segment_start)
 

@@ -86,7 +86,7 @@ class Job(Base):
     work_done: Mapped[float] = mapped_column(Float, default=0.0)
     segment_start: Mapped[float | None] = mapped_column(Float, nullable=True)
     env_json: Mapped[str] = mapped_column(Text, default="{}")  # submission environment
-    # Real execution (wall clock, lsfemu.daemon.runner): the job runs as a
+    # Real execution (wall clock, lsfemu.engine.runner): the job runs as a
     # process. Its CPU time is measured: sim_runtime is 0 and sim_cputime
     # holds the CPU seconds so far, so the simulated CPU formula
     # (simulate.cpu_at) yields the measured value everywhere.

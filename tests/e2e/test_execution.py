@@ -1,4 +1,4 @@
-"""Real execution in wall clock mode (lsfemu.daemon.runner, lsfemu.daemon.jobwrap):
+"""Real execution in wall clock mode (lsfemu.engine.runner, lsfemu.engine.jobwrap):
 jobs run as process groups with LSF's environment, write LSF's job report, end
 DONE/EXIT with their exit code, obey bkill/bstop/bresume and run limits, and
 survive daemon restarts. Every job here is short; MBD_SLEEP_TIME=1 and
@@ -403,7 +403,8 @@ def test_a_committed_start_that_never_launched_runs_once_after_a_restart(wall):
     import subprocess
     import sys
 
-    from lsfemu.daemon import dispatch, runner
+    from lsfemu.daemon import dispatch
+    from lsfemu.engine import runner
     from lsfemu.engine.cluster import Cluster
 
     c = wall()
@@ -448,7 +449,7 @@ def test_a_run_the_store_no_longer_knows_is_killed_at_start(wall):
     import subprocess
 
     from lsfemu.engine.cluster import Cluster
-    from lsfemu.daemon.jobwrap import write_json
+    from lsfemu.engine.jobwrap import write_json
 
     c = wall()
     stray = c.home / "jobs" / "7.0.1000"

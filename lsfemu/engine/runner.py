@@ -12,7 +12,7 @@ How a job runs
   - The launch writes the job's directory `LSFEMU_HOME/jobs/<id>.<index>.<start
     ms>/` (`spec.json`, the job file `<submit time>.<id>` that
     LSB_JOBFILENAME names, the host file) and starts the wrapper
-    (lsfemu/daemon/jobwrap.py, standard library only) in a new session. The
+    (lsfemu/engine/jobwrap.py, standard library only) in a new session. The
     wrapper starts the job as its own process group (a new session) in the
     submission directory (or -cwd) with the submission environment and
     LSF's variables, measures it from /proc, writes the job report into the
@@ -50,7 +50,7 @@ import subprocess
 import sys
 import time
 
-from lsfemu.daemon.jobwrap import read_json, write_json
+from lsfemu.engine.jobwrap import read_json, write_json
 from lsfemu.jobstate import ON_HOST, SUSPENDED
 
 log = logging.getLogger("lsfemu.daemon")
@@ -446,7 +446,7 @@ class Runner:
         self.queued[d] = keep
 
     def _note(self, d: str, reason: str | None, signum: int | None) -> None:
-        """Why the job was signalled, for its end (see lsfemu/daemon/jobwrap.py)."""
+        """Why the job was signalled, for its end (see lsfemu/engine/jobwrap.py)."""
         try:
             write_json(os.path.join(d, "signal.json"), {"reason": reason, "signal": signum})
         except OSError as e:

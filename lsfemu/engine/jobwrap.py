@@ -2,12 +2,12 @@
 sbatchd's role. It starts the job, watches its process group, and records
 how it ended, so that a job outlives the daemon that dispatched it.
 
-    python -I .../lsfemu/daemon/jobwrap.py JOBDIR
+    python -I .../lsfemu/engine/jobwrap.py JOBDIR
 
 Standard library only, and run by path in isolated mode: it does not import
 lsfemu, so it starts fast and does not depend on the daemon's environment.
 
-The job directory (see lsfemu.daemon.runner, which writes `spec.json` and
+The job directory (see lsfemu.engine.runner, which writes `spec.json` and
 the job file before starting the wrapper):
 
   spec.json    what to run: argv, cwd, environment, output files, and what
