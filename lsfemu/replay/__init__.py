@@ -17,8 +17,8 @@ The modules, in the order they import each other:
 - :mod:`.tracker`: JobTracker, the records turned into per-job rows of the
   ``jobs`` table, and the reading plan (the types and fields it reads).
 - :mod:`.into`: ``--into``: replay_into, the configuration written from the
-  log or copied (config_files, copy_config), JobRows (the literal-SQL bulk
-  insert into the store), into_message.
+  log or copied (config_files, copy_config), into_message; the rows go to
+  the store through its bulk insert (lsfemu.store.bulk).
 - :mod:`.report`: WhatIfReport and its renderings (render_report, report_json).
 - :mod:`.whatif`: ``--what-if``: what_if -- the log's jobs collected into a
   temporary table, scheduled again on a virtual-clock Cluster through its

@@ -40,6 +40,7 @@ def bulk_submit(envdir: str | Path, home: str | Path, bulk: Bulk, *, t: float | 
     from lsfemu.engine.eventlog import uid_of
     from lsfemu.events import emit
     from lsfemu.sched import dispatch
+    from lsfemu.store.bulk import BulkRows
     from lsfemu.store.models import Counter, Job, JobEvent
 
     cl = Cluster(str(envdir), str(home))
@@ -54,27 +55,13 @@ def bulk_submit(envdir: str | Path, home: str | Path, bulk: Bulk, *, t: float | 
     lines: list = []  # records
     writer = cl.events.writer
     with cl.engine.begin() as conn:
-        if cl.engine.dialect.name == "sqlite":
-            # Plain DBAPI executemany of tuples: SQLAlchemy's per-row parameter
-            # processing costs more than SQLite's insert at a million rows.
-            raw = conn.connection.driver_connection
-
-            def insert_rows(table, rows: list[dict]) -> None:
-                # the models' Python-side column defaults, which plain SQL does not apply
-                defaults = {c.name: c.default.arg for c in table.__table__.columns
-                            if c.default is not None and c.default.is_scalar and c.name not in rows[0]}
-                if defaults:
-                    rows = [{**defaults, **r} for r in rows]
-                cols = list(rows[0])
-                sql = f"INSERT INTO {table.__tablename__} ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})"
-                raw.executemany(sql, [tuple(r[c] for c in cols) for r in rows])
-        else:
-            def insert_rows(table, rows: list[dict]) -> None:
-                conn.execute(insert(table), rows)
+        # the store's bulk insert: SQLAlchemy's per-row parameter processing
+        # costs more than SQLite's insert at a million rows.
+        job_rows, event_rows = BulkRows(conn, Job), BulkRows(conn, JobEvent)
 
         def flush() -> None:
-            insert_rows(Job, jobs)
-            insert_rows(JobEvent, events)
+            job_rows.insert(jobs)
+            event_rows.insert(events)
             jobs.clear()
             events.clear()
 

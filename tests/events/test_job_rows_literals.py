@@ -1,4 +1,4 @@
-"""replay.into.JobRows on SQLite: a column with one value in a whole batch is
+"""store.bulk.BulkRows on SQLite: a column with one value in a whole batch is
 written as a literal in the statement -- the store must hold exactly what
 binding the value (SQLAlchemy's insert) holds, value and storage class."""
 
@@ -8,9 +8,10 @@ import sqlite3
 
 import pytest
 
-from lsfemu.replay.into import JobRows, _sqlite_literal
 from lsfemu.replay.tracker import _NEW_ROW
+from lsfemu.store.bulk import BulkRows, _sqlite_literal
 from lsfemu.store.db import open_store
+from lsfemu.store.models import Job
 
 
 def _row(i: int) -> dict:
@@ -72,7 +73,7 @@ def test_literal_columns_store_what_binding_stores(tmp_path, batch):
 
     def by_job_rows(conn, rs):
         conn.exec_driver_sql = lambda sql, params, run=conn.exec_driver_sql: (statements.append(sql), run(sql, params))
-        JobRows(conn).insert(rs)
+        BulkRows(conn, Job).insert(rs)
 
     literal = store("literal", by_job_rows)
     assert literal == store("bound", by_sqlalchemy)

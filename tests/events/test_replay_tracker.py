@@ -117,12 +117,12 @@ def test_order_files_oldest_first(tmp_path):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_job_rows_store_what_sqlalchemys_insert_stores(tmp_path, monkeypatch, seed):
-    """replay --into writes its rows with JobRows (the driver's executemany):
+    """replay --into writes its rows with BulkRows (the driver's executemany):
     the store holds exactly what SQLAlchemy's insert stores."""
     import sqlite3
 
     from lsfemu import replay as rp
-    from lsfemu.replay.into import JobRows
+    from lsfemu.store.bulk import BulkRows
     from test_chronicle_stream import write_log
 
     path = tmp_path / "lsb.events"
@@ -136,7 +136,7 @@ def test_job_rows_store_what_sqlalchemys_insert_stores(tmp_path, monkeypatch, se
 
         self.conn.execute(insert(Job), rows)
 
-    monkeypatch.setattr(JobRows, "insert", sqlalchemy_insert)
+    monkeypatch.setattr(BulkRows, "insert", sqlalchemy_insert)
     plain = rp.replay_into([path], tmp_path / "plain", progress=False)
     assert (fast.stored, fast.alive) == (plain.stored, plain.alive) and fast.stored + fast.alive > 50
 
@@ -158,7 +158,7 @@ def test_replay_store_equals_the_straightforward_paths(tmp_path, monkeypatch):
 
     from lsfemu import replay as rp
     from lsfemu.replay import tracker
-    from lsfemu.replay.into import JobRows
+    from lsfemu.store.bulk import BulkRows
     from lsfemu.store import db as store_db
     from test_chronicle_stream import write_log
 
@@ -176,7 +176,7 @@ def test_replay_store_equals_the_straightforward_paths(tmp_path, monkeypatch):
 
         self.conn.execute(insert(Job), rows)
 
-    monkeypatch.setattr(JobRows, "insert", sqlalchemy_insert)
+    monkeypatch.setattr(BulkRows, "insert", sqlalchemy_insert)
     monkeypatch.setattr(store_db, "indexes_deferred", lambda conn, table: contextlib.nullcontext())
     monkeypatch.setattr(tracker, "_UNUSED", frozenset())
     plain = rp.replay_into([path], tmp_path / "plain", progress=False)
