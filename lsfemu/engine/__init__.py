@@ -12,7 +12,7 @@
   the units' orders, the pending reasons written back) and its row cache;
 * ``passrows``  - what the pass reads of each job, kept between passes;
 * ``depends``   - ``Dependencies``: bsub -w conditions, evaluated;
-* ``apsrank``   - the pass's APS ranks, in bulk;
+* ``apsrank``   - the pass's APS ranks: inputs for lsfemu.sched.aps_rank, heap entries;
 * ``listing``   - ``bjobs -aps``: the listed pending jobs ranked at once, the
   table kept between listings;
 * ``fairshare`` - ``Accounts``: fairshare as the daemon applies it (share

@@ -53,6 +53,7 @@ from lsfemu.events import emit
 from lsfemu.events.log import event_files
 from lsfemu.jobstate import PENDING, UNFINISHED
 from lsfemu.sched import aps, resreq
+from lsfemu.sched.aps_rank import ApsJobInput, aps_rank, aps_value
 from lsfemu.sched.priority import escalation
 from lsfemu.store.counters import ensure_counters, take_counter
 from lsfemu.store.db import default_url, one_writer_at_a_time, open_store
@@ -367,27 +368,24 @@ class Cluster:
 
     # -- APS values, job by job ------------------------------------------------
     def aps_result(self, job: Job, now: float, live: LiveFairshare | None = None):
-        """The job's APS value (lsfemu.sched.aps.ApsResult), None outside APS queues."""
+        """The job's APS value with every term (lsfemu.sched.aps_rank.ApsResult), None outside APS queues."""
         unit = self.aps_unit.get(job.queue)
         if unit is None:
             return None
-        return aps.aps_value(self.aps_cfg[unit], self._aps_input(job, now, live))
+        return aps_value(self.aps_cfg[unit], self._aps_input(job, now, live))
 
     def aps_rank(self, job: Job, now: float, live: LiveFairshare) -> tuple:
-        """``aps.aps_rank(self.aps_result(...))``, computed without the terms (the pass ranks every job)."""
-        unit = self.aps_unit.get(job.queue)
-        if unit is None:
-            return aps.aps_rank(None)
-        return aps.aps_rank_of(self.aps_cfg[unit], self._aps_input(job, now, live))
+        """The job's rank in its APS block (the pass ranks in bulk: lsfemu.engine.apsrank)."""
+        return aps_rank(self.aps_result(job, now, live))
 
-    def _aps_input(self, job: Job, now: float, live: LiveFairshare | None) -> aps.ApsJobInput:
+    def _aps_input(self, job: Job, now: float, live: LiveFairshare | None) -> ApsJobInput:
         d = job.__dict__  # loaded column values: no ORM attribute machinery per read
         if not _APS_COLUMNS <= d.keys():  # expired attributes: load them the ORM way
             d = {k: getattr(job, k) for k in _APS_COLUMNS}
         q = self.config.queue(d["queue"])
         amounts = self.rusage(d["res_req"], d["num_processors"])
         since = d["pend_since"] if d["pend_since"] is not None else d["submit_time"]
-        return aps.ApsJobInput(
+        return ApsJobInput(
             pend_seconds=max(0.0, now - since),
             proc=aps.proc_value(d["num_processors"], d["max_processors"], q.extra.get("PROCLIMIT") if q else None),
             mem_mb=amounts.get("mem", 0.0), swap_mb=amounts.get("swp", 0.0),
@@ -542,7 +540,6 @@ class Cluster:
     order_for = _part("passes.order_for")
     row = _part("passes.row")
     _committed_h = _part("passes.committed_h")  # (the pass-equivalence test's reference pass uses it)
-    _pass_now = _part("passes.pass_now")  # (lsfemu.engine.apsrank reads it until the one bulk ranker replaces it)
 
     # dependencies (lsfemu.engine.depends)
     depend_known = _part("depends.known")

@@ -1,6 +1,6 @@
-"""`bjobs -aps` in bulk: the listed pending jobs ranked at once from the pure
-APS parts the scheduling pass is made of, and each job's table line kept
-between listings.
+"""`bjobs -aps` in bulk: the listed pending jobs ranked at once by the one
+APS ranker (lsfemu.sched.aps_rank.ApsRanker, the scheduling pass's too),
+and each job's table line kept between listings.
 
 `Cluster.aps_result` builds one job's full APS result (every term, for
 `lsfemu explain aps`); a listing of 10,000 pending jobs did that, and a view
@@ -8,12 +8,10 @@ and a table row, job by job. Here:
 
 - what a job's place and value need comes from its pass row
   (lsfemu.engine.passrows: kept between passes, dropped when the job
-  changes), not from ORM attributes;
-- the parts of the value other than FS (`aps.aps_parts`) are computed once
-  per distinct (PROC, MEM, SWAP, escalated job priority, queue priority,
-  grace state), the FS part once per (user, queue, grace state): the pending
-  time enters both only through the grace periods (the scheduling pass's
-  own memo, lsfemu.engine.apsrank);
+  changes), not from ORM attributes; its job priority is escalated here
+  (lsfemu.sched.priority.escalation), the users' FS factors asked of the
+  live fairshare once per (user, queue);
+- the ranker computes each distinct value once (see lsfemu.sched.aps_rank);
 - a job's table line is kept until the job changes (an attribute assigned,
   the object expired or refreshed: ORM events) or the table's format does
   (widths, year, time zone, LSB_BJOBS_DISPLAY_ENH); a new value is put after
@@ -30,21 +28,21 @@ and a table row, job by job. Here:
   is never reused at another instant: this serves a virtual clock that
   stands still between commands.
 
-Values and order are those of the one-job-at-a-time listing (aps_value and
-aps.order), computed at the listing's instant: the same functions, the same
-additions in the same order (a property test compares the two).
+Values and order are those of the one-job-at-a-time listing
+(`Cluster.aps_result` and aps.order) at the listing's instant (a property
+test compares the two).
 """
 
 from __future__ import annotations
 
 import weakref
-from bisect import bisect_right
 from typing import Iterable
 
 from sqlalchemy import event, inspect
 from sqlalchemy.orm import Session
 
 from lsfemu.sched import aps
+from lsfemu.sched.aps_rank import ApsRanker
 from lsfemu.sched.priority import escalation
 from lsfemu.store.models import Job
 
@@ -110,6 +108,7 @@ class ApsListing:
         plan = aps.plan_queues(cl.config.queues)
         escalate = escalation(cl.config.params.job_priority_over_time)
         queues: dict[str, tuple] = {}
+        rankers: dict[str, ApsRanker] = {}  # APS unit -> its ranker at *now*
         live = None  # the fairshare state at *now*, once a job needs it
         fs_ins: dict[tuple[str, str], float | None] = {}
 
@@ -131,6 +130,7 @@ class ApsListing:
         # while the row is the same object and that priority the same value.
         last = self._entries if self._entries_at[0] == now and self._entries_at[1] is cl.config else {}
         entries = {}
+        to_rank: dict[ApsRanker, list] = {}  # the jobs of each APS block whose entry is made anew
         for job, row in pending:
             entry = last.get(job)
             if entry is not None and entry[0] is row and (entry[2] is _NO_FS
@@ -140,64 +140,43 @@ class ApsListing:
                 continue
             qinfo = queues.get(row.queue)
             if qinfo is None:
-                qinfo = queues[row.queue] = self._queue(row.queue, plan)
-            head, cfg, qprio, has_fs, fs_counts, graces, parts_memo, fs_memo, values = qinfo
+                qinfo = queues[row.queue] = self._queue(row.queue, plan, rankers, now, fs_input)
+            head, ranker, fs_counts = qinfo
             jprio = row.priority  # Cluster.effective_priority
             jprio = (escalate(jprio, now - row.base_time) or 0) if jprio is not None else 0
             position = row.position - (1e12 if row.migrated else 0.0)
-            if cfg is None:  # outside APS blocks
+            if ranker is None:  # outside APS blocks
                 entry = (aps.listing_key(head, None, jprio, position, row.job_id, row.index), job, None, None)
                 entries[job] = (row, entry, _NO_FS)
                 append(entry)
                 continue
-            system = row.aps_system
-            fs_in = _NO_FS
-            if system is not None:
-                system = float(system)
-                rank = aps.value_rank(system, None)
-                value = None
-            else:
-                pend = max(0.0, now - row.since)
-                # The pending time counts only through the grace periods: the
-                # number of them it reached (sorted) says which factors count.
-                reached = bisect_right(graces, pend) if graces else 0
-                # the inputs of the value (rsrc: one object per distinct value, held by the rows: its id is a cheap key)
-                vk = (id(row.rsrc), jprio, reached, row.user, row.aps_admin)
-                known = values.get(vk)
-                if known is None:
-                    mk = (id(row.rsrc), jprio, reached)
-                    parts = parts_memo.get(mk)
-                    if parts is None:
-                        parts = parts_memo[mk] = aps.aps_parts(cfg, pend, row.proc, row.mem, row.swap, jprio, qprio)
-                    fk = (row.user, reached)
-                    fs = fs_memo.get(fk, fs_memo)
-                    if fs is fs_memo:
-                        fs = fs_memo[fk] = aps.fs_part(cfg, fs_input(row.user, row.queue) if has_fs else None, pend)
-                    value = aps.calculated_from_parts(parts, fs, row.aps_admin)
-                    known = values[vk] = (value, aps.value_rank(None, value))
-                value, rank = known
-                if fs_counts:
-                    fs_in = fs_input(row.user, row.queue)
-            entry = (aps.listing_key(head, rank, jprio, position, row.job_id, row.index), job, system, value)
-            entries[job] = (row, entry, fs_in)
-            append(entry)
+            to_rank.setdefault(ranker, []).append((job, row, jprio, position, head, fs_counts))
+        for ranker, jobs in to_rank.items():
+            ranked = ranker.ranked([j[1] for j in jobs], [j[2] for j in jobs])
+            for (job, row, jprio, position, head, fs_counts), (cls, value_key, system, value) in zip(jobs, ranked):
+                entry = (aps.listing_key(head, (cls, value_key), jprio, position, row.job_id, row.index), job,
+                         system, value)
+                entries[job] = (row, entry, fs_input(row.user, row.queue) if fs_counts and system is None
+                                else _NO_FS)
+                append(entry)
         self._entries, self._entries_at = entries, (now, cl.config)
         keyed.sort()  # (the keys differ: they end with the job's ID and index)
         return [(job, system, value) for _key, job, system, value in keyed]
 
-    def _queue(self, name: str, plan: dict) -> tuple:
-        """(block head, ApsConfig of its APS block or None, PRIORITY, has
-        FAIRSHARE, does the FS factor count (weighted, with FAIRSHARE), grace
-        periods ascending, memo of APS parts, memo of FS parts, memo of
-        values) of a queue, for one listing."""
+    def _queue(self, name: str, plan: dict, rankers: dict, now: float, fs_input) -> tuple:
+        """(block head, the ranker of its APS block or None, does the FS
+        factor count (weighted, with FAIRSHARE)) of a queue, for one listing."""
         cl = self.cl
         unit = cl.aps_unit.get(name)
-        cfg = cl.aps_cfg.get(unit) if unit is not None else None
+        ranker = None
+        if unit is not None and unit in cl.aps_cfg:
+            ranker = rankers.get(unit)
+            if ranker is None:
+                queues = {q.name: (q.priority, bool(q.fairshare)) for q in cl.config.queues}
+                ranker = rankers[unit] = ApsRanker(cl.aps_cfg[unit], now, queues, fs_input)
         q = cl.config.queue(name)
-        has_fs = bool(q and q.fairshare)
-        graces = tuple(sorted(set(cfg.grace.values()))) if cfg is not None else ()
-        return (aps.block_head(plan.get(name)), cfg, q.priority if q else 0, has_fs,
-                has_fs and cfg is not None and aps.fs_first(cfg), graces, {}, {}, {})
+        return aps.block_head(plan.get(name)), ranker, bool(q and q.fairshare) and ranker is not None \
+            and ranker.fs_weighted
 
 
 _NO_FS = object()  # a kept entry's FS input where FS does not count

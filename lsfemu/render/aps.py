@@ -17,7 +17,7 @@ furniture; an empty line separates it from ``USER_SHARES:``).
 from __future__ import annotations
 
 from lsfemu.config.aps import ALL_FACTORS, PARENT, SUBFACTORS, ApsConfig
-from lsfemu.sched.aps import ApsResult
+from lsfemu.sched.aps_rank import ApsResult
 
 LABELS = {
     "FS": "FAIRSHARE", "RSRC": "RESOURCE", "PROC": "PROCESSORS", "MEM": "MEMORY", "SWAP": "SWAP",

@@ -13,6 +13,7 @@ from __future__ import annotations
 from lsfemu.config import aps as C
 from lsfemu.config.model import Params, QueueConf
 from lsfemu.sched import aps as A
+from lsfemu.sched import aps_rank as AR
 from lsfemu.sched import priority as P
 
 PARAMS = Params(max_user_priority=100, job_priority_over_time=(5, 10))
@@ -53,7 +54,7 @@ def listed_jobs() -> list[A.ListedJob]:
         result = None
         if queue in groups:
             cfg = C.parse_aps_priority(by_name[groups[queue]].aps_priority)
-            result = A.aps_value(cfg, A.ApsJobInput(pend_seconds=pend, job_priority=jp,
+            result = AR.aps_value(cfg, AR.ApsJobInput(pend_seconds=pend, job_priority=jp,
                                                     queue_priority=by_name[queue].priority, system_value=system))
         out.append(A.ListedJob(job_id=job_id, queue=queue, position=submit * 60 + job_id / 1000,
                                job_priority=jp, result=result))

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import random
+from typing import NamedTuple
 
-from aps_seed import EXPECTED, QUEUES, listed_jobs
+from aps_seed import EXPECTED, JOBS, NOW, QUEUES, listed_jobs
 
 from lsfemu.config import aps as C
 from lsfemu.config.model import QueueConf
 from lsfemu.render.aps import aps_cell
 from lsfemu.sched import aps as A
+from lsfemu.sched import aps_rank as AR
 
 
 def _ids(jobs):
@@ -42,7 +44,7 @@ def test_plan_puts_the_group_at_the_aps_queue_priority():
 
 
 def _res(value=None, system=None):
-    return A.ApsResult(value=value, system=system, calculated=value or 0.0)
+    return AR.ApsResult(value=value, system=system, calculated=value or 0.0)
 
 
 def test_system_first_high_to_low_then_calculated_ties_by_position():
@@ -102,7 +104,7 @@ def test_aps_order_object_reranks_after_each_start():
     cfg = C.parse_aps_priority("WEIGHT[[FS, 1]]")
 
     def result_of(j):
-        return A.aps_value(cfg, A.ApsJobInput(pend_seconds=0, fs_priority=fs[j.user],
+        return AR.aps_value(cfg, AR.ApsJobInput(pend_seconds=0, fs_priority=fs[j.user],
                                               system_value=50.0 if j.job_id == 9 else None))
 
     jobs = [PJ(1, "alice", 1), PJ(2, "alice", 2), PJ(3, "bob", 3), PJ(9, "bob", 9)]
@@ -121,7 +123,7 @@ def _reference_order(jobs, result_of, on_start):
     left = list(jobs)
     out = []
     while left:
-        left.sort(key=lambda j: A.aps_rank(result_of(j)) + (j.position, j.job_id, j.array_index))
+        left.sort(key=lambda j: AR.aps_rank(result_of(j)) + (j.position, j.job_id, j.array_index))
         j = left.pop(0)
         out.append(j.job_id)
         on_start(j)
@@ -159,7 +161,7 @@ def test_incremental_aps_order_equals_a_full_resort(rows, fs0, shared):
         fs = dict(fs0)
 
         def result_of(j):
-            return A.aps_value(cfg, A.ApsJobInput(pend_seconds=0, fs_priority=fs[j.user], job_priority=j.prio,
+            return AR.aps_value(cfg, AR.ApsJobInput(pend_seconds=0, fs_priority=fs[j.user], job_priority=j.prio,
                                                   system_value=5.0 if j.system else None))
 
         def on_start(j):
@@ -179,22 +181,81 @@ def test_incremental_aps_order_equals_a_full_resort(rows, fs0, shared):
     assert run(True) == run(False)
 
 
+class _Facts(NamedTuple):
+    """What the ranker reads of a job (the engine gives it its passrows.Row)."""
+
+    user: str
+    queue: str
+    proc: float
+    mem: float
+    swap: float
+    since: float
+    aps_admin: float | None
+    aps_system: float | None
+    parts_key: int
+    fs_key: int
+    plain: bool
+
+
+def _rank_in_bulk(cfg, now, queues, fs, jobs):
+    """ApsRanker.ranked over *jobs* ((user, queue, proc, mem, swap, since, job priority, admin, system))."""
+    parts_keys, fs_keys, rows = {}, {}, []
+    for user, queue, proc, mem, swap, since, _jp, admin, system in jobs:
+        pk = parts_keys.setdefault((proc, mem, swap, queue), len(parts_keys))
+        fk = fs_keys.setdefault((user, queue), len(fs_keys))
+        rows.append(_Facts(user, queue, proc, mem, swap, since, admin, system, pk, fk, admin is None and system is None))
+    ranker = AR.ApsRanker(cfg, now, queues, lambda user, queue: fs[(user, queue)])
+    return ranker.ranked(rows, [j[6] for j in jobs])
+
+
+def test_the_bulk_ranker_gives_the_seeds_values():
+    """The seed's worked example (aps_seed): the one ranker, in bulk, gives its values."""
+    by_name = {q.name: q for q in QUEUES}
+    cfg = C.parse_aps_priority(by_name["normal"].aps_priority)
+    queues = {q.name: (q.priority, False) for q in QUEUES}
+    jobs = [(f"u{job_id}", queue, 1, 0.0, 0.0, submit * 60, j.job_priority, None, system)
+            for (job_id, queue, submit, system), j in zip(JOBS, listed_jobs()) if queue in ("normal", "Short")]
+    got = [(system, value) for _cls, _key, system, value in _rank_in_bulk(cfg, NOW * 60, queues, {}, jobs)]
+    assert got == [(None, 360.0), (None, 270.0), (None, 355.0), (60.0, None)]  # jobs 2, 4, 12, 22
+
+
+_shape_st = st.tuples(st.sampled_from(["ua", "ub", "uc"]), st.sampled_from(["q1", "q2"]), st.sampled_from([1, 2, 64]),
+                      st.sampled_from([0.0, 100.0, 2.5, 1e6]), st.sampled_from([0.0, 7.0]), st.integers(-10, 1000),
+                      st.one_of(st.none(), st.none(), st.floats(-1e3, 1e3)),
+                      st.one_of(st.none(), st.none(), st.floats(-1e3, 1e3)))
+# Jobs of a few shapes, pending since different instants: as in a real queue,
+# many share every input but the pending time (and its grace periods).
+_jobs_st = st.lists(_shape_st, min_size=1, max_size=4).flatmap(lambda shapes: st.lists(
+    st.tuples(st.sampled_from(shapes), st.sampled_from([0.0, 9970.0, 9999.5, 10_000.0, 10_030.0, 12_000.0,
+                                                         13_000.0, 13_590.0, 13_600.0, 14_000.0])),
+    min_size=1, max_size=30).map(lambda js: [shape[:5] + (since,) + shape[5:] for shape, since in js]))
+
+
 @settings(max_examples=400, deadline=None)
 @given(weights=st.dictionaries(st.sampled_from(["FS", "RSRC", "PROC", "MEM", "SWAP", "WORK", "JPRIORITY", "QPRIORITY"]),
                                st.sampled_from([1, 2.5, -3, 1e300, 0.001]), min_size=1),
        limits=st.dictionaries(st.sampled_from(["FS", "RSRC", "PROC", "MEM", "WORK", "JPRIORITY"]),
                               st.sampled_from([1, 50, 1e9])),
        grace=st.dictionaries(st.sampled_from(["FS", "MEM", "JPRIORITY", "WORK"]), st.sampled_from(["10m", "1h", "30s"])),
-       pend=st.floats(0, 10000), proc=st.integers(1, 64), mem=st.floats(0, 1e6), swap=st.floats(0, 1e6),
-       jp=st.integers(-10, 1000), qp=st.integers(0, 100),
-       fs=st.one_of(st.none(), st.floats(-1e6, 1e6)), admin=st.one_of(st.none(), st.floats(-1e3, 1e3)),
-       system=st.one_of(st.none(), st.floats(-1e3, 1e3)))
-def test_aps_rank_of_equals_the_rank_of_aps_value(weights, limits, grace, pend, proc, mem, swap, jp, qp, fs, admin, system):
-    """The pass ranks jobs with aps_rank_of; bjobs -aps shows aps_value: the two never disagree."""
+       qp=st.tuples(st.integers(0, 100), st.integers(0, 100)),
+       fs=st.lists(st.floats(-1e6, 1e6), min_size=3, max_size=3),
+       jobs=_jobs_st)
+def test_the_bulk_ranker_equals_aps_value_job_by_job(weights, limits, grace, qp, fs, jobs):
+    """The pass and bjobs -aps rank in bulk (ApsRanker: values looked up by
+    their inputs, the pending time only through the grace periods reached);
+    explain shows aps_value: the two never disagree."""
     def section(name, d):
         return f"{name}[" + " ".join(f"[{k}, {v}]" for k, v in d.items()) + "]" if d else ""
     cfg = C.parse_aps_priority(" ".join(x for x in (section("WEIGHT", weights), section("LIMIT", limits),
                                                      section("GRACE_PERIOD", grace)) if x))
-    job = A.ApsJobInput(pend_seconds=pend, proc=proc, mem_mb=mem, swap_mb=swap, job_priority=jp, queue_priority=qp,
-                        fs_priority=fs, admin_value=admin, system_value=system)
-    assert A.aps_rank_of(cfg, job) == A.aps_rank(A.aps_value(cfg, job))
+    now = 13_600.0
+    queues = {"q1": (qp[0], True), "q2": (qp[1], False)}  # q2 has no FAIRSHARE
+    fs_of = {(u, q): (fs[i] if q == "q1" else None) for i, u in enumerate(["ua", "ub", "uc"]) for q in ("q1", "q2")}
+    for (user, queue, proc, mem, swap, since, jp, admin, system), (cls, key, got_system, got_value) in zip(
+            jobs, _rank_in_bulk(cfg, now, queues, fs_of, jobs)):
+        r = AR.aps_value(cfg, AR.ApsJobInput(pend_seconds=max(0.0, now - since), proc=proc, mem_mb=mem, swap_mb=swap,
+                                             job_priority=jp, queue_priority=queues[queue][0],
+                                             fs_priority=fs_of[(user, queue)], admin_value=admin,
+                                             system_value=system))
+        assert (cls, key) == AR.aps_rank(r)
+        assert (got_system, got_value) == ((r.system, None) if r.system is not None else (None, r.calculated))

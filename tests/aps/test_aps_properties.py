@@ -9,6 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from lsfemu.config import aps as C
 from lsfemu.sched import aps as A
+from lsfemu.sched import aps_rank as AR
 from lsfemu.sched import priority as P
 from lsfemu.sched.resreq import ResReqError, rusage_amounts
 
@@ -83,7 +84,7 @@ def configs(draw):
 
 
 jobs = st.builds(
-    A.ApsJobInput,
+    AR.ApsJobInput,
     pend_seconds=st.integers(0, 10000),
     proc=st.integers(1, 1024),
     mem_mb=st.floats(0, 1e12),
@@ -98,7 +99,7 @@ jobs = st.builds(
 @FAST
 @given(configs(), jobs)
 def test_limits_bound_every_weighted_factor(cfg, job):
-    r = A.aps_value(cfg, job)
+    r = AR.aps_value(cfg, job)
     for t in r.terms:
         if t.limit is not None:
             assert abs(t.limited) <= t.limit
@@ -116,9 +117,9 @@ def test_system_values_rank_above_calculated(cfg, job, system, others):
     from lsfemu.config.model import QueueConf
 
     queues = [QueueConf("q", priority=1, aps_priority=cfg.text)]
-    listed = [A.ListedJob(0, "q", 10**7, result=A.aps_value(cfg, A.ApsJobInput(
+    listed = [A.ListedJob(0, "q", 10**7, result=AR.aps_value(cfg, AR.ApsJobInput(
         pend_seconds=job.pend_seconds, system_value=system)))]
-    listed += [A.ListedJob(i + 1, "q", pos, result=A.aps_value(cfg, j)) for i, (j, pos) in enumerate(others)]
+    listed += [A.ListedJob(i + 1, "q", pos, result=AR.aps_value(cfg, j)) for i, (j, pos) in enumerate(others)]
     assert A.order(listed, queues)[0].job_id == 0
 
 
@@ -134,10 +135,10 @@ near_tie = st.builds(lambda k, ulps: math.nextafter((k + 0.5) / 1e6, math.inf if
 @given(st.one_of(st.floats(allow_nan=False, allow_infinity=False), near_tie,
                  st.floats(min_value=-2e6, max_value=2e6), st.integers(-10**12, 10**12).map(lambda n: n / 1e6)))
 def test_round6_is_round_to_six_decimals(v):
-    assert A.round6(v) == round(v, 6)
+    assert AR.round6(v) == round(v, 6)
 
 
 def test_round6_at_ties_and_bounds():
     for v in (0.0000005, -0.0000005, 0.0000015, 2.5e-6, 1234.5678905, 999999.9999995, 1e6, -1e6, 1e12, 1e308,
               -1e308, 5e-324, 0.1 + 0.2, 1 / 3):
-        assert A.round6(v) == round(v, 6), v
+        assert AR.round6(v) == round(v, 6), v

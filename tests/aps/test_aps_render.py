@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lsfemu.config import aps as C
 from lsfemu.render import aps as R
-from lsfemu.sched import aps as A
+from lsfemu.sched import aps_rank as AR
 
 # seed 001, "bqueues -l normal", the APS_PRIORITY block (the seed's trailing spaces removed)
 SEED_TABLE = """\
@@ -62,10 +62,10 @@ def test_huge_weight_keeps_a_separating_space():
 
 def test_aps_cells():
     assert R.aps_cell(None) == "-"
-    assert R.aps_cell(A.ApsResult(None, 60.0, 0.0)) == "(60)"
-    assert R.aps_cell(A.ApsResult(None, 2.5, 0.0)) == "(2.50)"
-    assert R.aps_cell(A.ApsResult(109.0, None, 109.0)) == "109.00"
-    assert R.aps_cell(A.ApsResult(-0.125, None, -0.125)) == "-0.12"
+    assert R.aps_cell(AR.ApsResult(None, 60.0, 0.0)) == "(60)"
+    assert R.aps_cell(AR.ApsResult(None, 2.5, 0.0)) == "(2.50)"
+    assert R.aps_cell(AR.ApsResult(109.0, None, 109.0)) == "109.00"
+    assert R.aps_cell(AR.ApsResult(-0.125, None, -0.125)) == "-0.12"
 
 
 def test_bhist_items():
@@ -78,7 +78,7 @@ def test_bhist_items():
 
 def test_explain():
     cfg = C.parse_aps_priority("WEIGHT[[QPRIORITY, 10] [JPRIORITY, 1] [MEM, 2]] LIMIT[[MEM, 100]] GRACE_PERIOD[[JPRIORITY, 1h]]")
-    r = A.aps_value(cfg, A.ApsJobInput(pend_seconds=600, mem_mb=500, job_priority=55, queue_priority=20, admin_value=3))
+    r = AR.aps_value(cfg, AR.ApsJobInput(pend_seconds=600, mem_mb=500, job_priority=55, queue_priority=20, admin_value=3))
     text = R.explain_aps(r, job_id=7, queue="short", aps_queue="normal", aps_text=cfg.text)
     lines = text.splitlines()
     assert lines[0] == "Job <7>, queue <short>, ordered by the APS queue <normal> (QUEUE_GROUP)"
@@ -90,6 +90,6 @@ def test_explain():
     jp = next(l for l in lines if l.startswith("  JPRIORITY"))
     assert jp.split()[5] == "0.00" and "in grace period (1h00m00s)" in jp
     assert "ADMIN" in text and lines[-1] == "APS value: 303.00"
-    sys_r = A.aps_value(cfg, A.ApsJobInput(pend_seconds=0, queue_priority=20, system_value=60))
+    sys_r = AR.aps_value(cfg, AR.ApsJobInput(pend_seconds=0, queue_priority=20, system_value=60))
     assert R.explain_aps(sys_r).splitlines()[-1].startswith("APS value: (60), a system value")
     assert "is not in an APS queue" in R.explain_aps(None, job_id=5, queue="Idle")
