@@ -1,15 +1,21 @@
-"""The USER_SHARES syntax: a queue's ``FAIRSHARE=USER_SHARES[[name, shares] ...]``,
-a group's USER_SHARES in lsb.users and a HostPartition's USER_SHARES.
+"""Fairshare's configuration: the USER_SHARES syntax (a queue's
+``FAIRSHARE=USER_SHARES[[name, shares] ...]``, a group's USER_SHARES in
+lsb.users and a HostPartition's USER_SHARES) and the adjustment plug-in that
+lsb.params' FAIRSHARE_ADJUSTMENT_PLUGIN names.
 
-Parsed here, once, for the configuration checks (``badmin ckconfig``), the
-share trees (:func:`lsfemu.sched.fairshare.build_tree`) and the bqueues
-texts; :class:`ShareSyntaxError` says what LSF would have expected.
+Parsed and loaded here, once, for the configuration checks (``badmin
+ckconfig``), the share trees (:func:`lsfemu.sched.fairshare.build_tree`), the
+bqueues texts and the engine; :class:`ShareSyntaxError` says what LSF would
+have expected. The plug-in's interface (what it receives) is in
+:mod:`lsfemu.sched.fairshare_plugins`.
 """
 
 from __future__ import annotations
 
+import importlib
 import math
 import re
+from typing import Callable
 
 class ShareSyntaxError(ValueError):
     """A USER_SHARES text LSF would refuse; the message says what was expected."""
@@ -107,3 +113,32 @@ def parse_user_shares(text: str) -> list[tuple[str, float]]:
         seen.add(name)
         out.append((name, value))
     return out
+
+
+def load_plugin(spec: str) -> Callable[..., float]:
+    """Import ``"module:callable"`` (dots allowed on both sides: ``pkg.mod:Class.method``).
+
+    Raises ValueError with a message saying what is wrong: no colon, module
+    not importable, attribute missing, not callable.
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError('FAIRSHARE_ADJUSTMENT_PLUGIN: expected "module:callable", got an empty value')
+    text = spec.strip().strip('"').strip()
+    if text.count(":") != 1:
+        raise ValueError(f'FAIRSHARE_ADJUSTMENT_PLUGIN: expected "module:callable" (one colon), got {text!r}')
+    mod_name, attr_path = (p.strip() for p in text.split(":"))
+    if not mod_name or not attr_path:
+        raise ValueError(f'FAIRSHARE_ADJUSTMENT_PLUGIN: expected "module:callable" with both parts, got {text!r}')
+    try:
+        obj = importlib.import_module(mod_name)
+    except Exception as e:  # ImportError, or the module itself failing
+        raise ValueError(f"FAIRSHARE_ADJUSTMENT_PLUGIN: cannot import module {mod_name!r}: "
+                         f"{type(e).__name__}: {e}") from None
+    for part in attr_path.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise ValueError(f"FAIRSHARE_ADJUSTMENT_PLUGIN: module {mod_name!r} has no {attr_path!r}") from None
+    if not callable(obj):
+        raise ValueError(f"FAIRSHARE_ADJUSTMENT_PLUGIN: {text!r} is not callable")
+    return obj  # type: ignore[return-value]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from lsfemu.config import parser as config_parser
 from lsfemu.config.aps import check_issues
-from lsfemu.config.fairshare import ShareSyntaxError, parse_user_shares
+from lsfemu.config.fairshare import ShareSyntaxError, load_plugin, parse_user_shares
 from lsfemu.config.model import ClusterConfig, ConfigError, ConfigIssue
 
 
@@ -35,8 +35,6 @@ def semantic_issues(cfg: ClusterConfig) -> list[ConfigIssue]:
                 out.append(ConfigIssue(g.file or "lsb.users", g.line, f"group {g.name}: {e}"))
     spec = cfg.params.extra.get("FAIRSHARE_ADJUSTMENT_PLUGIN")
     if spec:
-        from lsfemu.sched.fairshare_plugins import load_plugin
-
         try:
             load_plugin(spec)
         except ValueError as e:

@@ -22,6 +22,7 @@ import os
 
 from sqlalchemy import select
 
+from lsfemu.config.fairshare import load_plugin
 from lsfemu.sched import dispatch
 from lsfemu.sched import fairshare as fs
 from lsfemu.sched import fairshare_plugins as plugins
@@ -80,7 +81,7 @@ class Accounts:
         self.by_queue, self.partitions = scopes(cfg)
         self.trees: dict[str, tuple[frozenset[str], fs.ShareTree]] = {}  # scope key -> (known users, tree)
         spec = cfg.params.extra.get("FAIRSHARE_ADJUSTMENT_PLUGIN")
-        self.plugin = plugins.load_plugin(spec) if spec else None
+        self.plugin = load_plugin(spec) if spec else None
 
     def share_tree(self, scope, known: set[str]) -> fs.ShareTree:
         """The share tree of a fairshare scope for these known users: built

@@ -6,7 +6,8 @@ loads a Python callable named in lsb.params::
 
     FAIRSHARE_ADJUSTMENT_PLUGIN = "package.module:callable"
 
-(:func:`load_plugin`). The callable receives one :class:`AdjustmentInput` —
+(loaded by :func:`lsfemu.config.fairshare.load_plugin`, with the
+configuration). The callable receives one :class:`AdjustmentInput` —
 what the seed says LSF passes: everything in the formula but the shares,
 plus the memory in use over the whole cluster and the average memory per
 slot — and returns a float. As in LSF the plug-in is not queue-specific and
@@ -20,12 +21,11 @@ queue's overrides.
 
     fairshare_adjustment = (1 + slots) × ((used_memory / used_slots) / (slot_memory × THRESHOLD))
 
-Pure: no clock, no I/O beyond importing the named module.
+Pure: no clock, no I/O.
 """
 
 from __future__ import annotations
 
-import importlib
 import math
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
@@ -71,35 +71,6 @@ class AdjustmentInput:
 
 
 Plugin = Callable[[AdjustmentInput], float]
-
-
-def load_plugin(spec: str) -> Plugin:
-    """Import ``"module:callable"`` (dots allowed on both sides: ``pkg.mod:Class.method``).
-
-    Raises ValueError with a message saying what is wrong: no colon, module
-    not importable, attribute missing, not callable.
-    """
-    if not isinstance(spec, str) or not spec.strip():
-        raise ValueError('FAIRSHARE_ADJUSTMENT_PLUGIN: expected "module:callable", got an empty value')
-    text = spec.strip().strip('"').strip()
-    if text.count(":") != 1:
-        raise ValueError(f'FAIRSHARE_ADJUSTMENT_PLUGIN: expected "module:callable" (one colon), got {text!r}')
-    mod_name, attr_path = (p.strip() for p in text.split(":"))
-    if not mod_name or not attr_path:
-        raise ValueError(f'FAIRSHARE_ADJUSTMENT_PLUGIN: expected "module:callable" with both parts, got {text!r}')
-    try:
-        obj = importlib.import_module(mod_name)
-    except Exception as e:  # ImportError, or the module itself failing
-        raise ValueError(f"FAIRSHARE_ADJUSTMENT_PLUGIN: cannot import module {mod_name!r}: "
-                         f"{type(e).__name__}: {e}") from None
-    for part in attr_path.split("."):
-        try:
-            obj = getattr(obj, part)
-        except AttributeError:
-            raise ValueError(f"FAIRSHARE_ADJUSTMENT_PLUGIN: module {mod_name!r} has no {attr_path!r}") from None
-    if not callable(obj):
-        raise ValueError(f"FAIRSHARE_ADJUSTMENT_PLUGIN: {text!r} is not callable")
-    return obj  # type: ignore[return-value]
 
 
 def memory_adjustment(inp: AdjustmentInput, threshold: float = DEFAULT_MEMORY_THRESHOLD) -> float:

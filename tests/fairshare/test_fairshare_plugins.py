@@ -7,10 +7,10 @@ import textwrap
 
 import pytest
 
+from lsfemu.config.fairshare import load_plugin
 from lsfemu.sched.fairshare import Factors, FairshareState, Usage, build_tree, effective_factors
 from lsfemu.sched.fairshare_plugins import (
-    AdjustmentInput, load_plugin, make_adjust, make_input, memory_adjustment, memory_adjustment_with_threshold,
-    slot_memory,
+    AdjustmentInput, make_adjust, make_input, memory_adjustment, memory_adjustment_with_threshold, slot_memory,
 )
 
 
