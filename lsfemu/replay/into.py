@@ -33,8 +33,8 @@ from lsfemu.replay.common import BATCH, Progress, ReplayError, Warnings, checked
 from lsfemu.replay.tracker import JobTracker, records
 from lsfemu.sched import simulate
 
-# SQLAlchemy, the store, the daemon and the configuration parser are imported inside the
-# functions that use them: every `lsfemu replay` imports this module with its package
+# The store (and SQLAlchemy with it), the daemon and the configuration parser are imported
+# inside the functions that use them: every `lsfemu replay` imports this module with its package
 # (--what-if, and arguments refused before any work), and they cost 0.1 s (the parser)
 # to most of a second (SQLAlchemy and the store's models).
 
@@ -169,34 +169,14 @@ def _daemon_running(home: Path) -> bool:
 def _empty_shared_store(url: str, force: bool) -> None:
     """The store LSFEMU_DB names must be empty for a replay (with --force: emptied),
     and no daemon may be connected to it (its master lock connection says so)."""
-    from sqlalchemy import delete, func, inspect, select, text
-
     from lsfemu.daemon.master import APP_PREFIX
-    from lsfemu.store.db import make_engine, storage_failure
-    from lsfemu.store.models import Base, Job
+    from lsfemu.store.bulk import empty_store
 
-    engine = make_engine(url)
-    try:
-        with engine.begin() as conn:
-            if "jobs" not in inspect(conn).get_table_names():
-                return  # a new database: open_store makes the schema
-            if conn.dialect.name == "postgresql" and conn.execute(text(
-                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                    "AND application_name LIKE :p"), {"p": APP_PREFIX + "%"}).scalar():
-                raise ReplayError("a daemon is connected to the store LSFEMU_DB names; stop it first")
-            if not force and conn.execute(select(func.count()).select_from(Job)).scalar():
-                raise ReplayError("the store LSFEMU_DB names holds jobs; use --force to replace that cluster")
-            for table in reversed(Base.metadata.sorted_tables):  # jobs, and the clock and counters with them
-                conn.execute(delete(table))
-    except ReplayError:
-        raise
-    except Exception as e:
-        why = storage_failure(e)
-        if why is None:
-            raise
-        raise ReplayError(why) from None
-    finally:
-        engine.dispose()
+    why = empty_store(url, force=force, app_prefix=APP_PREFIX,
+                      holds_jobs="the store LSFEMU_DB names holds jobs; use --force to replace that cluster",
+                      connected="a daemon is connected to the store LSFEMU_DB names; stop it first")
+    if why is not None:
+        raise ReplayError(why)
 
 
 def replay_into(paths: list[Path], into: Path, *, until: float | None = None, force: bool = False,
@@ -204,12 +184,10 @@ def replay_into(paths: list[Path], into: Path, *, until: float | None = None, fo
     """Load *paths* (oldest first) into a fresh cluster in *into*; see the
     module docstring. *conf*: the real cluster's configuration (an
     LSF_ENVDIR) to use instead of one made from the log."""
-    from sqlalchemy import insert, update
-
     from lsfemu.sched.priority import default_priority
-    from lsfemu.store.bulk import BulkRows
+    from lsfemu.store.bulk import BulkRows, write_loaded_state
     from lsfemu.store.db import indexes_deferred, open_store
-    from lsfemu.store.models import ClockState, Counter, HostState, Job, QueueState
+    from lsfemu.store.models import Job
 
     into = into.expanduser().resolve()
     home = (home or into / "state").expanduser().resolve()
@@ -301,17 +279,11 @@ def replay_into(paths: list[Path], into: Path, *, until: float | None = None, fo
                     flush(rows)
             flush(rows)
             mup = max(100, tr.max_priority_seen) if tr.priorities_seen else None
-            if mup is not None:
-                conn.execute(update(Job).where(Job.priority.is_(None)).values(priority=default_priority(mup)))
-            conn.execute(insert(ClockState), [dict(id=1, virtual_now=now, last_pass=now)])
             log.flush()
             counters = dict(next_job_id=tr.max_job_id + 1, position=int(tr.bottom) + 1,
                             events_offset=log.tell(), events_finished=0)
-            conn.execute(insert(Counter), [dict(name=k, value=v) for k, v in counters.items()])
-            if tr.queue_ctrl:
-                conn.execute(insert(QueueState), [dict(name=q, **st) for q, st in tr.queue_ctrl.items()])
-            if tr.host_ctrl:
-                conn.execute(insert(HostState), [dict(name=h, open=o, failed=False) for h, o in tr.host_ctrl.items()])
+            write_loaded_state(conn, now=now, counters=counters, queues=tr.queue_ctrl, hosts=tr.host_ctrl,
+                               priority=default_priority(mup) if mup is not None else None)
     finally:
         bar.close()
         engine.dispose()

@@ -1,9 +1,12 @@
-"""The bulk insert: many rows of one table written in one executemany of the
-driver, without SQLAlchemy's per-row parameter processing (:class:`BulkRows`).
-``lsfemu replay --into`` loads a log's jobs with it, and the benchmark fills a
-store with it (tests/bench/fill.py); what it stores is exactly what
-SQLAlchemy's insert stores (tests/events/test_job_rows_literals.py and the
-replay tests compare the two).
+"""Loading a store in bulk: emptying it first (:func:`empty_store`), many rows
+of one table written in one executemany of the driver without SQLAlchemy's
+per-row parameter processing (:class:`BulkRows`), and the rows a loaded
+store holds besides its jobs (:func:`write_loaded_state`: the clock, the
+counters, the queues' and hosts' states). ``lsfemu replay --into`` loads a
+log's jobs with it, and the benchmark fills a store with :class:`BulkRows`
+(tests/bench/fill.py); what it stores is exactly what SQLAlchemy's insert
+stores (tests/events/test_job_rows_literals.py and the replay tests compare
+the two).
 """
 
 from __future__ import annotations
@@ -11,9 +14,10 @@ from __future__ import annotations
 import operator
 from typing import Any
 
-from sqlalchemy import Boolean, Connection, Float, Integer, insert
+from sqlalchemy import Boolean, Connection, Float, Integer, delete, func, insert, inspect, select, text, update
 
-from lsfemu.store.models import Base
+from lsfemu.store.db import make_engine, storage_failure
+from lsfemu.store.models import Base, ClockState, Counter, HostState, Job, QueueState
 
 
 class _Processed(dict):
@@ -142,3 +146,48 @@ def _sqlite_literal(value: Any, numeric: bool) -> str | None:
     if kind is str and value.isascii() and "\x00" not in value:
         return "'" + value.replace("'", "''") + "'"
     return None
+
+
+def empty_store(url: str, *, force: bool, app_prefix: str, holds_jobs: str, connected: str) -> str | None:
+    """Empty the store at *url* for a bulk load; None when done, else why not:
+    *connected* when a daemon's lock connection (``application_name`` starting
+    with *app_prefix*, PostgreSQL) is there, *holds_jobs* when it has jobs and
+    not *force*, or the storage failure. A new database is left to
+    ``open_store``, which makes the schema."""
+    engine = make_engine(url)
+    try:
+        with engine.begin() as conn:
+            if "jobs" not in inspect(conn).get_table_names():
+                return None  # a new database: open_store makes the schema
+            if conn.dialect.name == "postgresql" and conn.execute(text(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                    "AND application_name LIKE :p"), {"p": app_prefix + "%"}).scalar():
+                return connected
+            if not force and conn.execute(select(func.count()).select_from(Job)).scalar():
+                return holds_jobs
+            for table in reversed(Base.metadata.sorted_tables):  # jobs, and the clock and counters with them
+                conn.execute(delete(table))
+    except Exception as e:
+        why = storage_failure(e)
+        if why is None:
+            raise
+        return why
+    finally:
+        engine.dispose()
+    return None
+
+
+def write_loaded_state(conn: Connection, *, now: float, counters: dict[str, int], queues: dict[str, dict[str, Any]],
+                       hosts: dict[str, bool], priority: int | None = None) -> None:
+    """What a store loaded in bulk holds besides its jobs: the clock at *now*
+    (its last pass too), the *counters*, the queues' states (name -> columns)
+    and the hosts' (name -> open); with *priority*, the job priority of every
+    job that has none."""
+    if priority is not None:
+        conn.execute(update(Job).where(Job.priority.is_(None)).values(priority=priority))
+    conn.execute(insert(ClockState), [dict(id=1, virtual_now=now, last_pass=now)])
+    conn.execute(insert(Counter), [dict(name=k, value=v) for k, v in counters.items()])
+    if queues:
+        conn.execute(insert(QueueState), [dict(name=q, **st) for q, st in queues.items()])
+    if hosts:
+        conn.execute(insert(HostState), [dict(name=h, open=o, failed=False) for h, o in hosts.items()])
