@@ -101,7 +101,8 @@ def test_usage_never_jumps_when_a_run_ends(hist, decay, slots, runtime, cpu_per_
             if earlier:  # some history before the job
                 _submit(cl, 1, 1800, 900)
                 cl.advance(3 * 3600)
-            limit = (runtime * at) / 60.0 if end == "runlimit" else None
+            # -W is whole minutes (a limit under the first pass would end the job before it is watched)
+            limit = max(1, int(runtime * at / 60)) if end == "runlimit" else None
             job = _submit(cl, slots, runtime, int(runtime * slots * cpu_per_run_s), ngpus, limit)
             cl.advance(10)  # the first pass starts it
             assert job.status == "RUN"
