@@ -58,7 +58,7 @@ def _not_yours(home: str) -> str | None:
         return None
     if owner == os.getuid():
         return None
-    import pwd
+    import pwd  # only on this error path: the command path imports what every command needs
 
     try:
         name = pwd.getpwuid(owner).pw_name
@@ -76,6 +76,7 @@ def _down(home: str, e: OSError) -> Unreachable:
 
 def start_daemon(home: str, quiet: bool = True) -> None:
     """Start a daemon for `home` unless one answers; concurrent callers start one."""
+    # only when no daemon answers: subprocess alone costs a command milliseconds of start-up
     import fcntl
     import subprocess
 
@@ -120,7 +121,7 @@ def start_daemon(home: str, quiet: bool = True) -> None:
 
 
 def _wait_for_daemon(home: str, path: str, proc, status_r: int, since: int = 0) -> None:
-    import time
+    import time  # only when starting a daemon, as start_daemon's imports
 
     deadline = time.monotonic() + START_TIMEOUT
     while time.monotonic() < deadline:
@@ -304,7 +305,7 @@ def shared_cluster(envdir: str | None) -> tuple[list[str], int, float] | None:
 
 
 def login_name() -> str:
-    import pwd
+    import pwd  # TCP clients only (the Unix socket gives the daemon the peer's uid)
 
     try:
         return pwd.getpwuid(os.getuid()).pw_name
@@ -316,7 +317,7 @@ def call_remote(envdir: str, masters: list[str], port: int, req: dict, conntimeo
     """Send one signed request to the master: each host of LSF_MASTER_LIST in
     order; a host that refuses or cannot be reached, or answers NOT_MASTER_RC,
     is skipped. LSF's messages when none answers."""
-    import time
+    import time  # TCP clients only
 
     try:
         key = read_key(key_path(envdir))
@@ -395,6 +396,7 @@ def call(cmd: str, argv: list[str], stdin_text: str | None = None) -> tuple[str,
         r = handle(None, build_request(cmd, argv, stdin_text), os.getuid(), stdout=sys.stdout)
         return r.out, r.err, r.rc
     if os.environ.get("LSFEMU_DAEMON", "").lower() in ("off", "0", "no", "inprocess"):
+        # in-process mode loads the whole engine; the thin client path stays standard library only
         from lsfemu.daemon.inprocess import run_request
 
         return run_request(build_request(cmd, argv, stdin_text))
@@ -482,7 +484,7 @@ def main_lsfemu() -> None:
     if (argv[:1] and argv[0] in DAEMON_SUBCOMMANDS and (len(argv) > 1 or argv[0] == "clock")
             and not any(a in ("-h", "--help") for a in argv)):
         sys.exit(run("lsfemu", argv))
-    try:
+    try:  # typer and the local subcommands: not on the path of the commands the daemon serves
         from lsfemu.cli.lsfemu_cmd import local_main
     except ImportError as e:
         sys.exit(_emit("", f"lsfemu: {e.name} is missing for {sys.executable}; install lsfemu (pip install .)\n", 1))

@@ -144,6 +144,7 @@ def _b(text: str) -> bytes:
 
 
 def request_mac(key: bytes, user: str, ts: str, nonce: str, body: bytes) -> str:
+    # TCP signing only: kept off the start-up of commands on the Unix socket
     import hashlib
     import hmac
 
@@ -151,6 +152,7 @@ def request_mac(key: bytes, user: str, ts: str, nonce: str, body: bytes) -> str:
 
 
 def answer_mac(key: bytes, nonce: str, rc: str, out: str, err: str) -> str:
+    # TCP signing only: kept off the start-up of commands on the Unix socket
     import hashlib
     import hmac
 
@@ -160,7 +162,7 @@ def answer_mac(key: bytes, nonce: str, rc: str, out: str, err: str) -> str:
 
 def sign_request(key: bytes, user: str, body: bytes, ts: str | None = None, nonce: str | None = None) -> tuple[bytes, str]:
     """The framed TCP request and its nonce (the answer is signed over it)."""
-    import time
+    import time  # TCP only, as above
 
     ts = ts if ts is not None else str(int(time.time() * 1000))
     nonce = nonce if nonce is not None else os.urandom(16).hex()
@@ -172,7 +174,7 @@ def sign_request(key: bytes, user: str, body: bytes, ts: str | None = None, nonc
 def read_answer(key: bytes, nonce: str, frame: bytes, where: str) -> tuple[str, str, int]:
     """(out, err, rc) of a TCP answer whose signature holds; an unsigned refusal
     (rc 255, nothing done) is shown as is; anything else is not believed."""
-    import hmac
+    import hmac  # TCP only, as above
 
     f = decode_fields(frame)
     if len(f) != 4 or not f[0].lstrip("-").isdigit():

@@ -153,7 +153,7 @@ class PostgresServer:
         return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/{database}"
 
     def _admin(self, sql: str) -> None:
-        import psycopg
+        import psycopg  # the postgresql extra: only when a server is wanted
 
         with psycopg.connect(f"host=127.0.0.1 port={self.port} user=postgres dbname=postgres",
                              autocommit=True) as conn:
@@ -161,7 +161,7 @@ class PostgresServer:
 
     def _make_template(self) -> None:
         """A database at the schema's head, the template of every test's database."""
-        from lsfemu.store.db import open_store
+        from lsfemu.store.db import open_store  # the store (SQLAlchemy) off the plugin's loading
 
         self._admin(f"CREATE DATABASE {TEMPLATE_DB}")
         engine, _ = open_store(self.url(TEMPLATE_DB))

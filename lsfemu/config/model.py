@@ -9,6 +9,7 @@ through these classes.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 
@@ -189,8 +190,6 @@ class ClusterConfig:
         if row is None:
             return None
         if row.mxj_is_ncpus:
-            import os
-
             return os.cpu_count() or 1
         return row.mxj
 

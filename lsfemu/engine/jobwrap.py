@@ -39,6 +39,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import resource
 import select
 import signal
 import sys
@@ -327,8 +328,6 @@ def _spawn(spec: dict, jobdir: str) -> tuple[int, str]:
             os.dup2((fe or fo).fileno(), 2)
             os.closerange(3, 65536)
             if spec.get("rlimit_rss"):  # bsub -M passed to the operating system, as LSF does
-                import resource
-
                 lim = int(spec["rlimit_rss"])
                 hard = resource.getrlimit(resource.RLIMIT_RSS)[1]
                 if hard != resource.RLIM_INFINITY:

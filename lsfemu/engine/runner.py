@@ -41,6 +41,7 @@ status ends EXIT.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import logging
 import os
@@ -52,6 +53,7 @@ import time
 
 from lsfemu.engine.jobwrap import read_json, write_json
 from lsfemu.jobstate import ON_HOST, SUSPENDED
+from lsfemu.sched import resreq, simulate
 
 log = logging.getLogger("lsfemu.daemon")
 
@@ -182,8 +184,6 @@ class Runner:
 
     def spec(self, cl, job, d: str) -> dict:
         """What the wrapper needs: the command, where, with which environment and output files."""
-        from lsfemu.sched import resreq
-
         cfg = cl.config
         jid, idx = job.id, job.array_index
         cwd = job.specified_cwd or job.cwd or "/"
@@ -263,8 +263,6 @@ class Runner:
         if p is not None:
             return p.poll() is None
         self._reap_pid(d)
-        import fcntl
-
         try:
             with open(os.path.join(d, "lock"), "a") as f:
                 try:
@@ -375,8 +373,6 @@ class Runner:
         limit = cl.effective_run_limit(job)
         if limit is None or job.status != "RUN" or d in self.limit_hit:
             return
-        from lsfemu.sched import simulate
-
         if simulate.work_at(job.work_done, job.segment_start, cl.now()) < limit * 60.0:
             return
         self.limit_hit.add(d)

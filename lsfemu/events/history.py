@@ -46,6 +46,7 @@ from lsfemu.events.records import (
     JobSwitch, Record, parse_job_id_str,
 )
 from lsfemu.jobstate import FINISHED, UNFINISHED
+from lsfemu.sched.arrayspec import ArraySpecError, count_of, parse_array_name
 
 #: the states of the accounting, in bhist's column order
 STATES = UNFINISHED  # the states bhist -l counts time in, in its order
@@ -451,8 +452,6 @@ def array_spec_of(rec: JobNew):
     index list), else None."""
     if rec.idx or not rec.options & lsbatch.SUB_JOB_NAME or "[" not in rec.job_name:
         return None
-    from lsfemu.sched.arrayspec import ArraySpecError, count_of, parse_array_name
-
     try:
         spec = parse_array_name(rec.job_name, 2147483647)
     except ArraySpecError:

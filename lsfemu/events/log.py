@@ -38,7 +38,7 @@ from typing import Callable, Iterable, Iterator
 
 from lsfemu.events.codec import EventSyntaxError, UnknownEventError, encode
 from lsfemu.events.fastdecode import decode, reading_table
-from lsfemu.events.records import Record
+from lsfemu.events.records import RECORD_TYPES, Record
 
 CURRENT = "lsb.events"
 #: width of the header line without its newline (``#`` + 37 blanks in LSF)
@@ -241,8 +241,6 @@ def _job_id_positions() -> dict[str, int]:
     """Event type (as quoted in a line) -> token position of its job ID, for
     the job record types whose job ID follows nothing but plain integers
     (JOB_MODIFY2's is a quoted ``"123[4]"`` string at position 3)."""
-    from lsfemu.events.records import RECORD_TYPES
-
     out: dict[str, int] = {}
     for etype, cls in RECORD_TYPES.items():
         for i, spec in enumerate(cls._SCHEMA):

@@ -54,7 +54,7 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from lsfemu.events.history import STATES, Change, JobHistory
-from lsfemu.render.bjobs import home_relative
+from lsfemu.render.bjobs import RUNLIMIT_TITLE, home_relative
 from lsfemu.render.messages import NO_MATCHING_JOB
 from lsfemu.render.timefmt import PREFIX_LEN, PREFIX_LEN_YEAR, long_prefix
 from lsfemu.render.wrap import SOFT_SPACE, host_list, wrap_record
@@ -315,8 +315,6 @@ def long(
 
 def runlimit_lines(minutes: float) -> list[str]:
     """The limit block lines for a run limit, as bjobs -l prints them."""
-    from lsfemu.render.bjobs import RUNLIMIT_TITLE
-
     return [RUNLIMIT_TITLE, f" {minutes:.1f} min"]
 
 

@@ -17,6 +17,7 @@ from lsfemu.events.records import (
 from lsfemu.events.history import array_spec_of
 from lsfemu.events.log import EventWarning, read_event_lines
 from lsfemu.jobstate import STARTED, SUSPENDED
+from lsfemu.sched import resreq
 
 
 def _aps(text: str) -> tuple[str, float] | None:
@@ -334,8 +335,6 @@ def _mem(res_req: str | None, units: dict[str, str] | None = None) -> float | No
     """What bsub stores as mem_req_mb: the MEM one slot reserves (None when the string is bad)."""
     if not res_req:
         return None
-    from lsfemu.sched import resreq
-
     try:
         return resreq.rusage_amounts(res_req, 1, False, units).get("mem")
     except resreq.ResReqError:
