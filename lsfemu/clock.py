@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 import time
 
+from lsfemu.errors import WallClockAhead
+
 MAX_TIME = 253402300799.0  # 9999-12-31 23:59:59 UTC: the last instant LSF's formats can show
 # How far the machine's clock may be behind the cluster's time for a wall clock to take
 # over and wait until real time catches up: a restart within the same second, a step of
@@ -74,15 +76,12 @@ def _in_range(t: float, text: str) -> float:
     return t
 
 
-def wall_refusal(cluster_time: float, wall_time: float) -> str | None:
+def wall_refusal(cluster_time: float, wall_time: float) -> WallClockAhead | None:
     """Why a wall clock reading `wall_time` cannot take over a cluster whose time is
-    `cluster_time` (None: it can)."""
+    `cluster_time` (None: it can); its text is render.messages.error_text's."""
     if cluster_time - wall_time <= MAX_WALL_WAIT:
         return None
-    from lsfemu.render.timefmt import ctime
-
-    return (f"LSFEMU_CLOCK=wall: the cluster's clock is at {ctime(cluster_time)}, ahead of this machine's "
-            f"({ctime(wall_time)}); time cannot run backwards: keep LSFEMU_CLOCK=virtual until then")
+    return WallClockAhead(cluster_time, wall_time)
 
 
 class Clock:

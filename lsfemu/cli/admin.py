@@ -47,7 +47,7 @@ def check_config(envdir: str, cluster_time: float | None = None) -> tuple[str, b
             conf = cfg.files.get("lsf.conf") or os.path.join(cfg.envdir, "lsf.conf")
             with open(conf, encoding="utf-8", errors="replace") as f:
                 _, lines = parse_lsf_conf(f.read(), Reporter(conf))
-            issues = issues + [ConfigIssue(conf, lines.get("LSFEMU_CLOCK", 0), why)]
+            issues = issues + [ConfigIssue(conf, lines.get("LSFEMU_CLOCK", 0), messages.error_text(why))]
     return _check_text(issues)
 
 

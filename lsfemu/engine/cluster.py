@@ -52,6 +52,7 @@ from lsfemu.engine.views import job_view
 from lsfemu.events import emit
 from lsfemu.events.log import event_files
 from lsfemu.jobstate import PENDING, UNFINISHED
+from lsfemu.render import messages
 from lsfemu.sched import aps, resreq
 from lsfemu.sched.aps_rank import ApsJobInput, aps_rank, aps_value
 from lsfemu.sched.priority import escalation
@@ -111,7 +112,7 @@ class Cluster:
         self._init_clock(clock_start)
         why = wall_refusal(self.clock.virtual_now, time.time()) if self.clock.mode == "wall" else None
         if why:  # the cluster's time would run backwards: lsb.events out of order, waits lost
-            raise ValueError(why)
+            raise ValueError(messages.error_text(why))
         self.runner = Runner(shared_dir or home)  # real execution in wall clock mode
         self.jobs: dict[JobKey, Job] = {}
         # Counts loads and new jobs: with len(self.jobs), says whether the set
