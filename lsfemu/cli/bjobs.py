@@ -19,6 +19,7 @@ from lsfemu.jobstate import ANY_SUSPENDED, FINISHED, ON_HOST, PENDING
 from lsfemu.ops import select
 from lsfemu.ops.select import jobs_of, name_matches
 from lsfemu.render import bjobs as R
+from lsfemu.render import messages
 from lsfemu.views import JobView
 
 app = typer.Typer(add_completion=False)
@@ -114,7 +115,7 @@ def bjobs(
 
     ids, bad = parse_job_refs(job_ids or [])
     for b in bad:
-        c.error(f"{b}: {bad_id_message(b)}")
+        c.error(messages.object_error(b, bad_id_message(b)))
     if bad:
         return
     jobs: list = []
@@ -123,7 +124,7 @@ def bjobs(
         for jid, ranges, typed in ids:
             found = jobs_of(cl.jobs, jid, None if arrays else ranges)  # -A: the whole array
             if arrays and found and not found[0].array_index:
-                c.error(f"Job <{typed}> is not a job array")
+                c.error(messages.not_an_array(typed))
                 continue
             found = [j for j in found if _state_ok(j, all_ or True, done, pend, run, susp)]
             if queue is not None:
@@ -179,8 +180,7 @@ def bjobs(
         c.out.append(R.json_out(views, parsed_fmt, now=now, not_found=missing, hms=hms, year=year))
         return
     for m in missing:
-        suffix = f" in queue <{queue}>" if queue else ""
-        c.error(f"Job <{m}> is not found{suffix}")
+        c.error(messages.not_found(m, queue=queue))
     if not jobs:
         if not missing:
             c.error(_nothing_found(name, all_, done, pend, run, susp, aps, queue))
@@ -246,7 +246,7 @@ def _array_summary(c: Ctx, jobs: list, missing: list[str], *, wide: bool, header
     from lsfemu.render.bjobs import array_table
 
     for m in missing:
-        c.error(f"Job <{m}> is not found")
+        c.error(messages.not_found(m))
     ids = []
     for j in jobs:
         if j.array_index and j.id not in ids:
@@ -301,22 +301,20 @@ def _state_ok(j, all_: bool, done: bool, pend: bool, run: bool, susp: bool) -> b
 
 def _nothing_found(name, all_, done, pend, run, susp, aps, queue) -> str:
     if name is not None:
-        return f"Job <{name}> is not found"
+        return messages.not_found(name)
     if pend or aps:
-        text = "No pending job found"
+        kind = "pending"
     elif run:
-        text = "No running job found"
+        kind = "running"
     elif susp:
-        text = "No suspended job found"
+        kind = "suspended"
     elif done:
-        text = "No DONE/EXIT job found"
+        kind = "done"
     elif all_:
-        text = "No job found"
+        kind = "all"
     else:
-        text = "No unfinished job found"
-    if queue:
-        text += f" in queue <{queue}>"
-    return text
+        kind = "unfinished"
+    return messages.no_job_found(kind, queue=queue)
 
 
 def run(c: Ctx) -> Result:

@@ -86,6 +86,10 @@ JOB_ID_OUT_OF_RANGE = "Job ID out of valid range."
 ILLEGAL_SIGNAL = "Illegal signal value"
 NEED_JOB_SELECTION = "Job ID or one of '-m', '-u' '-q' and '-J' must be specified."
 NEED_DEST_QUEUE = "The destination queue name must be specified."
+NEED_JOB_ID = "Job ID must be specified."
+JOB_ID_ZERO = "Job Id = 0 is out of valid range."
+BAD_POSITION = "Position value must be a positive integer."
+BMOD_EXCLUSIVE = "bmod: -sp and -spn, and -aps and -apsn, cannot be used together."
 
 # --- composition --------------------------------------------------------------
 
@@ -259,6 +263,11 @@ def switched(job_id: object, queue: str) -> str:
 
 def moved(job_id: object, position: int, *, top: bool) -> str:
     return f"Job <{job_id}> has been moved to position {position} from {'top' if top else 'bottom'}."
+
+
+def beyond_movable(position: int) -> str:
+    """btop/bbot's warning (stderr, before the line saying where the job went)."""
+    return f"Warning: position value <{position}> is beyond movable range."
 
 
 # --- usage texts ----------------------------------------------------------------

@@ -1,0 +1,148 @@
+"""Changing pending jobs: bmod's priorities (-sp, -spn, -aps, -apsn) and a
+job's place in line (btop, bbot).
+
+Permissions (`permissions.RULES`): the owner may change its own jobs, queue
+administrators the jobs in their queues, cluster administrators any job;
+APS values are for administrators only. btop/bbot move a job among the
+pending jobs of the same queue and priority; an owner moves it among its own
+jobs only. A job array named by its ID is checked on its first pending
+element (else its first unfinished, else its first); changes apply to every
+pending element.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lsfemu.errors import JobError, NotModified
+from lsfemu.jobstate import FINISHED, PENDING
+from lsfemu.ops import permissions
+from lsfemu.ops.permissions import Caller
+from lsfemu.ops.select import jobs_of
+from lsfemu.render import messages as M
+from lsfemu.sched import aps as aps_mod
+from lsfemu.sched.priority import PriorityError, check_user_priority
+
+
+class ArrayTarget:
+    """A job array named by its ID in bmod/btop/bbot: checks read its first
+    pending element (else its first unfinished, else its first); changes apply
+    to every pending element."""
+
+    def __init__(self, elements: list):
+        self.elements = elements
+        pend = [e for e in elements if e.status in PENDING]
+        live = [e for e in elements if e.status not in FINISHED]
+        self.lead = (pend or live or elements)[0]
+        self.pending = pend
+
+    def __getattr__(self, name: str):
+        return getattr(self.lead, name)
+
+
+def target(cluster, jid: int, ranges):
+    """A plain job or one element; a job array (or an index list of it) as an ArrayTarget; None."""
+    elements = jobs_of(cluster.jobs, jid, ranges)
+    if not elements:
+        return None
+    if len(elements) == 1 and (ranges is None or not elements[0].array_index or ranges[0][0] == ranges[0][1] and len(ranges) == 1):
+        return elements[0]
+    return ArrayTarget(elements)
+
+
+@dataclass(frozen=True)
+class PriorityChange:
+    """bmod -sp/-spn/-aps/-apsn on the job `ref` ((job ID, index ranges, as typed))."""
+
+    ref: tuple
+    sp: str | None = None
+    spn: bool = False
+    aps: str | None = None
+    apsn: bool = False
+
+
+def set_priorities(cluster, caller: Caller, req: PriorityChange) -> None:
+    """Check every change, then apply them all (to every pending element of a
+    job array); a refusal is a NotModified and changes nothing."""
+    jid, ranges, typed = req.ref
+    cfg = cluster.config
+    job = target(cluster, jid, ranges)
+    if job is None:
+        raise NotModified(M.NO_MATCHING_JOB, typed)
+    admin = permissions.allows(cfg, caller, "administer_queue", job=job)
+    if not permissions.allows(cfg, caller, "modify", job=job):
+        raise NotModified(M.PERM_DENIED)
+    if job.status in FINISHED:
+        raise NotModified(M.JOB_FINISHED, typed)
+    if job.status not in PENDING:
+        raise NotModified(M.RUNNING_JOB_MOD)
+    mup = cfg.params.max_user_priority
+    new_sp = None
+    if req.sp is not None or req.spn:
+        if mup is None:
+            raise NotModified(M.PRIORITY_UNDEFINED)
+        if req.sp is not None:
+            try:
+                # Administrators may go beyond MAX_USER_PRIORITY for jobs they own.
+                new_sp = check_user_priority(req.sp, mup, admin and job.user == caller.user)
+            except PriorityError as e:
+                raise NotModified(str(e)) from None
+    aps_change = None
+    if req.aps is not None or req.apsn:
+        if not admin:
+            raise NotModified(M.PERM_DENIED)
+        if req.aps is not None:
+            try:
+                aps_change = aps_mod.parse_aps_mod(req.aps)
+            except aps_mod.ApsSyntaxError as e:
+                raise NotModified(str(e), req.aps) from None
+    # Every check passed: apply (to every pending element of a job array).
+    for one in (job.pending if isinstance(job, ArrayTarget) else [job]):
+        if req.sp is not None or req.spn:
+            cluster.set_priority(one, new_sp, caller.user)
+        if req.aps is not None:
+            cluster.set_aps(one, aps_change[0], aps_change[1], caller.user)
+        elif req.apsn:
+            cluster.set_aps(one, None, None, caller.user)
+
+
+@dataclass(frozen=True)
+class Moved:
+    """Where btop/bbot put the job (`position`), and whether the asked position
+    was beyond the jobs the caller may move past (`beyond`; said for one job only)."""
+
+    position: int
+    beyond: bool = False
+
+
+def move(cluster, caller: Caller, ref: tuple, position: int, to_top: bool) -> Moved:
+    """btop (to_top) / bbot: the job `ref` to `position` from the top or bottom
+    among the pending jobs of its queue and priority."""
+    jid, ranges, typed = ref
+    job = target(cluster, jid, ranges)
+    if job is None:
+        raise JobError(M.NO_MATCHING_JOB, typed)
+    cfg = cluster.config
+    admin = permissions.allows(cfg, caller, "administer_queue", job=job)
+    if not permissions.allows(cfg, caller, "modify", job=job):
+        raise JobError(M.PERM_DENIED, typed)
+    if job.status in FINISHED:
+        raise JobError(M.JOB_FINISHED, typed)
+    if job.status != "PEND":
+        raise JobError(M.JOB_STARTED, typed)
+    now = cluster.now()
+    if isinstance(job, ArrayTarget):  # every pending element, keeping their order
+        elements = [e for e in job.pending if e.status == "PEND"]
+        for e in (reversed(elements) if to_top else elements):
+            used, _ = _move_one(cluster, caller, e, to_top, position, admin, now)
+        return Moved(used)
+    return Moved(*_move_one(cluster, caller, job, to_top, position, admin, now))
+
+
+def _move_one(cluster, caller: Caller, job, to_top: bool, position: int, admin: bool, now: float) -> tuple[int, bool]:
+    prio = cluster.effective_priority(job, now)
+    same = [j for j in cluster.jobs.values() if j.status == "PEND" and j.queue == job.queue
+            and cluster.effective_priority(j, now) == prio]
+    same.sort(key=lambda j: (j.position, j.id, j.array_index))
+    movable = [j for j in same if admin or j.user == caller.user]
+    return cluster.move(job, to_top, position, same, movable, caller.user), position > len(movable)
