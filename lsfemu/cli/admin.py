@@ -83,10 +83,8 @@ def badmin(c: Ctx) -> Result:
         if sub == "reconfig":
             cl.reconfig()
             return Result("Reconfiguration initiated\n", text, 0)
-        from lsfemu.daemon import server
-
-        if server.CURRENT is not None:
-            server.CURRENT.stop_after_reply(restart=True)
+        if c.daemon is not None:
+            c.daemon.stop_after_reply(restart=True)
         else:
             cl.reconfig()
             cl.reload_jobs()
@@ -255,9 +253,7 @@ def lsfemu_remote(c: Ctx) -> Result:
     if argv[:1] == ["host"]:
         return _host_failure(c, argv[1:])
     if argv[:2] == ["daemon", "status"]:
-        from lsfemu.daemon import server
-
-        d = server.CURRENT
+        d = c.daemon
         lines = [
             f"daemon: running, pid {os.getpid()}" + (f", up {time.time() - d.started_at:.0f} s" if d else " (in-process)"),
             *([f"role: master of the shared cluster on host {cl.master_name}"] if cl.master_name else []),
@@ -272,15 +268,13 @@ def lsfemu_remote(c: Ctx) -> Result:
         ]
         return Result("\n".join(lines) + "\n", "", 0)
     if argv[:2] == ["daemon", "stop"]:
-        from lsfemu.daemon import server
-
-        if server.CURRENT is None:
+        if c.daemon is None:
             return Result("", "lsfemu: no daemon in this process (in-process mode)\n", 255)
         killed = ""
         if "--kill-jobs" in argv[2:]:  # else running jobs keep running and are collected by the next daemon
             if not c.allows("administer_cluster"):
                 return Result("", "User permission denied\n", 255)
             killed = f"{cl.kill_real_jobs(c.user)} running job(s) killed\n"
-        server.CURRENT.stop_after_reply()
+        c.daemon.stop_after_reply()
         return Result(killed + "daemon stopping\n", "", 0)
     return Result("", "Usage: lsfemu init DIR | demo | clock show|set|advance | daemon start|stop|status|restart\n", 255)

@@ -45,6 +45,9 @@ class Ctx:
     stdin: str | None = None
     #: the caller's stdout when the command runs in the caller's process (bhist -f), else None
     stdout: Any = None
+    #: the daemon serving the command (daemon.server.Daemon: badmin mbdrestart, lsfemu daemon
+    #: status|stop act on it), None in-process; handed in so that commands never import the daemon
+    daemon: Any = None
     out: list[str] = field(default_factory=list)
     err: list[str] = field(default_factory=list)
     rc: int = 0

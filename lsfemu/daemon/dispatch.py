@@ -53,11 +53,11 @@ def user_for(peer_uid: int, env: dict[str, str]) -> str:
         return str(peer_uid)
 
 
-def handle(cluster, req: dict, peer_uid: int, user: str | None = None, stdout=None) -> Result:
+def handle(cluster, req: dict, peer_uid: int, user: str | None = None, stdout=None, daemon=None) -> Result:
     """Run one request against `cluster`; never raises. `user`: the name a signed
     TCP request carries (its peer has no uid here; `peer_uid` is then -1).
     `stdout`: the caller's, when the request runs in the caller's process
-    (see `Ctx.stdout`)."""
+    (see `Ctx.stdout`). `daemon`: the daemon.server.Daemon serving it (see `Ctx.daemon`)."""
     cmd = req.get("cmd")
     argv = req.get("argv")
     env = req.get("env") or {}
@@ -81,6 +81,7 @@ def handle(cluster, req: dict, peer_uid: int, user: str | None = None, stdout=No
         env={_clean(str(k)): _clean(str(v)) for k, v in env.items()},
         stdin=_clean(req["stdin"]) if isinstance(req.get("stdin"), str) else None,
         stdout=stdout,
+        daemon=daemon,
     )
     use_timezone(ctx.env.get("TZ"))
     try:

@@ -184,7 +184,7 @@ class Daemon:
                 standby = self.candidate.answer(req)
                 if standby is not None:
                     return standby
-            r = dispatch.handle(self.cluster, req, uid, user=user)
+            r = dispatch.handle(self.cluster, req, uid, user=user, daemon=self)
             if self.candidate is not None and self.candidate.lost:
                 return self.candidate.not_master()  # fenced: nothing was committed; the client asks the next one
             return {"out": r.out, "err": r.err, "rc": r.rc}
@@ -441,11 +441,4 @@ def main() -> int:
     if not envdir:
         print("lsfemu: LSF_ENVDIR is not set; run 'lsfemu init DIR' and 'export LSF_ENVDIR=DIR'", file=sys.stderr)
         return 1
-    d = Daemon(home, envdir)
-    import lsfemu.daemon.server as me
-
-    me.CURRENT = d
-    return d.run()
-
-
-CURRENT: Daemon | None = None
+    return Daemon(home, envdir).run()
