@@ -442,6 +442,37 @@ def call(cmd: str, argv: list[str], stdin_text: str | None = None) -> tuple[str,
     return out, err, rc
 
 
+def call_daemon(argv: list[str]) -> tuple[str, str, int]:
+    """`lsfemu ARGV` carried out by the running daemon, never starting one."""
+    os.environ["LSFEMU_AUTOSTART"] = "0"
+    return call("lsfemu", argv)
+
+
+def stop_daemon(timeout: float = 15.0, kill_jobs: bool = False) -> bool:
+    """Ask the daemon to stop and wait until it has; False when none ran.
+    Running jobs keep running (the next daemon collects them) unless `kill_jobs`."""
+    import fcntl
+    import time
+
+    if _connect(socket_path()) is None:
+        return False
+    out, err, rc = call_daemon(["daemon", "stop"] + (["--kill-jobs"] if kill_jobs else []))
+    if kill_jobs:
+        if rc != 0:
+            raise RuntimeError((err or out).strip())
+        print(out.splitlines()[0], flush=True)  # N running job(s) killed
+    lock = os.path.join(state_dir(), "mbatchd.lock")
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with open(lock, "a") as f:
+            try:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return True
+            except BlockingIOError:
+                time.sleep(0.05)
+    raise RuntimeError("the daemon did not stop in time")
+
+
 def _emit(out: str, err: str, rc: int) -> int:
     try:
         if out:
@@ -473,7 +504,7 @@ def main() -> None:
 
 # `lsfemu` subcommands the daemon carries out (they act on the cluster's state):
 # sent to it from here, without typer. Every other subcommand, and any --help,
-# runs in this process with typer (lsfemu.cli.lsfemu_cmd declares them all).
+# runs in this process with typer (lsfemu.command declares them all).
 DAEMON_SUBCOMMANDS = ("clock", "explain", "host")
 
 
@@ -485,7 +516,7 @@ def main_lsfemu() -> None:
             and not any(a in ("-h", "--help") for a in argv)):
         sys.exit(run("lsfemu", argv))
     try:  # typer and the local subcommands: not on the path of the commands the daemon serves
-        from lsfemu.cli.lsfemu_cmd import local_main
+        from lsfemu.command import local_main
     except ImportError as e:
         sys.exit(_emit("", f"lsfemu: {e.name} is missing for {sys.executable}; install lsfemu (pip install .)\n", 1))
     sys.exit(local_main(argv))

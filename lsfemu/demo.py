@@ -67,7 +67,8 @@ def _shared_store_in_use() -> str | None:
 
 
 def run_demo(keep: bool = False) -> int:
-    from lsfemu.cli.lsfemu_cmd import stop_daemon, write_cluster
+    from lsfemu.client import stop_daemon
+    from lsfemu.config.sample import write_cluster
 
     why = _shared_store_in_use()
     if why is not None:

@@ -114,6 +114,18 @@ def key_path(envdir: str) -> str:
     return os.path.join(envdir, KEY_FILE)
 
 
+def write_key(envdir: str) -> bool:
+    """Write a new cluster key (0600, 64 hex digits) when the file does not exist;
+    whether it wrote one. Raises OSError."""
+    try:
+        fd = os.open(key_path(envdir), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return False
+    with os.fdopen(fd, "w") as f:
+        f.write(os.urandom(32).hex() + "\n")
+    return True
+
+
 def read_key(path: str) -> bytes:
     """The cluster's secret: the file's stripped bytes. The file must be readable
     by its owner only (like ssh's private keys): a key others can read signs for

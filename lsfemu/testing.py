@@ -67,7 +67,7 @@ class LsfCluster:
 
     def __init__(self, root: Path, files: dict[str, str] | None = None, clock: str = "virtual",
                  inprocess: bool = False, start: float = FIXED_START, db_url: str | None = None):
-        from lsfemu.cli.lsfemu_cmd import write_cluster
+        from lsfemu.config.sample import write_cluster
 
         self.root = root
         self.envdir = root / "conf"

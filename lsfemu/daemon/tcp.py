@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hmac
 import logging
-import os
 import re
 import socket
 import threading
@@ -38,13 +37,7 @@ def ensure_key(envdir: str) -> bytes:
     """The cluster key, written (0600, 64 hex digits) when the file does not exist.
     Raises protocol.KeyFileError (too open, too short, unreadable) or OSError."""
     path = protocol.key_path(envdir)
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        pass
-    else:
-        with os.fdopen(fd, "w") as f:
-            f.write(os.urandom(32).hex() + "\n")
+    if protocol.write_key(envdir):
         log.info("wrote a new cluster key %s; copy it (mode 0600) to the client hosts", path)
     return protocol.read_key(path)
 

@@ -88,7 +88,7 @@ def run_ok(argv: list[str], env: dict[str, str]) -> str:
 
 def cluster_env(root: Path, name: str, files: dict[str, str] | None = None) -> dict[str, str]:
     """A fresh virtual-clock cluster under *root*: the environment of its commands."""
-    from lsfemu.cli.lsfemu_cmd import write_cluster
+    from lsfemu.config.sample import write_cluster
 
     envdir = Path(write_cluster(str(root / f"conf-{name}"), clock="virtual"))
     for rel, text in (files or {}).items():

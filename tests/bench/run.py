@@ -46,7 +46,7 @@ def main() -> int:
     ap.add_argument("--json", default=str(ROOT / "bench-results.json"))
     args = ap.parse_args()
 
-    from lsfemu.cli.lsfemu_cmd import write_cluster
+    from lsfemu.config.sample import write_cluster
 
     root = Path(tempfile.mkdtemp(prefix="lsfemu-bench-"))
     env = dict(os.environ)

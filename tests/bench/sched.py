@@ -114,7 +114,7 @@ def _timed(f):
 
 
 def measure(n: int, root: Path) -> dict:
-    from lsfemu.cli.lsfemu_cmd import write_cluster
+    from lsfemu.config.sample import write_cluster
     from lsfemu.engine.cluster import Cluster
     from lsfemu.engine.jobs import SubmitSpec
 

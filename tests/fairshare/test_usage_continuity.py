@@ -45,7 +45,7 @@ CLUSTER = ("Begin ClusterAdmins\nAdministrators = lsfadmin\nEnd ClusterAdmins\n\
 
 
 def _cluster(root: Path, hist: float, decay: bool):
-    from lsfemu.cli.lsfemu_cmd import write_cluster
+    from lsfemu.config.sample import write_cluster
     from lsfemu.engine.cluster import Cluster
 
     envdir = Path(write_cluster(str(root / "conf"), force=True))

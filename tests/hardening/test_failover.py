@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from lsfemu.cli.lsfemu_cmd import write_cluster
+from lsfemu.config.sample import write_cluster
 from lsfemu.client import _connect, socket_path
 from lsfemu.protocol import NOT_MASTER_RC, decode_fields, encode_request, recv_frame
 from lsfemu.events.records import JobNew, MbdStart

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from lsfemu.cli.lsfemu_cmd import write_cluster
+from lsfemu.config.sample import write_cluster
 from lsfemu.client import _connect, socket_path
 from lsfemu.testing_pg import free_port
 

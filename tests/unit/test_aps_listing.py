@@ -43,7 +43,7 @@ def _config(weights: dict, limit: float | None, grace: tuple | None, prios: tupl
 
 
 def _cluster(root: Path, queues: str, params: str):
-    from lsfemu.cli.lsfemu_cmd import write_cluster
+    from lsfemu.config.sample import write_cluster
     from lsfemu.engine.cluster import Cluster
 
     envdir = Path(write_cluster(str(root / "conf"), force=True))

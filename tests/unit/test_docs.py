@@ -14,7 +14,7 @@ import typer
 from typer.testing import CliRunner
 
 from lsfemu.cli.base import Ctx
-from lsfemu.cli.lsfemu_cmd import app as lsfemu_app
+from lsfemu.command import app as lsfemu_app
 from lsfemu.cli.registry import COMMANDS
 
 ROOT = Path(__file__).resolve().parents[2]

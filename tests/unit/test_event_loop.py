@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from lsfemu.cli.lsfemu_cmd import write_cluster
+from lsfemu.config.sample import write_cluster
 from lsfemu.engine.cluster import Cluster
 from lsfemu.engine.jobs import SubmitSpec
 

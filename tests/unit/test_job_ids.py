@@ -14,7 +14,7 @@ MAX_ID = 999999  # LSF's default MAX_JOBID, the smallest it allows
 
 
 def _cluster(root: Path):
-    from lsfemu.cli.lsfemu_cmd import write_cluster
+    from lsfemu.config.sample import write_cluster
     from lsfemu.engine.cluster import Cluster
 
     envdir = write_cluster(str(root / "conf"), force=True)

@@ -4,7 +4,7 @@ in memory (Cluster.job_users) and each scope's share tree
 
 from __future__ import annotations
 
-from lsfemu.cli.lsfemu_cmd import write_cluster
+from lsfemu.config.sample import write_cluster
 from lsfemu.engine.cluster import Cluster
 from lsfemu.engine.jobs import SubmitSpec
 from lsfemu.sched import fairshare as fs

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import gc
 
-from lsfemu.cli.lsfemu_cmd import write_cluster
+from lsfemu.config.sample import write_cluster
 from lsfemu.engine.cluster import Cluster
 from test_kept_fairshare import _spec  # (tests/unit, beside this file)
 

@@ -72,7 +72,7 @@ def _hosts(mxj: list[int]) -> tuple[str, str]:
 
 
 def _cluster(root: Path, mxj: list[int], with_fair: bool = True):
-    from lsfemu.cli.lsfemu_cmd import write_cluster
+    from lsfemu.config.sample import write_cluster
     from lsfemu.engine.cluster import Cluster
 
     envdir = Path(write_cluster(str(root / "conf"), force=True))

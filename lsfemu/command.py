@@ -1,5 +1,5 @@
-"""`lsfemu`'s subcommands, every one declared here (typer), so that
-`lsfemu --help` and `lsfemu SUB --help` show them all.
+"""The `lsfemu` command: its subcommands, every one declared here (typer), so
+that `lsfemu --help` and `lsfemu SUB --help` show them all.
 
 `init`, `demo`, `replay` and `daemon ...` manage a cluster from outside and run
 in the caller's process. `clock`, `explain` and `host` act on the cluster's
@@ -7,6 +7,11 @@ state: the thin client sends them to the daemon without importing this module
 (lsfemu.client.DAEMON_SUBCOMMANDS; the daemon's side is lsfemu.cli.admin); their
 declarations here give the help texts, and forward to the daemon when typer
 runs them.
+
+A tool on top of the others (as replay and demo are; not a command the daemon
+serves, so not in cli/). The subcommands that need the store, the scheduler or
+the daemon import them in their bodies: `lsfemu --help` and `lsfemu init` must
+not pay for SQLAlchemy.
 """
 
 from __future__ import annotations
@@ -17,6 +22,11 @@ from pathlib import Path
 from typing import Optional
 
 import typer
+
+from lsfemu import client
+from lsfemu.clock import parse_duration, parse_start, parse_time
+from lsfemu.config.sample import CLUSTER, write_cluster
+from lsfemu.protocol import KeyFileError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="lsfemu: an IBM Spectrum LSF emulator on one machine.")
@@ -32,104 +42,6 @@ app.add_typer(clock_app, name="clock")
 app.add_typer(explain_app, name="explain")
 app.add_typer(host_app, name="host")
 
-CLUSTER = "cluster1"
-
-
-def init_files(cluster: str = CLUSTER, clock: str = "virtual", confdir: str = "",
-               start: float | None = None) -> dict[str, str]:
-    """The files of a small working cluster, relative path -> text."""
-    lsb = f"lsbatch/{cluster}/configdir"
-    start_lines = "" if start is None else (
-        f"# lsfemu: the virtual clock's first instant, {time.strftime('%a %b %d %H:%M:%S %Y %Z', time.localtime(start))}\n"
-        f"# (read when the cluster's store is made; LSFEMU_CLOCK_START in the environment overrides it)\n"
-        f"LSFEMU_CLOCK_START={start:.0f}\n")
-    return {
-        "lsf.conf": f"""# lsf.conf written by 'lsfemu init'
-LSF_CONFDIR={confdir}
-LSB_CONFDIR={confdir}/lsbatch
-LSF_CLUSTER_NAME={cluster}
-LSF_UNIT_FOR_LIMITS=MB
-LSF_MASTER_LIST="hostA"
-# Allow root to submit (LSF refuses root jobs unless this is set).
-LSF_ROOT_USER=Y
-# lsfemu: 'virtual' time moves only with 'lsfemu clock advance'; 'wall' is real time.
-LSFEMU_CLOCK={clock}
-{start_lines}""",
-        f"lsf.cluster.{cluster}": """Begin ClusterAdmins
-Administrators = lsfadmin
-End ClusterAdmins
-
-Begin Host
-HOSTNAME  model    type     server  r1m  mem  swp  RESOURCES
-hostA     !        !        1       -    -    -    ()
-hostB     !        !        1       -    -    -    ()
-hostC     !        !        1       -    -    -    ()
-End Host
-""",
-        f"{lsb}/lsb.params": """Begin Parameters
-DEFAULT_QUEUE  = normal   #default job queue name
-MBD_SLEEP_TIME = 10       #mbatchd scheduling interval (seconds)
-SBD_SLEEP_TIME = 7        #sbatchd scheduling interval (seconds)
-JOB_ACCEPT_INTERVAL = 0   #interval for any host to accept a job
-MAX_USER_PRIORITY = 100   #bsub -sp 1..100; default job priority 50
-CLEAN_PERIOD = 3600       #finished jobs stay visible in bjobs -a this long
-End Parameters
-""",
-        f"{lsb}/lsb.queues": """Begin Queue
-QUEUE_NAME   = normal
-PRIORITY     = 30
-NICE         = 20
-DESCRIPTION  = For normal low priority jobs, running only if hosts are \\
-lightly loaded.
-End Queue
-
-Begin Queue
-QUEUE_NAME   = priority
-PRIORITY     = 43
-NICE         = 10
-ADMINISTRATORS = user3
-RUNLIMIT     = 60
-DESCRIPTION  = Jobs submitted for this queue are scheduled as urgent jobs.
-End Queue
-""",
-        f"{lsb}/lsb.users": """Begin UserGroup
-GROUP_NAME   GROUP_MEMBER          USER_SHARES
-research     (user1 user2)         ([user1, 2] [user2, 1])
-End UserGroup
-
-Begin User
-USER_NAME    MAX_JOBS
-user1        8
-default      12
-End User
-""",
-        f"{lsb}/lsb.hosts": """Begin Host
-HOST_NAME  MXJ   JL/U
-hostA      4     ()
-hostB      4     ()
-hostC      4     ()
-default    2     ()
-End Host
-""",
-    }
-
-
-def write_cluster(directory: str, clock: str = "virtual", force: bool = False, start: float | None = None) -> Path:
-    d = Path(directory).expanduser().resolve()
-    if (d / "lsf.conf").exists() and not force:
-        raise FileExistsError(f"{d}/lsf.conf exists; use --force to overwrite")
-    for rel, text in init_files(clock=clock, confdir=str(d), start=start).items():
-        p = d / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text)
-    # The cluster key that signs commands from other hosts (LSB_MBD_PORT); an
-    # existing one is kept, so --force does not cut off hosts that have a copy.
-    from lsfemu.daemon.tcp import ensure_key
-
-    ensure_key(str(d))
-    return d
-
-
 @app.command()
 def init(directory: str = typer.Argument(..., help="folder for lsf.conf and the lsb.* files"),
          clock: str = typer.Option("virtual", help="virtual (time moves with 'lsfemu clock') or wall"),
@@ -143,8 +55,6 @@ def init(directory: str = typer.Argument(..., help="folder for lsf.conf and the 
         raise typer.Exit(2)
     first = None
     if start is not None:
-        from lsfemu.clock import parse_start
-
         if clock != "virtual":
             typer.echo("lsfemu: --start goes with --clock virtual (a wall clock is real time)", err=True)
             raise typer.Exit(2)
@@ -153,7 +63,6 @@ def init(directory: str = typer.Argument(..., help="folder for lsf.conf and the 
         except ValueError as e:
             typer.echo(f"lsfemu: --start: {e}", err=True)
             raise typer.Exit(2)
-    from lsfemu.protocol import KeyFileError
 
     try:
         d = write_cluster(directory, clock=clock, force=force, start=first)
@@ -183,7 +92,6 @@ def replay(files: list[str] = typer.Argument(..., help="lsb.events files (or the
            progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="progress bar (default: when stderr is a terminal)")) -> None:
     """Load a real cluster's lsb.events into a fresh cluster (--into), or schedule its jobs under another configuration (--what-if)."""
     from lsfemu import replay as rp
-    from lsfemu.clock import parse_duration, parse_time
 
     if (into is None) == (what_if is None):
         typer.echo("lsfemu replay: give exactly one of --into DIR and --what-if CONFDIR", err=True)
@@ -221,12 +129,6 @@ def replay(files: list[str] = typer.Argument(..., help="lsb.events files (or the
             raise typer.Exit(1)
 
 
-def _home() -> str:
-    from lsfemu.client import state_dir
-
-    return state_dir()
-
-
 def _envdir() -> str:
     envdir = os.environ.get("LSF_ENVDIR")
     if not envdir:
@@ -238,68 +140,31 @@ def _envdir() -> str:
 @daemon_app.command("start")
 def daemon_start() -> None:
     """Start the daemon for LSFEMU_HOME (no-op when one runs)."""
-    from lsfemu.client import start_daemon
-
     _envdir()
     try:
-        start_daemon(_home())
+        client.start_daemon(client.state_dir())
     except RuntimeError as e:
         typer.echo(f"lsfemu: {e}", err=True)
         raise typer.Exit(1)
-    typer.echo(f"daemon running for {_home()}")
-
-
-def _remote(argv: list[str]) -> tuple[str, str, int]:
-    from lsfemu import client
-
-    os.environ["LSFEMU_AUTOSTART"] = "0"
-    return client.call("lsfemu", argv)
+    typer.echo(f"daemon running for {client.state_dir()}")
 
 
 @daemon_app.command("status")
 def daemon_status() -> None:
     """Is the daemon running, and how is it set up."""
-    from lsfemu import client
-
     if client._connect(client.socket_path()) is None:
-        typer.echo(f"daemon: not running (LSFEMU_HOME={_home()})")
+        typer.echo(f"daemon: not running (LSFEMU_HOME={client.state_dir()})")
         raise typer.Exit(1)
-    out, err, rc = _remote(["daemon", "status"])
+    out, err, rc = client.call_daemon(["daemon", "status"])
     typer.echo(out + err, nl=False)
     raise typer.Exit(rc)
-
-
-def stop_daemon(timeout: float = 15.0, kill_jobs: bool = False) -> bool:
-    """Ask the daemon to stop and wait until it has; False when none ran.
-    Running jobs keep running (the next daemon collects them) unless `kill_jobs`."""
-    from lsfemu import client
-
-    if client._connect(client.socket_path()) is None:
-        return False
-    out, err, rc = _remote(["daemon", "stop"] + (["--kill-jobs"] if kill_jobs else []))
-    if kill_jobs:
-        if rc != 0:
-            raise RuntimeError((err or out).strip())
-        typer.echo(out.splitlines()[0])  # N running job(s) killed
-    lock = os.path.join(_home(), "mbatchd.lock")
-    import fcntl
-
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with open(lock, "a") as f:
-            try:
-                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                return True
-            except BlockingIOError:
-                time.sleep(0.05)
-    raise RuntimeError("the daemon did not stop in time")
 
 
 @daemon_app.command("stop")
 def daemon_stop(kill_jobs: bool = typer.Option(False, "--kill-jobs", help="kill the running jobs too (they keep running otherwise)")) -> None:
     """Stop the daemon (the store keeps every job; running jobs keep running)."""
     try:
-        stopped = stop_daemon(kill_jobs=kill_jobs)
+        stopped = client.stop_daemon(kill_jobs=kill_jobs)
     except RuntimeError as e:
         typer.echo(f"lsfemu: {e}", err=True)
         raise typer.Exit(1)
@@ -308,11 +173,9 @@ def daemon_stop(kill_jobs: bool = typer.Option(False, "--kill-jobs", help="kill 
 
 def _running_clock() -> float | None:
     """The running daemon's time (`lsfemu clock show`: `... (EPOCH)`), None when none answers."""
-    from lsfemu import client
-
     if client._connect(client.socket_path()) is None:
         return None
-    out, _, rc = _remote(["clock", "show"])
+    out, _, rc = client.call_daemon(["clock", "show"])
     try:
         return float(out.rsplit("(", 1)[1].split(")")[0]) if rc == 0 else None
     except (IndexError, ValueError):
@@ -331,7 +194,7 @@ def daemon_restart() -> None:
         typer.echo(text + "No restart: the running daemon is kept.", err=True)
         raise typer.Exit(1)
     try:
-        stop_daemon()
+        client.stop_daemon()
     except RuntimeError as e:
         typer.echo(f"lsfemu: {e}", err=True)
         raise typer.Exit(1)
@@ -348,8 +211,6 @@ def daemon_run() -> None:
 
 def _forward(argv: list[str]) -> None:
     """Carry out a daemon subcommand (as the thin client would) and exit with its status."""
-    from lsfemu import client
-
     raise typer.Exit(client.run("lsfemu", argv))
 
 
