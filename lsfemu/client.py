@@ -16,6 +16,7 @@ import _socket
 import os
 import sys
 
+from lsfemu.bsubflags import TAKES_VALUE
 from lsfemu.protocol import (NOT_MASTER_RC, PROTOCOL, KeyFileError, decode_fields, encode_request, key_path,
                              read_answer, read_key, recv_frame, sign_request)
 
@@ -194,7 +195,7 @@ def _job_script(argv: list[str]) -> str | None:
             break
         if not a.startswith("-") or a == "-":
             break
-        i += 2 if a in _BSUB_VALUE_OPTS else 1
+        i += 2 if a in TAKES_VALUE else 1  # anything else starting with "-" is a switch
     if len(argv) - i != 1:
         return None
     try:
@@ -227,16 +228,6 @@ def _read_stdin(cmd: str, argv: list[str]) -> str | None:
         return None
 
 
-# bsub options that take a value; anything else starting with '-' is a flag.
-_BSUB_VALUE_OPTS = {
-    "-q", "-n", "-J", "-o", "-oo", "-e", "-eo", "-W", "-We", "-sp", "-R", "-P", "-G", "-cwd",
-    "-M", "-u", "-g", "-app", "-env", "-b", "-w", "-m", "-i", "-is", "-c", "-E", "-Ep", "-L",
-    "-k", "-t", "-F", "-D", "-S", "-v", "-f", "-Jd", "-sla", "-U", "-C", "-p", "-T", "-ext",
-    "-gpu", "-alloc_flags", "-nnodes", "-data", "-datagrp", "-pack", "-rn", "-stage", "-smt",
-    "-eptl", "-ptl", "-jsdl", "-jsdl_strict", "-XF", "-tty", "-outdir", "-hostfile",
-}
-
-
 def _bsub_has_command(argv: list[str]) -> bool:
     i = 0
     while i < len(argv):
@@ -245,7 +236,7 @@ def _bsub_has_command(argv: list[str]) -> bool:
             return i + 1 < len(argv)
         if not a.startswith("-") or a == "-":
             return True
-        i += 2 if a in _BSUB_VALUE_OPTS else 1
+        i += 2 if a in TAKES_VALUE else 1  # anything else starting with "-" is a switch
     return False
 
 

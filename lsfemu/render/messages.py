@@ -89,6 +89,10 @@ NEED_DEST_QUEUE = "The destination queue name must be specified."
 NEED_JOB_ID = "Job ID must be specified."
 JOB_ID_ZERO = "Job Id = 0 is out of valid range."
 BAD_POSITION = "Position value must be a positive integer."
+BAD_RUNLIMIT = "Bad RUNLIMIT specification"
+BAD_MEMLIMIT = "MEMLIMT value should be a positive integer"  # OpenLava's spelling
+BAD_GPU_REQ = "Bad GPU requirement syntax"
+BAD_NPROC = "Bad argument for option -n"
 BMOD_EXCLUSIVE = "bmod: -sp and -spn, and -aps and -apsn, cannot be used together."
 
 # --- composition --------------------------------------------------------------
@@ -105,8 +109,8 @@ def object_error(obj: object, message: str) -> str:
 
 
 def not_submitted(message: str, obj: object | None = None) -> str:
-    """``[obj: ]msg. Job not submitted.``"""
-    return f"{obj}: {message}. Job not submitted." if obj is not None else f"{message}. Job not submitted."
+    """``[obj: ]msg. Job not submitted.`` (an empty obj is left out, as bsub always did)"""
+    return f"{obj}: {message}. Job not submitted." if obj else f"{message}. Job not submitted."
 
 
 def not_modified(message: str, obj: object | None = None) -> str:
