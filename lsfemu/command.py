@@ -185,7 +185,7 @@ def _running_clock() -> float | None:
 @daemon_app.command("restart")
 def daemon_restart() -> None:
     """Check the configuration, then stop and start the daemon."""
-    from lsfemu.cli.admin import check_config
+    from lsfemu.ops.admin import check_config
 
     # A configuration the new daemon could not load stops the restart before the old
     # daemon is stopped: it is kept (as badmin mbdrestart keeps it), not the cluster lost.

@@ -1,6 +1,6 @@
 """badmin (configuration checks, reconfiguration, restart, queue and host
-control, showconf) and the daemon-side `lsfemu` subcommands (clock, daemon
-status and stop).
+control, showconf; the operations are `ops.admin`'s) and the daemon-side
+`lsfemu` subcommands (clock, explain, host, daemon status and stop).
 
 badmin never prompts (there is no terminal behind the daemon): it prints the
 detailed messages that LSF would offer to show, as `badmin -v` does.
@@ -12,44 +12,11 @@ import os
 import time
 
 from lsfemu.cli.base import Ctx, Result
-from lsfemu.clock import MAX_TIME, parse_duration, parse_time, wall_refusal
-from lsfemu.config.model import ConfigIssue
-from lsfemu.config.lexer import Reporter
-from lsfemu.config.lsf_conf import parse_lsf_conf
-from lsfemu.config.semantic import check_all
+from lsfemu.clock import MAX_TIME, parse_duration, parse_time
+from lsfemu.errors import LsfError
 from lsfemu.jobstate import FINISHED, PENDING
+from lsfemu.ops import admin as ops
 from lsfemu.render import messages, timefmt
-
-_CHECKING = "\nChecking configuration files ...\n\n"
-
-
-def _check_text(issues) -> tuple[str, bool]:
-    """stderr text of a configuration check, and whether it found fatal errors."""
-    fatal = [i for i in issues if i.fatal]
-    warn = [i for i in issues if not i.fatal]
-    if not issues:
-        return _CHECKING + "No errors found.\n\n", False
-    head = "There are fatal errors.\n\n" if fatal else "There are warning errors.\n\n"
-    body = "".join(f"{i}\n" for i in fatal + warn)
-    return _CHECKING + head + body + "\n", bool(fatal)
-
-
-def check_config(envdir: str, cluster_time: float | None = None) -> tuple[str, bool]:
-    """The check run before the configuration is taken (badmin ckconfig,
-    reconfig, mbdrestart; lsfemu daemon restart): its stderr text, and whether
-    it found fatal errors (then the running configuration and daemon are kept).
-    With the running cluster's time: a wall clock that would take it backwards
-    is one of those errors (the daemon would refuse to start on it)."""
-    cfg, issues = check_all(envdir)
-    if cfg is not None and cluster_time is not None and cfg.lsf_conf.get("LSFEMU_CLOCK", "wall").lower() == "wall":
-        why = wall_refusal(cluster_time, time.time())
-        if why:
-            conf = cfg.files.get("lsf.conf") or os.path.join(cfg.envdir, "lsf.conf")
-            with open(conf, encoding="utf-8", errors="replace") as f:
-                _, lines = parse_lsf_conf(f.read(), Reporter(conf))
-            issues = issues + [ConfigIssue(conf, lines.get("LSFEMU_CLOCK", 0), messages.error_text(why))]
-    return _check_text(issues)
-
 
 def badmin(c: Ctx) -> Result:
     argv = list(c.argv)
@@ -59,7 +26,7 @@ def badmin(c: Ctx) -> Result:
     args = [a for a in args if a not in ("-f", "-v")]  # no prompts here: -f/-v change nothing
     cl = c.cluster
     if sub == "ckconfig":
-        text, fatal = check_config(cl.envdir, cl.now())
+        text, fatal = ops.check_config(cl.envdir, cl.now())
         return Result("", text, 255 if fatal else 0)
     if sub == "showconf":
         if args[:1] != ["mbd"]:
@@ -75,20 +42,20 @@ def badmin(c: Ctx) -> Result:
     if sub not in ("reconfig", "mbdrestart", "qopen", "qclose", "qact", "qinact", "hopen", "hclose"):
         return Result("", f"badmin: unknown subcommand <{sub}>\n" + messages.usage("badmin"), 255)
     if not c.allows("administer_cluster"):
-        return Result("", "User permission denied\n", 255)
+        return Result("", messages.PERM_DENIED + "\n", 255)
     if sub in ("reconfig", "mbdrestart"):
-        text, fatal = check_config(cl.envdir, cl.now())
+        text, fatal = ops.check_config(cl.envdir, cl.now())
         if fatal:
-            return Result("", text + "No reconfiguration: the running configuration is kept.\n", 255)
+            return Result("", text + messages.RECONFIG_REFUSED + "\n", 255)
         if sub == "reconfig":
             cl.reconfig()
-            return Result("Reconfiguration initiated\n", text, 0)
+            return Result(messages.RECONFIG_DONE + "\n", text, 0)
         if c.daemon is not None:
             c.daemon.stop_after_reply(restart=True)
         else:
             cl.reconfig()
             cl.reload_jobs()
-        return Result("MBD restart initiated\n", text, 0)
+        return Result(messages.RESTART_DONE + "\n", text, 0)
     if sub in ("qopen", "qclose", "qact", "qinact"):
         return _queue_ctrl(c, sub, args)
     if sub in ("hopen", "hclose"):
@@ -97,47 +64,20 @@ def badmin(c: Ctx) -> Result:
 
 
 def _queue_ctrl(c: Ctx, sub: str, names: list[str]) -> Result:
-    """badmin qopen|qclose|qact|qinact [queue_name ... | all]: no name is the
-    default queue (LSF's badmin reference; OpenLava asks lsb_queueinfo(NULL))."""
-    cl = c.cluster
-    cfg = cl.config
-    if "all" in names:
-        names = [q.name for q in cfg.queues]
-    elif not names:
-        default = next((q for q in cfg.params.default_queues if cfg.queue(q)), None)
-        if default is None:
-            return Result("", messages.QUEUE_NAME_REQUIRED + "\n", 255)
-        names = [default]
-    out, err, rc = [], [], 0
-    words = {"qopen": "opened", "qclose": "closed", "qact": "activated", "qinact": "inactivated"}
-    for n in names:
-        if cfg.queue(n) is None:
-            err.append(f"{n}: No such queue\n")
-            rc = 255
-            continue
-        cl.set_queue_state(n, sub, c.user)
-        out.append(f"Queue <{n}> is {words[sub]}\n")
-    return Result("".join(out), "".join(err), rc)
+    try:
+        done = ops.control_queues(c.cluster, c.caller, sub, names)
+    except LsfError as e:
+        return Result("", messages.error_text(e) + "\n", 255)
+    out = "".join(messages.queue_done(n, ops.QUEUE_ACTIONS[sub]) + "\n" for n, why in done if why is None)
+    err = "".join(messages.object_error(n, why) + "\n" for n, why in done if why is not None)
+    return Result(out, err, 255 if err else 0)
 
 
 def _host_ctrl(c: Ctx, sub: str, names: list[str]) -> Result:
-    """badmin hopen|hclose [host_name ... | all]: no name is the local host (LSF's
-    badmin reference; OpenLava asks lsb_hostinfo(NULL))."""
-    cl = c.cluster
-    cfg = cl.config
-    if "all" in names:
-        names = list(cfg.host_names)
-    elif not names:
-        names = [c.local_host]
-    err, rc = [], 0
-    for n in names:
-        if n not in cfg.host_names:
-            err.append(f"{n}: Bad host name, host group name or cluster name\n")
-            rc = 255
-            continue
-        cl.set_host_state(n, sub == "hopen", c.user)
-        err.append(f"{'Open' if sub == 'hopen' else 'Close'} <{n}> ...... done\n")
-    return Result("", "".join(err), rc)
+    done = ops.control_hosts(c.cluster, c.caller, sub == "hopen", names, c.local_host)
+    err = "".join((messages.object_error(n, why) if why is not None else messages.host_done(n, sub == "hopen")) + "\n"
+                  for n, why in done)
+    return Result("", err, 255 if any(why is not None for _, why in done) else 0)
 
 
 def _explain(c: Ctx, args: list[str]) -> Result:
@@ -148,11 +88,11 @@ def _explain(c: Ctx, args: list[str]) -> Result:
     if len(args) == 2 and args[0] == "aps":
         ids, bad = parse_job_ids(args[1:])
         if bad or not ids:
-            return Result("", f"{args[1]}: Illegal job ID.\n", 255)
+            return Result("", messages.object_error(args[1], messages.ILLEGAL_JOB_ID) + "\n", 255)
         jid, idx, typed = ids[0]
         job = cl.jobs.get((jid, idx))
         if job is None:
-            return Result("", f"Job <{typed}> is not found\n", 255)
+            return Result("", messages.not_found(typed) + "\n", 255)
         from lsfemu.render.aps import explain_aps, explain_aps_not_pending
 
         unit = cl.aps_unit.get(job.queue)
@@ -185,7 +125,7 @@ def _explain_priority(c: Ctx, args: list[str]) -> Result:
     user = args[0]
     candidates = [queue] if queue else [q.name for q in cl.config.queues if cl.fs_by_queue.get(q.name)]
     if queue and cl.config.queue(queue) is None:
-        return Result("", f"{queue}: No such queue\n", 255)
+        return Result("", messages.object_error(queue, messages.NO_SUCH_QUEUE) + "\n", 255)
     live = cl.fairshare()
     texts = []
     for qname in candidates:
@@ -202,21 +142,18 @@ def _explain_priority(c: Ctx, args: list[str]) -> Result:
 
 def _host_failure(c: Ctx, args: list[str]) -> Result:
     """`lsfemu host fail|recover HOST`: simulate a host failure (administrators)."""
-    cl = c.cluster
     if len(args) != 2 or args[0] not in ("fail", "recover"):
         return Result("", "Usage: lsfemu host fail|recover HOST\n", 255)
-    if not c.allows("administer_cluster"):
-        return Result("", "User permission denied\n", 255)
     host = args[1]
-    if host not in cl.config.host_names:
-        return Result("", f"{host}: Bad host name, host group name or cluster name\n", 255)
+    try:
+        hit = ops.fail_host(c.cluster, c.caller, host, recover=args[0] == "recover")
+    except LsfError as e:
+        return Result("", messages.error_text(e) + "\n", 255)
     if args[0] == "fail":
-        hit = cl.fail_host(host, c.user)
         lines = [f"Host <{host}> failed"] + [
             f"Job <{j.id}> {'will rerun' if j.status == 'PEND' else 'is UNKWN until the host recovers'}" for j in hit]
     else:
-        lost = cl.recover_host(host, c.user)
-        lines = [f"Host <{host}> recovered"] + [f"Job <{j.id}> was lost with the host: EXIT" for j in lost]
+        lines = [f"Host <{host}> recovered"] + [f"Job <{j.id}> was lost with the host: EXIT" for j in hit]
     return Result("\n".join(lines) + "\n", "", 0)
 
 
@@ -273,7 +210,7 @@ def lsfemu_remote(c: Ctx) -> Result:
         killed = ""
         if "--kill-jobs" in argv[2:]:  # else running jobs keep running and are collected by the next daemon
             if not c.allows("administer_cluster"):
-                return Result("", "User permission denied\n", 255)
+                return Result("", messages.PERM_DENIED + "\n", 255)
             killed = f"{cl.kill_real_jobs(c.user)} running job(s) killed\n"
         c.daemon.stop_after_reply()
         return Result(killed + "daemon stopping\n", "", 0)

@@ -83,6 +83,7 @@ from lsfemu.events.log import CURRENT, EventWarning, JobFilter, event_files, rea
 from lsfemu.jobstate import ANY_SUSPENDED, FINISHED, PENDING, UNFINISHED
 from lsfemu.ops.select import name_matches
 from lsfemu.render import bhist as R
+from lsfemu.render import messages
 from lsfemu.sched.arrayspec import in_ranges
 from lsfemu.render.timefmt import long_prefix
 from lsfemu.render.wrap import SOFT_SPACE
@@ -498,7 +499,7 @@ def bhist(
         n = int(nfiles)
     ids, bad = parse_job_refs(job_ids or [])
     for b in bad:
-        c.error(f"{b}: Illegal job ID.")
+        c.error(messages.object_error(b, messages.ILLEGAL_JOB_ID))
     if bad:
         return
 
@@ -544,7 +545,7 @@ def bhist(
         try:
             windows[key] = parse_window(spec, now)
         except BadTime:
-            c.error(f"{spec}: Bad time specification")
+            c.error(messages.object_error(spec, messages.BAD_TIME))
             return
 
     selected: list[JobHistory] = []

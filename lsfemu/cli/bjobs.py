@@ -97,7 +97,7 @@ def bjobs(
     if json_ and noheader:
         raise UsageExit("bjobs: -json cannot be used with -noheader")
     if queue is not None and cfg.queue(queue) is None:
-        c.error(f"{queue}: No such queue")
+        c.error(messages.object_error(queue, messages.NO_SUCH_QUEUE))
         return
     fmt_spec = fmt or (cfg.lsf_conf.get("LSB_BJOBS_FORMAT") if not (long or uf or wide or aps) else None)
     parsed_fmt = None

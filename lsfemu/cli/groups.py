@@ -16,6 +16,7 @@ from typing import Optional
 import typer
 
 from lsfemu.cli.base import Ctx, Result, ctx, run_typer
+from lsfemu.render import messages
 
 bugroup_app = typer.Typer(add_completion=False)
 
@@ -33,7 +34,7 @@ def bugroup(
     for n in wanted:
         g = groups.get(n)
         if g is None:
-            c.error(f"{n}: No such user/host group")
+            c.error(messages.object_error(n, messages.NO_SUCH_GROUP))
             continue
         rows.append(g)
     if not rows:

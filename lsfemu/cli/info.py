@@ -84,7 +84,7 @@ def bqueues(
         names = []
         for q in queues:
             if cfg.queue(q) is None:
-                c.error(f"{q}: No such queue")
+                c.error(messages.object_error(q, messages.NO_SUCH_QUEUE))
             else:
                 names.append(q)
         if not names:
@@ -165,7 +165,7 @@ def bhosts(
     if hosts:
         unknown = [h for h in hosts if h not in names]
         for h in unknown:
-            c.error(f"{h}: Bad host name, host group name or cluster name")
+            c.error(messages.object_error(h, messages.BAD_HOST))
         names = [h for h in names if h in hosts]
         if not names:
             return

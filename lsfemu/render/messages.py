@@ -10,6 +10,11 @@ Owns
   job found`` ...), written to stderr by the callers;
 * the job-control success lines of 2.1-2.6 (``Job <N> is submitted to
   default queue <q>.`` ...);
+* the commands' own complete sentences (``Job ID must be specified.`` ...);
+* the text of the typed errors of ``lsfemu/errors.py`` (:func:`error_text`,
+  the one place they become text) and the condensed failure lines of the job
+  control commands (:func:`job_errors`);
+* badmin's configuration check and queue/host control lines;
 * the usage texts printed by ``-h`` and after option errors, shaped like LSF
   10's ``Usage: bjobs [-h] [-V] ...`` (:func:`usage`).
 
@@ -137,10 +142,6 @@ def not_found(job: object, *, queue: str | None = None, host: str | None = None,
     return f"Job <{job}> is not found{_filters(queue, host, cluster)}"
 
 
-def array_not_found(job_id: object) -> str:
-    return f"Job array <{job_id}> is not found"
-
-
 def not_an_array(job_id: object) -> str:
     return f"Job <{job_id}> is not a job array"
 
@@ -221,6 +222,36 @@ def job_errors(failures) -> list[str]:
         lines.append(job_error(typed, reason))
     flush()
     return lines
+
+
+# --- badmin ----------------------------------------------------------------------------
+
+_CHECKING = "\nChecking configuration files ...\n\n"
+RECONFIG_REFUSED = "No reconfiguration: the running configuration is kept."
+RECONFIG_DONE = "Reconfiguration initiated"
+RESTART_DONE = "MBD restart initiated"
+
+
+def config_check(issues) -> str:
+    """badmin ckconfig's stderr text (complete lines) for the issues found, each
+    with `.fatal` and its `file(line): text` as str(); fatal ones first."""
+    fatal = [i for i in issues if i.fatal]
+    warn = [i for i in issues if not i.fatal]
+    if not issues:
+        return _CHECKING + "No errors found.\n\n"
+    head = "There are fatal errors.\n\n" if fatal else "There are warning errors.\n\n"
+    body = "".join(f"{i}\n" for i in fatal + warn)
+    return _CHECKING + head + body + "\n"
+
+
+def queue_done(queue: str, done: str) -> str:
+    """badmin q*: ``Queue <normal> is opened``."""
+    return f"Queue <{queue}> is {done}"
+
+
+def host_done(host: str, opened: bool) -> str:
+    """badmin hopen/hclose (LSF writes it to stderr): ``Open <hostA> ...... done``."""
+    return f"{'Open' if opened else 'Close'} <{host}> ...... done"
 
 
 # --- success lines (2.1-2.6) -----------------------------------------------------

@@ -27,7 +27,6 @@ def test_not_found_family():
     assert M.not_found(6065212) == "Job <6065212> is not found"
     assert M.not_found(1234, queue="normal") == "Job <1234> is not found in queue <normal>"
     assert M.not_found("myname") == "Job <myname> is not found"
-    assert M.array_not_found(1234) == "Job array <1234> is not found"
     assert M.not_an_array(1234) == "Job <1234> is not a job array"
     assert M.no_job_found() == "No unfinished job found"
     assert M.no_job_found("") == "No job found"
