@@ -12,10 +12,10 @@ import os
 import time
 
 from lsfemu.cli.base import Ctx, Result
-from lsfemu.clock import MAX_TIME, parse_duration, parse_time
 from lsfemu.errors import LsfError
-from lsfemu.jobstate import FINISHED, PENDING
+from lsfemu.jobstate import PENDING
 from lsfemu.ops import admin as ops
+from lsfemu.ops import clock as ops_clock
 from lsfemu.render import messages, timefmt
 
 def badmin(c: Ctx) -> Result:
@@ -157,39 +157,26 @@ def _host_failure(c: Ctx, args: list[str]) -> Result:
     return Result("\n".join(lines) + "\n", "", 0)
 
 
-def lsfemu_remote(c: Ctx) -> Result:
-    """`lsfemu clock ...` and `lsfemu daemon status|stop`, run inside the daemon."""
-    argv = c.argv
+def _clock(c: Ctx, args: list[str]) -> Result:
+    """`lsfemu clock [show] | set TIME | advance DURATION`."""
     cl = c.cluster
-    if argv[:1] == ["clock"]:
-        sub = argv[1] if len(argv) > 1 else "show"
-        if sub == "show" and len(argv) <= 2:
-            now = cl.now()
-            return Result(f"{cl.clock.mode} clock: {timefmt.ctime(now)} ({now:.0f})\n", "", 0)
-        if sub in ("set", "advance") and len(argv) == 3:
-            if cl.clock.mode != "virtual":
-                return Result("", "lsfemu: the clock is wall time; set LSFEMU_CLOCK=virtual in lsf.conf to move it\n", 255)
-            now = cl.now()
-            try:
-                target = parse_time(argv[2], now) if sub == "set" else now + parse_duration(argv[2])
-            except ValueError as e:
-                return Result("", f"lsfemu: {e}\n", 255)
-            if target < now and not (sub == "set" and cl.set_back_unused(target)):
-                return Result("", f"lsfemu: the clock cannot go back (it is {timefmt.ctime(now)}; "
-                                  "only a cluster that has never had a job can be set back)\n", 255)
-            if target > MAX_TIME:
-                return Result("", f"lsfemu: bad duration <{argv[2]}>: the clock cannot go past the year 9999\n", 255)
-            before = sum(1 for j in cl.jobs.values() if j.status in FINISHED)
-            passes = cl.run_until(target)
-            after = sum(1 for j in cl.jobs.values() if j.status in FINISHED)
-            return Result(f"virtual clock: {timefmt.ctime(cl.now())} ({cl.now():.0f}); "
-                          f"{passes} scheduling pass(es), {after - before} job(s) finished\n", "", 0)
-        return Result("", "Usage: lsfemu clock show | set TIME | advance DURATION\n", 255)
-    if argv[:1] == ["explain"]:
-        return _explain(c, argv[1:])
-    if argv[:1] == ["host"]:
-        return _host_failure(c, argv[1:])
-    if argv[:2] == ["daemon", "status"]:
+    sub = args[0] if args else "show"
+    if sub == "show" and len(args) <= 1:
+        now = cl.now()
+        return Result(f"{cl.clock.mode} clock: {timefmt.ctime(now)} ({now:.0f})\n", "", 0)
+    if sub in ("set", "advance") and len(args) == 2:
+        try:
+            moved = ops_clock.move(cl, sub, args[1])
+        except LsfError as e:
+            return Result("", messages.error_text(e) + "\n", 255)
+        return Result(messages.clock_moved(moved.now, moved.passes, moved.finished) + "\n", "", 0)
+    return Result("", "Usage: lsfemu clock show | set TIME | advance DURATION\n", 255)
+
+
+def _daemon(c: Ctx, args: list[str]) -> Result:
+    """`lsfemu daemon status|stop [--kill-jobs]` (the daemon's side)."""
+    cl = c.cluster
+    if args[:1] == ["status"]:
         d = c.daemon
         lines = [
             f"daemon: running, pid {os.getpid()}" + (f", up {time.time() - d.started_at:.0f} s" if d else " (in-process)"),
@@ -204,14 +191,28 @@ def lsfemu_remote(c: Ctx) -> Result:
             f"jobs in memory: {len(cl.jobs)}",
         ]
         return Result("\n".join(lines) + "\n", "", 0)
-    if argv[:2] == ["daemon", "stop"]:
+    if args[:1] == ["stop"]:
         if c.daemon is None:
             return Result("", "lsfemu: no daemon in this process (in-process mode)\n", 255)
         killed = ""
-        if "--kill-jobs" in argv[2:]:  # else running jobs keep running and are collected by the next daemon
+        if "--kill-jobs" in args[1:]:  # else running jobs keep running and are collected by the next daemon
             if not c.allows("administer_cluster"):
                 return Result("", messages.PERM_DENIED + "\n", 255)
             killed = f"{cl.kill_real_jobs(c.user)} running job(s) killed\n"
         c.daemon.stop_after_reply()
         return Result(killed + "daemon stopping\n", "", 0)
+    return _usage()
+
+
+def _usage() -> Result:
     return Result("", "Usage: lsfemu init DIR | demo | clock show|set|advance | daemon start|stop|status|restart\n", 255)
+
+#: the `lsfemu` subcommands the daemon carries out (the thin client sends
+#: lsfemu.client.DAEMON_SUBCOMMANDS here; `lsfemu daemon status|stop` come from lsfemu.command)
+REMOTE = {"clock": _clock, "explain": _explain, "host": _host_failure, "daemon": _daemon}
+
+
+def lsfemu_remote(c: Ctx) -> Result:
+    """`lsfemu clock|explain|host ...` and `lsfemu daemon status|stop`, run inside the daemon."""
+    run = REMOTE.get(c.argv[0]) if c.argv else None
+    return run(c, c.argv[1:]) if run is not None else _usage()

@@ -254,6 +254,24 @@ def host_done(host: str, opened: bool) -> str:
     return f"{'Open' if opened else 'Close'} <{host}> ...... done"
 
 
+# --- lsfemu's own subcommands -----------------------------------------------------------
+
+CLOCK_IS_WALL = "the clock is wall time; set LSFEMU_CLOCK=virtual in lsf.conf to move it"
+
+
+def clock_cannot_go_back(now: float) -> str:
+    return (f"the clock cannot go back (it is {ctime(now)}; "
+            "only a cluster that has never had a job can be set back)")
+
+
+def clock_past_9999(text: str) -> str:
+    return f"bad duration <{text}>: the clock cannot go past the year 9999"
+
+
+def clock_moved(now: float, passes: int, finished: int) -> str:
+    return f"virtual clock: {ctime(now)} ({now:.0f}); {passes} scheduling pass(es), {finished} job(s) finished"
+
+
 # --- success lines (2.1-2.6) -----------------------------------------------------
 
 

@@ -56,3 +56,11 @@ def test_command_is_documented(cmd):
 def test_lsfemu_subcommand_is_documented(words):
     assert re.search(rf"lsfemu {' '.join(words)}\b", DOCS), \
         f"lsfemu {' '.join(words)} is not mentioned in README.md or docs/*.md"
+
+
+def test_the_subcommands_the_daemon_carries_out_are_declared_and_served():
+    from lsfemu.cli.admin import REMOTE
+    from lsfemu.client import DAEMON_SUBCOMMANDS
+
+    assert set(DAEMON_SUBCOMMANDS) | {"daemon"} == set(REMOTE)
+    assert set(DAEMON_SUBCOMMANDS) <= {words[0] for words in LSFEMU_SUBCOMMANDS}
