@@ -1,4 +1,5 @@
-"""bjobs: select jobs as LSF does and hand them to the renderers.
+"""bjobs: the typer signature; the jobs selected by `ops.query` (as LSF does)
+go to the renderers, with the -aps values and the kept -aps text.
 
 Selection: by default the caller's unfinished jobs; -a adds jobs finished
 within CLEAN_PERIOD; -d/-p/-r/-s pick states; -u/-q/-J filter; job IDs select
@@ -8,6 +9,7 @@ dispatch order, then finished jobs in completion order (mbatchd's lists).
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import os
 from typing import Optional
@@ -15,9 +17,10 @@ from typing import Optional
 import typer
 
 from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, parse_job_refs, run_typer
-from lsfemu.jobstate import ANY_SUSPENDED, FINISHED, ON_HOST, PENDING
+from lsfemu.jobstate import PENDING
+from lsfemu.ops import query as ops
 from lsfemu.ops import select
-from lsfemu.ops.select import jobs_of, name_matches
+from lsfemu.ops.select import jobs_of
 from lsfemu.render import bjobs as R
 from lsfemu.render import messages
 from lsfemu.views import JobView
@@ -45,26 +48,6 @@ def table_view(job) -> JobView:
                    aps_system=d["aps_system"], aps_admin=d["aps_admin"],
                    pend_reasons=[r for r in d["pend_reasons"].split("\n") if r],
                    susp_reasons=[susp] if susp else [])
-
-
-def queue_ranks(c: Ctx) -> dict[str, tuple[int, int]]:
-    """Each queue's place in dispatch order: (-PRIORITY, position in lsb.queues)."""
-    ranks: dict[str, tuple[int, int]] = {}
-    for i, q in enumerate(c.cluster.config.queues):
-        ranks.setdefault(q.name, (-q.priority, i))
-    return ranks
-
-
-def order_key(ranks: dict[str, tuple[int, int]], job) -> tuple:
-    """Started jobs by start time (within one pass in dispatch order), then
-    pending jobs in dispatch order, then finished jobs by finish time
-    (`ranks`: queue_ranks)."""
-    dispatch_order = ranks.get(job.queue, (0, 0)) + (-(job.priority or 0), job.position)
-    if job.status in ON_HOST:
-        return (0, job.start_time or 0) + dispatch_order
-    if job.status in PENDING:
-        return (1, 0 if job.migrated else 1) + dispatch_order
-    return (2, job.finish_time or 0, job.position)
 
 
 @app.command()
@@ -118,22 +101,10 @@ def bjobs(
         c.error(messages.object_error(b, bad_id_message(b)))
     if bad:
         return
-    jobs: list = []
-    missing: list[str] = []
-    if ids and not (len(ids) == 1 and ids[0][0] == 0):
-        for jid, ranges, typed in ids:
-            found = jobs_of(cl.jobs, jid, None if arrays else ranges)  # -A: the whole array
-            if arrays and found and not found[0].array_index:
-                c.error(messages.not_an_array(typed))
-                continue
-            found = [j for j in found if _state_ok(j, all_ or True, done, pend, run, susp)]
-            if queue is not None:
-                found = [j for j in found if j.queue == queue]
-            if not found:
-                missing.append(typed)
-            jobs.extend(found)
-    else:
+    query = ops.JobQuery(tuple(ids), None, queue, name, all_, done, pend, run, susp, arrays)
+    if not ops.by_id(query):
         users = select.users(c.cluster.config, c.user, user if user is not None else ("all" if ids else None))
+        query = dataclasses.replace(query, users=users)
         if aps and lean and not arrays:
             # The last -aps table, if nothing it depends on changed since (lsfemu.engine.listing)
             kept = (frozenset(users) if users is not None else None, queue, name, all_, done, pend, run, susp,
@@ -142,18 +113,10 @@ def bjobs(
             if text is not None:
                 c.out.append(text)
                 return
-        row_of = cl.row  # its status, user and queue without ORM attribute reads
-        for j in cl.jobs.values():
-            r = row_of(j)
-            if users is not None and r.user not in users:
-                continue
-            if queue is not None and r.queue != queue:
-                continue
-            if name is not None and not name_matches(name, j):
-                continue
-            if not _state_ok(r, all_, done, pend, run, susp):
-                continue
-            jobs.append(j)
+    found = ops.select(cl, query)
+    for typed in found.not_arrays:
+        c.error(messages.not_an_array(typed))
+    jobs, missing = found.jobs, found.missing
     if arrays:
         _array_summary(c, jobs, missing, wide=wide, header=not noheader,
                        nothing=_nothing_found(name, all_, done, pend, run, susp, aps, queue))
@@ -171,8 +134,8 @@ def bjobs(
                 v.aps_system, v.aps_value = system, value
                 views.append(v)
     else:
-        ranks = queue_ranks(c)
-        jobs.sort(key=lambda j: order_key(ranks, j))
+        ranks = ops.queue_ranks(cfg)
+        jobs.sort(key=lambda j: ops.order_key(ranks, j))
         views = [table_view(j) for j in jobs] if lean else [cl.view(j, now) for j in jobs]
     hms = hms or cfg.lsf_conf.get("LSB_HMS_TIME_FORMAT", "N").upper() == "Y"
 
@@ -279,24 +242,6 @@ def _jobid_width(cfg) -> int:
     except ValueError:
         return 7
     return min(10, max(7, w))
-
-
-def _state_ok(j, all_: bool, done: bool, pend: bool, run: bool, susp: bool) -> bool:
-    st = j.status
-    wanted = []
-    if pend:
-        wanted += list(PENDING)
-    if run:
-        wanted.append("RUN")
-    if susp:
-        wanted += list(ANY_SUSPENDED)
-    if done:
-        wanted += ["DONE", "EXIT"]
-    if wanted:
-        return st in wanted
-    if all_:
-        return True
-    return st not in FINISHED
 
 
 def _nothing_found(name, all_, done, pend, run, susp, aps, queue) -> str:

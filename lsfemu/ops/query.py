@@ -1,0 +1,119 @@
+"""bjobs' selection: which jobs a query names (job IDs, `-A` arrays, or the
+-u/-q/-J filters over every job), with the state filters -a/-d/-p/-r/-s, and
+the order bjobs lists them in. The listing itself (views, the -aps values,
+the kept -aps text) stays with the caller: it is rendering.
+
+Hot path: the scan over every job reads the engine's row cache (`cluster.row`),
+not ORM attributes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lsfemu.jobstate import ANY_SUSPENDED, FINISHED, ON_HOST, PENDING
+from lsfemu.ops.select import jobs_of, name_matches
+
+
+@dataclass(frozen=True)
+class JobQuery:
+    """`refs`: parsed job IDs (cli.base.parse_job_refs); `users`: the users -u
+    names (None = all; ops.select.users); the filters and state flags as typed."""
+
+    refs: tuple = ()
+    users: frozenset | set | None = None
+    queue: str | None = None
+    name: str | None = None
+    all_: bool = False
+    done: bool = False
+    pend: bool = False
+    run: bool = False
+    susp: bool = False
+    arrays: bool = False
+
+
+@dataclass
+class Selected:
+    """The jobs found; the IDs that matched none (`missing`); the IDs `-A` named
+    that are no job array (`not_arrays`)."""
+
+    jobs: list
+    missing: list
+    not_arrays: list
+
+
+def by_id(q: JobQuery) -> bool:
+    """Whether the query names jobs by ID (else it scans with the filters)."""
+    return bool(q.refs) and not (len(q.refs) == 1 and q.refs[0][0] == 0)
+
+
+def select(cluster, q: JobQuery) -> Selected:
+    jobs: list = []
+    missing: list[str] = []
+    not_arrays: list[str] = []
+    if by_id(q):
+        for jid, ranges, typed in q.refs:
+            found = jobs_of(cluster.jobs, jid, None if q.arrays else ranges)  # -A: the whole array
+            if q.arrays and found and not found[0].array_index:
+                not_arrays.append(typed)
+                continue
+            found = [j for j in found if state_ok(j, q.all_ or True, q.done, q.pend, q.run, q.susp)]
+            if q.queue is not None:
+                found = [j for j in found if j.queue == q.queue]
+            if not found:
+                missing.append(typed)
+            jobs.extend(found)
+        return Selected(jobs, missing, not_arrays)
+    users, queue, name = q.users, q.queue, q.name
+    all_, done, pend, run, susp = q.all_, q.done, q.pend, q.run, q.susp
+    row_of = cluster.row  # its status, user and queue without ORM attribute reads
+    for j in cluster.jobs.values():
+        r = row_of(j)
+        if users is not None and r.user not in users:
+            continue
+        if queue is not None and r.queue != queue:
+            continue
+        if name is not None and not name_matches(name, j):
+            continue
+        if not state_ok(r, all_, done, pend, run, susp):
+            continue
+        jobs.append(j)
+    return Selected(jobs, missing, not_arrays)
+
+
+def state_ok(j, all_: bool, done: bool, pend: bool, run: bool, susp: bool) -> bool:
+    st = j.status
+    wanted = []
+    if pend:
+        wanted += list(PENDING)
+    if run:
+        wanted.append("RUN")
+    if susp:
+        wanted += list(ANY_SUSPENDED)
+    if done:
+        wanted += ["DONE", "EXIT"]
+    if wanted:
+        return st in wanted
+    if all_:
+        return True
+    return st not in FINISHED
+
+
+def queue_ranks(config) -> dict[str, tuple[int, int]]:
+    """Each queue's place in dispatch order: (-PRIORITY, position in lsb.queues)."""
+    ranks: dict[str, tuple[int, int]] = {}
+    for i, q in enumerate(config.queues):
+        ranks.setdefault(q.name, (-q.priority, i))
+    return ranks
+
+
+def order_key(ranks: dict[str, tuple[int, int]], job) -> tuple:
+    """Started jobs by start time (within one pass in dispatch order), then
+    pending jobs in dispatch order, then finished jobs by finish time
+    (`ranks`: queue_ranks)."""
+    dispatch_order = ranks.get(job.queue, (0, 0)) + (-(job.priority or 0), job.position)
+    if job.status in ON_HOST:
+        return (0, job.start_time or 0) + dispatch_order
+    if job.status in PENDING:
+        return (1, 0 if job.migrated else 1) + dispatch_order
+    return (2, job.finish_time or 0, job.position)
