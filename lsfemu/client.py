@@ -442,7 +442,7 @@ def call_daemon(argv: list[str]) -> tuple[str, str, int]:
 def stop_daemon(timeout: float = 15.0, kill_jobs: bool = False) -> bool:
     """Ask the daemon to stop and wait until it has; False when none ran.
     Running jobs keep running (the next daemon collects them) unless `kill_jobs`."""
-    import fcntl
+    import fcntl  # only when stopping a daemon, as start_daemon's imports
     import time
 
     if _connect(socket_path()) is None:

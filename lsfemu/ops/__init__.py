@@ -1,11 +1,14 @@
 """The commands as a library: one module per family of operations.
 
-An operation takes the engine (today `daemon.cluster.Cluster`), the caller
+An operation takes the engine (`engine.cluster.Cluster`), the caller
 (`permissions.Caller`) and a typed request, and returns a typed result or
 raises an `lsfemu.errors.LsfError`; it never sees argv and never makes text
 (`lsfemu/cli/` parses argv into requests and renders results with
 `lsfemu/render/`). Who may do what is declared once, in `permissions.RULES`.
 
 Modules: `permissions` (the table), `select` (which jobs a command names),
-`control` (bkill, bstop, bresume, bswitch, bmig, brequeue).
+`control` (bkill, bstop, bresume, bswitch, bmig, brequeue), `modify` (bmod
+-sp/-aps, btop, bbot), `submit` (bsub), `query` (bjobs' selection and order),
+`admin` (the configuration check, badmin's queue and host control, host
+failures), `clock` (`lsfemu clock set|advance`).
 """
