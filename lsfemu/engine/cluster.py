@@ -33,8 +33,6 @@ import os
 import time
 from operator import attrgetter
 
-from sqlalchemy import func, select, update
-from sqlalchemy.orm import aliased
 
 from lsfemu.clock import Clock, parse_start, wall_refusal
 from lsfemu.config.aps import aps_groups, parse_aps_priority
@@ -56,7 +54,8 @@ from lsfemu.render import messages
 from lsfemu.sched import aps, resreq
 from lsfemu.sched.aps_rank import ApsJobInput, aps_rank, aps_value
 from lsfemu.sched.priority import escalation
-from lsfemu.store.counters import ensure_counters, take_counter
+from lsfemu.store import jobs as stored
+from lsfemu.store.counters import ensure_counters, take_counter, take_write_lock
 from lsfemu.store.db import default_url, one_writer_at_a_time, open_store
 from lsfemu.store.models import ClockState, Counter, HostState, Job, JobEvent, QueueState
 
@@ -107,7 +106,7 @@ class Cluster:
         # Cut lsb.events back to what the store committed under the store's write lock
         # (this no-op UPDATE takes it): in in-process mode another process may be
         # between its append and its commit, and its records must not be cut.
-        self.session.execute(update(Counter).where(Counter.name == "events_offset").values(value=Counter.value))
+        take_write_lock(self.session)
         self.events.recover(self._counter("events_offset"))
         self._init_clock(clock_start)
         why = wall_refusal(self.clock.virtual_now, time.time()) if self.clock.mode == "wall" else None
@@ -149,9 +148,7 @@ class Cluster:
     def _load_jobs(self) -> None:
         now = self.now()
         horizon = now - self.config.params.clean_period
-        rows = self.session.scalars(
-            select(Job).where((Job.status.in_(UNFINISHED)) | (Job.finish_time >= horizon))
-        )
+        rows = stored.live_jobs(self.session, horizon)
         self.jobs = {(j.id, j.array_index): j for j in rows}
         self.jobs_gen += 1
         # What was just loaded lives as long as the cluster: out of the cyclic
@@ -161,9 +158,9 @@ class Cluster:
         gc.freeze()
 
     def _load_admin_state(self) -> None:
-        for qs in self.session.scalars(select(QueueState)):
+        for qs in stored.queue_states(self.session):
             self.queue_state[qs.name] = qs
-        for hs in self.session.scalars(select(HostState)):
+        for hs in stored.host_states(self.session):
             self.host_state[hs.name] = hs
 
     def reload_jobs(self) -> None:
@@ -249,8 +246,8 @@ class Cluster:
         so the log stays in time order. False, and nothing changed, otherwise."""
         # The no-op UPDATE takes the store's write lock first: no submission can
         # slip in between the check and the commit (another in-process command).
-        self.session.execute(update(Counter).where(Counter.name == "events_offset").values(value=Counter.value))
-        if self.session.scalar(select(Job.id).limit(1)) is not None or len(event_files(self.logdir)) > 1:
+        take_write_lock(self.session)
+        if stored.any_job(self.session) or len(event_files(self.logdir)) > 1:
             return False  # the request's commit ends the no-op
         self.events.redate(int(target))
         self._set_counter("events_offset", self.events.size())
@@ -293,30 +290,18 @@ class Cluster:
         skipping IDs still in use (LSF's job ID limit)."""
         max_id = self.config.params.max_jobid
         jid = take_counter(self.session, "next_job_id", wrap_at=max_id)  # (takes the store's write lock)
-        if self._job_id_free(jid):
+        if stored.job_id_free(self.session, jid):
             return jid
         # Taken (the count rolled over onto jobs still in the store): the first
         # free ID after it, found in one query each way round, not one per ID.
-        free = self._free_job_id_after(jid, max_id)
+        free = stored.free_job_id_after(self.session, jid, max_id)
         if free is None and jid > 1:
-            free = 1 if self._job_id_free(1) else self._free_job_id_after(1, jid)
+            free = 1 if stored.job_id_free(self.session, 1) else stored.free_job_id_after(self.session, 1, jid)
         if free is None:
             self._set_counter("next_job_id", jid)  # as it was: nothing changes
             raise NoJobId()
         self._set_counter("next_job_id", free + 1 if free < max_id else 1)
         return free
-
-    def _job_id_free(self, jid: int) -> bool:
-        return self.session.scalar(select(Job.id).where(Job.id == jid).limit(1)) is None
-
-    def _free_job_id_after(self, taken: int, below: int) -> int | None:
-        """The smallest free job ID above *taken* (an ID in use) and at most
-        *below*: the end of the run of used IDs that starts at *taken*, plus one."""
-        nxt = aliased(Job)
-        end = self.session.scalar(
-            select(func.min(Job.id)).where(Job.id >= taken, Job.id < below,
-                                           ~select(nxt.id).where(nxt.id == Job.id + 1).exists()))
-        return None if end is None else end + 1
 
     def log(self, job: Job, kind: str, actor: str | None, t: float, **data) -> None:
         """Record a change: a history row in the store and LSF's records for lsb.events
@@ -326,9 +311,7 @@ class Cluster:
         self.events.stage_job(job, kind, t, actor, data)
 
     def history(self, job: Job) -> list[JobEvent]:
-        return list(self.session.scalars(
-            select(JobEvent).where(JobEvent.job_id == job.id, JobEvent.array_index == job.array_index)
-            .order_by(JobEvent.id)))
+        return stored.history(self.session, job.id, job.array_index)
 
     # -- limits and job priority -----------------------------------------------
     def limits_unit(self) -> str:

@@ -13,11 +13,9 @@ from __future__ import annotations
 
 import json
 
-from sqlalchemy import select
-
 from lsfemu.jobstate import STARTED
 from lsfemu.sched import arrayspec, depend
-from lsfemu.store.models import Job
+from lsfemu.store.jobs import job_rows
 
 
 class Dependencies:
@@ -54,7 +52,7 @@ class Dependencies:
                     rows = gone.get(jid)
                     if rows is None:
                         rows = gone[jid] = [self.state(j) for j in
-                                            self.cl.session.scalars(select(Job).where(Job.id == jid))]
+                                            job_rows(self.cl.session, jid)]
             return rows
 
         by_index: dict[int, dict[int, list]] = {}

@@ -20,14 +20,13 @@ from __future__ import annotations
 
 import os
 
-from sqlalchemy import select
-
 from lsfemu.config.fairshare import load_plugin
 from lsfemu.sched import dispatch
 from lsfemu.sched import fairshare as fs
 from lsfemu.sched import fairshare_plugins as plugins
 from lsfemu.sched import simulate
 from lsfemu.store.models import UserUsage
+from lsfemu.store.usage import scope_usage, usage_row
 
 HOST_MEMORY_MB_DEFAULT = 16384  # per virtual host, for the adjustment plug-in (LSFEMU_HOST_MEMORY_MB)
 
@@ -134,10 +133,7 @@ class Accounts:
         session = self.cl.session
         for key in self.charge_keys(job):
             factors = self.scope_factors(key, job.queue)
-            u = session.get(UserUsage, (job.user, key))
-            if u is None:
-                u = UserUsage(user=job.user, queue=key, hist_cpu_s=0.0, hist_run_s=0.0, hist_gpu_s=0.0, updated_at=t)
-                session.add(u)
+            u = usage_row(session, job.user, key, t)
             h = _history(u).add(self.run_usage(job, factors, t, end=t), t, factors.hist_hours)
             u.hist_cpu_s, u.hist_run_s, u.hist_gpu_s, u.updated_at = h.cpu_s, h.run_s, h.gpu_s, h.at
 
@@ -196,7 +192,7 @@ class LiveFairshare:
         factors, _ = self.factors(scope)
         tree = self.accounts.share_tree(scope, self.known_users())
         usage: dict[str, fs.Usage] = {}
-        rows = cl.session.scalars(select(UserUsage).where(UserUsage.queue == scope.key))
+        rows = scope_usage(cl.session, scope.key)
         for u in rows:
             usage[u.user] = _history(u).usage(self.now, factors.hist_hours)
         memory: dict[str, float] = {}

@@ -17,14 +17,14 @@ import json
 import signal
 from dataclasses import dataclass
 
-from sqlalchemy import delete, select
-
 from lsfemu.clock import parse_duration
-from lsfemu.jobstate import FINISHED, ON_HOST, STARTED, SUSPENDED
+from lsfemu.jobstate import ON_HOST, STARTED, SUSPENDED
 from lsfemu.sched import dispatch, simulate
 from lsfemu.sched.priority import default_priority, frozen_at_dispatch, pending_clock_after_run
 from lsfemu.store.counters import take_counter
-from lsfemu.store.models import HostState, Job, JobEvent, UserUsage
+from lsfemu.store.jobs import finished_runs_since
+from lsfemu.store.usage import clear_usage
+from lsfemu.store.models import HostState, Job, JobEvent
 
 
 class NoJobId(Exception):
@@ -183,10 +183,8 @@ class Transitions:
         dynamic priority"). The history is rebuilt from those jobs alone.
         Returns the number of jobs read back."""
         horizon = self.cl.now() - self.cl.config.params.clean_period
-        self.cl.session.execute(delete(UserUsage))
-        back = self.cl.session.scalars(
-            select(Job).where(Job.status.in_(FINISHED), Job.finish_time >= horizon, Job.start_time.is_not(None))
-            .order_by(Job.finish_time))
+        clear_usage(self.cl.session)
+        back = finished_runs_since(self.cl.session, horizon)
         n = 0
         for job in back:
             self.charge_usage(job, job.finish_time)

@@ -16,15 +16,13 @@ import gc
 import itertools
 import os
 
-from sqlalchemy import bindparam, update
-
 from lsfemu.engine import apsrank, passrows
 from lsfemu.engine.fairshare import ApsWithFairshare, FairshareOrder, LiveFairshare
 from lsfemu.jobstate import STARTED
 from lsfemu.sched import aps, dispatch
 from lsfemu.sched import fairshare as fs
 from lsfemu.sched.priority import escalation
-from lsfemu.store.models import Job
+from lsfemu.store.jobs import replace_pend_reasons, write_pend_reasons
 
 #: from this many changed pending reasons on, a pass writes them set-based
 _BULK_ROWS = 500
@@ -431,7 +429,6 @@ class Passes:
         for _job, old, text in changed:
             counts[(old, text)] = counts.get((old, text), 0) + 1
         (common_old, common_new), n = max(counts.items(), key=lambda kv: kv[1])
-        table = Job.__table__
         self.cl.session.flush()  # the store must hold what memory holds (starts, statuses) first
         if n >= _BULK_ROWS:
             # Every pending row is in memory (self.cl.jobs holds all unfinished
@@ -439,8 +436,7 @@ class Passes:
             # another reason, those that keep common_old, and pending jobs
             # that got none this pass (users without a share account in a
             # fairshare queue) are written back.
-            self.cl.session.execute(update(table).where(table.c.status == "PEND", table.c.pend_reasons == common_old)
-                                    .values(pend_reasons=common_new))
+            replace_pend_reasons(self.cl.session, common_old, common_new)
             by_row = [(job, text) for job, old, text in changed if old != common_old or text != common_new]
             if common_old in joined.values():
                 for key, why in reasons.items():
@@ -456,10 +452,8 @@ class Passes:
         else:
             by_row = [(job, text) for job, _old, text in changed]
         if by_row:
-            self.cl.session.execute(
-                update(table).where(table.c.id == bindparam("k_id"), table.c.array_index == bindparam("k_idx"))
-                .values(pend_reasons=bindparam("k_text")),
-                [{"k_id": job.id, "k_idx": job.array_index, "k_text": text} for job, text in by_row])
+            write_pend_reasons(self.cl.session,
+                               [{"k_id": job.id, "k_idx": job.array_index, "k_text": text} for job, text in by_row])
         # The loaded objects take the values as stored. After the flush above
         # no attribute has a change pending, so the value goes straight into
         # the instance's dict (what set_committed_value does, at a fifth of its

@@ -6,7 +6,9 @@ connections — several daemons or in-process commands on one PostgreSQL or
 SQLite store — never get the same value. The row stays locked until the
 transaction ends (PostgreSQL's row lock, SQLite's write lock): a concurrent
 taker waits for the commit and then sees the committed value, so a request
-that rolls back leaves no gap either.
+that rolls back leaves no gap either. `take_write_lock` takes the store's
+write lock with a no-op UPDATE of one (before reading what must not change
+under the caller: lsb.events' committed length, whether the store had jobs).
 """
 
 from __future__ import annotations
@@ -45,3 +47,10 @@ def ensure_counters(session: Session, names: tuple[str, ...]) -> None:
                 session.commit()
             except IntegrityError:
                 session.rollback()
+
+
+def take_write_lock(session: Session) -> None:
+    """Take the store's write lock now, changing nothing (a no-op UPDATE of a
+    counter): what the caller reads next no other writer can change before
+    its transaction ends."""
+    session.execute(update(Counter).where(Counter.name == "events_offset").values(value=Counter.value))

@@ -1,0 +1,83 @@
+"""The job table's queries and set-based writes, and the loads of a cluster's
+state: the jobs a daemon keeps in memory, the queue and host states, a job's
+rows or history, job IDs in use (the search for a free one after the count
+rolled over), the finished runs a restart charges again, and the pass's
+pending reasons written as one UPDATE (lsfemu.engine.passes decides which).
+The engine calls these with plain values and gets ORM objects back."""
+
+from __future__ import annotations
+
+from sqlalchemy import bindparam, func, select, update
+from sqlalchemy.orm import Session, aliased
+
+from lsfemu.jobstate import FINISHED, UNFINISHED
+from lsfemu.store.models import HostState, Job, JobEvent, QueueState
+
+
+def live_jobs(session: Session, horizon: float):
+    """The jobs the commands may see: unfinished, or finished at *horizon* or later."""
+    return session.scalars(select(Job).where((Job.status.in_(UNFINISHED)) | (Job.finish_time >= horizon)))
+
+
+def queue_states(session: Session):
+    return session.scalars(select(QueueState))
+
+
+def host_states(session: Session):
+    return session.scalars(select(HostState))
+
+
+def job_rows(session: Session, jid: int):
+    """Every row of job *jid* (an array's elements and its own row)."""
+    return session.scalars(select(Job).where(Job.id == jid))
+
+
+def any_job(session: Session) -> bool:
+    """Has the store ever held a job (finished and cleaned ones included)?"""
+    return session.scalar(select(Job.id).limit(1)) is not None
+
+
+def job_id_free(session: Session, jid: int) -> bool:
+    return session.scalar(select(Job.id).where(Job.id == jid).limit(1)) is None
+
+
+def free_job_id_after(session: Session, taken: int, below: int) -> int | None:
+    """The smallest free job ID above *taken* (an ID in use) and at most
+    *below*: the end of the run of used IDs that starts at *taken*, plus one."""
+    nxt = aliased(Job)
+    end = session.scalar(
+        select(func.min(Job.id)).where(Job.id >= taken, Job.id < below,
+                                       ~select(nxt.id).where(nxt.id == Job.id + 1).exists()))
+    return None if end is None else end + 1
+
+
+def history(session: Session, job_id: int, array_index: int) -> list[JobEvent]:
+    """A job's history rows, oldest first."""
+    return list(session.scalars(
+        select(JobEvent).where(JobEvent.job_id == job_id, JobEvent.array_index == array_index)
+        .order_by(JobEvent.id)))
+
+
+def finished_runs_since(session: Session, horizon: float):
+    """Finished jobs that ran, finished at *horizon* or later, in order of their end."""
+    return session.scalars(
+        select(Job).where(Job.status.in_(FINISHED), Job.finish_time >= horizon, Job.start_time.is_not(None))
+        .order_by(Job.finish_time))
+
+
+def replace_pend_reasons(session: Session, old: str, new: str) -> None:
+    """Every pending job whose stored reasons are *old* gets *new*, in one UPDATE
+    (the ORM objects loaded are not told: the caller sets them)."""
+    table = Job.__table__
+    session.execute(update(table).where(table.c.status == "PEND", table.c.pend_reasons == old)
+                    .values(pend_reasons=new))
+
+
+def write_pend_reasons(session: Session, rows: list[dict]) -> None:
+    """Stored reasons by row, in one executemany: *rows* are dicts of `k_id`,
+    `k_idx` (the job's key) and `k_text` (the job's reasons)."""
+    table = Job.__table__
+    session.execute(
+        update(table).where(table.c.id == bindparam("k_id"), table.c.array_index == bindparam("k_idx"))
+        .values(pend_reasons=bindparam("k_text")),
+        rows)

@@ -1,0 +1,30 @@
+"""The store's fairshare usage rows (`user_usage`): each user's decayed history
+per fairshare scope, read for a scope, found or made for a charge, and cleared
+when a restarted mbatchd rebuilds the history (lsfemu.engine.fairshare and
+lsfemu.engine.jobs hold the arithmetic)."""
+
+from __future__ import annotations
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from lsfemu.store.models import UserUsage
+
+
+def scope_usage(session: Session, scope: str):
+    """The usage rows of every user in fairshare scope *scope*."""
+    return session.scalars(select(UserUsage).where(UserUsage.queue == scope))
+
+
+def usage_row(session: Session, user: str, scope: str, t: float) -> UserUsage:
+    """*user*'s usage row in *scope*, made empty (as of *t*) if it has none yet."""
+    u = session.get(UserUsage, (user, scope))
+    if u is None:
+        u = UserUsage(user=user, queue=scope, hist_cpu_s=0.0, hist_run_s=0.0, hist_gpu_s=0.0, updated_at=t)
+        session.add(u)
+    return u
+
+
+def clear_usage(session: Session) -> None:
+    """Forget every user's usage history."""
+    session.execute(delete(UserUsage))
