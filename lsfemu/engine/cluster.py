@@ -42,7 +42,7 @@ from lsfemu.engine.depends import Dependencies
 from lsfemu.engine.eventlog import EventLog
 from lsfemu.engine.fairshare import Accounts, LiveFairshare
 from lsfemu.engine.jobs import NoJobId, Transitions
-from lsfemu.engine.listing import ApsListing
+from lsfemu.engine.listing import ApsListing, watch_writes
 from lsfemu.engine.loop import Loop
 from lsfemu.engine.passes import Passes
 from lsfemu.engine.runner import Runner
@@ -101,6 +101,7 @@ class Cluster:
         self.engine, self.Session = open_store(self.db_url)
         self.session = self.Session()
         one_writer_at_a_time(self.session)  # PostgreSQL: writing transactions take turns, as on SQLite
+        watch_writes(self.session)  # writes through this session make bjobs -aps tables old
         self.events = EventLog(self.logdir)
         ensure_counters(self.session, ("next_job_id", "position"))
         # Cut lsb.events back to what the store committed under the store's write lock

@@ -38,13 +38,11 @@ from __future__ import annotations
 import weakref
 from typing import Iterable
 
-from sqlalchemy import event, inspect
-from sqlalchemy.orm import Session
-
 from lsfemu.sched import aps
 from lsfemu.sched.aps_rank import ApsRanker
 from lsfemu.sched.priority import escalation
 from lsfemu.store.models import Job
+from lsfemu.store.rowcache import on_job_change, on_store_write
 
 #: (job, system value, calculated value) of a listed job; the values are
 #: those bjobs shows (None: not shown; both None outside APS blocks)
@@ -206,11 +204,11 @@ def _executed(state) -> None:
         _written()
 
 
-for _attr in inspect(Job).column_attrs:
-    event.listen(getattr(Job, _attr.key), "set", _changed)
-event.listen(Job, "expire", _changed)
-event.listen(Job, "refresh", _changed)
-# Any flush (objects of any table added, changed or deleted) and any
-# statement that writes, through any session of the process.
-event.listen(Session, "after_flush", _flushed)
-event.listen(Session, "do_orm_execute", _executed)
+on_job_change(_changed)
+
+
+def watch_writes(session) -> None:
+    """Any flush (objects of any table added, changed or deleted) and any
+    statement that writes through *session* (a cluster's: every cluster of the
+    process installs it on its own) makes every listing's table old."""
+    on_store_write(session, _flushed, _executed)

@@ -5,7 +5,7 @@ re-deriving the same facts from them) costs more than the rest of the pass.
 `RowCache` keeps, per job object, a plain tuple of those facts (`Row`) and
 the pending reasons last stored; an entry is dropped as soon as anything
 assigns one of the job's attributes, or the ORM expires or refreshes the
-object (SQLAlchemy attribute and instance events), and rebuilt from the row
+object (the ORM events lsfemu.store.rowcache installs), and rebuilt from the row
 at the next pass. The configuration-derived facts (queue PRIORITY,
 PROCLIMIT, rusage amounts) are in it too: the cluster empties the cache on
 reconfiguration, and on reload after a rollback.
@@ -21,11 +21,9 @@ from functools import partial
 from operator import itemgetter
 from typing import NamedTuple
 
-from sqlalchemy import event, inspect
-from sqlalchemy.orm.attributes import instance_state
-
 from lsfemu.sched import aps
 from lsfemu.store.models import Job
+from lsfemu.store.rowcache import in_store, on_job_change
 
 
 class Row(NamedTuple):
@@ -119,10 +117,7 @@ def _changed(target, *_args) -> None:
                 c.overflow = True
 
 
-for _attr in inspect(Job).column_attrs:
-    event.listen(getattr(Job, _attr.key), "set", _changed)
-event.listen(Job, "expire", _changed)
-event.listen(Job, "refresh", _changed)
+on_job_change(_changed)
 
 
 #: the columns a Row is made of, in the order _row reads them
@@ -142,7 +137,7 @@ def build_row(cluster, job: Job, cache: RowCache) -> Row:
         row = _row(cluster, cache, job.__dict__)
     except KeyError:  # expired or unset attributes: the ORM way
         row = _row(cluster, cache, {k: getattr(job, k) for k in COLUMNS})
-    if instance_state(job).key is not None:  # in the store (persistent): its defaults are filled in
+    if in_store(job):  # (persistent: its defaults are filled in)
         cache.rows[job] = row
     return row
 
