@@ -15,6 +15,8 @@ import sys
 import tempfile
 import textwrap
 
+from lsfemu.store.db import holds_jobs, storage_failure
+
 
 def _say(text: str) -> None:
     print()
@@ -44,26 +46,15 @@ def _shared_store_in_use() -> str | None:
     url = os.environ.get("LSFEMU_DB")
     if not url:
         return None
-    from sqlalchemy import func, inspect, select
-
-    from lsfemu.store.db import make_engine, storage_failure
-    from lsfemu.store.models import Job
-
-    engine = make_engine(url)
     try:
-        if "jobs" not in inspect(engine).get_table_names():
-            return None
-        with engine.connect() as conn:
-            if conn.execute(select(func.count()).select_from(Job)).scalar():
-                return "the store LSFEMU_DB names already holds jobs; the demo needs an empty store"
+        if holds_jobs(url):
+            return "the store LSFEMU_DB names already holds jobs; the demo needs an empty store"
         return None
     except Exception as e:
         why = storage_failure(e)
         if why is None:
             raise
         return why
-    finally:
-        engine.dispose()
 
 
 def run_demo(keep: bool = False) -> int:

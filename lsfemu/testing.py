@@ -96,18 +96,15 @@ class LsfCluster:
 
     def store_rows(self, sql: str, **params) -> list[tuple]:
         """The rows of one query on the cluster's store, whichever its dialect."""
-        from sqlalchemy import create_engine, text
+        # (here: the plugin loads in every pytest run where lsfemu is installed,
+        # SQLAlchemy only when a test looks at a store)
+        from lsfemu.store.db import query_rows
 
-        engine = create_engine(self.store_url)
-        try:
-            with engine.connect() as conn:
-                return [tuple(r) for r in conn.execute(text(sql), params)]
-        finally:
-            engine.dispose()
+        return query_rows(self.store_url, sql, params)
 
     def store_intact(self) -> bool:
         """The store's integrity check (lsfemu.store.db.integrity_ok) passes."""
-        from lsfemu.store.db import integrity_ok, make_engine
+        from lsfemu.store.db import integrity_ok, make_engine  # (here: as in store_rows)
 
         engine = make_engine(self.store_url)
         try:

@@ -48,6 +48,7 @@ from dataclasses import dataclass
 
 from lsfemu.jobstate import FINISHED
 from lsfemu.protocol import NOT_MASTER_RC
+from lsfemu.store.db import unpooled_engine
 
 log = logging.getLogger("lsfemu.daemon")
 
@@ -158,15 +159,12 @@ class Candidate:
 
     # -- the lock connection ------------------------------------------------------
     def _connect(self) -> None:
-        from sqlalchemy import create_engine
-        from sqlalchemy.pool import NullPool
-
         if self._engine is None:
             # Keepalives and a user timeout: a master cut off from the database notices
             # within seconds rather than when the kernel gives up on the connection.
             args = {"application_name": APP_PREFIX + self.setup.host, "connect_timeout": 5, "keepalives": 1,
                     "keepalives_idle": 5, "keepalives_interval": 2, "keepalives_count": 2, "tcp_user_timeout": 8000}
-            self._engine = create_engine(self.setup.url, poolclass=NullPool, connect_args=args)
+            self._engine = unpooled_engine(self.setup.url, args)
         raw = self._engine.raw_connection()
         raw.driver_connection.autocommit = True
         self._raw = raw

@@ -1,5 +1,7 @@
 """Opening the store: engine per dialect, schema upgrade through Alembic, the
-integrity check, and the one-line reasons a store cannot be written.
+integrity check, and the one-line reasons a store cannot be written; a
+master candidate's lock connection, and the looks at a store from outside a
+cluster (does it hold jobs; a test's query).
 
 `LSFEMU_DB` names the store's SQLAlchemy URL; without it the store is SQLite
 (WAL) at `LSFEMU_HOME/lsfemu.db`. The other supported dialect is PostgreSQL
@@ -17,8 +19,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy import Connection, Engine, create_engine, event, func, inspect, select, text
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import NullPool
+
+from lsfemu.store.models import Job
 
 
 def default_url(home: str) -> str:
@@ -62,6 +67,13 @@ def make_engine(url: str) -> Engine:
         return create_engine(url, pool_pre_ping=True,
                              connect_args={"connect_timeout": 10, "options": f"-c lock_timeout={ms}"})
     return create_engine(url, pool_pre_ping=True)
+
+
+def unpooled_engine(url: str, connect_args: dict) -> Engine:
+    """An engine that keeps no connection once it is given back (NullPool): a
+    master candidate's lock connection, whose session-level advisory lock
+    must go with the connection."""
+    return create_engine(url, poolclass=NullPool, connect_args=connect_args)
 
 
 #: the key of the PostgreSQL advisory lock that makes the store's transactions one
@@ -325,3 +337,27 @@ def storage_failure(exc: BaseException, home: str | None = None) -> str | None:
             return f"System call failed: {os.strerror(e.errno)}{where}"
         todo += [getattr(e, "orig", None), e.__cause__, e.__context__]
     return None
+
+
+def holds_jobs(url: str) -> bool:
+    """Does the store *url* names hold any job (False: no schema yet, or no row)?
+    Raises what the store raises (see storage_failure)."""
+    engine = make_engine(url)
+    try:
+        if "jobs" not in inspect(engine).get_table_names():
+            return False
+        with engine.connect() as conn:
+            return bool(conn.execute(select(func.count()).select_from(Job)).scalar())
+    finally:
+        engine.dispose()
+
+
+def query_rows(url: str, sql: str, params: dict) -> list[tuple]:
+    """The rows of one SQL query on the store *url* names, whichever its dialect
+    (lsfemu.testing's look at a cluster's store)."""
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return [tuple(r) for r in conn.execute(text(sql), params)]
+    finally:
+        engine.dispose()
