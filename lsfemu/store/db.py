@@ -6,7 +6,7 @@ cluster (does it hold jobs; a test's query).
 `LSFEMU_DB` names the store's SQLAlchemy URL; without it the store is SQLite
 (WAL) at `LSFEMU_HOME/lsfemu.db`. The other supported dialect is PostgreSQL
 (`postgresql+psycopg://user@host:port/db`, the extra `lsfemu[postgresql]`).
-Everything dialect-specific in lsfemu lives here (and in `Cluster` counters'
+Everything dialect-specific in lsfemu lives here (and in store.counters'
 portable UPDATE ... RETURNING); both dialects are tested by the same suites.
 """
 
