@@ -10,5 +10,6 @@ Modules: `permissions` (the table), `select` (which jobs a command names),
 `control` (bkill, bstop, bresume, bswitch, bmig, brequeue), `modify` (bmod
 -sp/-aps, btop, bbot), `submit` (bsub), `query` (bjobs' selection and order),
 `admin` (the configuration check, badmin's queue and host control, host
-failures), `clock` (`lsfemu clock set|advance`).
+failures), `clock` (`lsfemu clock set|advance`), `history` (bhist's selection
+and time windows).
 """

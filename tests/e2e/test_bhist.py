@@ -11,6 +11,7 @@ from types import SimpleNamespace
 import pytest
 
 from lsfemu.cli import bhist as B
+from lsfemu.ops import history as H
 from lsfemu.cli.base import Ctx
 from lsfemu.events import emit
 from lsfemu.events.records import JobStart
@@ -192,16 +193,16 @@ def test_empty_window_and_bad_windows(home):
 def test_parse_window_forms():
     now = T0 + 200  # Tue Mar  5 09:03:20 2024
     day = calendar.timegm((2024, 3, 5, 0, 0, 0))
-    assert B.parse_window("5", now) == (day, day + 86399)
-    assert B.parse_window("3/", now) == (calendar.timegm((2024, 3, 1, 0, 0, 0)),
+    assert H.parse_window("5", now) == (day, day + 86399)
+    assert H.parse_window("3/", now) == (calendar.timegm((2024, 3, 1, 0, 0, 0)),
                                          calendar.timegm((2024, 4, 1, 0, 0, 0)) - 1)
-    assert B.parse_window("2023/12/", now)[1] == calendar.timegm((2024, 1, 1, 0, 0, 0)) - 1
-    assert B.parse_window("2/1/10:", now) == (calendar.timegm((2024, 2, 1, 10, 0, 0)),
+    assert H.parse_window("2023/12/", now)[1] == calendar.timegm((2024, 1, 1, 0, 0, 0)) - 1
+    assert H.parse_window("2/1/10:", now) == (calendar.timegm((2024, 2, 1, 10, 0, 0)),
                                               calendar.timegm((2024, 2, 1, 10, 59, 59)))
-    assert B.parse_window("9:03", now) == (T0 + 180, T0 + 239)
-    assert B.parse_window(".-2,.", now) == (now - 2 * 86400, now)
-    assert B.parse_window(",3/4", now) == (float("-inf"), day - 1)
-    assert B.parse_window("3/4,", now) == (day - 86400, now)
+    assert H.parse_window("9:03", now) == (T0 + 180, T0 + 239)
+    assert H.parse_window(".-2,.", now) == (now - 2 * 86400, now)
+    assert H.parse_window(",3/4", now) == (float("-inf"), day - 1)
+    assert H.parse_window("3/4,", now) == (day - 86400, now)
 
 
 def test_job_ids_select_whatever_user_state_and_file(home):
