@@ -11,11 +11,13 @@ from __future__ import annotations
 import os
 import time
 
-from lsfemu.cli.base import Ctx, Result
+from lsfemu.cli.base import Ctx, Result, parse_job_ids
 from lsfemu.errors import LsfError
-from lsfemu.jobstate import PENDING
 from lsfemu.ops import admin as ops
 from lsfemu.ops import clock as ops_clock
+from lsfemu.ops import explain as ops_explain
+from lsfemu.render.aps import explain_aps, explain_aps_not_pending
+from lsfemu.render.fairshare import explain_priority
 from lsfemu.render import messages, timefmt
 
 def badmin(c: Ctx) -> Result:
@@ -82,29 +84,21 @@ def _host_ctrl(c: Ctx, sub: str, names: list[str]) -> Result:
 
 def _explain(c: Ctx, args: list[str]) -> Result:
     """`lsfemu explain aps JOBID` (and `priority USER [-q QUEUE]`): the numbers behind the scheduler."""
-    from lsfemu.cli.base import parse_job_ids
-
-    cl = c.cluster
     if len(args) == 2 and args[0] == "aps":
         ids, bad = parse_job_ids(args[1:])
         if bad or not ids:
             return Result("", messages.object_error(args[1], messages.ILLEGAL_JOB_ID) + "\n", 255)
-        jid, idx, typed = ids[0]
-        job = cl.jobs.get((jid, idx))
-        if job is None:
-            return Result("", messages.not_found(typed) + "\n", 255)
-        from lsfemu.render.aps import explain_aps, explain_aps_not_pending
-
-        unit = cl.aps_unit.get(job.queue)
-        q = cl.config.queue(unit) if unit else None
-        aps_text = q.aps_priority if q else None
-        if unit is not None and job.status not in PENDING:
-            # A started or finished job has no APS value to show: only pending jobs are ranked.
-            text = explain_aps_not_pending(job.status, job_id=typed, queue=job.queue, aps_queue=unit,
-                                           aps_text=aps_text)
+        typed = ids[0][2]
+        try:
+            e = ops_explain.aps(c.cluster, ids[0])
+        except LsfError as err:
+            return Result("", messages.error_text(err) + "\n", 255)
+        job = e.job
+        if e.not_pending:
+            text = explain_aps_not_pending(job.status, job_id=typed, queue=job.queue, aps_queue=e.aps_queue,
+                                           aps_text=e.aps_text)
         else:
-            text = explain_aps(cl.aps_result(job, cl.now()), job_id=typed, queue=job.queue, aps_queue=unit,
-                               aps_text=aps_text)
+            text = explain_aps(e.result, job_id=typed, queue=job.queue, aps_queue=e.aps_queue, aps_text=e.aps_text)
         return Result(text, "", 0)
     if args[:1] == ["priority"]:
         return _explain_priority(c, args[1:])
@@ -113,31 +107,16 @@ def _explain(c: Ctx, args: list[str]) -> Result:
 
 def _explain_priority(c: Ctx, args: list[str]) -> Result:
     """`lsfemu explain priority USER [-q QUEUE]`: the dynamic priority formula, term by term."""
-    from lsfemu.render.fairshare import explain_priority
-    from lsfemu.sched.fairshare import effective_factors
-
-    cl = c.cluster
     queue = None
     if len(args) == 3 and args[1] == "-q":
         queue = args[2]
     elif len(args) != 1:
         return Result("", "Usage: lsfemu explain priority USER [-q QUEUE]\n", 255)
-    user = args[0]
-    candidates = [queue] if queue else [q.name for q in cl.config.queues if cl.fs_by_queue.get(q.name)]
-    if queue and cl.config.queue(queue) is None:
-        return Result("", messages.object_error(queue, messages.NO_SUCH_QUEUE) + "\n", 255)
-    live = cl.fairshare()
-    texts = []
-    for qname in candidates:
-        state = live.state(qname)
-        if state is None:
-            return Result("", f"{qname}: the queue has no fairshare (no FAIRSHARE, no host partition)\n", 255)
-        scope = cl.fs_by_queue[qname]
-        _, sources = effective_factors(cl.config.params, scope.queue)
-        texts.append(explain_priority(state.explain(user), sources, qname))
-    if not texts:
-        return Result("", "lsfemu: no queue uses fairshare in this cluster\n", 255)
-    return Result("\n".join(texts), "", 0)
+    try:
+        found = ops_explain.priority(c.cluster, args[0], queue)
+    except LsfError as e:
+        return Result("", messages.error_text(e) + "\n", 255)
+    return Result("\n".join(explain_priority(terms, sources, qname) for terms, sources, qname in found), "", 0)
 
 
 def _host_failure(c: Ctx, args: list[str]) -> Result:

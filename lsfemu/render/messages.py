@@ -256,6 +256,8 @@ def host_done(host: str, opened: bool) -> str:
 
 # --- lsfemu's own subcommands -----------------------------------------------------------
 
+NO_FAIRSHARE = "the queue has no fairshare (no FAIRSHARE, no host partition)"
+NO_FAIRSHARE_QUEUE = "no queue uses fairshare in this cluster"
 CLOCK_IS_WALL = "the clock is wall time; set LSFEMU_CLOCK=virtual in lsf.conf to move it"
 
 
