@@ -12,8 +12,13 @@ test compares the two passes).
 
 from __future__ import annotations
 
+from operator import attrgetter
+from typing import Iterable
+
 from lsfemu.sched.aps_rank import ApsRanker
 from lsfemu.sched.priority import escalation
+
+_row, _priority = attrgetter("row"), attrgetter("priority")  # (C calls: the pass reads them of every job)
 
 
 class UnitRanker:
@@ -26,10 +31,10 @@ class UnitRanker:
         self._escalate = escalation(cluster.config.params.job_priority_over_time)
         self._same_instant = cluster.passes.pass_now == t
 
-    def _priorities(self, jobs) -> list[int]:
+    def _priorities(self, jobs) -> Iterable[int]:
         """The jobs' priorities escalated to the pass's instant."""
         if self._same_instant:
-            return [pj.priority for pj in jobs]  # escalated at this instant by Passes.pass_input
+            return map(_priority, jobs)  # escalated at this instant by Passes.pass_input
         t, escalate = self.t, self._escalate
         return [(escalate(row.priority, t - row.base_time) or 0) if row.priority is not None else 0
                 for row in (pj.row for pj in jobs)]  # Cluster.effective_priority at t
@@ -38,8 +43,7 @@ class UnitRanker:
         """What `ApsOrder` heaps for *jobs* (PendingJobs of this unit, with
         their rows): ``rank + (position, job_id, array_index, 0, job)`` each,
         the rank being what `Cluster.aps_rank` gives."""
-        ranked = self.ranker.ranked([pj.row for pj in jobs], self._priorities(jobs))
-        return [(r[0], r[1], pj.position, pj.job_id, pj.array_index, 0, pj) for r, pj in zip(ranked, jobs)]
+        return self.ranker.ranked(map(_row, jobs), self._priorities(jobs), jobs=jobs)
 
     def users(self) -> list[str]:
         """The users of the jobs given to :meth:`entries` whose value the FS
@@ -53,4 +57,4 @@ class UnitRanker:
     def ranks_of(self, jobs: list) -> list[tuple]:
         """The ranks of *jobs* now (those of the users a start affected: their
         FS parts computed again, once per user)."""
-        return [r[:2] for r in self.ranker.ranked([pj.row for pj in jobs], self._priorities(jobs), again=True)]
+        return [r[:2] for r in self.ranker.ranked(map(_row, jobs), self._priorities(jobs), again=True)]

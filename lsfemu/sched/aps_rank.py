@@ -43,6 +43,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_right
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any, Callable, Iterable, Mapping, NamedTuple
 
 from lsfemu.config.aps import SUBFACTORS, TOP_FACTORS, ApsConfig
@@ -295,11 +296,17 @@ class ApsRanker:
         self._fs: dict = {}  # fs_key (with the grace state, if any grace period) -> _fs(...), before any start
         self._users: set[str] = set()  # of the jobs whose value FS may change (see users())
 
-    def ranked(self, rows: Iterable[Any], priorities: Iterable[int], again: bool = False) -> list[tuple]:
+    def ranked(self, rows: Iterable[Any], priorities: Iterable[int], again: bool = False,
+               jobs: Iterable[Any] | None = None) -> list[tuple]:
         """Per job (*rows* and their escalated *priorities*, side by side):
         ``(class, -value at 6 decimals, system value, calculated value)``
         -- the rank (:func:`value_rank`) and the values ``bjobs -aps``
         shows (a system value, else the calculated one; the other None).
+
+        With *jobs* (the pass's PendingJobs, side by side with *rows*): per
+        job, its heap entry in :class:`lsfemu.sched.aps.ApsOrder` instead,
+        ``(class, -value, position, job_id, array_index, 0, job)`` (made
+        here: at 100k jobs a second tuple per job shows in the pass's time).
 
         *again*: the users' FS factors changed since the last call (a job
         started): none is reused. The parts other than FS always are."""
@@ -319,10 +326,11 @@ class ApsRanker:
         out = []
         append = out.append
         reached = 0  # grace periods the pending time reached (none configured: 0)
-        for row, prio in zip(rows, priorities):
+        for row, prio, job in zip(rows, priorities, repeat(None) if jobs is None else jobs):
             if not row.plain and row.aps_system is not None:
                 system = float(row.aps_system)
-                append((0, -round6(system), system, None))
+                append((0, -round6(system), system, None) if job is None else
+                       (0, -round6(system), job.position, job.job_id, job.array_index, 0, job))
                 continue
             if graces:
                 pend = t - row.since
@@ -358,9 +366,11 @@ class ApsRanker:
             if -1e12 < y < 1e12:
                 n = int(y + 0.5) if y >= 0.0 else -int(0.5 - y)
                 if -0.499 < y - n < 0.499:
-                    append((1, -(n / 1e6), None, total))
+                    append((1, -(n / 1e6), None, total) if job is None else
+                           (1, -(n / 1e6), job.position, job.job_id, job.array_index, 0, job))
                     continue
-            append((1, -round(total, 6), None, total))
+            append((1, -round(total, 6), None, total) if job is None else
+                   (1, -round(total, 6), job.position, job.job_id, job.array_index, 0, job))
         return out
 
     def users(self) -> list[str]:
