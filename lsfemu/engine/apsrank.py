@@ -4,21 +4,16 @@ the heap entries of lsfemu.sched.aps.ApsOrder.
 
 A job's facts are its pass row (lsfemu.engine.passrows, kept between
 passes), its escalated priority the one its PendingJob carries (escalated to
-the pass's instant by `Passes.pass_input`), the queues' PRIORITY and
-FAIRSHARE come from the configuration, the users' FS factors from the pass's
-live fairshare. The ranks equal `Cluster.aps_rank`'s exactly (a property
+the pass's instant by `Passes.pass_input`; the ranker reads both of the
+PendingJob), the queues' PRIORITY and FAIRSHARE come from the
+configuration, the users' FS factors from the pass's live fairshare. The ranks equal `Cluster.aps_rank`'s exactly (a property
 test compares the two passes).
 """
 
 from __future__ import annotations
 
-from operator import attrgetter
-from typing import Iterable
-
 from lsfemu.sched.aps_rank import ApsRanker
 from lsfemu.sched.priority import escalation
-
-_row, _priority = attrgetter("row"), attrgetter("priority")  # (C calls: the pass reads them of every job)
 
 
 class UnitRanker:
@@ -31,19 +26,21 @@ class UnitRanker:
         self._escalate = escalation(cluster.config.params.job_priority_over_time)
         self._same_instant = cluster.passes.pass_now == t
 
-    def _priorities(self, jobs) -> Iterable[int]:
-        """The jobs' priorities escalated to the pass's instant."""
-        if self._same_instant:
-            return map(_priority, jobs)  # escalated at this instant by Passes.pass_input
-        t, escalate = self.t, self._escalate
-        return [(escalate(row.priority, t - row.base_time) or 0) if row.priority is not None else 0
-                for row in (pj.row for pj in jobs)]  # Cluster.effective_priority at t
+    def _escalated(self, jobs: list) -> list:
+        """*jobs* with their priorities escalated to the instant ranked at
+        (Passes.pass_input did it, unless the Order is asked for another one)."""
+        if not self._same_instant:
+            t, escalate = self.t, self._escalate
+            for pj in jobs:  # Cluster.effective_priority at t
+                row = pj.row
+                pj.priority = (escalate(row.priority, t - row.base_time) or 0) if row.priority is not None else 0
+        return jobs
 
     def entries(self, jobs: list) -> list[tuple]:
         """What `ApsOrder` heaps for *jobs* (PendingJobs of this unit, with
         their rows): ``rank + (position, job_id, array_index, 0, job)`` each,
         the rank being what `Cluster.aps_rank` gives."""
-        return self.ranker.ranked(map(_row, jobs), self._priorities(jobs), jobs=jobs)
+        return self.ranker.ranked(self._escalated(jobs), entries=True)
 
     def users(self) -> list[str]:
         """The users of the jobs given to :meth:`entries` whose value the FS
@@ -57,4 +54,4 @@ class UnitRanker:
     def ranks_of(self, jobs: list) -> list[tuple]:
         """The ranks of *jobs* now (those of the users a start affected: their
         FS parts computed again, once per user)."""
-        return [r[:2] for r in self.ranker.ranked(map(_row, jobs), self._priorities(jobs), again=True)]
+        return [r[:2] for r in self.ranker.ranked(self._escalated(jobs), again=True)]

@@ -36,7 +36,8 @@ test compares the two).
 from __future__ import annotations
 
 import weakref
-from typing import Iterable
+from functools import partial
+from typing import Iterable, NamedTuple
 
 from lsfemu.sched import aps
 from lsfemu.sched.aps_rank import ApsRanker
@@ -148,10 +149,10 @@ class ApsListing:
                 entries[job] = (row, entry, _NO_FS)
                 append(entry)
                 continue
-            to_rank.setdefault(ranker, []).append((job, row, jprio, position, head, fs_counts))
+            to_rank.setdefault(ranker, []).append(_new_pending((row, jprio, job, position, head, fs_counts)))
         for ranker, jobs in to_rank.items():
-            ranked = ranker.ranked([j[1] for j in jobs], [j[2] for j in jobs])
-            for (job, row, jprio, position, head, fs_counts), (cls, value_key, system, value) in zip(jobs, ranked):
+            for (row, jprio, job, position, head, fs_counts), (cls, value_key, system, value) in zip(
+                    jobs, ranker.ranked(jobs)):
                 entry = (aps.listing_key(head, (cls, value_key), jprio, position, row.job_id, row.index), job,
                          system, value)
                 entries[job] = (row, entry, fs_input(row.user, row.queue) if fs_counts and system is None
@@ -177,6 +178,19 @@ class ApsListing:
             and ranker.fs_weighted
 
 
+class _Pending(NamedTuple):
+    """A listed job to rank: its facts and escalated priority (what the ranker
+    reads), and what its place in the listing needs."""
+
+    row: object  # passrows.Row
+    priority: int
+    job: Job
+    position: float
+    head: tuple
+    fs_counts: bool
+
+
+_new_pending = partial(tuple.__new__, _Pending)  # _Pending(...) without the named tuple's Python-level __new__
 _NO_FS = object()  # a kept entry's FS input where FS does not count
 _listings: "weakref.WeakSet[ApsListing]" = weakref.WeakSet()
 

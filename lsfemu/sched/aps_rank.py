@@ -43,7 +43,6 @@ from __future__ import annotations
 import math
 from bisect import bisect_right
 from dataclasses import dataclass
-from itertools import repeat
 from typing import Any, Callable, Iterable, Mapping, NamedTuple
 
 from lsfemu.config.aps import SUBFACTORS, TOP_FACTORS, ApsConfig
@@ -191,7 +190,7 @@ def _work(plan: tuple, pend: float, values: tuple[float, ...], terms: list | Non
     return tuple(out)
 
 
-class _Job(NamedTuple):
+class _Facts(NamedTuple):
     """One job's facts as :class:`ApsRanker` reads them (for :func:`aps_value`)."""
 
     plain: bool
@@ -205,6 +204,11 @@ class _Job(NamedTuple):
     user: str
     parts_key: int
     fs_key: int
+
+
+class _Job(NamedTuple):
+    row: _Facts
+    priority: float
 
 
 def aps_value(cfg: ApsConfig, job: ApsJobInput) -> ApsResult:
@@ -221,10 +225,10 @@ def aps_value(cfg: ApsConfig, job: ApsJobInput) -> ApsResult:
         a = float(job.admin_value)
         terms.append(ApsTerm("ADMIN", None, a, None, a, None, a, None, False, a, 'set by bmod -aps "admin=..."'))
     # (the calculated value is shown also when a system value replaces it: ranked without it)
-    facts = _Job(job.admin_value is None, None, job.admin_value, 0.0, job.proc, job.mem_mb, job.swap_mb, "", "", 0, 0)
+    facts = _Facts(job.admin_value is None, None, job.admin_value, 0.0, job.proc, job.mem_mb, job.swap_mb, "", "", 0, 0)
     ranker = ApsRanker(cfg, pend, {"": (job.queue_priority, job.fs_priority is not None)},
                        lambda _user, _queue: job.fs_priority)
-    total = ranker.ranked((facts,), (job.job_priority,))[0][3]
+    total = ranker.ranked((_Job(facts, job.job_priority),))[0][3]
     if job.system_value is not None:
         return ApsResult(None, float(job.system_value), total, pend, tuple(terms))
     return ApsResult(total, None, total, pend, tuple(terms))
@@ -274,13 +278,13 @@ class ApsRanker:
     fairshare tree at *t*, asked once per (user, queue, grace state) and
     only for queues with FAIRSHARE.
 
-    A job is given as its facts (a row: the engine's ``passrows.Row``),
-    of which the ranker reads ``plain`` (no bmod -aps value), ``aps_system``,
+    A job is given as its job priority escalated to *t* (``priority``)
+    and its facts (``row``: the engine's ``passrows.Row``), of which the
+    ranker reads ``plain`` (no bmod -aps value), ``aps_system``,
     ``aps_admin``, ``since`` (the origin of its pending time), ``proc``,
     ``mem``, ``swap``, ``queue``, ``user``, and two keys that stand for
     what the value depends on: ``parts_key`` one number per distinct
-    (PROC, MEM, SWAP, queue), ``fs_key`` one per distinct (user, queue);
-    and its job priority escalated to *t*.
+    (PROC, MEM, SWAP, queue), ``fs_key`` one per distinct (user, queue).
     """
 
     def __init__(self, cfg: ApsConfig, t: float, queues: Mapping[str, tuple[int, bool]],
@@ -296,17 +300,18 @@ class ApsRanker:
         self._fs: dict = {}  # fs_key (with the grace state, if any grace period) -> _fs(...), before any start
         self._users: set[str] = set()  # of the jobs whose value FS may change (see users())
 
-    def ranked(self, rows: Iterable[Any], priorities: Iterable[int], again: bool = False,
-               jobs: Iterable[Any] | None = None) -> list[tuple]:
-        """Per job (*rows* and their escalated *priorities*, side by side):
+    def ranked(self, jobs: Iterable[Any], again: bool = False, entries: bool = False) -> list[tuple]:
+        """Per job of *jobs* (each with its facts as ``row`` and its job
+        priority escalated to *t* as ``priority``, as the pass's
+        lsfemu.sched.dispatch.PendingJob has them):
         ``(class, -value at 6 decimals, system value, calculated value)``
         -- the rank (:func:`value_rank`) and the values ``bjobs -aps``
         shows (a system value, else the calculated one; the other None).
 
-        With *jobs* (the pass's PendingJobs, side by side with *rows*): per
-        job, its heap entry in :class:`lsfemu.sched.aps.ApsOrder` instead,
-        ``(class, -value, position, job_id, array_index, 0, job)`` (made
-        here: at 100k jobs a second tuple per job shows in the pass's time).
+        *entries* (the pass's PendingJobs): per job, its heap entry in
+        :class:`lsfemu.sched.aps.ApsOrder` instead, ``(class, -value,
+        position, job_id, array_index, 0, job)`` (made here: at 100k jobs a
+        second tuple per job shows in the pass's time).
 
         *again*: the users' FS factors changed since the last call (a job
         started): none is reused. The parts other than FS always are."""
@@ -326,10 +331,12 @@ class ApsRanker:
         out = []
         append = out.append
         reached = 0  # grace periods the pending time reached (none configured: 0)
-        for row, prio, job in zip(rows, priorities, repeat(None) if jobs is None else jobs):
+        for job in jobs:
+            row = job.row
+            prio = job.priority
             if not row.plain and row.aps_system is not None:
                 system = float(row.aps_system)
-                append((0, -round6(system), system, None) if job is None else
+                append((0, -round6(system), system, None) if not entries else
                        (0, -round6(system), job.position, job.job_id, job.array_index, 0, job))
                 continue
             if graces:
@@ -366,10 +373,10 @@ class ApsRanker:
             if -1e12 < y < 1e12:
                 n = int(y + 0.5) if y >= 0.0 else -int(0.5 - y)
                 if -0.499 < y - n < 0.499:
-                    append((1, -(n / 1e6), None, total) if job is None else
+                    append((1, -(n / 1e6), None, total) if not entries else
                            (1, -(n / 1e6), job.position, job.job_id, job.array_index, 0, job))
                     continue
-            append((1, -round(total, 6), None, total) if job is None else
+            append((1, -round(total, 6), None, total) if not entries else
                    (1, -round(total, 6), job.position, job.job_id, job.array_index, 0, job))
         return out
 

@@ -197,6 +197,13 @@ class _Facts(NamedTuple):
     plain: bool
 
 
+class _Pending(NamedTuple):
+    """A job as the ranker is given it (the pass gives its PendingJob)."""
+
+    row: _Facts
+    priority: int
+
+
 def _rank_in_bulk(cfg, now, queues, fs, jobs):
     """ApsRanker.ranked over *jobs* ((user, queue, proc, mem, swap, since, job priority, admin, system))."""
     parts_keys, fs_keys, rows = {}, {}, []
@@ -205,7 +212,7 @@ def _rank_in_bulk(cfg, now, queues, fs, jobs):
         fk = fs_keys.setdefault((user, queue), len(fs_keys))
         rows.append(_Facts(user, queue, proc, mem, swap, since, admin, system, pk, fk, admin is None and system is None))
     ranker = AR.ApsRanker(cfg, now, queues, lambda user, queue: fs[(user, queue)])
-    return ranker.ranked(rows, [j[6] for j in jobs])
+    return ranker.ranked([_Pending(row, j[6]) for row, j in zip(rows, jobs)])
 
 
 def test_the_bulk_ranker_gives_the_seeds_values():
