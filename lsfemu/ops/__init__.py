@@ -11,5 +11,6 @@ Modules: `permissions` (the table), `select` (which jobs a command names),
 -sp/-aps, btop, bbot), `submit` (bsub), `query` (bjobs' selection and order),
 `admin` (the configuration check, badmin's queue and host control, host
 failures), `clock` (`lsfemu clock set|advance`), `history` (bhist's selection
-and time windows), `explain` (`lsfemu explain`).
+and time windows), `explain` (`lsfemu explain`),
+`info` (the views of bqueues, bparams, bhosts, busers).
 """

@@ -1,0 +1,165 @@
+"""Cluster information as plain views for the renderers: bqueues, bparams,
+bhosts, busers (job counts in slots, as LSF counts them)."""
+
+from __future__ import annotations
+
+import pwd
+
+from lsfemu.errors import LsfError
+from lsfemu.jobstate import FINISHED, STARTED
+from lsfemu.render import messages as M
+from lsfemu.views import HostView, ParamsView, QueueView, UserView
+
+
+def slot_counts(jobs, key):
+    """Slots per `key(job)` and state bucket: PEND (incl. PSUSP), RUN, SSUSP, USUSP."""
+    out: dict = {}
+    for j in jobs:
+        if j.status in FINISHED:
+            continue
+        k = key(j)
+        bucket = {"PSUSP": "PEND"}.get(j.status, j.status)
+        d = out.setdefault(k, {"PEND": 0, "RUN": 0, "SSUSP": 0, "USUSP": 0})
+        if bucket in d:
+            d[bucket] += j.num_processors
+    return out
+
+
+def queue_views(cl, names: list[str] | None = None) -> list[QueueView]:
+    """bqueues' rows: the queues (those named), highest priority first."""
+    cfg = cl.config
+    counts = slot_counts(cl.jobs.values(), lambda j: j.queue)
+    defaults = [q for q in cfg.params.default_queues if cfg.queue(q)]
+    views = []
+    for q in cfg.queues:
+        if names is not None and q.name not in names:
+            continue
+        d = counts.get(q.name, {"PEND": 0, "RUN": 0, "SSUSP": 0, "USUSP": 0})
+        status = ("Open" if cl.queue_open(q.name) else "Closed") + ":" + ("Active" if cl.queue_active(q.name) else "Inact")
+        policies = []
+        if q.fairshare:
+            policies.append("FAIRSHARE")
+        if q.aps_priority:
+            policies.append("APS_PRIORITY")
+        views.append(QueueView(
+            name=q.name, priority=q.priority, nice=q.nice, status=status, max_slots=q.qjob_limit,
+            jl_u=q.ujob_limit, jl_p=q.pjob_limit, jl_h=q.hjob_limit,
+            njobs=sum(d.values()), pend=d["PEND"], run=d["RUN"], ssusp=d["SSUSP"], ususp=d["USUSP"],
+            description=q.description, is_default=q.name in defaults, several_defaults=len(defaults) > 1,
+            users=[u + "/" if u in cfg.user_groups else u for u in q.users],
+            hosts=q.hosts, administrators=q.administrators, run_limit=q.run_limit,
+            run_limit_default=q.run_limit_default,
+            job_accept_interval_s=cfg.params.job_accept_interval * cfg.params.mbd_sleep_time,
+            policies=policies,
+        ))
+    # bqueues lists by priority, highest first; equal priorities keep file order.
+    views.sort(key=lambda v: -v.priority)
+    return views
+
+
+def params_view(cfg) -> ParamsView:
+    p = cfg.params
+    jpot = f"{p.job_priority_over_time[0]}/{p.job_priority_over_time[1]}" if p.job_priority_over_time else None
+    return ParamsView(
+        default_queues=p.default_queues, mbd_sleep_time=p.mbd_sleep_time, sbd_sleep_time=p.sbd_sleep_time,
+        job_accept_interval=p.job_accept_interval, pg_susp_it=p.pg_susp_it, clean_period=p.clean_period,
+        max_job_num=p.max_job_num, max_sbd_fail=p.max_sbd_fail, default_project=p.default_project,
+        job_terminate_interval=p.job_terminate_interval, max_job_array_size=p.max_job_array_size,
+        max_user_priority=p.max_user_priority, job_priority_over_time=jpot, max_jobid=p.max_jobid,
+        run_time_factor=p.run_time_factor, cpu_time_factor=p.cpu_time_factor,
+        run_job_factor=p.run_job_factor, hist_hours=p.hist_hours,
+        committed_run_time_factor=p.committed_run_time_factor, enable_hist_run_time=p.enable_hist_run_time,
+        run_time_decay=p.run_time_decay, fairshare_adjustment_factor=p.fairshare_adjustment_factor,
+        gpu_run_time_factor=p.gpu_run_time_factor, fwd_job_factor=p.fwd_job_factor,
+    )
+
+
+def host_views(cl, hosts: list[str] | None, wide: bool) -> tuple[list[str], list[HostView]]:
+    """bhosts' rows (the hosts named, in lsb.hosts order), and the names that are no host."""
+    unknown: list[str] = []
+    cfg = cl.config
+    per_host: dict[str, dict[str, int]] = {}
+    for j in cl.jobs.values():
+        if j.status in STARTED:
+            for h in j.exec_hosts.split():
+                d = per_host.setdefault(h, {"RUN": 0, "USUSP": 0, "SSUSP": 0, "UNKWN": 0})
+                d[j.status] += 1
+    names = cfg.host_names
+    if hosts:
+        unknown = [h for h in hosts if h not in names]
+        names = [h for h in names if h in hosts]
+        if not names:
+            return unknown, []
+    views = []
+    for h in names:
+        d = per_host.get(h, {"RUN": 0, "USUSP": 0, "SSUSP": 0, "UNKWN": 0})
+        mxj = cfg.host_mxj(h)
+        njobs = sum(d.values())
+        if cl.host_failed(h):
+            status = "unavail"
+        elif not cl.host_open(h):
+            status = "closed_Adm"
+        elif mxj is not None and njobs >= mxj:
+            status = "closed_Full"
+        else:
+            status = "ok"
+        if not wide and status.startswith("closed"):
+            status = "closed"
+        row = cfg.hosts.get(h) or cfg.hosts.get("default")
+        views.append(HostView(name=h, status=status, jl_u=row.jl_u if row else None, max_slots=mxj,
+                              njobs=njobs, run=d["RUN"], ssusp=d["SSUSP"], ususp=d["USUSP"]))
+    return unknown, views
+
+
+def _os_account(name: str) -> bool:
+    try:
+        pwd.getpwnam(name)
+    except (KeyError, ValueError):  # ValueError: a name with a NUL byte
+        return False
+    return True
+
+
+def user_views(cl, caller_user: str, names: list[str] | None) -> list[UserView]:
+    """busers' rows: the caller, the users and groups named, or `all`; a name that
+    is no user and no group is LSF's `Unknown user` (the first one only)."""
+    cfg = cl.config
+    counts = slot_counts(cl.jobs.values(), lambda j: j.user)
+    wanted: list[str]
+    if not names:
+        wanted = [caller_user]
+    elif "all" in names:
+        users = {j.user for j in cl.jobs.values()} | {u for u in cfg.user_limits if not u.endswith("@") and u != "default" and u not in cfg.user_groups}
+        for g in cfg.user_groups:
+            users |= {m for m in cfg.group_members(g) if m != "all"}
+        wanted = sorted(users) + sorted(cfg.user_groups)
+    else:
+        wanted = list(names)
+        # mbatchd answers LSBE_BAD_USER for the first name that is no user and no
+        # group, and busers prints that alone (lsb_perror(name)), exit -1.
+        with_jobs = None
+        for name in wanted:
+            if name in cfg.user_groups or cfg.names_user(name) or _os_account(name):
+                continue
+            with_jobs = with_jobs if with_jobs is not None else {j.user for j in cl.jobs.values()}
+            if name not in with_jobs:
+                raise LsfError(M.UNKNOWN_USER, name)
+    views = []
+    for name in wanted:
+        if name in cfg.user_groups:
+            members = cfg.group_members(name)
+            d = {"PEND": 0, "RUN": 0, "SSUSP": 0, "USUSP": 0}
+            for u, du in counts.items():
+                if u in members or "all" in cfg.user_groups[name].members:
+                    for k in d:
+                        d[k] += du[k]
+            row = cfg.user_limits.get(name)
+            views.append(UserView(name=name + "/", max_jobs=row.max_jobs if row else None,
+                                  jl_p=row.jl_p if row else None, njobs=sum(d.values()), pend=d["PEND"],
+                                  run=d["RUN"], ssusp=d["SSUSP"], ususp=d["USUSP"]))
+            continue
+        d = counts.get(name, {"PEND": 0, "RUN": 0, "SSUSP": 0, "USUSP": 0})
+        row = cfg.user_limits.get(name)
+        views.append(UserView(name=name, max_jobs=cl.user_limit(name), jl_p=row.jl_p if row else None,
+                              njobs=sum(d.values()), pend=d["PEND"], run=d["RUN"], ssusp=d["SSUSP"],
+                              ususp=d["USUSP"]))
+    return views
