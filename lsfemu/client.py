@@ -443,7 +443,7 @@ def stop_daemon(timeout: float = 15.0, kill_jobs: bool = False) -> bool:
     """Ask the daemon to stop and wait until it has; False when none ran.
     Running jobs keep running (the next daemon collects them) unless `kill_jobs`."""
     import fcntl  # only when stopping a daemon, as start_daemon's imports
-    import time
+    import time  # (the same)
 
     if _connect(socket_path()) is None:
         return False

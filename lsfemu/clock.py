@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import time
+from datetime import datetime
 
 from lsfemu.errors import WallClockAhead
 
@@ -53,8 +54,6 @@ def parse_time(text: str, now: float) -> float:
     except ValueError as e:
         if "bad time" in str(e):
             raise
-    from datetime import datetime
-
     try:
         dt = datetime.fromisoformat(s)
     except ValueError as e:

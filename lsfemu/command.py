@@ -75,7 +75,7 @@ def init(directory: str = typer.Argument(..., help="folder for lsf.conf and the 
 @app.command()
 def demo(keep: bool = typer.Option(False, help="keep the temporary cluster folder")) -> None:
     """A guided tour on a fresh temporary cluster."""
-    from lsfemu.demo import run_demo
+    from lsfemu.demo import run_demo  # (heavy: see the module's docstring)
 
     raise typer.Exit(run_demo(keep=keep))
 
@@ -91,7 +91,7 @@ def replay(files: list[str] = typer.Argument(..., help="lsb.events files (or the
            force: bool = typer.Option(False, help="replace an existing cluster in --into"),
            progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="progress bar (default: when stderr is a terminal)")) -> None:
     """Load a real cluster's lsb.events into a fresh cluster (--into), or schedule its jobs under another configuration (--what-if)."""
-    from lsfemu import replay as rp
+    from lsfemu import replay as rp  # (heavy: see the module's docstring)
 
     if (into is None) == (what_if is None):
         typer.echo("lsfemu replay: give exactly one of --into DIR and --what-if CONFDIR", err=True)
@@ -185,7 +185,7 @@ def _running_clock() -> float | None:
 @daemon_app.command("restart")
 def daemon_restart() -> None:
     """Check the configuration, then stop and start the daemon."""
-    from lsfemu.ops.admin import check_config
+    from lsfemu.ops.admin import check_config  # (heavy: see the module's docstring)
 
     # A configuration the new daemon could not load stops the restart before the old
     # daemon is stopped: it is kept (as badmin mbdrestart keeps it), not the cluster lost.
@@ -204,7 +204,7 @@ def daemon_restart() -> None:
 @daemon_app.command("run")
 def daemon_run() -> None:
     """Run the daemon in the foreground (for service managers)."""
-    from lsfemu.daemon.server import main
+    from lsfemu.daemon.server import main  # (heavy: see the module's docstring)
 
     raise typer.Exit(main())
 

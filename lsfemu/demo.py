@@ -15,6 +15,8 @@ import sys
 import tempfile
 import textwrap
 
+from lsfemu.client import call, stop_daemon
+from lsfemu.config.sample import write_cluster
 from lsfemu.store.db import holds_jobs, storage_failure
 
 
@@ -25,8 +27,6 @@ def _say(text: str) -> None:
 
 
 def _run(cmdline: str, user: str | None = None) -> int:
-    from lsfemu.client import call
-
     argv = shlex.split(cmdline)
     shown = (f"LSFEMU_USER={user} " if user else "") + cmdline
     print(f"$ {shown}")
@@ -58,9 +58,6 @@ def _shared_store_in_use() -> str | None:
 
 
 def run_demo(keep: bool = False) -> int:
-    from lsfemu.client import stop_daemon
-    from lsfemu.config.sample import write_cluster
-
     why = _shared_store_in_use()
     if why is not None:
         print(f"lsfemu demo: {why}", file=sys.stderr)

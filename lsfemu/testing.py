@@ -67,7 +67,7 @@ class LsfCluster:
 
     def __init__(self, root: Path, files: dict[str, str] | None = None, clock: str = "virtual",
                  inprocess: bool = False, start: float = FIXED_START, db_url: str | None = None):
-        from lsfemu.config.sample import write_cluster
+        from lsfemu.config.sample import write_cluster  # (here: see store_rows)
 
         self.root = root
         self.envdir = root / "conf"
@@ -163,7 +163,7 @@ def _postgres_required() -> bool:
 def lsfemu_postgres():
     """A throwaway PostgreSQL server for the session (lsfemu.testing_pg.PostgresServer);
     skipped when PostgreSQL is not installed, failed then if LSFEMU_REQUIRE_POSTGRES=1."""
-    from lsfemu.testing_pg import PostgresServer, PostgresUnavailable
+    from lsfemu.testing_pg import PostgresServer, PostgresUnavailable  # (here: see store_rows)
 
     server = PostgresServer()
     try:

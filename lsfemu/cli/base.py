@@ -19,11 +19,12 @@ import typer
 try:  # typer >= 0.2x carries its own copy of click
     from typer._click import exceptions as click_exc
 except ImportError:  # older typer depends on click
-    from click import exceptions as click_exc
+    from click import exceptions as click_exc  # (the fallback)
 
 from lsfemu.ops import permissions
 from lsfemu.ops.permissions import Caller
 from lsfemu.render import messages
+from lsfemu.sched.arrayspec import ArraySpecError, parse_index_list
 
 
 @dataclass
@@ -190,8 +191,6 @@ def parse_job_refs(args: list[str]) -> tuple[list[tuple[int, tuple | None, str]]
     """Like parse_job_ids, with index lists: (job ID, index ranges or None for
     the whole job or array, as typed). `123` -> (123, None, "123"); `123[4]` ->
     (123, ((4, 4, 1),), "123[4]"); `123[1-5:2,9]` -> its ranges."""
-    from lsfemu.sched.arrayspec import ArraySpecError, parse_index_list
-
     good: list[tuple[int, tuple | None, str]] = []
     bad: list[str] = []
     for arg in args:

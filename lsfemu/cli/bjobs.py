@@ -22,6 +22,7 @@ from lsfemu.ops import query as ops
 from lsfemu.ops import select
 from lsfemu.ops.select import jobs_of
 from lsfemu.render import bjobs as R
+from lsfemu.render.bjobs import array_table
 from lsfemu.render import messages
 from lsfemu.views import JobView
 
@@ -206,8 +207,6 @@ def _aps_text(c: Ctx, listing: list, *, enh: bool, wide: bool, width: int, year:
 def _array_summary(c: Ctx, jobs: list, missing: list[str], *, wide: bool, header: bool, nothing: str) -> None:
     """bjobs -A: one row per job array among the selected jobs, counting all
     of its elements (OpenLava's layout; -w does not cut ARRAY_SPEC and OWNER)."""
-    from lsfemu.render.bjobs import array_table
-
     for m in missing:
         c.error(messages.not_found(m))
     ids = []

@@ -17,6 +17,7 @@ import typer
 
 from lsfemu.cli.base import Ctx, Result, ctx, run_typer
 from lsfemu.render import messages
+from lsfemu.render.fairshare import share_info_block
 
 bugroup_app = typer.Typer(add_completion=False)
 
@@ -64,8 +65,6 @@ def bhpart(
     recursive: bool = typer.Option(False, "-r"),
     names: Optional[list[str]] = typer.Argument(None),
 ) -> None:
-    from lsfemu.render.fairshare import share_info_block
-
     c = ctx()
     cl = c.cluster
     parts = cl.fs_partitions

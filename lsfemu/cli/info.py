@@ -10,6 +10,7 @@ from typing import Optional
 import typer
 
 from lsfemu.cli.base import Ctx, Result, ctx, run_typer
+from lsfemu.config.fairshare import parse_user_shares
 from lsfemu.errors import LsfError
 from lsfemu.ops import info as ops
 from lsfemu.render import bhosts as RH
@@ -18,6 +19,8 @@ from lsfemu.render import bqueues as RQ
 from lsfemu.render import busers as RU
 from lsfemu.render import messages
 from lsfemu.render import lsid as RL
+from lsfemu.render.aps import aps_table
+from lsfemu.render.fairshare import fairshare_section, share_info_block
 
 
 bqueues_app = typer.Typer(add_completion=False)
@@ -52,10 +55,6 @@ def bqueues(
 def queue_sections(c: Ctx, recursive: bool = False) -> dict[str, str]:
     """The scheduling sections of bqueues -l: the APS_PRIORITY table, then
     USER_SHARES and SHARE_INFO_FOR (the top level; every level with -r)."""
-    from lsfemu.render.aps import aps_table
-    from lsfemu.render.fairshare import fairshare_section, share_info_block
-    from lsfemu.config.fairshare import parse_user_shares
-
     cl = c.cluster
     out = {name: aps_table(cfg) for name, cfg in cl.aps_cfg.items()}
     live = cl.fairshare()

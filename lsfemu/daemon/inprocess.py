@@ -10,13 +10,13 @@ from __future__ import annotations
 import os
 
 from lsfemu.daemon import dispatch
+from lsfemu.engine.cluster import Cluster
+from lsfemu.store.db import storage_failure
 
 _clusters: dict[tuple[str, str], object] = {}
 
 
 def get_cluster(envdir: str, home: str):
-    from lsfemu.engine.cluster import Cluster
-
     key = (os.path.realpath(envdir), os.path.realpath(home))
     cl = _clusters.get(key)
     if cl is None:
@@ -35,8 +35,6 @@ def run_request(req: dict) -> tuple[str, str, int]:
     try:
         cluster = get_cluster(envdir, home)
     except Exception as e:  # configuration or store error
-        from lsfemu.store.db import storage_failure
-
         why = storage_failure(e, home)  # full, read-only, locked: one line
         return "", f"lsfemu: {why or e}\n", 255
     r = dispatch.handle(cluster, req, os.getuid())

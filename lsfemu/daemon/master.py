@@ -46,9 +46,12 @@ import time
 import zlib
 from dataclasses import dataclass
 
+from lsfemu.config.semantic import load_all
+from lsfemu.engine.cluster import Cluster
+from lsfemu.events import emit
 from lsfemu.jobstate import FINISHED
 from lsfemu.protocol import NOT_MASTER_RC
-from lsfemu.store.db import unpooled_engine
+from lsfemu.store.db import WRITER_LOCK_KEY, default_url, lock_timeout, unpooled_engine
 
 log = logging.getLogger("lsfemu.daemon")
 
@@ -111,9 +114,6 @@ def shared_setup(envdir: str, home: str) -> Setup | None:
     list); else a daemon alone on its store, which takes the same lock so that a
     second daemon on the store cannot run the cluster too. Raises SetupError when
     it may not run here."""
-    from lsfemu.config.semantic import load_all
-    from lsfemu.store.db import default_url
-
     url = default_url(home)
     if not is_postgres(url):
         return None
@@ -213,8 +213,6 @@ class Candidate:
         commit's transaction holds the store's writer lock (lsfemu.store.db.WRITER_LOCK_KEY,
         which a new master waits for before it reads the store: `_barrier`). So a commit
         that passes the fence ends before any new master reads the store."""
-        from lsfemu.store.db import WRITER_LOCK_KEY
-
         def fence() -> None:
             self.check()  # fail fast, without waiting for the writer lock
             cl.session.connection().exec_driver_sql(f"SELECT pg_advisory_xact_lock({WRITER_LOCK_KEY})")
@@ -226,8 +224,6 @@ class Candidate:
         """Just taken the lock: wait until no write transaction of a former master is in
         flight (it holds the writer lock from its fence to its commit), at most
         LSFEMU_DB_TIMEOUT seconds; raises when it does not end."""
-        from lsfemu.store.db import WRITER_LOCK_KEY, lock_timeout
-
         self._query(f"SET lock_timeout = {int(lock_timeout() * 1000)}")
         self._query("SELECT pg_advisory_lock(%s)", (WRITER_LOCK_KEY,))
         self._query("SELECT pg_advisory_unlock(%s)", (WRITER_LOCK_KEY,))
@@ -296,9 +292,6 @@ class Candidate:
 
     def take_over(self, raise_errors: bool = False) -> None:
         """We hold the lock: read the cluster from the store and serve as its master."""
-        from lsfemu.engine.cluster import Cluster
-        from lsfemu.events import emit
-
         t0 = time.time()
         d = self.daemon
         before = self.master_name_seen

@@ -27,8 +27,13 @@ import sys
 import threading
 import time
 
-from lsfemu.protocol import decode_request, encode_response, recv_exact
-from lsfemu.daemon import dispatch
+from lsfemu.config.semantic import load_all
+from lsfemu.daemon import dispatch, master
+from lsfemu.daemon.tcp import NON_LSF_HOST, REFUSAL_READ_LIMIT, TcpGate, ensure_key, normal_address, refusal
+from lsfemu.engine.cluster import Cluster
+from lsfemu.events import emit
+from lsfemu.protocol import KeyFileError, decode_request, encode_response, recv_exact
+from lsfemu.store.db import storage_failure
 
 MAX_REQUEST = 64 * 1024 * 1024
 ALREADY_RUNNING = 3  # exit status of a daemon that found another one holding the lock
@@ -70,8 +75,6 @@ class _TcpHandler(socketserver.BaseRequestHandler):
     """A command from another host (lsfemu/daemon/tcp.py decides whether to trust it)."""
 
     def handle(self) -> None:
-        from lsfemu.daemon.tcp import NON_LSF_HOST, REFUSAL_READ_LIMIT, normal_address, refusal
-
         daemon: Daemon = self.server.daemon  # type: ignore[attr-defined]
         gate = daemon.tcp
         sock: socket.socket = self.request
@@ -200,8 +203,6 @@ class Daemon:
                     self.cluster.catch_up()
                     self.cluster.commit()
                 except Exception as e:
-                    from lsfemu.store.db import storage_failure
-
                     why = storage_failure(e, self.home)
                     if why is not None:  # full, read-only, locked: one line a second, no traceback
                         log.error("scheduling tick failed: %s", why)
@@ -212,8 +213,6 @@ class Daemon:
 
     def run(self) -> int:
         """Start (one line to the log and the starting client when that fails), serve, stop."""
-        from lsfemu.store.db import storage_failure
-
         try:
             started = self._start()
         except Exception as e:
@@ -233,8 +232,6 @@ class Daemon:
 
     def _start(self):
         """Lock, open the store, bind the socket: (lock file, server), or an exit status."""
-        from lsfemu.engine.cluster import Cluster
-
         os.makedirs(self.home, mode=0o700, exist_ok=True)
         mode = os.stat(self.home).st_mode & 0o777
         if mode & 0o077:
@@ -256,8 +253,6 @@ class Daemon:
         lockf.truncate()
         lockf.write(f"{os.getpid()}\n")
         lockf.flush()
-        from lsfemu.daemon import master
-
         try:
             setup = master.shared_setup(self.envdir, self.home)
             if setup is None:  # SQLite: the flock above is all
@@ -276,8 +271,6 @@ class Daemon:
             return 1
         except Exception as e:  # config or store error: say it and stop
             lockf.close()
-            from lsfemu.store.db import storage_failure
-
             if storage_failure(e, self.home) is not None:
                 raise
             _say(f"lsfemu: cannot start the daemon:\n{e}")
@@ -288,9 +281,6 @@ class Daemon:
             lockf.close()
             _say(f"lsfemu: cannot start the daemon:\n{e}")
             return 1
-        import lsfemu.cli.registry  # noqa: F401  (import the commands before the first request)
-        from lsfemu.events import emit
-
         if self.candidate is None:  # (a master candidate did this when it took the lock)
             cfg = self.cluster.config
             # Like mbatchd, a (re)started daemon knows only the jobs finished within CLEAN_PERIOD.
@@ -322,8 +312,6 @@ class Daemon:
         if self.cluster is not None:
             self.tcp_config = self.cluster.config
         else:
-            from lsfemu.config.semantic import load_all
-
             self.tcp_config = load_all(self.envdir)
         port = self.tcp_config.lsf_conf.get("LSB_MBD_PORT", "").strip()
         inherited = os.environ.pop("LSFEMU_TCP_FD", None)
@@ -331,9 +319,6 @@ class Daemon:
             if inherited is not None:
                 os.close(int(inherited))
             return
-        from lsfemu.protocol import KeyFileError
-        from lsfemu.daemon.tcp import TcpGate, ensure_key
-
         try:
             key = ensure_key(self.envdir)
         except (KeyFileError, OSError) as e:
@@ -348,8 +333,6 @@ class Daemon:
         log.info("listening on %s for signed commands from the hosts of the cluster", where)
 
     def _serve(self, lockf, server) -> int:
-        from lsfemu.events import emit
-
         path = os.path.join(self.home, "mbatchd.sock")
         server.daemon = self  # type: ignore[attr-defined]
         threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True).start()

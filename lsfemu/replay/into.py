@@ -19,6 +19,7 @@ import itertools
 import math
 import os
 import pwd
+import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -142,8 +143,6 @@ def _rusage_units(confdir: Path) -> dict[str, str] | None:
 def copy_config(confdir: Path, into: Path) -> str:
     """Copy the configuration in *confdir* (checked by :func:`checked_config`)
     into *into* in lsfemu's layout, on the virtual clock; returns the cluster's name."""
-    import re
-
     from lsfemu.config.parser import find_files  # --conf only (see the imports at the top)
 
     files = find_files(str(confdir))
@@ -169,7 +168,7 @@ def _daemon_running(home: Path) -> bool:
 def _empty_shared_store(url: str, force: bool) -> None:
     """The store LSFEMU_DB names must be empty for a replay (with --force: emptied),
     and no daemon may be connected to it (its master lock connection says so)."""
-    from lsfemu.daemon.master import APP_PREFIX
+    from lsfemu.daemon.master import APP_PREFIX  # (see the imports at the top)
     from lsfemu.store.bulk import empty_store
 
     why = empty_store(url, force=force, app_prefix=APP_PREFIX,
@@ -184,7 +183,7 @@ def replay_into(paths: list[Path], into: Path, *, until: float | None = None, fo
     """Load *paths* (oldest first) into a fresh cluster in *into*; see the
     module docstring. *conf*: the real cluster's configuration (an
     LSF_ENVDIR) to use instead of one made from the log."""
-    from lsfemu.sched.priority import default_priority
+    from lsfemu.sched.priority import default_priority  # (see the imports at the top)
     from lsfemu.store.bulk import BulkRows, write_loaded_state
     from lsfemu.store.db import indexes_deferred, open_store
     from lsfemu.store.models import Job

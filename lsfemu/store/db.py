@@ -23,7 +23,7 @@ from sqlalchemy import Connection, Engine, create_engine, event, func, inspect, 
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import NullPool
 
-from lsfemu.store.models import Job
+from lsfemu.store.models import Base, Job
 
 
 def default_url(home: str) -> str:
@@ -115,7 +115,7 @@ def one_writer_at_a_time(session: Session) -> None:
 
 def migrations_dir() -> Path:
     """Where the Alembic scripts are: installed package, or the checkout."""
-    try:
+    try:  # installed: lsfemu.migrations; a checkout has them in migrations/ beside lsfemu/
         import lsfemu.migrations as m
 
         return Path(m.__file__).parent
@@ -145,6 +145,7 @@ def upgrade(engine: Engine, snapshot: bool = True) -> None:
         return
     if snapshot and engine.dialect.name == "sqlite" and _made_from_snapshot(engine):
         return
+    # only when the store must be migrated: Alembic costs every daemon start a tenth of a second
     from alembic import command
     from alembic.config import Config
     from alembic.runtime.migration import MigrationContext
@@ -171,7 +172,7 @@ def upgrade(engine: Engine, snapshot: bool = True) -> None:
 def _made_from_snapshot(engine: Engine) -> bool:
     """A new (empty) SQLite store given the schema at once (True); False
     when the store is not empty or the snapshot is not of the newest revision."""
-    from lsfemu.store import sqlite_schema
+    from lsfemu.store import sqlite_schema  # it imports this module (its generator)
 
     if sqlite_schema.HEAD != SCHEMA_HEAD:
         return False  # (a migration newer than the snapshot: tests/unit/test_store_schema.py says so)
@@ -247,8 +248,6 @@ def integrity_ok(engine: Engine) -> bool:
             return conn.execute(text("PRAGMA integrity_check")).scalar() == "ok"
         if engine.dialect.name != "postgresql":
             raise NotImplementedError(f"no integrity check for the {engine.dialect.name} dialect")
-        from lsfemu.store.models import Base
-
         try:
             for table in Base.metadata.sorted_tables:
                 # every row, every column (detoasted): the row's text form

@@ -63,6 +63,7 @@ def make(dbapi_conn) -> bool:
 
 def _generate() -> str:
     """This module's text, with the catalog of a store the migrations made."""
+    # the generator only (python -m lsfemu.store.sqlite_schema); store.db imports this module
     import os
     import tempfile
     from pathlib import Path
@@ -88,6 +89,6 @@ def _generate() -> str:
 
 
 if __name__ == "__main__":
-    from pathlib import Path
+    from pathlib import Path  # (the generator, as above)
 
     Path(__file__).write_text(_generate())
