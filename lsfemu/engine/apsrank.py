@@ -33,7 +33,7 @@ class UnitRanker:
             t, escalate = self.t, self._escalate
             for pj in jobs:  # Cluster.effective_priority at t
                 row = pj.row
-                pj.priority = (escalate(row.priority, t - row.base_time) or 0) if row.priority is not None else 0
+                pj.priority = escalate(row.priority, t - row.base_time) if row.priority is not None else 0
         return jobs
 
     def entries(self, jobs: list) -> list[tuple]:

@@ -142,7 +142,7 @@ class ApsListing:
                 qinfo = queues[row.queue] = self._queue(row.queue, plan, rankers, now, fs_input)
             head, ranker, fs_counts = qinfo
             jprio = row.priority  # Cluster.effective_priority
-            jprio = (escalate(jprio, now - row.base_time) or 0) if jprio is not None else 0
+            jprio = escalate(jprio, now - row.base_time) if jprio is not None else 0
             position = row.position - (1e12 if row.migrated else 0.0)
             if ranker is None:  # outside APS blocks
                 entry = (aps.listing_key(head, None, jprio, position, row.job_id, row.index), job, None, None)

@@ -167,7 +167,7 @@ class Passes:
             # pending_job, inline (every pending job, every full pass):
             # kept from the last pass, its priority escalated to this instant
             prio = row.priority
-            prio = (escalate(prio, now_t - row.base_time) or 0) if prio is not None else 0
+            prio = escalate(prio, now_t - row.base_time) if prio is not None else 0
             if pj is None:
                 pj = make(row.job_id, row.index, row.user, row.queue, row.slots, prio, row.position,
                           row.migrated, None, row.array_limit, row)
