@@ -16,7 +16,7 @@ import _socket
 import os
 import sys
 
-from lsfemu.bsubflags import TAKES_VALUE
+from lsfemu.options import command_words
 from lsfemu.protocol import (NOT_MASTER_RC, PROTOCOL, KeyFileError, decode_fields, encode_request, key_path,
                              read_answer, read_key, recv_frame, sign_request)
 
@@ -187,20 +187,13 @@ def _job_script(argv: list[str]) -> str | None:
     names a text file (the daemon may not read the caller's files). The daemon
     uses them only with LSB_BSUB_PARSE_SCRIPT=Y in lsf.conf; otherwise the file
     runs as a command, as in LSF."""
-    i = 0
-    while i < len(argv):
-        a = argv[i]
-        if a == "--":
-            i += 1
-            break
-        if not a.startswith("-") or a == "-":
-            break
-        i += 2 if a in TAKES_VALUE else 1  # anything else starting with "-" is a switch
-    if len(argv) - i != 1:
+    words = command_words(argv)
+    if words is None or len(words) != 1:
         return None
+    path = words[0]
     try:
-        with open(argv[i], "rb") as f:
-            if not os.path.isfile(argv[i]) or os.fstat(f.fileno()).st_size > SCRIPT_MAX:
+        with open(path, "rb") as f:
+            if not os.path.isfile(path) or os.fstat(f.fileno()).st_size > SCRIPT_MAX:
                 return None
             data = f.read(SCRIPT_MAX + 1)
     except OSError:
@@ -229,15 +222,8 @@ def _read_stdin(cmd: str, argv: list[str]) -> str | None:
 
 
 def _bsub_has_command(argv: list[str]) -> bool:
-    i = 0
-    while i < len(argv):
-        a = argv[i]
-        if a == "--":
-            return i + 1 < len(argv)
-        if not a.startswith("-") or a == "-":
-            return True
-        i += 2 if a in TAKES_VALUE else 1  # anything else starting with "-" is a switch
-    return False
+    words = command_words(argv)
+    return words is None or bool(words)  # bad options: the daemon answers, stdin unread
 
 
 # -- A shared cluster: commands from other hosts over TCP -----------------------

@@ -1,5 +1,5 @@
 """What every command shares: the request context, the result, argv parsing
-with typer in LSF's style, job ID parsing; the caller (its permissions are
+with the command's grammar (`lsfemu.options`), job ID parsing; the caller (its permissions are
 `ops.permissions`).
 
 Commands never print: they return a `Result` (stdout, stderr, exit code).
@@ -14,13 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-import typer
-
-try:  # typer >= 0.2x carries its own copy of click
-    from typer._click import exceptions as click_exc
-except ImportError:  # older typer depends on click
-    from click import exceptions as click_exc  # (the fallback)
-
+from lsfemu import options
 from lsfemu.ops import permissions
 from lsfemu.ops.permissions import Caller
 from lsfemu.render import messages
@@ -92,65 +86,38 @@ class UsageExit(Exception):
         self.message = message
 
 
-def run_typer(c: Ctx, app: typer.Typer, interspersed: bool = True) -> Result:
-    """Parse c.argv with a typer app in LSF's getopt style and run it.
+def run_command(c: Ctx, fn) -> Result:
+    """Read c.argv with the command's grammar (`lsfemu.options`: LSF's option
+    list, declared once) and call fn with the values by parameter name.
 
-    Bad options give LSF's `cmd: illegal option -- x` and the usage text; a
-    `-h` gives the usage; a `-V` the version banner.
+    LSF's answers to bad options: `cmd: illegal option -- x` (an option LSF
+    does not have), `cmd: option requires an argument -- x`, `cmd: option
+    cannot have an argument -- x`, each with the usage; an option LSF has that
+    lsfemu has not built is refused naming it. All exit 255, nothing done.
+    `-h` prints the usage, `-V` the version banner.
     """
-    if c.argv and c.argv[0] in ("-h", "--help"):
+    g = options.grammar(c.cmd)
+    try:
+        values, words = options.parse(g, list(c.argv))
+    except options.HelpAsked:
         return Result("", messages.usage(c.cmd), 0)
-    if c.argv and c.argv[0] == "-V":
+    except options.VersionAsked:
         return Result("", banner_version(), 0)
-    command = _click_command(app, interspersed)
+    except options.OptionError as e:
+        return Result("", messages.option_error(c.cmd, e.kind, e.flag) + messages.usage(c.cmd), 255)
+    if words and g.args_dest is None:
+        return Result("", messages.usage(c.cmd), 255)  # LSF prints only the usage
     token = _current.set(c)
     try:
-        command.main(args=list(c.argv), prog_name=c.cmd, standalone_mode=False)
+        fn(**values)
     except UsageExit as e:
         if e.message:
             c.err.append(e.message + "\n")
         c.err.append(messages.usage(c.cmd))
         c.rc = 255
-    except click_exc.NoSuchOption as e:
-        opt = e.option_name.lstrip("-")
-        c.err.append(f"{c.cmd}: illegal option -- {opt}\n" + messages.usage(c.cmd))
-        c.rc = 255
-    except click_exc.BadOptionUsage as e:
-        opt = (e.option_name or "").lstrip("-")
-        c.err.append(f"{c.cmd}: option requires an argument -- {opt}\n" + messages.usage(c.cmd))
-        c.rc = 255
-    except click_exc.ClickException as e:
-        msg = e.format_message()
-        m = re.search(r"Option '(-\w+)' requires an argument", msg)
-        if m:
-            msg = f"{c.cmd}: option requires an argument -- {m.group(1).lstrip('-')}"
-        elif "Invalid value" in msg:
-            msg = f"{c.cmd}: Bad argument"
-        elif "unexpected extra argument" in msg:
-            msg = None  # LSF prints only the usage
-        else:
-            msg = f"{c.cmd}: {msg}"
-        c.err.append((msg + "\n" if msg else "") + messages.usage(c.cmd))
-        c.rc = 255
-    except typer.Exit as e:
-        c.rc = e.exit_code
     finally:
         _current.reset(token)
     return c.result()
-
-
-_COMMANDS_CACHE: dict[int, object] = {}
-
-
-def _click_command(app: typer.Typer, interspersed: bool):
-    """typer builds a click command by introspection; do it once per app."""
-    cmd = _COMMANDS_CACHE.get(id(app))
-    if cmd is None:
-        cmd = typer.main.get_command(app)
-        cmd.context_settings = {"allow_interspersed_args": interspersed, "help_option_names": []}
-        cmd.allow_interspersed_args = interspersed
-        _COMMANDS_CACHE[id(app)] = cmd
-    return cmd
 
 
 def banner_version() -> str:

@@ -53,9 +53,8 @@ import time as _time
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-import typer
 
-from lsfemu.cli.base import Ctx, Result, ctx, parse_job_refs, run_typer
+from lsfemu.cli.base import Ctx, Result, ctx, parse_job_refs, run_command
 from lsfemu.events.history import CannotStream, Change, HistoryBuilder, JobHistory
 from lsfemu.events.log import CURRENT, EventWarning, JobFilter, event_files, read_events
 from lsfemu.ops import history
@@ -66,7 +65,6 @@ from lsfemu.sched.arrayspec import in_ranges
 from lsfemu.render.timefmt import long_prefix
 from lsfemu.render.wrap import SOFT_SPACE
 
-app = typer.Typer(add_completion=False)
 
 NOT_FOUND_T = "No matching job/event found\n"
 
@@ -289,27 +287,26 @@ def _display_year(c: Ctx) -> bool:
 # ---------------------------------------------------------------------------
 
 
-@app.command()
 def bhist(
-    all_: bool = typer.Option(False, "-a"),
-    done: bool = typer.Option(False, "-d"),
-    exited: bool = typer.Option(False, "-e"),
-    pend: bool = typer.Option(False, "-p"),
-    run: bool = typer.Option(False, "-r"),
-    susp: bool = typer.Option(False, "-s"),
-    long: bool = typer.Option(False, "-l"),
-    wide: bool = typer.Option(False, "-w"),
-    brief: bool = typer.Option(False, "-b"),
-    chron: bool = typer.Option(False, "-t"),
-    user: Optional[str] = typer.Option(None, "-u"),
-    queue: Optional[str] = typer.Option(None, "-q"),
-    name: Optional[str] = typer.Option(None, "-J"),
-    complete: Optional[str] = typer.Option(None, "-C"),
-    submitted: Optional[str] = typer.Option(None, "-S"),
-    dispatched: Optional[str] = typer.Option(None, "-D"),
-    nfiles: Optional[str] = typer.Option(None, "-n"),
-    logfile: Optional[str] = typer.Option(None, "-f"),
-    job_ids: Optional[list[str]] = typer.Argument(None),
+    all_: bool = False,
+    done: bool = False,
+    exited: bool = False,
+    pend: bool = False,
+    run: bool = False,
+    susp: bool = False,
+    long: bool = False,
+    wide: bool = False,
+    brief: bool = False,
+    chron: bool = False,
+    user: Optional[str] = None,
+    queue: Optional[str] = None,
+    name: Optional[str] = None,
+    complete: Optional[str] = None,
+    submitted: Optional[str] = None,
+    dispatched: Optional[str] = None,
+    nfiles: Optional[str] = None,
+    logfile: Optional[str] = None,
+    job_ids: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
     if logfile is not None and nfiles is not None:
@@ -422,4 +419,4 @@ def bhist(
 
 
 def run(c: Ctx) -> Result:
-    return run_typer(c, app)
+    return run_command(c, bhist)

@@ -14,9 +14,8 @@ import gc
 import os
 from typing import Optional
 
-import typer
 
-from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, parse_job_refs, run_typer
+from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, parse_job_refs, run_command
 from lsfemu.jobstate import PENDING
 from lsfemu.ops import query as ops
 from lsfemu.ops import select
@@ -26,7 +25,6 @@ from lsfemu.render.bjobs import array_table
 from lsfemu.render import messages
 from lsfemu.views import JobView
 
-app = typer.Typer(add_completion=False)
 
 
 #: the job columns the tables (default, -p, -s, -aps, -w) print
@@ -51,26 +49,25 @@ def table_view(job) -> JobView:
                    susp_reasons=[susp] if susp else [])
 
 
-@app.command()
 def bjobs(
-    all_: bool = typer.Option(False, "-a"),
-    done: bool = typer.Option(False, "-d"),
-    pend: bool = typer.Option(False, "-p"),
-    run: bool = typer.Option(False, "-r"),
-    susp: bool = typer.Option(False, "-s"),
-    long: bool = typer.Option(False, "-l"),
-    uf: bool = typer.Option(False, "-UF"),
-    wide: bool = typer.Option(False, "-w"),
-    aps: bool = typer.Option(False, "-aps"),
-    arrays: bool = typer.Option(False, "-A"),
-    noheader: bool = typer.Option(False, "-noheader"),
-    json_: bool = typer.Option(False, "-json"),
-    hms: bool = typer.Option(False, "-hms"),
-    user: Optional[str] = typer.Option(None, "-u"),
-    queue: Optional[str] = typer.Option(None, "-q"),
-    name: Optional[str] = typer.Option(None, "-J"),
-    fmt: Optional[str] = typer.Option(None, "-o"),
-    job_ids: Optional[list[str]] = typer.Argument(None),
+    all_: bool = False,
+    done: bool = False,
+    pend: bool = False,
+    run: bool = False,
+    susp: bool = False,
+    long: bool = False,
+    uf: bool = False,
+    wide: bool = False,
+    aps: bool = False,
+    arrays: bool = False,
+    noheader: bool = False,
+    json_: bool = False,
+    hms: bool = False,
+    user: Optional[str] = None,
+    queue: Optional[str] = None,
+    name: Optional[str] = None,
+    fmt: Optional[str] = None,
+    job_ids: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
     cl = c.cluster
@@ -268,7 +265,7 @@ def run(c: Ctx) -> Result:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return run_typer(c, app)
+        return run_command(c, bjobs)
     finally:
         if collecting:
             gc.enable()

@@ -9,15 +9,13 @@ from __future__ import annotations
 import shlex
 from typing import Optional
 
-import typer
 
-from lsfemu.bsubflags import SWITCHES, VALUES
-from lsfemu.cli.base import Ctx, Result, ctx, run_typer
+from lsfemu import options
+from lsfemu.cli.base import Ctx, Result, ctx, run_command
 from lsfemu.errors import NotSubmitted
 from lsfemu.ops import submit as ops
 from lsfemu.render import messages as M
 
-app = typer.Typer(add_completion=False)
 
 
 
@@ -34,26 +32,25 @@ def parse_script(text: str) -> tuple[list[str], str]:
     return opts, text
 
 
-@app.command()
 def bsub(
-    queue: Optional[str] = typer.Option(None, "-q"),
-    nproc: Optional[str] = typer.Option(None, "-n"),
-    job_name: Optional[str] = typer.Option(None, "-J"),
-    out: Optional[str] = typer.Option(None, "-o"),
-    out_over: Optional[str] = typer.Option(None, "-oo"),
-    err: Optional[str] = typer.Option(None, "-e"),
-    err_over: Optional[str] = typer.Option(None, "-eo"),
-    runlimit: Optional[str] = typer.Option(None, "-W"),
-    sp: Optional[str] = typer.Option(None, "-sp"),
-    res_req: Optional[list[str]] = typer.Option(None, "-R"),
-    project: Optional[str] = typer.Option(None, "-P"),
-    group: Optional[str] = typer.Option(None, "-G"),
-    cwd: Optional[str] = typer.Option(None, "-cwd"),
-    rerun: bool = typer.Option(False, "-r"),
-    gpu: Optional[str] = typer.Option(None, "-gpu"),
-    depend_cond: Optional[str] = typer.Option(None, "-w"),
-    mem_limit: Optional[str] = typer.Option(None, "-M"),
-    command: Optional[list[str]] = typer.Argument(None),
+    queue: Optional[str] = None,
+    nproc: Optional[str] = None,
+    job_name: Optional[str] = None,
+    out: Optional[str] = None,
+    out_over: Optional[str] = None,
+    err: Optional[str] = None,
+    err_over: Optional[str] = None,
+    runlimit: Optional[str] = None,
+    sp: Optional[str] = None,
+    res_req: Optional[list[str]] = None,
+    project: Optional[str] = None,
+    group: Optional[str] = None,
+    cwd: Optional[str] = None,
+    rerun: bool = False,
+    gpu: Optional[str] = None,
+    depend_cond: Optional[str] = None,
+    mem_limit: Optional[str] = None,
+    command: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
     opts = dict(queue=queue, nproc=nproc, job_name=job_name, out=out, out_over=out_over, err=err,
@@ -90,36 +87,28 @@ def _parse_job_script(c: Ctx, command: list[str]) -> bool:
 
 
 def _merge_script_options(opts: dict, script_opts: list[str]) -> None:
-    """Fill options the command line did not give from `#BSUB` lines."""
-    parsed = _parse_bsub_flags(script_opts)
+    """Fill options the command line did not give from `#BSUB` lines (read
+    with bsub's grammar: an option lsfemu has not built is refused by name)."""
+    g = options.grammar("bsub")
+    try:
+        parsed, rest = options.parse(g, script_opts)
+    except options.OptionError as e:
+        raise NotSubmitted(M.option_error("bsub", e.kind, e.flag).rstrip("\n")) from None
+    except (options.HelpAsked, options.VersionAsked):
+        raise NotSubmitted(M.BAD_ARG, "#BSUB") from None
+    if rest:
+        raise NotSubmitted(M.BAD_ARG, f"#BSUB {rest[0]}")
     for k, v in parsed.items():
-        if k == "res_req":
+        key = "depend" if k == "depend_cond" else k
+        if key == "command" or v is None or v is False:
+            continue
+        if key == "res_req":
             if not opts["res_req"]:
                 opts["res_req"] = v
-        elif opts.get(k) is None:
-            opts[k] = v
-
-
-def _parse_bsub_flags(args: list[str]) -> dict:
-    out: dict = {}
-    i = 0
-    while i < len(args):
-        flag = args[i]
-        if flag in SWITCHES:
-            out[SWITCHES[flag]] = True
-            i += 1
-            continue
-        key = VALUES.get(flag)
-        if key is None or i + 1 >= len(args):
-            raise NotSubmitted(M.BAD_ARG, f"#BSUB {flag}")
-        if key == "res_req":
-            out.setdefault("res_req", []).append(args[i + 1])
-        else:
-            out[key] = args[i + 1]
-        i += 2
-    return out
+        elif opts.get(key) is None:
+            opts[key] = v
 
 
 def run(c: Ctx) -> Result:
-    return run_typer(c, app, interspersed=False)
+    return run_command(c, bsub)
 

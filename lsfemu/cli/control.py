@@ -9,9 +9,8 @@ from __future__ import annotations
 import signal as _signal
 from typing import Optional
 
-import typer
 
-from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, parse_job_refs, run_typer
+from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, parse_job_refs, run_command
 from lsfemu.errors import LsfError
 from lsfemu.ops import control as ops
 from lsfemu.ops.select import Selection
@@ -67,16 +66,14 @@ def _signal_number(spec: str) -> tuple[str, int] | None:
         return None
 
 
-kill_app = typer.Typer(add_completion=False)
 
 
-@kill_app.command()
 def bkill(
-    sig: Optional[str] = typer.Option(None, "-s"),
-    user: Optional[str] = typer.Option(None, "-u"),
-    queue: Optional[str] = typer.Option(None, "-q"),
-    name: Optional[str] = typer.Option(None, "-J"),
-    job_ids: Optional[list[str]] = typer.Argument(None),
+    sig: Optional[str] = None,
+    user: Optional[str] = None,
+    queue: Optional[str] = None,
+    name: Optional[str] = None,
+    job_ids: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
     signal = None
@@ -90,15 +87,13 @@ def bkill(
     answer(c, lambda: ops.kill(c.cluster, c.caller, sel, signal))
 
 
-stop_app = typer.Typer(add_completion=False)
 
 
-@stop_app.command()
 def bstop(
-    user: Optional[str] = typer.Option(None, "-u"),
-    queue: Optional[str] = typer.Option(None, "-q"),
-    name: Optional[str] = typer.Option(None, "-J"),
-    job_ids: Optional[list[str]] = typer.Argument(None),
+    user: Optional[str] = None,
+    queue: Optional[str] = None,
+    name: Optional[str] = None,
+    job_ids: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
     _need_selection(job_ids, user, queue, name)
@@ -106,15 +101,13 @@ def bstop(
     answer(c, lambda: ops.stop(c.cluster, c.caller, sel))
 
 
-resume_app = typer.Typer(add_completion=False)
 
 
-@resume_app.command()
 def bresume(
-    user: Optional[str] = typer.Option(None, "-u"),
-    queue: Optional[str] = typer.Option(None, "-q"),
-    name: Optional[str] = typer.Option(None, "-J"),
-    job_ids: Optional[list[str]] = typer.Argument(None),
+    user: Optional[str] = None,
+    queue: Optional[str] = None,
+    name: Optional[str] = None,
+    job_ids: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
     _need_selection(job_ids, user, queue, name)
@@ -122,15 +115,13 @@ def bresume(
     answer(c, lambda: ops.resume(c.cluster, c.caller, sel))
 
 
-switch_app = typer.Typer(add_completion=False)
 
 
-@switch_app.command()
 def bswitch(
-    user: Optional[str] = typer.Option(None, "-u"),
-    queue: Optional[str] = typer.Option(None, "-q"),
-    name: Optional[str] = typer.Option(None, "-J"),
-    args: Optional[list[str]] = typer.Argument(None),
+    user: Optional[str] = None,
+    queue: Optional[str] = None,
+    name: Optional[str] = None,
+    args: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
     args = list(args or [])
@@ -142,13 +133,11 @@ def bswitch(
     answer(c, lambda: ops.switch(c.cluster, c.caller, sel, dest), dest)
 
 
-mig_app = typer.Typer(add_completion=False)
 
 
-@mig_app.command()
 def bmig(
-    user: Optional[str] = typer.Option(None, "-u"),
-    job_ids: Optional[list[str]] = typer.Argument(None),
+    user: Optional[str] = None,
+    job_ids: Optional[list[str]] = None,
 ) -> None:
     """Migrate running rerunnable jobs: they pend again, first in line, keeping their priority."""
     c = ctx()
@@ -159,20 +148,20 @@ def bmig(
 
 
 def run_bmig(c: Ctx) -> Result:
-    return run_typer(c, mig_app)
+    return run_command(c, bmig)
 
 
 def run_bkill(c: Ctx) -> Result:
-    return run_typer(c, kill_app)
+    return run_command(c, bkill)
 
 
 def run_bstop(c: Ctx) -> Result:
-    return run_typer(c, stop_app)
+    return run_command(c, bstop)
 
 
 def run_bresume(c: Ctx) -> Result:
-    return run_typer(c, resume_app)
+    return run_command(c, bresume)
 
 
 def run_bswitch(c: Ctx) -> Result:
-    return run_typer(c, switch_app)
+    return run_command(c, bswitch)

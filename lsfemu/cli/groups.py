@@ -13,20 +13,17 @@ from __future__ import annotations
 
 from typing import Optional
 
-import typer
 
-from lsfemu.cli.base import Ctx, Result, ctx, run_typer
+from lsfemu.cli.base import Ctx, Result, ctx, run_command
 from lsfemu.render import messages
 from lsfemu.render.fairshare import share_info_block
 
-bugroup_app = typer.Typer(add_completion=False)
 
 
-@bugroup_app.command()
 def bugroup(
-    long: bool = typer.Option(False, "-l"),
-    wide: bool = typer.Option(False, "-w"),
-    names: Optional[list[str]] = typer.Argument(None),
+    long: bool = False,
+    wide: bool = False,
+    names: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
     groups = c.cluster.config.user_groups
@@ -57,13 +54,11 @@ def bugroup(
         c.out.append(f"{g.name:<{width}}{' '.join(g.members)}\n")
 
 
-bhpart_app = typer.Typer(add_completion=False)
 
 
-@bhpart_app.command()
 def bhpart(
-    recursive: bool = typer.Option(False, "-r"),
-    names: Optional[list[str]] = typer.Argument(None),
+    recursive: bool = False,
+    names: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
     cl = c.cluster
@@ -97,8 +92,8 @@ def bhpart(
 
 
 def run_bugroup(c: Ctx) -> Result:
-    return run_typer(c, bugroup_app)
+    return run_command(c, bugroup)
 
 
 def run_bhpart(c: Ctx) -> Result:
-    return run_typer(c, bhpart_app)
+    return run_command(c, bhpart)

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-import typer
 
-from lsfemu.cli.base import Ctx, Result, ctx, run_typer
+from lsfemu.cli.base import Ctx, Result, ctx, run_command
 from lsfemu.config.fairshare import parse_user_shares
 from lsfemu.errors import LsfError
 from lsfemu.ops import info as ops
@@ -23,15 +22,13 @@ from lsfemu.render.aps import aps_table
 from lsfemu.render.fairshare import fairshare_section, share_info_block
 
 
-bqueues_app = typer.Typer(add_completion=False)
 
 
-@bqueues_app.command()
 def bqueues(
-    wide: bool = typer.Option(False, "-w"),
-    long: bool = typer.Option(False, "-l"),
-    recursive: bool = typer.Option(False, "-r"),
-    queues: Optional[list[str]] = typer.Argument(None),
+    wide: bool = False,
+    long: bool = False,
+    recursive: bool = False,
+    queues: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
     cfg = c.cluster.config
@@ -69,23 +66,19 @@ def queue_sections(c: Ctx, recursive: bool = False) -> dict[str, str]:
     return out
 
 
-bparams_app = typer.Typer(add_completion=False)
 
 
-@bparams_app.command()
-def bparams(long: bool = typer.Option(False, "-l")) -> None:
+def bparams(long: bool = False) -> None:
     c = ctx()
     pv = ops.params_view(c.cluster.config)
     c.out.append(RP.long(pv) if long else RP.short(pv))
 
 
-bhosts_app = typer.Typer(add_completion=False)
 
 
-@bhosts_app.command()
 def bhosts(
-    wide: bool = typer.Option(False, "-w"),
-    hosts: Optional[list[str]] = typer.Argument(None),
+    wide: bool = False,
+    hosts: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
     unknown, views = ops.host_views(c.cluster, hosts, wide)
@@ -96,13 +89,11 @@ def bhosts(
     c.out.append(RH.table(views, wide=wide))
 
 
-busers_app = typer.Typer(add_completion=False)
 
 
-@busers_app.command()
 def busers(
-    wide: bool = typer.Option(False, "-w"),
-    names: Optional[list[str]] = typer.Argument(None),
+    wide: bool = False,
+    names: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
     try:
@@ -113,10 +104,8 @@ def busers(
     c.out.append(RU.table(views, wide=wide))
 
 
-lsid_app = typer.Typer(add_completion=False)
 
 
-@lsid_app.command()
 def lsid() -> None:
     c = ctx()
     cfg = c.cluster.config
@@ -124,20 +113,20 @@ def lsid() -> None:
 
 
 def run_bqueues(c: Ctx) -> Result:
-    return run_typer(c, bqueues_app)
+    return run_command(c, bqueues)
 
 
 def run_bparams(c: Ctx) -> Result:
-    return run_typer(c, bparams_app)
+    return run_command(c, bparams)
 
 
 def run_bhosts(c: Ctx) -> Result:
-    return run_typer(c, bhosts_app)
+    return run_command(c, bhosts)
 
 
 def run_busers(c: Ctx) -> Result:
-    return run_typer(c, busers_app)
+    return run_command(c, busers)
 
 
 def run_lsid(c: Ctx) -> Result:
-    return run_typer(c, lsid_app)
+    return run_command(c, lsid)

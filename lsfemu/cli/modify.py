@@ -7,16 +7,14 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-import typer
 
-from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, parse_job_refs, run_typer
+from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, parse_job_refs, run_command
 from lsfemu.cli.control import answer, selection
 from lsfemu.errors import LsfError
 from lsfemu.ops import control as ops_control
 from lsfemu.ops import modify as ops
 from lsfemu.render import messages
 
-bmod_app = typer.Typer(add_completion=False)
 
 
 def _job_ref(c: Ctx, args: list[str] | None) -> tuple | None:
@@ -32,13 +30,12 @@ def _job_ref(c: Ctx, args: list[str] | None) -> tuple | None:
     return ids[0]
 
 
-@bmod_app.command()
 def bmod(
-    sp: Optional[str] = typer.Option(None, "-sp"),
-    spn: bool = typer.Option(False, "-spn"),
-    aps: Optional[str] = typer.Option(None, "-aps"),
-    apsn: bool = typer.Option(False, "-apsn"),
-    args: Optional[list[str]] = typer.Argument(None),
+    sp: Optional[str] = None,
+    spn: bool = False,
+    aps: Optional[str] = None,
+    apsn: bool = False,
+    args: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
     if sum(x is not None and x is not False for x in (sp, spn or None, aps, apsn or None)) == 0:
@@ -85,33 +82,27 @@ def _move(c: Ctx, args: list[str] | None, to_top: bool) -> None:
     c.err.append(messages.moved(ids[0][2], moved.position, top=to_top) + "\n")
 
 
-btop_app = typer.Typer(add_completion=False)
 
 
-@btop_app.command()
-def btop(args: Optional[list[str]] = typer.Argument(None)) -> None:
+def btop(args: Optional[list[str]] = None) -> None:
     _move(ctx(), args, True)
 
 
-bbot_app = typer.Typer(add_completion=False)
 
 
-@bbot_app.command()
-def bbot(args: Optional[list[str]] = typer.Argument(None)) -> None:
+def bbot(args: Optional[list[str]] = None) -> None:
     _move(ctx(), args, False)
 
 
-brequeue_app = typer.Typer(add_completion=False)
 
 
-@brequeue_app.command()
 def brequeue(
-    done: bool = typer.Option(False, "-d"),
-    exited: bool = typer.Option(False, "-e"),
-    running: bool = typer.Option(False, "-r"),
-    all_: bool = typer.Option(False, "-a"),
-    user: Optional[str] = typer.Option(None, "-u"),
-    job_ids: Optional[list[str]] = typer.Argument(None),
+    done: bool = False,
+    exited: bool = False,
+    running: bool = False,
+    all_: bool = False,
+    user: Optional[str] = None,
+    job_ids: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
     if not job_ids:
@@ -125,16 +116,16 @@ def brequeue(
 
 
 def run_bmod(c: Ctx) -> Result:
-    return run_typer(c, bmod_app)
+    return run_command(c, bmod)
 
 
 def run_btop(c: Ctx) -> Result:
-    return run_typer(c, btop_app)
+    return run_command(c, btop)
 
 
 def run_bbot(c: Ctx) -> Result:
-    return run_typer(c, bbot_app)
+    return run_command(c, bbot)
 
 
 def run_brequeue(c: Ctx) -> Result:
-    return run_typer(c, brequeue_app)
+    return run_command(c, brequeue)

@@ -24,7 +24,7 @@ complete lines ending with a newline.
 
 from __future__ import annotations
 
-from lsfemu import errors
+from lsfemu import errors, options
 from lsfemu.render.timefmt import ctime
 
 # --- lsberrno strings (section 12) ------------------------------------------
@@ -329,82 +329,8 @@ def beyond_movable(position: int) -> str:
 
 _JOB_IDS = '[jobId | "jobId[index_list]" ...]'
 
+#: usage texts of commands without an option grammar (the others: lsfemu.options.usage)
 USAGES: dict[str, str] = {
-    "bsub": (
-        "Usage: bsub [-h] [-V] [-B] [-H] [-I | -Ip | -Is | -K] [-N] [-r | -rn] [-x]\n"
-        "            [-a \"esub_application ...\"] [-app application_profile_name]\n"
-        "            [-b [[year:][month:]day:]hour:minute] [-cwd \"current_working_directory\"]\n"
-        "            [-e error_file | -eo error_file] [-env \"none\" | \"all, [var_name[=var_value]]\"]\n"
-        "            [-G user_group] [-g job_group_name] [-i input_file | -is input_file]\n"
-        "            [-J job_name | -J \"job_name[index_list]%job_slot_limit\"] [-Jd \"job_description\"]\n"
-        "            [-M mem_limit] [-m \"host_name ...\"] [-n min_tasks[,max_tasks]]\n"
-        "            [-o output_file | -oo output_file] [-P project_name] [-q \"queue_name ...\"]\n"
-        "            [-R \"res_req\" [-R \"res_req\" ...]] [-sp priority] [-u mail_user]\n"
-        "            [-W [hour:]minute[/host_name | /host_model]]\n"
-        "            [-We [hour:]minute[/host_name | /host_model]] [-w 'dependency_expression']\n"
-        "            [command [argument ...]]\n"
-    ),
-    "bjobs": (
-        "Usage: bjobs [-h] [-V] [-A] [-a] [-aps | -l | -UF | -w | -o \"field_name[:[-][width]][:unit] ... [delimiter='char']\"\n"
-        "             [-json] [-noheader] [-hms]] [-d] [-p] [-r] [-s]\n"
-        "             [-app application_profile_name] [-G user_group] [-g job_group_name]\n"
-        "             [-J job_name] [-m host_name | -m host_group] [-P project_name]\n"
-        "             [-q queue_name] [-u user_name | -u user_group | -u all]\n"
-        f"             {_JOB_IDS}\n"
-    ),
-    "bkill": (
-        "Usage: bkill [-h] [-V] [-l] [-b] [-r | -s signal_value | -s signal_name]\n"
-        "             [-app application_profile_name] [-g job_group_name] [-J job_name]\n"
-        "             [-m host_name | -m host_group] [-q queue_name]\n"
-        "             [-u user_name | -u user_group | -u all] [0] " + _JOB_IDS + "\n"
-    ),
-    "bstop": (
-        "Usage: bstop [-h] [-V] [-a] [-app application_profile_name] [-g job_group_name]\n"
-        "             [-J job_name] [-m host_name | -m host_group] [-q queue_name]\n"
-        "             [-u user_name | -u user_group | -u all] [0] " + _JOB_IDS + "\n"
-    ),
-    "bresume": (
-        "Usage: bresume [-h] [-V] [-app application_profile_name] [-g job_group_name]\n"
-        "               [-J job_name] [-m host_name | -m host_group] [-q queue_name]\n"
-        "               [-u user_name | -u user_group | -u all] [0] " + _JOB_IDS + "\n"
-    ),
-    "bswitch": (
-        "Usage: bswitch [-h] [-V] [-J job_name] [-m host_name | -m host_group] [-q queue_name]\n"
-        "               [-u user_name | -u user_group | -u all] destination_queue\n"
-        "               [0] " + _JOB_IDS + "\n"
-    ),
-    "bmod": (
-        "Usage: bmod [-h] [-V] [-aps \"system=value\" | \"admin=value\" | -apsn]\n"
-        "            [-sp priority | -spn] [-q \"queue_name ...\" | -qn] [-n min_tasks[,max_tasks] | -nn]\n"
-        "            [-R \"res_req\" | -Rn] [-W [hour:]minute | -Wn] [-J job_name | -Jn]\n"
-        "            [-o output_file | -oo output_file | -on] [-e error_file | -eo error_file | -en]\n"
-        "            [-P project_name | -Pn] [-w 'dependency_expression' | -wn]\n"
-        "            [-G user_group | -Gn] [-cwd \"current_working_directory\" | -cwdn]\n"
-        "            [command | -Z \"new_command\" | -Zs \"new_command\"] jobId | \"jobId[index_list]\"\n"
-    ),
-    "bhist": (
-        "Usage: bhist [-h] [-V] [-a | -d | -p | -r | -s] [-b | -w] [-l [-aff] [-hostfile]] [-t]\n"
-        "             [-C start_time,end_time] [-D start_time,end_time] [-S start_time,end_time]\n"
-        "             [-f logfile_name | -n number_logfiles | -n 0] [-J job_name]\n"
-        "             [-q queue_name] [-u user_name | -u all] " + _JOB_IDS + "\n"
-    ),
-    "btop": "Usage: btop [-h] [-V] jobId | \"jobId[index_list]\" [position]\n",
-    "bbot": "Usage: bbot [-h] [-V] jobId | \"jobId[index_list]\" [position]\n",
-    "brequeue": (
-        "Usage: brequeue [-h] [-V] [-J job_name | -J \"job_name[index_list]\"] [-u user_name | -u all]\n"
-        "                [-a] [-d] [-e] [-r] [-p] [-H] " + _JOB_IDS + "\n"
-    ),
-    "bqueues": (
-        "Usage: bqueues [-h] [-V] [-w | -l | -r] [-m host_name | -m host_group | -m all]\n"
-        "               [-u user_name | -u user_group | -u all] [queue_name ...]\n"
-    ),
-    "bparams": "Usage: bparams [-h] [-V] [-a] [-l]\n",
-    "bhosts": (
-        "Usage: bhosts [-h] [-V] [-a] [-e] [-l | -w] [-x] [-X] [-R \"res_req\"]\n"
-        "              [host_name ... | host_group ... | cluster_name ...]\n"
-    ),
-    "busers": "Usage: busers [-h] [-V] [-w] [user_name ... | user_group ... | all]\n",
-    "lsid": "Usage: lsid [-h] [-V]\n",
     "badmin": (
         "badmin: [-h] [-V] [command] [command_options] [command_args]\n"
         "\n"
@@ -425,7 +351,25 @@ USAGES: dict[str, str] = {
 }
 
 
+#: how a command answers an option its grammar refuses (lsfemu.options.OptionError.kind)
+_OPTION_ERRORS = {
+    "illegal": "{cmd}: illegal option -- {opt}",
+    "requires": "{cmd}: option requires an argument -- {opt}",
+    "no_argument": "{cmd}: option cannot have an argument -- {opt}",
+    "not_implemented": "{cmd}: option -{opt} is not supported by lsfemu yet",
+}
+
+
+def option_error(cmd: str, kind: str, flag: str) -> str:
+    """The line (with its newline) a command prints for a refused option: LSF's
+    texts (OpenLava my_getopt) name the option without its dash."""
+    return _OPTION_ERRORS[kind].format(cmd=cmd, opt=flag.lstrip("-")) + "\n"
+
+
 def usage(cmd: str) -> str:
-    """The usage text of *cmd* (complete lines); a bare ``Usage: cmd [-h] [-V]``
-    for commands without one."""
+    """The usage text of *cmd* (complete lines): made from the command's option
+    grammar (lsfemu.options: it lists only what works); badmin's own; a bare
+    ``Usage: cmd [-h] [-V]`` for commands without one."""
+    if cmd in options.GRAMMARS:
+        return options.usage(options.grammar(cmd))
     return USAGES.get(cmd, f"Usage: {cmd} [-h] [-V]\n")

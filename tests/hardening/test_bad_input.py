@@ -187,10 +187,13 @@ def run_bytes(c: LsfCluster, argv: list, user: str, stdin: bytes | None = None) 
                           env=env, cwd=str(c.root / "userhome"), timeout=60)
 
 
-def socket_call(c: LsfCluster, cmd: str, argv: list[str], user: str) -> tuple[str, str, int]:
-    """Send one request straight to the daemon's socket (no exec: no OS limits on argv)."""
-    r = c.run(["lsid"])  # make sure the daemon runs
-    assert r.rc == 0, r.text
+def socket_call(c: LsfCluster, cmd: str, argv: list[str], user: str, *, started: bool = False) -> tuple[str, str, int]:
+    """Send one request straight to the daemon's socket (no exec: no OS limits
+    on argv); unless the caller knows it is `started`, run lsid first so that
+    the daemon runs."""
+    if not started:
+        r = c.run(["lsid"])
+        assert r.rc == 0, r.text
     env = dict(c.env, LSFEMU_USER=user)
     req = {"cmd": cmd, "argv": argv, "cwd": str(c.root / "userhome"), "env": env, "stdin": None, "tty": False}
     s = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)

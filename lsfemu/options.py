@@ -1,0 +1,477 @@
+"""Every batch command's options, declared once: LSF 10.1's documented option
+list per command, which of them lsfemu implements (the name of the command
+function's parameter that receives it), and the one parser that reads argv
+with that table the way LSF's commands do.
+
+How LSF reads options (OpenLava's `my_getopt`, the parser LSF's batch
+commands grew from; the reading is written down in docs/semantics.md):
+
+- a word that names an option exactly is that option (`-sum`, `-Jd`, `-env`);
+  a multi-letter option is never read as a bundle of letters;
+- otherwise, a word that begins with the name of an option taking a value
+  carries that value (`-n4`, `-qnormal`); the longest such name wins;
+- otherwise, a word of single-letter options is read as those options, as
+  getopt does (`-aw`; `-aJ name`: the last letter may take the next word);
+- anything else is LSF's `cmd: illegal option -- x`.
+
+An option LSF has that lsfemu has not built yet is refused naming it (exit
+255, nothing changed), never read as something else. Usage texts are made
+from the table and list only what works.
+
+Standard library only and data only: the thin client reads it to find where
+bsub's command words begin.
+"""
+
+from __future__ import annotations
+
+
+
+class Opt:
+    """One option: its flag ("-Jd"); the command function's parameter that
+    receives it (None: LSF's option, not built in lsfemu yet); the name of its
+    value in the usage text (None: a switch); whether it may be given many
+    times (its values make a list)."""
+
+    __slots__ = ("flag", "dest", "value", "many")
+
+    def __init__(self, flag: str, dest: str | None, value: str | None = None, many: bool = False):
+        self.flag, self.dest, self.value, self.many = flag, dest, value, many
+
+    def __repr__(self) -> str:
+        return f"Opt({self.flag!r}, {self.dest!r}, {self.value!r}, many={self.many})"
+
+
+class Grammar:
+    """A command's options; the parameter that receives the words that are not
+    options (and how the usage names them); whether options may follow those
+    words (False for bsub: the first one starts the command); groups of
+    options that exclude each other, for the usage text ("-r | -rn")."""
+
+    def __init__(self, cmd: str, opts: tuple[Opt, ...], args_dest: str | None = None, args_usage: str = "",
+                 interspersed: bool = True, alternatives: tuple[tuple[str, ...], ...] = ()):
+        self.cmd, self.opts, self.args_dest, self.args_usage = cmd, opts, args_dest, args_usage
+        self.interspersed, self.alternatives = interspersed, alternatives
+        self.by_flag = {o.flag: o for o in opts}
+
+    def implemented(self) -> list[Opt]:
+        return [o for o in self.opts if o.dest is not None]
+
+    def refused(self) -> list[Opt]:
+        return [o for o in self.opts if o.dest is None]
+
+
+class OptionError(Exception):
+    """argv that the grammar does not accept. kind: 'illegal' (LSF has no such
+    option), 'requires' (a value is missing), 'no_argument' (a switch given a
+    value), 'not_implemented' (LSF's option, not built in lsfemu yet)."""
+
+    def __init__(self, kind: str, flag: str):
+        super().__init__(kind, flag)
+        self.kind = kind
+        self.flag = flag
+
+
+class HelpAsked(Exception):
+    """-h: the usage text, exit 0."""
+
+
+class VersionAsked(Exception):
+    """-V: the version banner, exit 0."""
+
+
+def parse(g: Grammar, argv: list[str]) -> tuple[dict, list[str]]:
+    """(values by parameter name, the other words) of argv read with g. Every
+    implemented option has a value: None or False when not given, a list for
+    options given many times."""
+    values: dict = {o.dest: (False if o.value is None else None) for o in g.opts if o.dest}
+    args: list[str] = []
+    by_flag = g.by_flag
+    i = 0
+    n = len(argv)
+    while i < n:
+        w = argv[i]
+        if w == "--":
+            args.extend(argv[i + 1:])
+            break
+        if not w.startswith("-") or w == "-":
+            if not g.interspersed:
+                args.extend(argv[i:])
+                break
+            args.append(w)
+            i += 1
+            continue
+        opt = by_flag.get(w)
+        if opt is not None:
+            if opt.value is None:
+                _set(values, opt, True)
+                i += 1
+                continue
+            if i + 1 >= n:
+                _refuse_unbuilt(opt)
+                raise OptionError("requires", w)
+            _set(values, opt, argv[i + 1])
+            i += 2
+            continue
+        if w in ("-h", "-help", "--help"):
+            raise HelpAsked()
+        if w == "-V":
+            raise VersionAsked()
+        opt = _attached(g, w)
+        if opt is not None:
+            _set(values, opt, w[len(opt.flag):])
+            i += 1
+            continue
+        letters = [by_flag.get("-" + ch) for ch in w[1:]]
+        if len(w) > 2 and all(o is not None and o.value is None for o in letters[:-1]) and letters[-1]:
+            for o in letters[:-1]:
+                _set(values, o, True)
+            last = letters[-1]
+            if last.value is None:
+                _set(values, last, True)
+                i += 1
+                continue
+            if i + 1 >= n:  # getopt: the last letter may take the next word as its value (-aJ name)
+                _refuse_unbuilt(last)
+                raise OptionError("requires", last.flag)
+            _set(values, last, argv[i + 1])
+            i += 2
+            continue
+        for o in sorted((o for o in g.opts if o.value is None and w.startswith(o.flag)),
+                        key=lambda o: -len(o.flag))[:1]:
+            _refuse_unbuilt(o)
+            raise OptionError("no_argument", o.flag)
+        raise OptionError("illegal", w)
+    if g.args_dest is not None:
+        values[g.args_dest] = args
+    return values, args
+
+
+def _attached(g: Grammar, w: str) -> Opt | None:
+    """The option taking a value whose name begins w (`-n4`), longest first."""
+    best = None
+    for o in g.opts:
+        if o.value is not None and w.startswith(o.flag) and len(w) > len(o.flag):
+            if best is None or len(o.flag) > len(best.flag):
+                best = o
+    return best
+
+
+def _set(values: dict, opt: Opt, v) -> None:
+    _refuse_unbuilt(opt)
+    if opt.many:
+        if values[opt.dest] is None:
+            values[opt.dest] = []
+        values[opt.dest].append(v)
+    else:
+        values[opt.dest] = v
+
+
+def _refuse_unbuilt(opt: Opt) -> None:
+    if opt.dest is None:
+        raise OptionError("not_implemented", opt.flag)
+
+
+def usage(g: Grammar, width: int = 79) -> str:
+    """`Usage: cmd [-h] [-V] [...]`: the implemented options, wrapped to width
+    with continuation lines under the first option, ending with a newline."""
+    done: set[str] = set()
+    items = ["[-h]", "[-V]"]
+    alt_of = {f: alt for alt in g.alternatives for f in alt}
+
+    def one(o: Opt) -> str:
+        return o.flag if o.value is None else f"{o.flag} {o.value}"
+
+    switches = [o for o in g.implemented() if o.value is None]
+    valued = [o for o in g.implemented() if o.value is not None]
+    for o in switches + valued:
+        if o.flag in done:
+            continue
+        alt = [g.by_flag[f] for f in alt_of.get(o.flag, (o.flag,)) if g.by_flag[f].dest is not None]
+        done.update(a.flag for a in alt)
+        text = " | ".join(one(a) for a in alt)
+        if o.many:
+            text = f"{text} [{one(o)} ...]"
+        items.append(f"[{text}]")
+    if g.args_usage:
+        items.append(g.args_usage)
+    head = f"Usage: {g.cmd} "
+    lines: list[str] = []
+    line = head
+    for item in items:
+        if line.strip() and line != head and len(line) + len(item) > width:
+            lines.append(line.rstrip())
+            line = " " * len(head)
+        line += item + " "
+    lines.append(line.rstrip())
+    return "\n".join(lines) + "\n"
+
+
+# -- the tables: LSF 10.1's documented options, per command ---------------------
+#
+# (flag, parameter or None, value name or None[, "many"]). The lists follow
+# the command references of LSF 10.1 (the options' order is the reference's);
+# `-h` and `-V` are every command's.
+
+_JOB_IDS = '[job_ID | "job_ID[index_list]" ...]'
+
+
+def _g(cmd: str, rows, args_dest=None, args_usage="", interspersed=True, alternatives=()) -> Grammar:
+    opts = tuple(Opt(r[0], r[1], r[2], len(r) > 3 and r[3] == "many") for r in rows)
+    return Grammar(cmd, opts, args_dest, args_usage, interspersed, tuple(tuple(a.split()) for a in alternatives))
+
+
+_BSUB_ROWS = (
+    ("-a", None, '"esub_application [([argument[,argument...]])]..."'),
+    ("-alloc_flags", None, '"flag1 [flag2 ...]"'),
+    ("-app", None, "application_profile_name"),
+    ("-ar", None, None),
+    ("-B", None, None),
+    ("-b", None, "[[year:][month:]day:]hour:minute"),
+    ("-C", None, "core_limit"),
+    ("-c", None, "[hour:]minute[/host_name | /host_model]"),
+    ("-clusters", None, '"all [~cluster_name] ... | cluster_name[+[pref_level]] ..."'),
+    ("-cn_cu", None, '"cu_spec"'),
+    ("-cn_mem", None, "mem_size"),
+    ("-core_isolation", None, "0 | 1 | 2 | 3 | 4 | 5"),
+    ("-csm", None, "y | n"),
+    ("-cwd", "cwd", '"current_working_directory"'),
+    ("-D", None, "data_limit"),
+    ("-data", None, '"[host_name:]abs_file_path ..." | "tag:tag_name ..."'),
+    ("-datachk", None, None),
+    ("-datagrp", None, '"user_group_name"'),
+    ("-E", None, '"pre_exec_command [argument ...]"'),
+    ("-Ep", None, '"post_exec_command [argument ...]"'),
+    ("-e", "err", "error_file"),
+    ("-eo", "err_over", "error_file"),
+    ("-env", None, '"none" | "all [, var_name[=var_value]] ..." | "var_name[=var_value] [, ...]"'),
+    ("-eptl", None, "[hour:]minute"),
+    ("-ext", None, '"external_scheduler_options"'),
+    ("-extsched", None, '"external_scheduler_options"'),
+    ("-F", None, "file_limit"),
+    ("-f", None, '"local_file operator [remote_file]" ...'),
+    ("-freq", None, "numberUnit"),
+    ("-G", "group", "user_group"),
+    ("-g", None, "job_group_name"),
+    ("-gpu", "gpu", '- | "gpu_req"'),
+    ("-H", None, None),
+    ("-hl", None, None),
+    ("-hostfile", None, "file_path"),
+    ("-I", None, None),
+    ("-Ip", None, None),
+    ("-IS", None, None),
+    ("-ISp", None, None),
+    ("-ISs", None, None),
+    ("-Is", None, None),
+    ("-IX", None, None),
+    ("-i", None, "input_file"),
+    ("-is", None, "input_file"),
+    ("-J", "job_name", 'job_name | -J "job_name[index_list]%job_slot_limit"'),
+    ("-Jd", None, '"job_description"'),
+    ("-jobaff", None, '"[! | # | ~]attribute_name ..."'),
+    ("-jsdl", None, "file_name"),
+    ("-jsdl_strict", None, "file_name"),
+    ("-jsm", None, "y | n | d"),
+    ("-json", None, "file_name"),
+    ("-K", None, None),
+    ("-k", None, '"checkpoint_dir [init=initial_checkpoint_period] [checkpoint_period] [method=method_name]"'),
+    ("-L", None, "login_shell"),
+    ("-Lp", None, "ls_project_name"),
+    ("-ln_mem", None, "mem_size"),
+    ("-ln_slots", None, "num_slots"),
+    ("-M", "mem_limit", "mem_limit[!]"),
+    ("-m", None, '"host_name[@cluster_name][[!] | +[pref_level]] | host_group[[!] | +[pref_level]] ..."'),
+    ("-mig", None, "migration_threshold"),
+    ("-N", None, None),
+    ("-Ne", None, None),
+    ("-n", "nproc", "min_tasks[,max_tasks]"),
+    ("-network", None, '"network_res_req"'),
+    ("-nnodes", None, "num_nodes"),
+    ("-notify", None, '"[exit] [done] [start] [suspend] [resume]"'),
+    ("-o", "out", "output_file"),
+    ("-oo", "out_over", "output_file"),
+    ("-outdir", None, "output_directory"),
+    ("-P", "project", "project_name"),
+    ("-p", None, "process_limit"),
+    ("-pack", None, "job_submission_file"),
+    ("-ptl", None, "[hour:]minute"),
+    ("-Q", None, '"[exit_code ...] [EXCLUDE(exit_code ...)]"'),
+    ("-q", "queue", '"queue_name ..."'),
+    ("-R", "res_req", '"res_req"', "many"),
+    ("-r", "rerun", None),
+    ("-rcacct", None, '"rc_account_name"'),
+    ("-rn", None, None),
+    ("-rnc", None, "resize_notification_cmd"),
+    ("-S", None, "stack_limit"),
+    ("-s", None, "signal"),
+    ("-sla", None, "service_class_name"),
+    ("-smt", None, "smt_value"),
+    ("-sp", "sp", "priority"),
+    ("-stage", None, '"storage= min_size [ : in=path_to_stage_in_script ] [ : out=path_to_stage_out_script ]"'),
+    ("-step_cgroup", None, "y | n"),
+    ("-T", None, "thread_limit"),
+    ("-t", None, "[[year:][month:]day:]hour:minute"),
+    ("-ti", None, None),
+    ("-tty", None, None),
+    ("-U", None, "reservation_ID"),
+    ("-u", None, "mail_user"),
+    ("-ul", None, None),
+    ("-v", None, "swap_limit"),
+    ("-W", "runlimit", "[hour:]minute[/host_name | /host_model]"),
+    ("-We", None, "[hour:]minute[/host_name | /host_model]"),
+    ("-w", "depend_cond", "'dependency_expression'"),
+    ("-wa", None, "'signal'"),
+    ("-wt", None, "'[hour:]minute'"),
+    ("-XF", None, None),
+    ("-x", None, None),
+    ("-yaml", None, "file_name"),
+    ("-Zs", None, None),
+)
+
+#: bmod: bsub's options (less those that only make sense at submission), their
+#: `n` forms that remove a setting, and bmod's own
+_BMOD_NOT_FROM_BSUB = {"-I", "-Ip", "-IS", "-ISp", "-ISs", "-Is", "-IX", "-K", "-pack", "-jsdl", "-jsdl_strict",
+                       "-json", "-yaml", "-tty", "-XF", "-csm", "-jsm", "-step_cgroup", "-alloc_flags", "-cn_cu",
+                       "-cn_mem", "-ln_mem", "-ln_slots", "-nnodes", "-core_isolation", "-smt", "-ti", "-ext",
+                       "-extsched", "-datachk", "-datagrp", "-H", "-sp", "-Zs", "-s", "-rcacct", "-notify"}
+_BMOD_N = ("-arn -Bn -hln -Nn -uln -xn -appn -bn -Cn -cn -clustersn -cwdn -Dn -datan -En -Epn -en -eptln -Fn "
+           "-fn -freqn -Gn -gn -gpun -hostfilen -in -isn -Jn -Jdn -jobaffn -kn -Ln -Lpn -Mn -mn -nn -networkn "
+           "-on -outdirn -Pn -pn -ptln -Qn -qn -Rn -rncn -Sn -slan -stagen -Tn -tn -Un -un -vn -Wn -Wen -wn "
+           "-wan -wtn -Zsn").split()
+_BMOD_ROWS = (
+    tuple((r[0], None) + tuple(r[2:]) for r in _BSUB_ROWS if r[0] not in _BMOD_NOT_FROM_BSUB)
+    + tuple((f, None, None) for f in _BMOD_N)
+    + (
+        ("-sp", "sp", "priority"),
+        ("-spn", "spn", None),
+        ("-aps", "aps", '"system=value" | "admin=value"'),
+        ("-apsn", "apsn", None),
+        ("-Z", None, '"new_command"'),
+        ("-Zs", None, '"new_command"'),
+        ("-Ne", None, None),
+        ("-rn", None, None),
+        ("-slan", None, None),
+        ("-hostfilen", None, None),
+    )
+)
+
+
+def _dedupe(rows):
+    seen: dict[str, tuple] = {}
+    for r in rows:
+        seen.setdefault(r[0], r)
+    return tuple(seen.values())
+
+
+_SELECT = (  # the job selection the control commands share
+    ("-app", None, "application_profile_name"),
+    ("-g", None, "job_group_name"),
+    ("-J", "name", "job_name"),
+    ("-m", None, "host_name | -m host_group"),
+    ("-q", "queue", "queue_name"),
+    ("-sla", None, "service_class_name"),
+    ("-u", "user", "user_name | -u user_group | -u all"),
+)
+
+GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
+    _g("bsub", _BSUB_ROWS, "command", "[command [argument ...]]", interspersed=False,
+       alternatives=("-e -eo", "-o -oo")),
+    _g("bmod", _dedupe(_BMOD_ROWS), "args", 'job_ID | "job_ID[index_list]"',
+       alternatives=("-sp -spn", "-aps -apsn")),
+    _g("bkill", (
+        ("-l", None, None), ("-b", None, None), ("-C", None, "kill_reason"), ("-d", None, None),
+        ("-s", "sig", "signal_value | -s signal_name"), ("-r", None, None),
+        ("-stat", None, "run | pend | susp"),
+    ) + _SELECT, "job_ids", "[0] " + _JOB_IDS),
+    _g("bstop", (("-a", None, None), ("-C", None, "suspend_reason")) + _SELECT, "job_ids", "[0] " + _JOB_IDS),
+    _g("bresume", (("-C", None, "resume_reason"),) + _SELECT, "job_ids", "[0] " + _JOB_IDS),
+    _g("bswitch", (
+        ("-a", None, '"application_name(arg1 arg2 ...) ..."'), ("-J", "name", "job_name"),
+        ("-m", None, "host_name | -m host_group"), ("-q", "queue", "queue_name"),
+        ("-u", "user", "user_name | -u user_group | -u all"),
+    ), "args", "destination_queue [0] " + _JOB_IDS),
+    _g("bmig", (
+        ("-f", None, None), ("-J", None, "job_name"), ("-m", None, '"host_name ..." | -m "host_group ..."'),
+        ("-u", "user", "user_name | -u user_group | -u all"),
+    ), "job_ids", "[0] " + _JOB_IDS),
+    _g("brequeue", (
+        ("-a", "all_", None), ("-d", "done", None), ("-e", "exited", None), ("-H", None, None),
+        ("-p", None, None), ("-r", "running", None),
+        ("-J", None, 'job_name | -J "job_name[index_list]"'), ("-u", "user", "user_name | -u all"),
+    ), "job_ids", _JOB_IDS),
+    _g("btop", (("-u", None, None),), "args", 'job_ID | "job_ID[index_list]" [position]'),
+    _g("bbot", (("-u", None, None),), "args", 'job_ID | "job_ID[index_list]" [position]'),
+    _g("bjobs", (
+        ("-A", "arrays", None), ("-a", "all_", None), ("-aff", None, None), ("-aps", "aps", None),
+        ("-cname", None, None), ("-d", "done", None), ("-data", None, None), ("-env", None, None),
+        ("-fwd", None, None), ("-gpu", None, None), ("-hms", "hms", None), ("-json", "json_", None),
+        ("-l", "long", None), ("-noheader", "noheader", None), ("-p", "pend", None),
+        ("-p0", None, None), ("-p1", None, None), ("-p2", None, None), ("-p3", None, None),
+        ("-pe", None, None), ("-pei", None, None), ("-pi", None, None), ("-plan", None, None),
+        ("-prio", None, None), ("-psum", None, None), ("-r", "run", None), ("-s", "susp", None),
+        ("-script", None, None), ("-ss", None, None), ("-sum", None, None), ("-UF", "uf", None),
+        ("-W", None, None), ("-WF", None, None), ("-WL", None, None), ("-WP", None, None),
+        ("-w", "wide", None), ("-X", None, None), ("-x", None, None),
+        ("-app", None, "application_profile_name"), ("-G", None, "user_group"),
+        ("-g", None, "job_group_name"), ("-hostfile", None, None), ("-J", "name", "job_name"),
+        ("-Jd", None, "job_description"), ("-Lp", None, "ls_project_name"),
+        ("-m", None, "host_name | -m host_group | -m cluster_name"),
+        ("-N", None, "host_name | -N host_model | -N cpu_factor"),
+        ("-o", "fmt", "\"field_name[:[-][output_width]] ... [delimiter='character']\""),
+        ("-P", None, "project_name"), ("-q", "queue", "queue_name"),
+        ("-rusage", None, '"resource_name[,resource_name,...]"'),
+        ("-sla", None, "service_class_name"), ("-U", None, "reservation_ID"),
+        ("-u", "user", "user_name | -u user_group | -u all"),
+    ), "job_ids", _JOB_IDS, alternatives=("-aps -l -UF -w",)),
+    _g("bhist", (
+        ("-a", "all_", None), ("-b", "brief", None), ("-d", "done", None), ("-data", None, None),
+        ("-e", "exited", None), ("-l", "long", None), ("-aff", None, None), ("-gpu", None, None),
+        ("-hostfile", None, None), ("-cname", None, None), ("-p", "pend", None), ("-r", "run", None),
+        ("-s", "susp", None), ("-t", "chron", None), ("-w", "wide", None),
+        ("-app", None, "application_profile_name"), ("-C", "complete", "start_time,end_time"),
+        ("-D", "dispatched", "start_time,end_time"), ("-f", "logfile", "logfile_name"),
+        ("-G", None, "user_group"), ("-J", "name", "job_name"), ("-Jd", None, '"job_description"'),
+        ("-Lp", None, "ls_project_name"), ("-m", None, '"host_name ..."'),
+        ("-N", None, "host_name | -N host_model | -N cpu_factor"),
+        ("-n", "nfiles", "number_logfiles | -n min_logfile,max_logfile | -n 0"),
+        ("-P", None, "project_name"), ("-q", "queue", "queue_name"),
+        ("-S", "submitted", "start_time,end_time"), ("-T", None, "start_time,end_time"),
+        ("-u", "user", "user_name | -u all"),
+    ), "job_ids", _JOB_IDS, alternatives=("-b -w", "-f -n")),
+    _g("bqueues", (
+        ("-alloc", None, None), ("-json", None, None), ("-l", "long", None), ("-noheader", None, None),
+        ("-r", "recursive", None), ("-w", "wide", None),
+        ("-m", None, "host_name | -m host_group | -m cluster_name | -m all"),
+        ("-o", None, '"field_name[:[-][output_width]] ... [delimiter=\'character\']"'),
+        ("-u", None, "user_name | -u user_group | -u all"),
+    ), "queues", "[queue_name ...]", alternatives=("-w -l -r",)),
+    _g("bhosts", (
+        ("-a", None, None), ("-aff", None, None), ("-alloc", None, None), ("-cname", None, None),
+        ("-e", None, None), ("-gpu", None, None), ("-json", None, None), ("-l", None, None),
+        ("-noheader", None, None), ("-rc", None, None), ("-rconly", None, None), ("-s", None, None),
+        ("-w", "wide", None), ("-X", None, None), ("-x", None, None),
+        ("-o", None, '"field_name[:[-][output_width]] ... [delimiter=\'character\']"'),
+        ("-R", None, '"res_req"'),
+    ), "hosts", "[host_name ... | host_group ... | compute_unit ...]"),
+    _g("busers", (
+        ("-alloc", None, None), ("-w", "wide", None),
+        ("-o", None, '"field_name[:[-][output_width]] ... [delimiter=\'character\']"'),
+    ), "names", "[user_name ... | user_group ... | all]"),
+    _g("bparams", (("-a", None, None), ("-l", "long", None))),
+    _g("bugroup", (("-l", "long", None), ("-r", None, None), ("-w", "wide", None)),
+       "names", "[user_group ...]"),
+    _g("bhpart", (("-r", "recursive", None),), "names", "[host_partition_name ...]"),
+    _g("lsid", ()),
+)}
+
+
+def grammar(cmd: str) -> Grammar:
+    return GRAMMARS[cmd]
+
+
+def command_words(argv: list[str]) -> list[str] | None:
+    """bsub's command words (those after its options); None when the options
+    are not bsub's (the daemon answers those)."""
+    try:
+        return parse(GRAMMARS["bsub"], argv)[1]
+    except (OptionError, HelpAsked, VersionAsked):
+        return None
