@@ -102,6 +102,26 @@ class Job(Base):
     # bsub -M: memory limit in KB (rLimits[RLIMIT_RSS]); -M N! makes it a hard limit LSF enforces.
     mem_limit_kb: Mapped[int | None] = mapped_column(Int64, nullable=True)
     mem_limit_hard: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The submission surface of LSF 10.1 (issue 18; migration 0007).
+    description: Mapped[str | None] = mapped_column(Text, nullable=True)  # -Jd
+    env_spec: Mapped[str | None] = mapped_column(Text, nullable=True)  # -env as given
+    outdir: Mapped[str | None] = mapped_column(Text, nullable=True)  # -outdir
+    pre_exec: Mapped[str | None] = mapped_column(Text, nullable=True)  # -E
+    post_exec: Mapped[str | None] = mapped_column(Text, nullable=True)  # -Ep
+    login_shell: Mapped[str | None] = mapped_column(Text, nullable=True)  # -L
+    input_file: Mapped[str | None] = mapped_column(Text, nullable=True)  # -i / -is
+    mail_user: Mapped[str | None] = mapped_column(Text, nullable=True)  # -u
+    job_group: Mapped[str | None] = mapped_column(Text, nullable=True)  # -g
+    asked_hosts: Mapped[str | None] = mapped_column(Text, nullable=True)  # -m as given
+    est_runtime_min: Mapped[float | None] = mapped_column(Float, nullable=True)  # -We
+    begin_time: Mapped[float | None] = mapped_column(Float, nullable=True)  # -b
+    term_time: Mapped[float | None] = mapped_column(Float, nullable=True)  # -t
+    rerun_never: Mapped[bool] = mapped_column(Boolean, default=False)  # -rn
+    input_spooled: Mapped[bool] = mapped_column(Boolean, default=False)  # -is
+    exclusive: Mapped[bool] = mapped_column(Boolean, default=False)  # -x
+    notify: Mapped[str] = mapped_column(String(16), default="")  # -B, -N, -Ne
+    app_profile: Mapped[str | None] = mapped_column(Name, nullable=True)  # -app
+    interactive: Mapped[str | None] = mapped_column(String(4), nullable=True)  # -I, -Ip, -Is, -K
 
     __table_args__ = (Index("ix_jobs_user_status", "user", "status"),)
 
@@ -161,6 +181,17 @@ class ClockState(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     virtual_now: Mapped[float] = mapped_column(Float)
     last_pass: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class JobGroup(Base):
+    """A job group (bgadd, or made by bsub -g): its path, owner and job limit."""
+
+    __tablename__ = "job_groups"
+
+    path: Mapped[str] = mapped_column(Text, primary_key=True)
+    owner: Mapped[str] = mapped_column(Name)
+    job_limit: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created: Mapped[float] = mapped_column(Float)
 
 
 class Counter(Base):

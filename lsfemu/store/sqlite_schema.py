@@ -16,7 +16,7 @@ Made by ``python -m lsfemu.store.sqlite_schema`` (writes this file anew).
 
 from __future__ import annotations
 
-HEAD = "0006"
+HEAD = "0007"
 
 STATEMENTS = (
     'CREATE TABLE alembic_version (\n\tversion_num VARCHAR(32) NOT NULL, \n\tCONSTRAINT alembic_version_pkc PRIMARY KEY (version_num)\n)',
@@ -27,13 +27,14 @@ STATEMENTS = (
     'CREATE TABLE queue_state (\n\tname VARCHAR(256) NOT NULL, \n\topen BOOLEAN NOT NULL, \n\tactive BOOLEAN NOT NULL, \n\tPRIMARY KEY (name)\n)',
     'CREATE TABLE "host_state" (\n\tname VARCHAR(256) NOT NULL, \n\topen BOOLEAN NOT NULL, \n\tfailed BOOLEAN DEFAULT 0 NOT NULL, \n\tPRIMARY KEY (name)\n)',
     'CREATE TABLE "user_usage" (\n\tuser VARCHAR(256) NOT NULL, \n\tqueue VARCHAR(256) NOT NULL, \n\thist_cpu_s FLOAT NOT NULL, \n\thist_run_s FLOAT NOT NULL, \n\tupdated_at FLOAT NOT NULL, \n\thist_gpu_s FLOAT DEFAULT 0 NOT NULL, \n\tPRIMARY KEY (user, queue)\n)',
-    'CREATE TABLE "jobs" (\n\tid INTEGER NOT NULL, \n\tarray_index INTEGER NOT NULL, \n\tuser VARCHAR(256) NOT NULL, \n\tstatus VARCHAR(8) NOT NULL, \n\tqueue VARCHAR(256) NOT NULL, \n\tfrom_host VARCHAR(256) NOT NULL, \n\tcommand TEXT NOT NULL, \n\tname TEXT, \n\tproject VARCHAR(256) NOT NULL, \n\tuser_group VARCHAR(256), \n\tcwd TEXT NOT NULL, \n\thome TEXT NOT NULL, \n\tspecified_cwd TEXT, \n\toutput_file TEXT, \n\terror_file TEXT, \n\toutput_overwrite BOOLEAN NOT NULL, \n\terror_overwrite BOOLEAN NOT NULL, \n\tnum_processors INTEGER NOT NULL, \n\tmax_processors INTEGER, \n\tres_req TEXT, \n\tmem_req_mb FLOAT, \n\trun_limit_min FLOAT, \n\tsubmit_priority INTEGER, \n\tpriority INTEGER, \n\tdefault_queue_used BOOLEAN NOT NULL, \n\tsubmit_time FLOAT NOT NULL, \n\tposition FLOAT NOT NULL, \n\tstart_time FLOAT, \n\tfinish_time FLOAT, \n\texec_hosts TEXT NOT NULL, \n\texit_code INTEGER, \n\texit_reason TEXT, \n\tpend_reasons TEXT NOT NULL, \n\tsusp_reason TEXT, \n\tsim_runtime FLOAT NOT NULL, \n\tsim_cputime FLOAT NOT NULL, \n\tsim_exit_code INTEGER NOT NULL, \n\twork_done FLOAT NOT NULL, \n\tsegment_start FLOAT, \n\tenv_json TEXT NOT NULL, \n\tpriority_base_time FLOAT, \n\tpend_since FLOAT, \n\taps_system FLOAT, \n\taps_admin FLOAT, \n\trerunnable BOOLEAN DEFAULT 0 NOT NULL, \n\tmigrated BOOLEAN DEFAULT 0 NOT NULL, \n\tngpus INTEGER DEFAULT 0 NOT NULL, \n\treal_run BOOLEAN DEFAULT 0 NOT NULL, \n\tusage_json TEXT, \n\tarray_spec TEXT, \n\tarray_limit INTEGER, \n\tdependency TEXT, \n\tdepend_json TEXT, \n\tmem_limit_kb INTEGER, \n\tmem_limit_hard BOOLEAN DEFAULT 0 NOT NULL, \n\tPRIMARY KEY (id, array_index)\n)',
-    'CREATE INDEX ix_jobs_user_status ON jobs (user, status)',
-    'CREATE INDEX ix_jobs_position ON jobs (position)',
-    'CREATE INDEX ix_jobs_finish_time ON jobs (finish_time)',
-    'CREATE INDEX ix_jobs_user ON jobs (user)',
+    'CREATE TABLE "jobs" (\n\tid INTEGER NOT NULL, \n\tarray_index INTEGER NOT NULL, \n\tuser VARCHAR(256) NOT NULL, \n\tstatus VARCHAR(8) NOT NULL, \n\tqueue VARCHAR(256) NOT NULL, \n\tfrom_host VARCHAR(256) NOT NULL, \n\tcommand TEXT NOT NULL, \n\tname TEXT, \n\tproject VARCHAR(256) NOT NULL, \n\tuser_group VARCHAR(256), \n\tcwd TEXT NOT NULL, \n\thome TEXT NOT NULL, \n\tspecified_cwd TEXT, \n\toutput_file TEXT, \n\terror_file TEXT, \n\toutput_overwrite BOOLEAN NOT NULL, \n\terror_overwrite BOOLEAN NOT NULL, \n\tnum_processors INTEGER NOT NULL, \n\tmax_processors INTEGER, \n\tres_req TEXT, \n\tmem_req_mb FLOAT, \n\trun_limit_min FLOAT, \n\tsubmit_priority INTEGER, \n\tpriority INTEGER, \n\tdefault_queue_used BOOLEAN NOT NULL, \n\tsubmit_time FLOAT NOT NULL, \n\tposition FLOAT NOT NULL, \n\tstart_time FLOAT, \n\tfinish_time FLOAT, \n\texec_hosts TEXT NOT NULL, \n\texit_code INTEGER, \n\texit_reason TEXT, \n\tpend_reasons TEXT NOT NULL, \n\tsusp_reason TEXT, \n\tsim_runtime FLOAT NOT NULL, \n\tsim_cputime FLOAT NOT NULL, \n\tsim_exit_code INTEGER NOT NULL, \n\twork_done FLOAT NOT NULL, \n\tsegment_start FLOAT, \n\tenv_json TEXT NOT NULL, \n\tpriority_base_time FLOAT, \n\tpend_since FLOAT, \n\taps_system FLOAT, \n\taps_admin FLOAT, \n\trerunnable BOOLEAN DEFAULT 0 NOT NULL, \n\tmigrated BOOLEAN DEFAULT 0 NOT NULL, \n\tngpus INTEGER DEFAULT 0 NOT NULL, \n\treal_run BOOLEAN DEFAULT 0 NOT NULL, \n\tusage_json TEXT, \n\tarray_spec TEXT, \n\tarray_limit INTEGER, \n\tdependency TEXT, \n\tdepend_json TEXT, \n\tmem_limit_kb INTEGER, \n\tmem_limit_hard BOOLEAN DEFAULT 0 NOT NULL, \n\tdescription TEXT, \n\tenv_spec TEXT, \n\toutdir TEXT, \n\tpre_exec TEXT, \n\tpost_exec TEXT, \n\tlogin_shell TEXT, \n\tinput_file TEXT, \n\tmail_user TEXT, \n\tjob_group TEXT, \n\tasked_hosts TEXT, \n\test_runtime_min FLOAT, \n\tbegin_time FLOAT, \n\tterm_time FLOAT, \n\trerun_never BOOLEAN DEFAULT 0 NOT NULL, \n\tinput_spooled BOOLEAN DEFAULT 0 NOT NULL, \n\t"exclusive" BOOLEAN DEFAULT 0 NOT NULL, \n\tnotify VARCHAR(16) DEFAULT \'\' NOT NULL, \n\tapp_profile VARCHAR(256), \n\tinteractive VARCHAR(4), \n\tPRIMARY KEY (id, array_index)\n)',
     'CREATE INDEX ix_jobs_status ON jobs (status)',
     'CREATE INDEX ix_jobs_queue ON jobs (queue)',
+    'CREATE INDEX ix_jobs_finish_time ON jobs (finish_time)',
+    'CREATE INDEX ix_jobs_user_status ON jobs (user, status)',
+    'CREATE INDEX ix_jobs_user ON jobs (user)',
+    'CREATE INDEX ix_jobs_position ON jobs (position)',
+    'CREATE TABLE job_groups (\n\tpath TEXT NOT NULL, \n\towner VARCHAR(256) NOT NULL, \n\tjob_limit INTEGER, \n\tcreated FLOAT NOT NULL, \n\tPRIMARY KEY (path)\n)',
 )
 
 
