@@ -15,6 +15,7 @@ from lsfemu.cli.base import Ctx, Result, ctx, run_command
 from lsfemu.errors import NotSubmitted
 from lsfemu.ops import submit as ops
 from lsfemu.render import messages as M
+from lsfemu.render.command import join_words, script_command
 
 
 
@@ -57,22 +58,34 @@ def bsub(
                 err_over=err_over, runlimit=runlimit, sp=sp, res_req=res_req or [], project=project,
                 group=group, cwd=cwd, rerun=rerun or None, gpu=gpu, depend=depend_cond, mem_limit=mem_limit)
     try:
+        script = None
         if command and not _parse_job_script(c, command):
-            cmdline = " ".join(command)
+            cmdline = command_line(c.cluster.config.lsf_conf, command)
         else:
             script = c.stdin
             if script is None or not script.strip():
                 raise NotSubmitted(M.EMPTY_JOB)
-            script_opts, cmdline = parse_script(script)
+            script_opts, script = parse_script(script)
+            cmdline = script
             if not any(l.strip() and not l.strip().startswith("#") for l in cmdline.splitlines()):
                 raise NotSubmitted(M.EMPTY_JOB)  # only comments and #BSUB lines
             _merge_script_options(opts, script_opts)
+            cmdline = script_command(cmdline)
         job = ops.submit(c.cluster, c.caller, ops.SubmitRequest(
-            cmdline, submit_dir=c.cwd, env=c.env, from_host=c.local_host, **opts))
+            cmdline, submit_dir=c.cwd, env=c.env, from_host=c.local_host, script=script, **opts))
     except NotSubmitted as e:
         c.error(M.error_text(e))
         return
     c.print(M.submitted(job.id, job.queue, default_queue=job.default_queue_used))
+
+
+def command_line(lsf_conf: dict, words: list[str]) -> str:
+    """The command of `bsub [options] words...`: the words joined and re-quoted
+    as LSF's bsub does (lsfemu.render.command), with lsf.conf's
+    LSB_API_QUOTE_CMD (quote the first word too) and LSB_32_PAREN_ESC
+    (leave parentheses bare)."""
+    quote_first = lsf_conf.get("LSB_API_QUOTE_CMD", "").strip().lower() in ("y", "yes")
+    return join_words(words, quote_first=quote_first, paren_escape="LSB_32_PAREN_ESC" not in lsf_conf)
 
 
 def _parse_job_script(c: Ctx, command: list[str]) -> bool:

@@ -66,6 +66,7 @@ class SubmitSpec:
     depend_json: str | None = None  # ... and as resolved (lsfemu.sched.depend.to_data)
     mem_limit_kb: int | None = None  # bsub -M, in KB
     mem_limit_hard: bool = False  # bsub -M N!
+    script: str | None = None  # a job script read from stdin: what runs (command: its lines joined with `;`)
 
 
 class _ArrayHead:
@@ -97,8 +98,10 @@ class Transitions:
     def submit(self, spec: SubmitSpec) -> Job:
         now = self.cl.now()
         slots = spec.num_processors
-        runtime, cputime, exit_code = simulate.plan(spec.command, spec.env, slots, parse_duration)
+        runtime, cputime, exit_code = simulate.plan(spec.script or spec.command, spec.env, slots, parse_duration)
         jid = self.cl.next_job_id()
+        if spec.script is not None:
+            self.cl.runner.save_script(now, jid, spec.script)
         p = self.cl.config.params
         priority = None
         if p.max_user_priority is not None:

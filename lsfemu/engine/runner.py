@@ -105,6 +105,28 @@ class Runner:
         self.abandoned: set[str] = set()  # requeued or lost with a host: killed, removed once ended
         self.relaunched: set[str] = set()
 
+    # -- job scripts ---------------------------------------------------------------
+    # A script read from stdin (`bsub < script`) is kept as mbatchd keeps a job
+    # file, in logdir/info/<submit time>.<job ID> (the JOB_NEW record's job file
+    # name): the job's command is the script's lines joined with `;`, which is
+    # what LSF shows but not what it runs.
+    def _script_path(self, submit_time: float, job_id: int) -> str:
+        return os.path.join(self.home, "logdir", "info", f"{int(submit_time)}.{job_id}")
+
+    def save_script(self, submit_time: float, job_id: int, text: str) -> None:
+        path = self._script_path(submit_time, job_id)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path + ".tmp", "w") as f:
+            f.write(text)
+        os.replace(path + ".tmp", path)
+
+    def read_script(self, submit_time: float, job_id: int) -> str | None:
+        try:
+            with open(self._script_path(submit_time, job_id)) as f:
+                return f.read()
+        except OSError:
+            return None
+
     # -- naming ------------------------------------------------------------------
     def job_dir(self, job) -> str:
         return os.path.join(self.root, f"{job.id}.{job.array_index}.{int(round(job.start_time * 1000))}")
@@ -198,9 +220,11 @@ class Runner:
             env.pop(k, None)
         jobfile = os.path.join(d, f"{int(job.submit_time)}.{jid}")
         command = job.command
-        shebang = command.startswith("#!")
+        script = self.read_script(job.submit_time, jid)
+        text = command if script is None else script.rstrip("\n")
+        shebang = text.startswith("#!")
         with open(jobfile, "w") as f:
-            f.write(command + "\n" if shebang else "#! /bin/sh\n\n" + command + "\n")
+            f.write(text + "\n" if shebang else "#! /bin/sh\n\n" + text + "\n")
         os.chmod(jobfile, 0o700)
         hostfile = os.path.join(d, "hostfile")
         with open(hostfile, "w") as f:

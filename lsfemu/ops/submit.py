@@ -52,6 +52,7 @@ class SubmitRequest:
     gpu: str | None = None
     depend: str | None = None
     mem_limit: str | None = None
+    script: str | None = None  # `bsub < script`: the script that runs; command is its lines joined with `;`
 
 
 def parse_runlimit(text: str) -> float:
@@ -220,6 +221,7 @@ def submit(cl, caller: Caller, r: SubmitRequest):
         from_host=r.from_host,
         rerunnable=bool(r.rerun) or q.extra.get("RERUNNABLE", "").lower() == "yes", ngpus=ngpus,
         array=array, dependency=dep, depend_json=dep_json, mem_limit_kb=mem_limit_kb, mem_limit_hard=mem_hard,
+        script=r.script,
     )
     try:
         return cl.submit(spec)
