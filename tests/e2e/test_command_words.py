@@ -7,21 +7,16 @@ script itself runs. The real jobs here compare what ran with what the shell
 makes of LSF's command text."""
 
 import re
-import shutil
 import subprocess
-import tempfile
-import time
 from pathlib import Path
 
 import pytest
 
 from lsfemu.render.command import join_words, script_command
-from lsfemu.testing import LsfCluster
+from tests.e2e.test_execution import shared  # noqa: F401 - the module's wall-clock cluster (a fixture)
+from tests.hardening.test_shell_quoting import _wait_done
 
 pytestmark = pytest.mark.slow(12)  # seconds, quiet machine: scheduled early (tests/conftest.py)
-
-PARAMS = "Begin Parameters\nDEFAULT_QUEUE = normal\nMBD_SLEEP_TIME = 1\nEnd Parameters\n"
-
 
 # -- the text (CopyCommand) ---------------------------------------------------------------------
 @pytest.mark.parametrize("words, text", [
@@ -52,31 +47,10 @@ def test_a_script_is_shown_with_its_lines_joined_by_semicolons():
 
 
 # -- real jobs -------------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def wall():
-    root = Path(tempfile.mkdtemp(prefix="lsfemu-"))
-    c = LsfCluster(root, files={"lsb.params": PARAMS}, clock="wall")
-    (root / "work").mkdir()
-    yield c
-    c.stop()
-    shutil.rmtree(root, ignore_errors=True)
-
-
 def _sub(c, args: list[str], stdin: str | None = None, env: dict | None = None) -> int:
     r = c.run(["bsub"] + args, user="user1", cwd=str(c.root / "work"), stdin=stdin, env=env)
     assert r.rc == 0, r.text
     return int(re.match(r"Job <(\d+)>", r.out).group(1))
-
-
-def _wait_done(c, jid: int, timeout: float = 20.0) -> str:
-    deadline = time.time() + timeout
-    stat = ""
-    while time.time() < deadline:
-        stat = c.run(f"bjobs -a -noheader -o stat {jid}").out.strip()
-        if stat in ("DONE", "EXIT"):
-            return stat
-        time.sleep(0.2)
-    raise AssertionError(f"job {jid} is {stat}")
 
 
 def _long_command(c, cmd: str, jid: int) -> str:
@@ -104,8 +78,8 @@ def _shell(text: str, cwd: Path, env: dict | None = None) -> str:
                           env=env).stdout.rstrip("\n")
 
 
-def test_quoted_words_run_as_lsf_runs_them(wall):
-    c = wall
+def test_quoted_words_run_as_lsf_runs_them(shared):
+    c = shared
     work = c.root / "work"
     target = c.root / "target dir"
     target.mkdir()
@@ -127,8 +101,8 @@ def test_quoted_words_run_as_lsf_runs_them(wall):
     assert [_ran(c, f"q{i}.out") for i in range(4)] == ["1", str(target), "forty two", "a  b x\"y $HOME it's"]
 
 
-def test_a_script_on_stdin_runs_as_written_and_shows_joined(wall):
-    c = wall
+def test_a_script_on_stdin_runs_as_written_and_shows_joined(shared):
+    c = shared
     script = "#!/bin/sh\n#BSUB -o s.out\nif true\nthen\n  echo yes\nfi\n"
     jid = _sub(c, [], stdin=script)
     assert _wait_done(c, jid) == "DONE"
