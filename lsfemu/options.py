@@ -464,6 +464,26 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
 )}
 
 
+#: badmin's subcommands (LSF 10.1 badmin reference) that lsfemu has, with their
+#: options; the others are refused by badmin itself. -f (no confirmation
+#: prompt) holds always, as the daemon never prompts; -v (detailed messages)
+#: too: badmin always prints them.
+_ADMIN_CTRL = (("-C", "comment", "comment"),)
+BADMIN: dict[str, Grammar] = {sub: _g("badmin", rows, "names", args) for sub, rows, args in (
+    ("ckconfig", (("-v", "verbose", None),), ""),
+    ("reconfig", (("-f", "force", None), ("-v", "verbose", None)), ""),
+    ("mbdrestart", (("-C", None, "comment"), ("-f", "force", None), ("-p", None, None), ("-s", None, None),
+                    ("-v", "verbose", None)), ""),
+    ("qopen", _ADMIN_CTRL, "[queue_name ... | all]"),
+    ("qclose", _ADMIN_CTRL, "[queue_name ... | all]"),
+    ("qact", _ADMIN_CTRL, "[queue_name ... | all]"),
+    ("qinact", _ADMIN_CTRL, "[queue_name ... | all]"),
+    ("hopen", _ADMIN_CTRL, "[host_name ... | host_group ... | all]"),
+    ("hclose", _ADMIN_CTRL + (("-i", None, '"lock_id=id"'),), "[host_name ... | host_group ... | all]"),
+    ("showconf", (), "mbd"),
+)}
+
+
 def grammar(cmd: str) -> Grammar:
     return GRAMMARS[cmd]
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import time
 
+from lsfemu import options
 from lsfemu.cli.base import Ctx, Result, parse_job_ids
 from lsfemu.errors import LsfError
 from lsfemu.ops import admin as ops
@@ -24,8 +25,19 @@ def badmin(c: Ctx) -> Result:
     argv = list(c.argv)
     if not argv or argv[0] in ("-h", "--help"):
         return Result("", messages.usage("badmin"), 0 if argv else 255)
-    sub, args = argv[0], argv[1:]
-    args = [a for a in args if a not in ("-f", "-v")]  # no prompts here: -f/-v change nothing
+    sub = argv[0]
+    g = options.BADMIN.get(sub)
+    if g is None:
+        return Result("", f"badmin: unknown subcommand <{sub}>\n" + messages.usage("badmin"), 255)
+    try:
+        opts, args = options.parse(g, argv[1:])
+    except (options.HelpAsked, options.VersionAsked):
+        return Result("", messages.usage("badmin"), 0)
+    except options.OptionError as e:
+        return Result("", messages.option_error("badmin", e.kind, e.flag) + messages.usage("badmin"), 255)
+    if args and sub in ("ckconfig", "reconfig", "mbdrestart"):
+        return Result("", messages.usage("badmin"), 255)
+    comment = opts.get("comment") or ""
     cl = c.cluster
     if sub == "ckconfig":
         text, fatal = ops.check_config(cl.envdir, cl.now())
@@ -41,8 +53,6 @@ def badmin(c: Ctx) -> Result:
         for k in sorted(conf):
             lines.append(f"    {k} = {conf[k]}")
         return Result("\n".join(lines) + "\n", "", 0)
-    if sub not in ("reconfig", "mbdrestart", "qopen", "qclose", "qact", "qinact", "hopen", "hclose"):
-        return Result("", f"badmin: unknown subcommand <{sub}>\n" + messages.usage("badmin"), 255)
     if not c.allows("administer_cluster"):
         return Result("", messages.PERM_DENIED + "\n", 255)
     if sub in ("reconfig", "mbdrestart"):
@@ -59,15 +69,15 @@ def badmin(c: Ctx) -> Result:
             cl.reload_jobs()
         return Result(messages.RESTART_DONE + "\n", text, 0)
     if sub in ("qopen", "qclose", "qact", "qinact"):
-        return _queue_ctrl(c, sub, args)
+        return _queue_ctrl(c, sub, args, comment)
     if sub in ("hopen", "hclose"):
-        return _host_ctrl(c, sub, args)
+        return _host_ctrl(c, sub, args, comment)
     return Result("", f"badmin: unknown subcommand <{sub}>\n" + messages.usage("badmin"), 255)
 
 
-def _queue_ctrl(c: Ctx, sub: str, names: list[str]) -> Result:
+def _queue_ctrl(c: Ctx, sub: str, names: list[str], comment: str) -> Result:
     try:
-        done = ops.control_queues(c.cluster, c.caller, sub, names)
+        done = ops.control_queues(c.cluster, c.caller, sub, names, comment)
     except LsfError as e:
         return Result("", messages.error_text(e) + "\n", 255)
     out = "".join(messages.queue_done(n, ops.QUEUE_ACTIONS[sub]) + "\n" for n, why in done if why is None)
@@ -75,8 +85,8 @@ def _queue_ctrl(c: Ctx, sub: str, names: list[str]) -> Result:
     return Result(out, err, 255 if err else 0)
 
 
-def _host_ctrl(c: Ctx, sub: str, names: list[str]) -> Result:
-    done = ops.control_hosts(c.cluster, c.caller, sub == "hopen", names, c.local_host)
+def _host_ctrl(c: Ctx, sub: str, names: list[str], comment: str) -> Result:
+    done = ops.control_hosts(c.cluster, c.caller, sub == "hopen", names, c.local_host, comment)
     err = "".join((messages.object_error(n, why) if why is not None else messages.host_done(n, sub == "hopen")) + "\n"
                   for n, why in done)
     return Result("", err, 255 if any(why is not None for _, why in done) else 0)

@@ -415,8 +415,8 @@ class Cluster:
         qs = self.queue_state.get(name)
         return qs.open if qs else True
 
-    def set_queue_state(self, name: str, action: str, actor: str) -> None:
-        """badmin qopen/qclose/qact/qinact."""
+    def set_queue_state(self, name: str, action: str, actor: str, comment: str = "") -> None:
+        """badmin qopen/qclose/qact/qinact (-C comment: in the QUEUE_CTRL record)."""
         qs = self.queue_state.get(name)
         if qs is None:
             qs = self.queue_state[name] = QueueState(name=name, open=True, active=True)
@@ -425,17 +425,18 @@ class Cluster:
             qs.open = action == "qopen"
         else:
             qs.active = action == "qact"
-        self.events.stage(emit.queue_ctrl(self.now(), name, action, actor))
+        self.events.stage(emit.queue_ctrl(self.now(), name, action, actor, comment=comment))
         self.mark_dirty()
 
-    def set_host_state(self, name: str, is_open: bool, actor: str) -> None:
-        """badmin hopen/hclose."""
+    def set_host_state(self, name: str, is_open: bool, actor: str, comment: str = "") -> None:
+        """badmin hopen/hclose (-C comment: in the HOST_CTRL record)."""
         hs = self.host_state.get(name)
         if hs is None:
             hs = self.host_state[name] = HostState(name=name, open=True)
             self.session.add(hs)
         hs.open = is_open
-        self.events.stage(emit.host_ctrl(self.now(), name, "hopen" if is_open else "hclose", actor))
+        self.events.stage(emit.host_ctrl(self.now(), name, "hopen" if is_open else "hclose", actor,
+                                         comment=comment))
         self.mark_dirty()
 
     def host_failed(self, name: str) -> bool:

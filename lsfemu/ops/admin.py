@@ -41,9 +41,11 @@ def check_config(envdir: str, cluster_time: float | None = None) -> tuple[str, b
     return M.config_check(issues), any(i.fatal for i in issues)
 
 
-def control_queues(cluster, caller: Caller, action: str, names: list[str]) -> list[tuple[str, str | None]]:
-    """badmin qopen|qclose|qact|qinact [queue_name ... | all]: (queue, None when
-    done or LSF's reason) for each. No name is the default queue (LSF's badmin
+def control_queues(cluster, caller: Caller, action: str, names: list[str],
+                   comment: str = "") -> list[tuple[str, str | None]]:
+    """badmin qopen|qclose|qact|qinact [-C comment] [queue_name ... | all]:
+    (queue, None when done or LSF's reason) for each; the comment goes with
+    the QUEUE_CTRL record. No name is the default queue (LSF's badmin
     reference; OpenLava asks lsb_queueinfo(NULL))."""
     cfg = cluster.config
     if "all" in names:
@@ -58,14 +60,15 @@ def control_queues(cluster, caller: Caller, action: str, names: list[str]) -> li
         if cfg.queue(n) is None:
             done.append((n, M.NO_SUCH_QUEUE))
             continue
-        cluster.set_queue_state(n, action, caller.user)
+        cluster.set_queue_state(n, action, caller.user, comment)
         done.append((n, None))
     return done
 
 
-def control_hosts(cluster, caller: Caller, open_: bool, names: list[str], local_host: str) -> list[tuple[str, str | None]]:
-    """badmin hopen|hclose [host_name ... | all]: (host, None when done or LSF's
-    reason) for each. No name is the local host (LSF's badmin reference;
+def control_hosts(cluster, caller: Caller, open_: bool, names: list[str], local_host: str,
+                  comment: str = "") -> list[tuple[str, str | None]]:
+    """badmin hopen|hclose [-C comment] [host_name ... | all]: (host, None when
+    done or LSF's reason) for each; the comment goes with the HOST_CTRL record. No name is the local host (LSF's badmin reference;
     OpenLava asks lsb_hostinfo(NULL))."""
     cfg = cluster.config
     if "all" in names:
@@ -77,7 +80,7 @@ def control_hosts(cluster, caller: Caller, open_: bool, names: list[str], local_
         if n not in cfg.host_names:
             done.append((n, M.BAD_HOST))
             continue
-        cluster.set_host_state(n, open_, caller.user)
+        cluster.set_host_state(n, open_, caller.user, comment)
         done.append((n, None))
     return done
 

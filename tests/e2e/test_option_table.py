@@ -49,6 +49,33 @@ def test_every_unbuilt_option_is_refused_by_name(cluster, cmd):
     assert snapshot(cluster) == before
 
 
+def test_badmin_subcommands_refuse_their_unbuilt_options_by_name(cluster):
+    before = snapshot(cluster)
+    usage = socket_call(cluster, "badmin", ["-h"], "lsfadmin", started=True)[1]
+    for sub, g in options.BADMIN.items():
+        for opt in g.refused():
+            argv = [sub, opt.flag] + ([] if opt.value is None else ["1"])
+            out, err, rc = socket_call(cluster, "badmin", argv, "lsfadmin", started=True)
+            assert (out, err, rc) == ("", f"badmin: option {opt.flag} is not supported by lsfemu yet\n" + usage, 255)
+        out, err, rc = socket_call(cluster, "badmin", [sub, "-zq"], "lsfadmin", started=True)
+        assert (out, err, rc) == ("", "badmin: illegal option -- zq\n" + usage, 255)
+    assert snapshot(cluster) == before
+
+
+def test_badmin_comments_go_with_the_control_records(cluster):
+    r = cluster.run(["badmin", "qclose", "-C", "disk full; back at 10", "normal"], user="lsfadmin")
+    assert (r.out, r.rc) == ("Queue <normal> is closed\n", 0), r.text
+    cluster.run(["badmin", "qopen", "normal"], user="lsfadmin")
+    r = cluster.run(["badmin", "hclose", "-C", "maintenance", "hostB"], user="lsfadmin")
+    assert r.rc == 0, r.text
+    cluster.run(["badmin", "hopen", "hostB"], user="lsfadmin")
+    events = (cluster.home / "logdir" / "lsb.events").read_text()
+    lines = [l for l in events.splitlines() if l.startswith(('"QUEUE_CTRL"', '"HOST_CTRL"'))]
+    assert lines[-4].startswith('"QUEUE_CTRL"') and lines[-4].endswith(' "normal" 0 "lsfadmin" "disk full; back at 10"')
+    assert lines[-3].endswith(' "normal" 0 "lsfadmin" ""')
+    assert lines[-2].startswith('"HOST_CTRL"') and lines[-2].endswith(' "hostB" 0 "lsfadmin" "maintenance"')
+
+
 def test_unbuilt_options_in_bsub_script_lines_are_refused(cluster):
     before = snapshot(cluster)
     for opt in options.grammar("bsub").refused():
