@@ -400,6 +400,10 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
     ), "job_ids", _JOB_IDS),
     _g("btop", (("-u", None, None),), "args", 'job_ID | "job_ID[index_list]" [position]'),
     _g("bbot", (("-u", None, None),), "args", 'job_ID | "job_ID[index_list]" [position]'),
+    _g("brun", (
+        ("-b", None, None), ("-c", None, None), ("-f", None, None),
+        ("-m", "hosts", '"host_name[#num_cpus] ..."'),
+    ), "args", 'job_ID | "job_ID[index]"'),
     _g("bjobs", (
         ("-A", "arrays", None), ("-a", "all_", None), ("-aff", None, None), ("-aps", "aps", None),
         ("-cname", None, None), ("-d", "done", None), ("-data", None, None), ("-env", None, None),

@@ -1,5 +1,5 @@
-"""Job control commands: bkill, bstop, bresume, bswitch, bmig (and the rendering
-brequeue shares): argv -> `ops.select.Selection` -> `ops.control` -> LSF's
+"""Job control commands: bkill, bstop, bresume, bswitch, bmig, brun (and the
+rendering brequeue shares): argv -> `ops.select.Selection` -> `ops.control` -> LSF's
 success line per job on stdout, `Job <N>: <reason>` on stderr (exit 255 when
 any job failed).
 """
@@ -10,9 +10,10 @@ import signal as _signal
 from typing import Optional
 
 
-from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, parse_job_refs, run_command
+from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, parse_job_ids, parse_job_refs, run_command
 from lsfemu.errors import LsfError
 from lsfemu.ops import control as ops
+from lsfemu.ops.force import ForceRequest, force_run
 from lsfemu.ops.select import Selection
 from lsfemu.render import messages
 
@@ -145,6 +146,29 @@ def bmig(
         raise UsageExit(messages.NEED_JOB_SELECTION)
     sel = selection(job_ids, user)
     answer(c, lambda: ops.migrate(c.cluster, c.caller, sel))
+
+
+def brun(
+    hosts: Optional[str] = None,
+    args: Optional[list[str]] = None,
+) -> None:
+    """Force a pending job to run on the hosts named (administrators)."""
+    c = ctx()
+    args = list(args or [])
+    ids, bad = parse_job_ids(args[-1:])  # OpenLava's brun reads the last word as the job
+    if hosts is None or not hosts.split() or len(args) != 1 or bad:
+        raise UsageExit()
+    jid, idx, typed = ids[0]
+    try:
+        force_run(c.cluster, c.caller, ForceRequest(jid, idx, tuple(hosts.split())))
+    except LsfError as e:
+        c.error(messages.object_error(messages.FORCE_FAILED, e.reason))
+        return
+    c.print(messages.being_forced(typed))
+
+
+def run_brun(c: Ctx) -> Result:
+    return run_command(c, brun)
 
 
 def run_bmig(c: Ctx) -> Result:

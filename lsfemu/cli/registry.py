@@ -13,6 +13,7 @@ COMMANDS = {
     "bresume": control.run_bresume,
     "bswitch": control.run_bswitch,
     "bmig": control.run_bmig,
+    "brun": control.run_brun,
     "bmod": modify.run_bmod,
     "btop": modify.run_btop,
     "bbot": modify.run_bbot,

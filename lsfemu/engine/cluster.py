@@ -481,6 +481,7 @@ class Cluster:
     set_aps = _part("transitions.set_aps")
     move = _part("transitions.move")
     requeue = _part("transitions.requeue")
+    force_run = _part("transitions.force_run")
     migrate = _part("transitions.migrate")
     rerun = _part("transitions.rerun")
     fail_host = _part("transitions.fail_host")

@@ -167,6 +167,14 @@ class Transitions:
         if self.cl.loop.started is not None:
             self.cl.loop.started.append(job)  # run_until files its end
 
+    def force_run(self, job: Job, hosts: list[str], actor: str) -> None:
+        """brun: an administrator starts a pending job on `hosts` (one per slot),
+        whatever the scheduler would say (the hosts' load and slots, limits)."""
+        t = self.cl.now()
+        self.cl.log(job, "FORCE", actor, t, hosts=hosts)
+        self.start(job, hosts, t)
+        self.cl.mark_dirty()
+
     def finish(self, job: Job, t: float, status: str, exit_code: int | None, reason: str | None) -> None:
         if job.status in STARTED:
             self.charge_usage(job, t)

@@ -14,6 +14,8 @@ FINISH    DONE: JOB_STATUS 64 then JOB_STATUS 192 (DONE + post-job done);
 SIGNAL    JOB_SIGNAL (symbol ``KILL``, ``STOP``, ``CONT``, ``TERM``...; the
           requester's name and uid), then for STOP/CONT a JOB_STATUS with the
           new state: PSUSP / USUSP, PEND / RUN
+FORCE     JOB_FORCE (brun: the hosts named, the administrator), before the
+          START of the same instant
 SWITCH    JOB_SWITCH
 MOVE      JOB_MOVE (TO_TOP / TO_BOTTOM, position)
 MODIFY    JOB_MODIFY2 (``{sp: N}`` bmod -sp, ``{spn: true}`` -spn,
@@ -73,7 +75,7 @@ from lsfemu.events.lsbatch import (
 )
 from lsfemu.events.records import (
     HostCtrl, JobExecute, JobModify2, JobMove, JobNew, JobRequeue, JobSignal, JobStart, JobStartAccept, JobStatus,
-    JobSwitch, MbdDie, MbdStart, QueueCtrl, Record, _NEG1_LIMITS,
+    JobForce, JobSwitch, MbdDie, MbdStart, QueueCtrl, Record, _NEG1_LIMITS,
 )
 from lsfemu.jobstate import ON_HOST, PENDING
 
@@ -326,6 +328,11 @@ def records_for(
             elif state in ON_HOST:
                 out.append(_status(job, time, lsbatch.JOB_STAT_RUN))
         return out
+
+    if kind == "FORCE":
+        hosts = tuple(dict.fromkeys(data.get("hosts") or ()))  # the hosts named, each once
+        return [JobForce(event_time=t, job_id=job.id, user_id=uid_of(who), idx=idx, exec_hosts=hosts,
+                         user_name=who)]
 
     if kind == "SWITCH":
         return [JobSwitch(event_time=t, user_id=uid_of(who), job_id=job.id,

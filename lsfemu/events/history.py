@@ -43,7 +43,7 @@ from typing import Any, Callable, Iterable, NamedTuple
 from lsfemu.events import lsbatch
 from lsfemu.events.records import (
     JobClean, JobExecute, JobModify2, JobMove, JobNew, JobRequeue, JobSignal, JobStart, JobStartAccept, JobStatus,
-    JobSwitch, Record, parse_job_id_str,
+    JobForce, JobSwitch, Record, parse_job_id_str,
 )
 from lsfemu.jobstate import FINISHED, UNFINISHED
 from lsfemu.sched.arrayspec import ArraySpecError, count_of, parse_array_name
@@ -412,6 +412,8 @@ class HistoryBuilder:
                       effective_res_req=rec.effective_res_req or None)
         elif kind is JobSignal:
             self._add(h, t, "SIGNAL", signal=rec.signal_symbol, user=rec.user_name)
+        elif kind is JobForce:
+            self._add(h, t, "FORCE", user=rec.user_name)
         elif kind is JobSwitch:
             self._add(h, t, "SWITCH", queue=rec.queue, user=rec.user_name)
         elif kind is JobMove:

@@ -588,6 +588,29 @@ class JobSwitch(Record):
 
 @_register
 @dataclass(kw_only=True)
+class JobForce(Record):
+    """brun: an administrator forced the job to run on ``exec_hosts`` (one
+    entry per host named), in OpenLava's writeJobForce order."""
+
+    TYPE: ClassVar[str] = "JOB_FORCE"
+    job_id: int = 0
+    user_id: int = 0
+    idx: int = 0
+    options: int = 0
+    exec_hosts: tuple[str, ...] = ()
+    user_name: str = ""
+    _SCHEMA: ClassVar[tuple[_F, ...]] = (
+        _F("job_id", "i"),
+        _F("user_id", "i"),
+        _F("idx", "i"),
+        _F("options", "i"),
+        _F("exec_hosts", "slist"),
+        _F("user_name", "s"),
+    )
+
+
+@_register
+@dataclass(kw_only=True)
 class JobRequeue(Record):
     """The job was requeued (it is pending again)."""
 

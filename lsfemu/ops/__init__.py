@@ -7,7 +7,8 @@ raises an `lsfemu.errors.LsfError`; it never sees argv and never makes text
 `lsfemu/render/`). Who may do what is declared once, in `permissions.RULES`.
 
 Modules: `permissions` (the table), `select` (which jobs a command names),
-`control` (bkill, bstop, bresume, bswitch, bmig, brequeue), `modify` (bmod
+`control` (bkill, bstop, bresume, bswitch, bmig, brequeue), `force`
+(brun), `modify` (bmod
 -sp/-aps, btop, bbot), `submit` (bsub), `query` (bjobs' selection and order),
 `admin` (the configuration check, badmin's queue and host control, host
 failures), `clock` (`lsfemu clock set|advance`), `history` (bhist's selection

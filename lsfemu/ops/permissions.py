@@ -27,6 +27,8 @@ RULES: dict[str, frozenset[str]] = {
     "modify": _ANYONE_RESPONSIBLE,
     # bmod -aps/-apsn; bsub/bmod -sp above MAX_USER_PRIORITY; btop/bbot past other users' jobs
     "administer_queue": _ADMINS,
+    # brun: force a job to run (mbatchd's runJob: LSF administrators, the queue's administrators)
+    "force_run": _ADMINS,
     # bsub to a queue whose USERS leave the caller out
     "use_any_queue": frozenset({CLUSTER_ADMIN}),
     # badmin reconfig|mbdrestart|q*|h*, lsfemu host fail|recover, lsfemu daemon stop --kill-jobs

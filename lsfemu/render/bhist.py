@@ -29,6 +29,7 @@ otherwise):
   (PSUSP), ``Running;`` (back to RUN), ``Pending: <reason>;``,
   ``Suspended: <reason>;`` (SSUSP), ``Unknown; unable to reach the execution
   host;``;
+* ``Job is forced to run by user or administrator <u>;`` (brun);
 * ``Switched to Queue <q> by user or administrator <u>;``, ``Job moved to
   position N relative to <top|bottom> by user or administrator <u>;``,
   ``Pending: Job has been requeued;``;
@@ -239,6 +240,8 @@ def event_texts(
         if d.get("signal") == "DELETEJOB":
             return [f"Delete requested by user or administrator <{d.get('user', '')}>;"]
         return [f"Signal <{d.get('signal', '')}> requested by user or administrator <{d.get('user', '')}>;"]
+    if k == "FORCE":
+        return [f"Job is forced to run by user or administrator <{d.get('user', '')}>;"]
     if k == "SWITCH":
         return [f"Switched to Queue <{d['queue']}> by user or administrator <{d.get('user', '')}>;"]
     if k == "MOVE":

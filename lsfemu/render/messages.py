@@ -98,6 +98,7 @@ BAD_RUNLIMIT = "Bad RUNLIMIT specification"
 BAD_MEMLIMIT = "MEMLIMT value should be a positive integer"  # OpenLava's spelling
 BAD_GPU_REQ = "Bad GPU requirement syntax"
 BAD_NPROC = "Bad argument for option -n"
+FORCE_FAILED = "Failed to run the job"  # brun's lsb_perror prefix: `Failed to run the job: <reason>`
 BMOD_EXCLUSIVE = "bmod: -sp and -spn, and -aps and -apsn, cannot be used together."
 
 # --- composition --------------------------------------------------------------
@@ -306,6 +307,11 @@ def being_resumed(job_id: object) -> str:
 def being_requeued(job_id: object) -> str:
     """OpenLava's text carries one trailing space."""
     return f"Job <{job_id}> is being requeued "
+
+
+def being_forced(job_id: object) -> str:
+    """brun's success line."""
+    return f"Job <{job_id}> is being forced to run."
 
 
 def being_migrated(job_id: object) -> str:

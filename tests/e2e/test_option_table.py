@@ -176,6 +176,7 @@ EFFECTS: dict[str, str] = {
     "bresume -J": "tests/e2e/test_option_effects.py::test_control_commands_select_by_name_queue_and_user",
     "bresume -q": "tests/e2e/test_option_effects.py::test_control_commands_select_by_name_queue_and_user",
     "bresume -u": "tests/e2e/test_option_effects.py::test_control_commands_select_by_name_queue_and_user",
+    "brun -m": "tests/e2e/test_job_control.py::test_brun_forces_a_pending_job_past_the_user_limit",
     "bstop -J": "tests/e2e/test_option_effects.py::test_control_commands_select_by_name_queue_and_user",
     "bstop -q": "tests/e2e/test_option_effects.py::test_control_commands_select_by_name_queue_and_user",
     "bstop -u": "tests/e2e/test_option_effects.py::test_control_commands_select_by_name_queue_and_user",

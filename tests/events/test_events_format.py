@@ -12,7 +12,7 @@ from events_helpers import awk_fpat_fields
 from lsfemu.events import codec, fastdecode, lsbatch
 from lsfemu.events.emit import job_modify
 from lsfemu.events.records import (
-    HostCtrl, JobClean, JobExecute, JobModify2, JobMove, JobNew, JobRequeue, JobSignal, JobStart, JobStartAccept,
+    HostCtrl, JobClean, JobExecute, JobForce, JobModify2, JobMove, JobNew, JobRequeue, JobSignal, JobStart, JobStartAccept,
     JobStatus, JobSwitch, MbdDie, MbdStart, QueueCtrl, RECORD_TYPES, Record, iter_types,
     parse_job_id_str,
 )
@@ -74,6 +74,8 @@ SAMPLES: dict[str, Record] = {
     "JOB_SWITCH": JobSwitch(event_time=T, user_id=506, job_id=101, queue="short", idx=3,
                             user_name="userA"),
     "JOB_REQUEUE": JobRequeue(event_time=T, job_id=101, idx=3),
+    "JOB_FORCE": JobForce(event_time=T, job_id=101, user_id=0, idx=3, exec_hosts=("hostA", "hostB"),
+                          user_name="lsfadmin"),
     "JOB_CLEAN": JobClean(event_time=T, job_id=101, idx=3),
     "QUEUE_CTRL": QueueCtrl(event_time=T, opcode=lsbatch.QUEUE_CLOSED, queue="normal", user_id=0,
                             user_name="lsfadmin", ctrl_comments="closed for upgrade"),
@@ -105,7 +107,7 @@ def test_every_record_type_has_a_sample():
     assert set(RECORD_TYPES) == {
         "MBD_START", "MBD_DIE", "JOB_NEW", "JOB_START", "JOB_START_ACCEPT", "JOB_EXECUTE",
         "JOB_STATUS", "JOB_SIGNAL", "JOB_MODIFY2", "JOB_MOVE", "JOB_SWITCH", "JOB_REQUEUE",
-        "JOB_CLEAN", "QUEUE_CTRL", "HOST_CTRL",
+        "JOB_CLEAN", "QUEUE_CTRL", "HOST_CTRL", "JOB_FORCE",
     }
 
 

@@ -512,6 +512,22 @@ CASES = [
       id="clock-set-past"),
     C(["lsfemu", "clock", "set", "99999999999999999999"], re.compile(r"lsfemu: bad time"), id="clock-set-huge",
       bug="'lsfemu clock set 99999999999999999999' -> internal error (OverflowError in time.localtime)"),
+    # ---- brun (OpenLava brun.c: `Failed to run the job: <lsberrno>`; the usage for a missing -m or job) --------
+    C(["brun", "-m", "hostA", "4"], "Failed to run the job: User permission denied\n", id="brun-not-admin"),
+    C(["brun", "-m", "hostZ", "4"], "Failed to run the job: Bad host name, host group name or cluster name\n",
+      "lsfadmin", id="brun-unknown-host"),
+    C(["brun", "-m", "hostA#-1", "4"], "Failed to run the job: Bad host name, host group name or cluster name\n",
+      "lsfadmin", id="brun-negative-slots"),
+    C(["brun", "-m", "hostA", "4"], "Failed to run the job: Too many processors requested\n", "lsfadmin",
+      id="brun-too-few-slots-on-the-hosts"),
+    C(["brun", "-m", "hostA", "1"], "Failed to run the job: Job has already started\n", "lsfadmin",
+      id="brun-running-job"),
+    C(["brun", "-m", "hostA", "2"], "Failed to run the job: Job has already finished\n", "lsfadmin",
+      id="brun-finished-job"),
+    C(["brun", "-m", "hostA", "99"], "Failed to run the job: No matching job found\n", "lsfadmin",
+      id="brun-unknown-job"),
+    C(["brun", "4"], usage("brun"), "lsfadmin", id="brun-without-hosts"),
+    C(["brun", "-m", "hostA", "abc"], usage("brun"), "lsfadmin", id="brun-job-not-a-number"),
 ]
 
 
