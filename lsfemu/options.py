@@ -251,7 +251,7 @@ _BSUB_ROWS = (
     ("-f", None, '"local_file operator [remote_file]" ...'),
     ("-freq", None, "numberUnit"),
     ("-G", "group", "user_group"),
-    ("-g", None, "job_group_name"),
+    ("-g", "job_group", "job_group_name"),
     ("-gpu", "gpu", '- | "gpu_req"'),
     ("-H", None, None),
     ("-hl", None, None),
@@ -364,7 +364,7 @@ def _dedupe(rows):
 
 _SELECT = (  # the job selection the control commands share
     ("-app", None, "application_profile_name"),
-    ("-g", None, "job_group_name"),
+    ("-g", "job_group", "job_group_name"),
     ("-J", "name", "job_name"),
     ("-m", None, "host_name | -m host_group"),
     ("-q", "queue", "queue_name"),
@@ -416,7 +416,7 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
         ("-W", None, None), ("-WF", None, None), ("-WL", None, None), ("-WP", None, None),
         ("-w", "wide", None), ("-X", None, None), ("-x", None, None),
         ("-app", None, "application_profile_name"), ("-G", None, "user_group"),
-        ("-g", None, "job_group_name"), ("-hostfile", None, None), ("-J", "name", "job_name"),
+        ("-g", "job_group", "job_group_name"), ("-hostfile", None, None), ("-J", "name", "job_name"),
         ("-Jd", None, "job_description"), ("-Lp", None, "ls_project_name"),
         ("-m", None, "host_name | -m host_group | -m cluster_name"),
         ("-N", None, "host_name | -N host_model | -N cpu_factor"),
@@ -465,6 +465,12 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
        "names", "[user_group ...]"),
     _g("bhpart", (("-r", "recursive", None),), "names", "[host_partition_name ...]"),
     _g("lsid", ()),
+    _g("bgadd", (("-L", "limit", "limit"), ("-sla", None, "service_class_name")), "args", "job_group_name"),
+    _g("bgmod", (("-L", "limit", "limit"), ("-Ln", "no_limit", None), ("-u", None, "job_group_owner")),
+       "args", "job_group_name", alternatives=("-L -Ln",)),
+    _g("bgdel", (("-c", None, "job_group_name"), ("-d", None, "idle_time"), ("-u", None, "user_name | -u all")),
+       "args", "job_group_name | 0"),
+    _g("bjgroup", (("-N", None, None), ("-s", "sort", None)), "args", "[group_name]"),
 )}
 
 

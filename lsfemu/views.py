@@ -62,6 +62,7 @@ class JobView:
     dependency: str | None = None
     # --- optional display data (added for lsfemu.render; all default to "unknown") ---
     application: str | None = None  # bsub -app; "Application <app>" in bjobs -l
+    job_group: str | None = None  # bsub -g; "Job Group </path>" in bjobs -l
     esub: str | None = None  # "Esub <esub>" in bjobs -l
     nthreads: int | None = None  # "NTHREAD: n" in the bjobs -l usage lines
     max_mem_kb: int | None = None  # MEMORY USAGE block / -o max_mem

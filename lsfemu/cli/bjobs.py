@@ -16,6 +16,7 @@ from typing import Optional
 
 
 from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, parse_job_refs, run_command
+from lsfemu.errors import LsfError
 from lsfemu.jobstate import PENDING
 from lsfemu.ops import query as ops
 from lsfemu.ops import select
@@ -67,6 +68,7 @@ def bjobs(
     queue: Optional[str] = None,
     name: Optional[str] = None,
     fmt: Optional[str] = None,
+    job_group: Optional[str] = None,
     job_ids: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
@@ -99,11 +101,18 @@ def bjobs(
         c.error(messages.object_error(b, bad_id_message(b)))
     if bad:
         return
-    query = ops.JobQuery(tuple(ids), None, queue, name, all_, done, pend, run, susp, arrays)
+    group = None
+    if job_group is not None:
+        try:
+            group = ops.job_group_filter(cl, job_group)
+        except LsfError as e:
+            c.error(messages.error_text(e))
+            return
+    query = ops.JobQuery(tuple(ids), None, queue, name, all_, done, pend, run, susp, arrays, group)
     if not ops.by_id(query):
         users = select.users(c.cluster.config, c.user, user if user is not None else ("all" if ids else None))
         query = dataclasses.replace(query, users=users)
-        if aps and lean and not arrays:
+        if aps and lean and not arrays and group is None:
             # The last -aps table, if nothing it depends on changed since (lsfemu.engine.listing)
             kept = (frozenset(users) if users is not None else None, queue, name, all_, done, pend, run, susp,
                     wide, noheader, year, enh, os.environ.get("TZ"))

@@ -51,12 +51,14 @@ def bsub(
     gpu: Optional[str] = None,
     depend_cond: Optional[str] = None,
     mem_limit: Optional[str] = None,
+    job_group: Optional[str] = None,
     command: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
     opts = dict(queue=queue, nproc=nproc, job_name=job_name, out=out, out_over=out_over, err=err,
                 err_over=err_over, runlimit=runlimit, sp=sp, res_req=res_req or [], project=project,
-                group=group, cwd=cwd, rerun=rerun or None, gpu=gpu, depend=depend_cond, mem_limit=mem_limit)
+                group=group, cwd=cwd, rerun=rerun or None, gpu=gpu, depend=depend_cond, mem_limit=mem_limit,
+                job_group=job_group)
     try:
         script = None
         if command and not _parse_job_script(c, command):

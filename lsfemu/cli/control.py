@@ -14,6 +14,7 @@ from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, parse_j
 from lsfemu.errors import LsfError
 from lsfemu.ops import control as ops
 from lsfemu.ops.force import ForceRequest, force_run
+from lsfemu.ops.jobgroups import group_path
 from lsfemu.ops.select import Selection
 from lsfemu.render import messages
 
@@ -29,10 +30,12 @@ _SAID = {
 
 
 def selection(job_ids: list[str] | None, user: str | None = None, queue: str | None = None,
-              name: str | None = None) -> Selection:
-    """The Selection of a control command's arguments."""
+              name: str | None = None, job_group: str | None = None) -> Selection:
+    """The Selection of a control command's arguments (`job_group`: -g as
+    typed, its path checked here: LsfError for a bad name)."""
     refs, bad = parse_job_refs(job_ids or [])
-    return Selection(tuple(refs), tuple((b, bad_id_message(b)) for b in bad), user, queue, name)
+    group = group_path(job_group) if job_group is not None else None
+    return Selection(tuple(refs), tuple((b, bad_id_message(b)) for b in bad), user, queue, name, group)
 
 
 def answer(c: Ctx, run, dest: str | None = None) -> None:
@@ -49,8 +52,8 @@ def answer(c: Ctx, run, dest: str | None = None) -> None:
         c.error(line)
 
 
-def _need_selection(job_ids, user, queue, name) -> None:
-    if not job_ids and user is None and queue is None and name is None:
+def _need_selection(job_ids, user, queue, name, job_group=None) -> None:
+    if not job_ids and user is None and queue is None and name is None and job_group is None:
         raise UsageExit(messages.NEED_JOB_SELECTION)
 
 
@@ -74,6 +77,7 @@ def bkill(
     user: Optional[str] = None,
     queue: Optional[str] = None,
     name: Optional[str] = None,
+    job_group: Optional[str] = None,
     job_ids: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
@@ -83,9 +87,8 @@ def bkill(
         if signal is None:
             c.error(messages.object_error(sig, messages.ILLEGAL_SIGNAL))
             return
-    _need_selection(job_ids, user, queue, name)
-    sel = selection(job_ids, user, queue, name)
-    answer(c, lambda: ops.kill(c.cluster, c.caller, sel, signal))
+    _need_selection(job_ids, user, queue, name, job_group)
+    answer(c, lambda: ops.kill(c.cluster, c.caller, selection(job_ids, user, queue, name, job_group), signal))
 
 
 
@@ -94,12 +97,12 @@ def bstop(
     user: Optional[str] = None,
     queue: Optional[str] = None,
     name: Optional[str] = None,
+    job_group: Optional[str] = None,
     job_ids: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
-    _need_selection(job_ids, user, queue, name)
-    sel = selection(job_ids, user, queue, name)
-    answer(c, lambda: ops.stop(c.cluster, c.caller, sel))
+    _need_selection(job_ids, user, queue, name, job_group)
+    answer(c, lambda: ops.stop(c.cluster, c.caller, selection(job_ids, user, queue, name, job_group)))
 
 
 
@@ -108,12 +111,12 @@ def bresume(
     user: Optional[str] = None,
     queue: Optional[str] = None,
     name: Optional[str] = None,
+    job_group: Optional[str] = None,
     job_ids: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
-    _need_selection(job_ids, user, queue, name)
-    sel = selection(job_ids, user, queue, name)
-    answer(c, lambda: ops.resume(c.cluster, c.caller, sel))
+    _need_selection(job_ids, user, queue, name, job_group)
+    answer(c, lambda: ops.resume(c.cluster, c.caller, selection(job_ids, user, queue, name, job_group)))
 
 
 

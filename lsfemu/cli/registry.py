@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lsfemu.cli import admin, bhist, bjobs, bsub, control, groups, info, modify
+from lsfemu.cli import admin, bhist, bjobs, bsub, control, groups, info, jobgroups, modify
 
 COMMANDS = {
     "bsub": bsub.run,
@@ -25,6 +25,10 @@ COMMANDS = {
     "bugroup": groups.run_bugroup,
     "bhpart": groups.run_bhpart,
     "lsid": info.run_lsid,
+    "bgadd": jobgroups.run_bgadd,
+    "bgmod": jobgroups.run_bgmod,
+    "bgdel": jobgroups.run_bgdel,
+    "bjgroup": jobgroups.run_bjgroup,
     "badmin": admin.badmin,
     "lsfemu": admin.lsfemu_remote,
 }

@@ -18,6 +18,7 @@ they share (configuration, jobs, session, clock):
 * `depends` (lsfemu.engine.depends)       - bsub -w conditions, evaluated;
 * `accounts` (lsfemu.engine.fairshare)    - fairshare scopes, trees, charging;
 * `aps_listing` (lsfemu.engine.listing)   - bjobs -aps, in bulk;
+* `job_groups` (lsfemu.engine.jobgroups)  - job groups and their limits;
 * `view` (lsfemu.engine.views)            - a job as the commands see it.
 
 The class body's second half gives the components' methods the names the
@@ -41,6 +42,7 @@ from lsfemu.config.semantic import check_all, load_all
 from lsfemu.engine.depends import Dependencies
 from lsfemu.engine.eventlog import EventLog
 from lsfemu.engine.fairshare import Accounts, LiveFairshare
+from lsfemu.engine.jobgroups import JobGroups
 from lsfemu.engine.jobs import NoJobId, Transitions
 from lsfemu.engine.listing import ApsListing, watch_writes
 from lsfemu.engine.loop import Loop
@@ -96,6 +98,7 @@ class Cluster:
         self.depends = Dependencies(self)
         self.transitions = Transitions(self)
         self.aps_listing = ApsListing(self)  # bjobs -aps
+        self.job_groups = JobGroups(self)  # bgadd, bsub -g
         self._derive()
         self.db_url = db_url or default_url(home)
         self.engine, self.Session = open_store(self.db_url)

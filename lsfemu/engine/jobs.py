@@ -67,6 +67,7 @@ class SubmitSpec:
     mem_limit_kb: int | None = None  # bsub -M, in KB
     mem_limit_hard: bool = False  # bsub -M N!
     script: str | None = None  # a job script read from stdin: what runs (command: its lines joined with `;`)
+    job_group: str | None = None  # bsub -g, its full path
 
 
 class _ArrayHead:
@@ -133,7 +134,7 @@ class Transitions:
             res_req=spec.res_req, mem_req_mb=spec.mem_req_mb, run_limit_min=spec.run_limit_min,
             submit_priority=spec.submit_priority, priority=priority, priority_base_time=now, pend_since=now,
             rerunnable=spec.rerunnable, ngpus=spec.ngpus,
-            mem_limit_kb=spec.mem_limit_kb, mem_limit_hard=spec.mem_limit_hard,
+            mem_limit_kb=spec.mem_limit_kb, mem_limit_hard=spec.mem_limit_hard, job_group=spec.job_group,
             default_queue_used=spec.default_queue_used, submit_time=now, position=0.0,
             exec_hosts="", pend_reasons=dispatch.NEW_JOB, sim_runtime=runtime, sim_cputime=cputime,
             sim_exit_code=exit_code, work_done=0.0, env_json=json.dumps(spec.env),

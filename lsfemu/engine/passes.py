@@ -16,7 +16,7 @@ import gc
 import itertools
 import os
 
-from lsfemu.engine import apsrank, passrows
+from lsfemu.engine import apsrank, jobgroups, passrows
 from lsfemu.engine.fairshare import ApsWithFairshare, FairshareOrder, LiveFairshare
 from lsfemu.jobstate import STARTED
 from lsfemu.sched import aps, dispatch
@@ -180,7 +180,33 @@ class Passes:
             self.apply_slot_pools(queues, hosts, [pj for pj in pending if not pj.blocked])
         # MAX_JOBS of each user with a pending job (none configured: no user has one)
         limits = {u: self.cl.user_limit(u) for u in {j.user for j in pending}} if self.cl.config.user_limits else {}
-        return dispatch.PassInput(pending, queues, hosts, limits, user_used, array_started)
+        inp = dispatch.PassInput(pending, queues, hosts, limits, user_used, array_started)
+        if self.cl.job_groups.limits():
+            self.group_input(inp, held)
+        return inp
+
+    def group_input(self, inp: dispatch.PassInput, held) -> None:
+        """The job group limits (bgadd -L): each limited group's started jobs
+        (its own and its subgroups'), and each pending job's chain of limited
+        groups. Only while some group has a limit: the pass reads no group otherwise."""
+        limits = self.cl.job_groups.limits()
+        inp.group_limits = dict(limits)
+        chains: dict[str | None, tuple[str, ...] | None] = {None: None}
+
+        def limited(path: str | None) -> tuple[str, ...] | None:
+            c = chains.get(path, ())
+            if c == ():
+                c = chains[path] = tuple(g for g in jobgroups.chain(path) if g in limits) or None
+            return c
+
+        started = inp.group_started
+        for job in held:
+            if job.status in STARTED:
+                for g in limited(job.job_group) or ():
+                    started[g] = started.get(g, 0) + 1
+        jobs = self.cl.jobs
+        for pj in inp.jobs:
+            pj.groups = limited(jobs[pj.key].job_group)
 
     @staticmethod
     def state_key(inp: dispatch.PassInput) -> tuple:
@@ -204,8 +230,8 @@ class Passes:
         not give out every job (fairshare queues outside APS), slot pools
         (their limits follow the pending demand) or JOB_ACCEPT_INTERVAL."""
         last = self.last_state
-        if last is None or not self.quiet_ok or self.cache.overflow_seen:
-            return None
+        if last is None or not self.quiet_ok or self.cache.overflow_seen or self.cl.job_groups.limits():
+            return None  # (job group limits: a full pass, group_input)
         jobs = self.cl.jobs
         rows = self.cache.rows
         touched = []

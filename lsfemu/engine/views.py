@@ -80,6 +80,6 @@ def job_view(cluster, job: Job, now: float | None = None) -> JobView:
         pend_time=max(0.0, (job.start_time if started else end) - job.submit_time),
         aps_system=job.aps_system, aps_admin=job.aps_admin,
         share_group=None, dependency=job.dependency,
-        mem_limit_kb=job.mem_limit_kb, limits_unit=cluster.limits_unit(),
+        mem_limit_kb=job.mem_limit_kb, limits_unit=cluster.limits_unit(), job_group=job.job_group,
         **usage_fields(job.usage_json, job.status in STARTED),
     )

@@ -48,6 +48,8 @@ def _chosen(cluster, caller: Caller, sel: Selection, keep=None, *, check: bool =
     an empty selection (LSF's `No unfinished job found`)."""
     if check and sel.queue is not None and cluster.config.queue(sel.queue) is None:
         raise LsfError(M.NO_SUCH_QUEUE, sel.queue)
+    if check and sel.job_group is not None and cluster.job_groups.get(sel.job_group) is None:
+        raise LsfError(M.NO_JOB_GROUP, sel.job_group)
     if sel.bad:
         raise BadJobIds(list(sel.bad))
     found = targets(cluster, caller.user, sel)

@@ -11,8 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lsfemu.engine.jobgroups import within
+from lsfemu.errors import LsfError
 from lsfemu.jobstate import ANY_SUSPENDED, FINISHED, ON_HOST, PENDING
+from lsfemu.ops.jobgroups import group_path
 from lsfemu.ops.select import jobs_of, name_matches
+from lsfemu.render import messages as M
 
 
 @dataclass(frozen=True)
@@ -30,6 +34,21 @@ class JobQuery:
     run: bool = False
     susp: bool = False
     arrays: bool = False
+    job_group: str | None = None  # -g: the group's jobs and its subgroups'
+
+
+def job_group_filter(cluster, text: str) -> str:
+    """bjobs -g: the path of an existing job group (LsfError: a bad name,
+    `Job group does not exist`)."""
+    path = group_path(text)
+    if cluster.job_groups.get(path) is None:
+        raise LsfError(M.NO_JOB_GROUP, text)
+    return path
+
+
+def _in_group(job, group: str) -> bool:
+    g = job.job_group
+    return g is not None and within(g, group)
 
 
 @dataclass
@@ -60,6 +79,8 @@ def select(cluster, q: JobQuery) -> Selected:
             found = [j for j in found if state_ok(j, q.all_ or True, q.done, q.pend, q.run, q.susp)]
             if q.queue is not None:
                 found = [j for j in found if j.queue == q.queue]
+            if q.job_group is not None:
+                found = [j for j in found if _in_group(j, q.job_group)]
             if not found:
                 missing.append(typed)
             jobs.extend(found)
@@ -74,6 +95,8 @@ def select(cluster, q: JobQuery) -> Selected:
         if queue is not None and r.queue != queue:
             continue
         if name is not None and not name_matches(name, j):
+            continue
+        if q.job_group is not None and not _in_group(j, q.job_group):
             continue
         if not state_ok(r, all_, done, pend, run, susp):
             continue

@@ -1,5 +1,5 @@
 """Which jobs a command names: job IDs and index lists, `0` for all of the
-caller's unfinished jobs, the -u/-q/-J filters (bkill, bstop, bresume,
+caller's unfinished jobs, the -u/-q/-J/-g filters (bkill, bstop, bresume,
 bswitch, bmig, brequeue; bjobs and bmod use the pieces)."""
 
 from __future__ import annotations
@@ -59,6 +59,7 @@ class Selection:
     user: str | None = None
     queue: str | None = None
     name: str | None = None
+    job_group: str | None = None  # -g: jobs of that group only (not of its subgroups: bkill(1))
 
 
 def targets(cluster, caller_user: str, sel: Selection) -> list[tuple[object | None, str]]:
@@ -70,6 +71,8 @@ def targets(cluster, caller_user: str, sel: Selection) -> list[tuple[object | No
     if sel.refs and not any(i[0] == 0 for i in sel.refs):
         for jid, ranges, typed in sel.refs:
             found = jobs_of(cluster.jobs, jid, ranges)
+            if sel.job_group is not None:
+                found = [j for j in found if j.job_group == sel.job_group]
             if not found:
                 out.append((None, typed))
             elif ranges is None and found[0].array_index:
@@ -88,6 +91,8 @@ def targets(cluster, caller_user: str, sel: Selection) -> list[tuple[object | No
         if sel.queue is not None and j.queue != sel.queue:
             continue
         if sel.name is not None and not name_matches(sel.name, j):
+            continue
+        if sel.job_group is not None and j.job_group != sel.job_group:
             continue
         out.append((j, str(j.id) if not j.array_index else f"{j.id}[{j.array_index}]"))
     return out

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from lsfemu.engine.jobs import NoJobId, SubmitSpec
 from lsfemu.errors import NotSubmitted
-from lsfemu.ops import permissions
+from lsfemu.ops import jobgroups, permissions
 from lsfemu.ops.permissions import Caller
 from lsfemu.render import messages as M
 from lsfemu.sched import depend, resreq
@@ -53,6 +53,7 @@ class SubmitRequest:
     depend: str | None = None
     mem_limit: str | None = None
     script: str | None = None  # `bsub < script`: the script that runs; command is its lines joined with `;`
+    job_group: str | None = None
 
 
 def parse_runlimit(text: str) -> float:
@@ -209,6 +210,7 @@ def submit(cl, caller: Caller, r: SubmitRequest):
         spec_cwd = r.cwd if os.path.isabs(r.cwd) else os.path.normpath(os.path.join(r.submit_dir, r.cwd))
     outf, oover = (r.out_over, True) if r.out_over is not None else (r.out, False)
     errf, eover = (r.err_over, True) if r.err_over is not None else (r.err, False)
+    group = jobgroups.group_path(r.job_group, NotSubmitted) if r.job_group is not None else None
     dep, dep_json = r.depend, None
     if dep is not None:
         dep_json = _resolve_dependency(cl, caller, dep, array)
@@ -222,7 +224,10 @@ def submit(cl, caller: Caller, r: SubmitRequest):
         rerunnable=bool(r.rerun) or q.extra.get("RERUNNABLE", "").lower() == "yes", ngpus=ngpus,
         array=array, dependency=dep, depend_json=dep_json, mem_limit_kb=mem_limit_kb, mem_limit_hard=mem_hard,
         script=r.script,
+        job_group=group,
     )
+    if group is not None and cl.job_groups.get(group) is None:
+        cl.job_groups.add(group, caller.user)  # LSF makes the group and its missing parents
     try:
         return cl.submit(spec)
     except NoJobId as e:

@@ -64,6 +64,12 @@ NOT_IN_USER_GROUP = "User not in the specified user group"
 BAD_USER_GROUP = "Bad user group name"
 ESUB_ABORT = "Request aborted by esub"
 NO_JOB_GROUP = "Job group does not exist"
+BAD_JOB_GROUP = "Bad/empty job group name"  # LSBE_JGRP_BAD (OpenLava lsb.err.c 93)
+JOB_GROUP_EXISTS = "Job group already exists"  # LSBE_JGRP_EXIST; wording inferred
+JOB_GROUP_HAS_JOBS = "Job group contains unfinished jobs"  # LSBE_JGRP_HASJOB; wording inferred
+JOB_GROUP_LIMIT_PARENT = "Job group limit cannot exceed the limits of its parent job groups"  # inferred (bgmod(1))
+JOB_GROUP_LIMIT_CHILD = "Job group limit cannot be less than the limits of its child job groups"  # inferred
+NO_JOB_GROUP_FOUND = "No job group found"  # inferred
 ARRAY_OP_NOT_SUPPORTED = "Cannot operate on job array"
 SUSPENDED_OP_NOT_SUPPORTED = "Operation not supported for a suspended job"
 ARRAY_INDEX_ERROR = "Job array index error"
@@ -276,6 +282,17 @@ def clock_moved(now: float, passes: int, finished: int) -> str:
 
 
 # --- success lines (2.1-2.6) -----------------------------------------------------
+
+
+def job_group_done(path: str, done: str) -> str:
+    """bgadd's ``Job group </risk_group> was added.`` (LSF 10, seen in IBM's support
+    note); bgdel likewise (``was deleted.``, inferred)."""
+    return f"Job group <{path}> was {done}."
+
+
+def job_group_modified(path: str) -> str:
+    """bgmod's ``Job group /user1 is modified.`` (seen in IBM's support note)."""
+    return f"Job group {path} is modified."
 
 
 def submitted(job_id: object, queue: str, *, default_queue: bool) -> str:

@@ -50,6 +50,7 @@ NO_SPAN = "Not enough processors to meet the job's spanning requirement"
 DEPEND = "Job dependency condition not satisfied"
 DEPEND_NEVER = "Dependency condition invalid or never satisfied"
 ARRAY_LIMIT = "The job array has reached its running element limit"
+JGRP_LIMIT = "The specified job group has reached its job limit"  # PEND_JGRP_JLIMIT (lsbatch.h)
 
 
 @dataclass(slots=True, eq=False)
@@ -72,6 +73,9 @@ class PendingJob:
     row: Any = None  # the caller's own record of the job, opaque to the pass (the engine's passrows.Row)
     key: tuple[int, int] = field(init=False, repr=False)  # (job_id, array_index): its reasons' key
     fit: str = field(init=False, repr=False)  # queue, user and slots: what a refusal depends on
+    # its job group's chain of limited groups (bsub -g; set by the caller only
+    # while some group has a limit): at most their limits started under each
+    groups: tuple[str, ...] | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
         # made once per job (the pass keeps it between passes); the pass reads
@@ -120,6 +124,9 @@ class PassInput:
     user_limits: dict[str, int | None]  # effective MAX_JOBS per user (absent = unlimited)
     user_used: dict[str, int]  # slots of each user's started jobs
     array_started: dict[int, int] = field(default_factory=dict)  # job ID -> started elements (RUN, USUSP, SSUSP)
+    # job group -> its limit, and its started jobs (its own and its subgroups'); bgadd -L
+    group_limits: dict[str, int] = field(default_factory=dict)
+    group_started: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -226,7 +233,7 @@ def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_f
 
     def consider(job: PendingJob) -> bool:
         """Try to start the job (True: it started)."""
-        plain = job.blocked is None and job.array_limit is None
+        plain = job.blocked is None and job.array_limit is None and job.groups is None
         if plain:
             why = refused.get(job.fit)
             if why is not None:
@@ -249,7 +256,7 @@ def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_f
         up here without a call (the bulk of a big pass)."""
         get = refused.get
         for job in jobs:
-            if job.blocked is None and job.array_limit is None:
+            if job.blocked is None and job.array_limit is None and job.groups is None:
                 why = get(job.fit)
                 if why is not None:
                     reasons[job.key] = why
@@ -305,6 +312,12 @@ def _try_start(job: PendingJob, inp: PassInput, reasons: dict,
     if job.array_limit is not None and inp.array_started.get(job.job_id, 0) >= job.array_limit:
         reasons[key] = [ARRAY_LIMIT]
         return None
+    if job.groups is not None:
+        started = inp.group_started
+        for g, limit in zip(job.groups, map(inp.group_limits.get, job.groups)):
+            if limit is not None and started.get(g, 0) >= limit:
+                reasons[key] = [JGRP_LIMIT]
+                return None
     q = inp.queues.get(job.queue)
     if q is None or not q.active:
         reasons[key] = [QUEUE_INACTIVE]
@@ -343,6 +356,9 @@ def _try_start(job: PendingJob, inp: PassInput, reasons: dict,
     q.used += n
     q.used_by_user[job.user] = q.used_by_user.get(job.user, 0) + n
     inp.user_used[job.user] = inp.user_used.get(job.user, 0) + n
+    if job.groups is not None:
+        for g in job.groups:
+            inp.group_started[g] = inp.group_started.get(g, 0) + 1
     if job.array_index:
         inp.array_started[job.job_id] = inp.array_started.get(job.job_id, 0) + 1
     return alloc

@@ -11,7 +11,7 @@ from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.orm import Session, aliased
 
 from lsfemu.jobstate import FINISHED, UNFINISHED
-from lsfemu.store.models import HostState, Job, JobEvent, QueueState
+from lsfemu.store.models import HostState, Job, JobEvent, JobGroup, QueueState
 
 
 def live_jobs(session: Session, horizon: float):
@@ -25,6 +25,11 @@ def queue_states(session: Session):
 
 def host_states(session: Session):
     return session.scalars(select(HostState))
+
+
+def job_groups(session: Session):
+    """Every job group (bgadd, bsub -g), in the order they were made."""
+    return session.scalars(select(JobGroup).order_by(JobGroup.created, JobGroup.path))
 
 
 def job_rows(session: Session, jid: int):

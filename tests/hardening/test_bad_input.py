@@ -73,7 +73,7 @@ DESCRIPTION  = Only user2 may submit here.
 End Queue
 """
 
-TABLES = ("jobs", "job_events", "counters", "queue_state", "host_state", "user_usage", "clock")
+TABLES = ("jobs", "job_events", "counters", "queue_state", "host_state", "user_usage", "clock", "job_groups")
 
 
 # -- the cluster ----------------------------------------------------------------------------------
@@ -92,6 +92,8 @@ def _new_cluster(with_targets: bool = True) -> LsfCluster:
                            (["bsub", "-n", "12", "sleep", "1000"], "user1")):
             r = c.run(argv, user=user)
             assert r.rc == 0, r.text
+        r = c.run(["bgadd", "-L", "1", "/g2"], user="user2")  # another user's job group
+        assert r.rc == 0, r.text
         c.advance("65s")
         r = c.run(["bjobs", "-u", "all", "-a", "-noheader", "-o", "jobid stat user"])
         assert r.out == "1 RUN user1\n3 PEND user2\n4 PEND user1\n2 DONE user1\n", r.text
@@ -491,6 +493,35 @@ CASES = [
     C(["bjobs", "-o", "nosuchfield"], "<nosuchfield> in the format string is not a valid field name.\n",
       id="bjobs-o-unknown-field"),
     C(["bjobs", "-o", "jobid:²"], obj_err("<jobid:²>"), id="bjobs-o-superscript-width"),
+    # ---- job groups: bsub -g, bjobs/bkill/bstop/bresume -g, bgadd, bgmod, bgdel, bjgroup ------------------
+    C(["bsub", "-g", "nogroup", "sleep", "1"], "nogroup: Bad/empty job group name. Job not submitted.\n",
+      id="bsub-g-relative-name"),
+    C(["bsub", "-g", "/a b", "sleep", "1"], "/a b: Bad/empty job group name. Job not submitted.\n",
+      id="bsub-g-blank-in-name"),
+    C(["bsub", "-g", "/", "sleep", "1"], "/: Bad/empty job group name. Job not submitted.\n", id="bsub-g-root"),
+    C(["bsub", "-g", "/" + "g" * 600, "sleep", "1"], re.compile(r"/g+: Bad/empty job group name. Job not submitted.\n"),
+      id="bsub-g-name-too-long"),
+    C(["bjobs", "-g", "nogroup"], "nogroup: Bad/empty job group name\n", id="bjobs-g-bad-name"),
+    C(["bjobs", "-g", "/nosuch"], "/nosuch: Job group does not exist\n", id="bjobs-g-unknown"),
+    C(["bkill", "-g", "/nosuch", "0"], "/nosuch: Job group does not exist\n", id="bkill-g-unknown"),
+    C(["bstop", "-g", "x;y", "0"], "x;y: Bad/empty job group name\n", id="bstop-g-bad-name"),
+    C(["bresume", "-g", "/g2", "1"], "Job <1>: No matching job found\n", id="bresume-g-job-not-in-group"),
+    C(["bgadd"], usage("bgadd"), id="bgadd-no-group"),
+    C(["bgadd", "g"], "g: Bad/empty job group name\n", id="bgadd-relative-name"),
+    C(["bgadd", "-L", "abc", "/new"], "abc: Bad argument\n", id="bgadd-L-text"),
+    C(["bgadd", "-L", "-1", "/new"], "-1: Bad argument\n", id="bgadd-L-negative"),
+    C(["bgadd", "-L", "2147483648", "/new"], "2147483648: Bad argument\n", id="bgadd-L-too-big"),
+    C(["bgadd", "/g2"], "/g2: Job group already exists\n", id="bgadd-exists"),
+    C(["bgadd", "-L", "2", "/g2/child"],
+      "/g2/child: Job group limit cannot exceed the limits of its parent job groups\n", id="bgadd-L-above-parent"),
+    C(["bgmod", "-L", "5", "/g2"], "User permission denied\n", id="bgmod-other-users-group"),
+    C(["bgmod", "-L", "5", "/nosuch"], "/nosuch: Job group does not exist\n", id="bgmod-unknown"),
+    C(["bgmod", "/g2"], usage("bgmod"), "user2", id="bgmod-neither-L-nor-Ln"),
+    C(["bgmod", "-L", "1", "-Ln", "/g2"], usage("bgmod"), "user2", id="bgmod-L-and-Ln"),
+    C(["bgdel", "/g2"], "User permission denied\n", id="bgdel-other-users-group"),
+    C(["bgdel", "/nosuch"], "/nosuch: Job group does not exist\n", id="bgdel-unknown"),
+    C(["bjgroup", "/g2"], usage("bjgroup"), id="bjgroup-name-without-s"),
+    C(["bjgroup", "-s", "/nosuch"], "/nosuch: Job group does not exist\n", id="bjgroup-unknown"),
     # ---- badmin -------------------------------------------------------------------------------------------
     C(["badmin", "qclose", "nosuch"], "nosuch: No such queue\n", "lsfadmin", id="badmin-qclose-unknown-queue"),
     C(["badmin", "hclose", "nosuch"], "nosuch: Bad host name, host group name or cluster name\n", "lsfadmin",

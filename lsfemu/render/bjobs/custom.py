@@ -238,6 +238,8 @@ def field_value(job: JobView, spec: FieldSpec, *, now: float, hms_mode: bool = F
         return job.project
     if n == "application":
         return job.application or None
+    if n == "job_group":
+        return job.job_group or None
     if n == "job_priority":
         return str(job.priority) if job.priority is not None else None
     if n == "dependency":
@@ -329,7 +331,7 @@ def field_value(job: JobView, spec: FieldSpec, *, now: float, hms_mode: bool = F
         return "N"
     if n == "exclusive":
         return "N"
-    # job_description, service_class, job_group, input_file: not emulated
+    # job_description, service_class, input_file: not emulated
     return None
 
 

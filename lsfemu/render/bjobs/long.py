@@ -27,6 +27,8 @@ def header_record(job: JobView, *, max_user_priority_set: bool) -> str:
     parts.append(f", Project <{job.project}>")
     if job.user_group:
         parts.append(f", User Group <{job.user_group}>")
+    if job.job_group:
+        parts.append(f", Job Group <{job.job_group}>")
     if job.application:
         parts.append(f", Application <{job.application}>")
     parts.append(f", Status <{job.status}>")
