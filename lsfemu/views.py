@@ -71,6 +71,12 @@ class JobView:
     effective_res_req: str | None = None  # " Effective: ..." (None -> res_req once started)
     mem_limit_kb: int | None = None  # bsub -M (KB); MEMLIMIT block / -o memlimit
     limits_unit: str = "KB"  # LSF_UNIT_FOR_LIMITS: the unit limits are shown in
+    # --- bsub's plain options (issue 18, part 3) ---
+    description: str | None = None  # -Jd: "Job Description <..>" in the header
+    begin_time: float | None = None  # -b: "Specified Start Time <..>"
+    term_time: float | None = None  # -t: "Specified Termination Time <..>"
+    rerunnable: bool = False  # -r or the queue's RERUNNABLE: "Re-runnable"
+    rerun_never: bool = False  # -rn: "Not Re-runnable"
 
     @property
     def display_id(self) -> str:

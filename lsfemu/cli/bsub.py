@@ -52,13 +52,20 @@ def bsub(
     depend_cond: Optional[str] = None,
     mem_limit: Optional[str] = None,
     job_group: Optional[str] = None,
+    description: Optional[str] = None,
+    hold: bool = False,
+    begin: Optional[str] = None,
+    term: Optional[str] = None,
+    rerun_never: bool = False,
     command: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
     opts = dict(queue=queue, nproc=nproc, job_name=job_name, out=out, out_over=out_over, err=err,
                 err_over=err_over, runlimit=runlimit, sp=sp, res_req=res_req or [], project=project,
                 group=group, cwd=cwd, rerun=rerun or None, gpu=gpu, depend=depend_cond, mem_limit=mem_limit,
-                job_group=job_group)
+                job_group=job_group,
+                description=description, hold=hold or None, begin=begin, term=term,
+                rerun_never=rerun_never or None)
     try:
         script = None
         if command and not _parse_job_script(c, command):
@@ -79,6 +86,8 @@ def bsub(
         c.error(M.error_text(e))
         return
     c.print(M.submitted(job.id, job.queue, default_queue=job.default_queue_used))
+    for line in M.submit_times(job.begin_time, job.term_time):  # after the submission line, on stderr (lsb.sub.c)
+        c.error(line, rc=0)
 
 
 def command_line(lsf_conf: dict, words: list[str]) -> str:

@@ -18,13 +18,17 @@ import signal
 from dataclasses import dataclass
 
 from lsfemu.clock import parse_duration
-from lsfemu.jobstate import ON_HOST, STARTED, SUSPENDED
+from lsfemu.jobstate import ON_HOST, PENDING, STARTED, SUSPENDED
 from lsfemu.sched import dispatch, simulate
 from lsfemu.sched.priority import default_priority, frozen_at_dispatch, pending_clock_after_run
 from lsfemu.store.counters import take_counter
 from lsfemu.store.jobs import finished_runs_since
 from lsfemu.store.usage import clear_usage
 from lsfemu.store.models import HostState, Job, JobEvent
+
+
+#: LSF's termination reason of a job killed at its bsub -t time (TERM_DEADLINE, 6)
+DEADLINE_REASON = "TERM_DEADLINE: job killed after deadline"
 
 
 class NoJobId(Exception):
@@ -68,6 +72,11 @@ class SubmitSpec:
     mem_limit_hard: bool = False  # bsub -M N!
     script: str | None = None  # a job script read from stdin: what runs (command: its lines joined with `;`)
     job_group: str | None = None  # bsub -g, its full path
+    description: str | None = None  # bsub -Jd
+    hold: bool = False  # bsub -H: submitted held (PSUSP until bresume)
+    begin_time: float | None = None  # bsub -b
+    term_time: float | None = None  # bsub -t
+    rerun_never: bool = False  # bsub -rn
 
 
 class _ArrayHead:
@@ -110,20 +119,24 @@ class Transitions:
         arr = spec.array
         indices = arr.indices() if arr is not None else [0]
         elements = [self.new_job(spec, jid, idx, now, priority, runtime, cputime, exit_code) for idx in indices]
+        data = {"queue": spec.queue, "hold": True} if spec.hold else {"queue": spec.queue}
         if arr is None:
-            self.cl.log(elements[0], "SUBMIT", spec.user, now, queue=spec.queue)
+            self.cl.log(elements[0], "SUBMIT", spec.user, now, **data)
         else:  # one JOB_NEW for the array (mbatchd's log_newjob), a history row per element
             for job in elements:
                 self.cl.session.add(JobEvent(job_id=jid, array_index=job.array_index, time=now, kind="SUBMIT",
-                                             actor=spec.user, data=json.dumps({"queue": spec.queue})))
-            self.cl.events.stage_job(_ArrayHead(elements[0]), "SUBMIT", now, spec.user, {"queue": spec.queue})
+                                             actor=spec.user, data=json.dumps(data)))
+            self.cl.events.stage_job(_ArrayHead(elements[0]), "SUBMIT", now, spec.user, data)
+        for t in (spec.begin_time, spec.term_time):
+            if t is not None:
+                self.cl.loop.wake_at(t)
         self.cl.mark_dirty()
         return elements[0]
 
     def new_job(self, spec: SubmitSpec, jid: int, idx: int, now: float, priority, runtime, cputime, exit_code) -> Job:
         arr = spec.array
         job = Job(
-            id=jid, array_index=idx, user=spec.user, status="PEND", queue=spec.queue,
+            id=jid, array_index=idx, user=spec.user, status="PSUSP" if spec.hold else "PEND", queue=spec.queue,
             from_host=spec.from_host, command=spec.command, name=arr.name if arr is not None else spec.name,
             array_spec=arr.text if arr is not None else None, array_limit=arr.limit if arr is not None else None,
             dependency=spec.dependency, depend_json=spec.depend_json, project=spec.project,
@@ -136,8 +149,11 @@ class Transitions:
             rerunnable=spec.rerunnable, ngpus=spec.ngpus,
             mem_limit_kb=spec.mem_limit_kb, mem_limit_hard=spec.mem_limit_hard, job_group=spec.job_group,
             default_queue_used=spec.default_queue_used, submit_time=now, position=0.0,
-            exec_hosts="", pend_reasons=dispatch.NEW_JOB, sim_runtime=runtime, sim_cputime=cputime,
+            exec_hosts="", pend_reasons=dispatch.USER_STOP if spec.hold else dispatch.NEW_JOB,
+            sim_runtime=runtime, sim_cputime=cputime,
             sim_exit_code=exit_code, work_done=0.0, env_json=json.dumps(spec.env),
+            description=spec.description, begin_time=spec.begin_time, term_time=spec.term_time,
+            rerun_never=spec.rerun_never,
         )
         job.position = self.next_position()
         self.cl.session.add(job)
@@ -221,6 +237,19 @@ class Transitions:
             return
         code = simulate.KILL_EXIT_CODE if signum is None else 128 + signum
         self.finish(job, t, "EXIT", code, reason)
+
+    def deadline(self, job: Job, t: float) -> None:
+        """bsub -t: the job's termination time has come. A pending job is aborted
+        (mbatchd's job_abort, TOO_LATE: EXIT without a termination reason); a
+        started one gets SIGUSR2 and, still running ten minutes later, bkill's
+        sequence (a real job, lsfemu.engine.runner), or ends at once with
+        TERM_DEADLINE (a simulated one, as the run limit does)."""
+        if job.status in PENDING:
+            self.finish(job, t, "EXIT", None, None)
+        elif self.running_real(job):
+            self.cl.runner.deadline(self.cl, job, DEADLINE_REASON)
+        elif job.status in STARTED:
+            self.finish(job, t, "EXIT", simulate.RUNLIMIT_EXIT_CODE, DEADLINE_REASON)
 
     def running_real(self, job: Job) -> bool:
         return job.real_run and job.status in STARTED

@@ -26,6 +26,35 @@ class Loop:
         self.dirty_since = 0.0
         self.processed_until = now  # events up to this instant have been handled
         self.started: list[Job] | None = None  # jobs started inside run_until (its heap of job ends)
+        # Instants something is due without a change to mark it (bsub -b: a job
+        # may start; bsub -t: a job ends): a heap, read from the jobs on first use.
+        self.wakes: list[float] | None = None
+
+    def wake_at(self, t: float) -> None:
+        """Something is due at *t* (a begin or termination time)."""
+        if self.wakes is not None:
+            heapq.heappush(self.wakes, t)
+
+    def next_wake(self) -> float | None:
+        if self.wakes is None:
+            self.wakes = [t for j in self.cl.jobs.values() for t in (j.begin_time, j.term_time)
+                          if t is not None and t > self.processed_until]
+            heapq.heapify(self.wakes)
+        return self.wakes[0] if self.wakes else None
+
+    def woken(self, t: float) -> None:
+        """The wakes due at *t*: a pass looks at the jobs again, and the
+        jobs whose termination time has come end (Transitions.deadline)."""
+        while self.wakes and self.wakes[0] <= t:
+            heapq.heappop(self.wakes)
+        if not self.dirty:
+            self.dirty, self.dirty_since = True, t
+        dirty = self.cl.passes.cache.dirty  # a quiet pass (every host full) looks at these again
+        for job in list(self.cl.jobs.values()):
+            if job.begin_time is not None and job.begin_time <= t and job.status == "PEND":
+                dirty.add(job)
+            if job.term_time is not None and job.term_time <= t:
+                self.cl.transitions.deadline(job, t)
 
     def end_instant(self, job: Job) -> tuple[float, bool] | None:
         """When a simulated running job ends, and whether by its run limit."""
@@ -112,11 +141,14 @@ class Loop:
             while True:
                 fin = self.next_finish(ends)
                 nxt = self.next_pass()
+                wake = self.next_wake()
                 candidates = []
                 if fin is not None and fin[0] <= target:
                     candidates.append((fin[0], 0))
+                if wake is not None and wake <= target:
+                    candidates.append((wake, 1))
                 if nxt is not None and nxt <= target:
-                    candidates.append((nxt, 1))
+                    candidates.append((nxt, 2))
                 if not candidates:
                     break
                 t, kind = min(candidates)
@@ -132,6 +164,8 @@ class Loop:
                         finish(job, t, "DONE", None, None)
                     else:
                         finish(job, t, "EXIT", job.sim_exit_code, None)
+                elif kind == 1:
+                    self.woken(t)
                 else:
                     cl.scheduling_pass(t)  # (through the cluster: the benchmark times it there)
                     passes += 1

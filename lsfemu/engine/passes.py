@@ -164,6 +164,11 @@ class Passes:
                     depends.append((pj.job_id, pj.array_index))
                     waiting.add(job)
                     continue
+                d = job.__dict__  # (bsub -b: a job before its begin time is not kept; Loop wakes a pass then)
+                begin = d["begin_time"] if "begin_time" in d else job.begin_time
+                if begin is not None and now_t < begin:
+                    append(self.pending_job(job, row, now_t, depend_memo))
+                    continue
             # pending_job, inline (every pending job, every full pass):
             # kept from the last pass, its priority escalated to this instant
             prio = row.priority
@@ -293,6 +298,11 @@ class Passes:
         if prio is not None:
             prio = escalation(self.cl.config.params.job_priority_over_time)(prio, now - row.base_time)
         prio = prio or 0
+        d = job.__dict__  # the loaded value without the ORM's attribute machinery (the pass reads every job)
+        begin = d["begin_time"] if "begin_time" in d else job.begin_time
+        if begin is not None and now < begin:  # bsub -b: not before its begin time (Loop wakes a pass then)
+            return dispatch.PendingJob(row.job_id, row.index, row.user, row.queue, row.slots, prio, row.position,
+                                       row.migrated, dispatch.START_TIME, row.array_limit, row)
         if row.depend_json is None:
             pj = self.cache.pending.get(job)
             if pj is not None:

@@ -399,9 +399,20 @@ class Runner:
             return
         if simulate.work_at(job.work_done, job.segment_start, cl.now()) < limit * 60.0:
             return
+        self._usr2_then_kill(cl, job, d, now, RUNLIMIT_REASON)
+
+    def deadline(self, cl, job, reason: str) -> None:
+        """bsub -t: SIGUSR2 at the termination time, killed if still running ten minutes later."""
+        d = self.job_dir(job)
+        if d not in self.limit_hit:
+            now = time.time()
+            self._usr2_then_kill(cl, job, d, now, reason)
+            self._deliver(d, now, job.status)
+
+    def _usr2_then_kill(self, cl, job, d: str, now: float, reason: str) -> None:
         self.limit_hit.add(d)
         self.killing.add(d)
-        self._note(d, RUNLIMIT_REASON, None)
+        self._note(d, reason, None)
         self._queue(d, now, [signal.SIGUSR2])
         interval = max(0, cl.config.params.job_terminate_interval)
         for i, s in enumerate(self._sequence(cl, job)):

@@ -81,5 +81,7 @@ def job_view(cluster, job: Job, now: float | None = None) -> JobView:
         aps_system=job.aps_system, aps_admin=job.aps_admin,
         share_group=None, dependency=job.dependency,
         mem_limit_kb=job.mem_limit_kb, limits_unit=cluster.limits_unit(), job_group=job.job_group,
+        description=job.description, begin_time=job.begin_time, term_time=job.term_time,
+        rerunnable=job.rerunnable, rerun_never=job.rerun_never,
         **usage_fields(job.usage_json, job.status in STARTED),
     )

@@ -126,11 +126,12 @@ def _get(job: Any, name: str, default: Any = None) -> Any:
     return default if value is None else value
 
 
-def job_new(job: Any, time: float, *, uid_of: Callable[[str], int], queue: str | None = None) -> JobNew:
+def job_new(job: Any, time: float, *, uid_of: Callable[[str], int], queue: str | None = None,
+            hold: bool = False) -> JobNew:
     """The JOB_NEW record of *job* (a ``Job`` row or any object with its
-    attributes)."""
+    attributes); *hold*: submitted with bsub -H (SUB2_HOLD)."""
     options = lsbatch.SUB_QUEUE if not _get(job, "default_queue_used", False) else 0
-    options2 = 0
+    options2 = lsbatch.SUB2_HOLD if hold else 0
     name = _get(job, "name")
     command = _get(job, "command", "")
     if name is not None:
@@ -182,6 +183,7 @@ def job_new(job: Any, time: float, *, uid_of: Callable[[str], int], queue: str |
         max_num_processors=int(_get(job, "max_processors", nproc) or nproc),
         user_group=user_group, options2=options2, idx=_get(job, "array_index", 0), depend_cond=depend_cond,
         user_priority=int(sp) if sp is not None else -1,
+        begin_time=_t(_get(job, "begin_time", 0)), term_time=_t(_get(job, "term_time", 0)),
     )
 
 
@@ -283,7 +285,7 @@ def records_for(
     who = actor or "root"
 
     if kind == "SUBMIT":
-        return [job_new(job, time, uid_of=uid_of, queue=data.get("queue"))]
+        return [job_new(job, time, uid_of=uid_of, queue=data.get("queue"), hold=bool(data.get("hold")))]
 
     if kind == "START":
         hosts = tuple(data.get("hosts") or _get(job, "exec_hosts", "").split())

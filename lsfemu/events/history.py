@@ -364,6 +364,8 @@ class HistoryBuilder:
                 user_priority=rec.user_priority if rec.options2 & lsbatch.SUB2_JOB_PRIORITY else None,
                 hold=bool(rec.options2 & lsbatch.SUB2_HOLD),
                 run_limit_min=run / 60 if run >= 0 else None,
+                begin_time=rec.begin_time or None, term_time=rec.term_time or None,
+                rerunnable=bool(rec.options & lsbatch.SUB_RERUNNABLE),
             )
             if spec is None:
                 self._put((rec.job_id, rec.idx), h)

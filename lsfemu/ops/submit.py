@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from lsfemu.engine.jobs import NoJobId, SubmitSpec
 from lsfemu.errors import NotSubmitted
-from lsfemu.ops import jobgroups, permissions
+from lsfemu.ops import jobgroups, permissions, subopts
 from lsfemu.ops.permissions import Caller
 from lsfemu.render import messages as M
 from lsfemu.sched import depend, resreq
@@ -54,6 +54,11 @@ class SubmitRequest:
     mem_limit: str | None = None
     script: str | None = None  # `bsub < script`: the script that runs; command is its lines joined with `;`
     job_group: str | None = None
+    description: str | None = None  # -Jd
+    hold: bool | None = None  # -H
+    begin: str | None = None  # -b
+    term: str | None = None  # -t
+    rerun_never: bool | None = None  # -rn
 
 
 def parse_runlimit(text: str) -> float:
@@ -211,6 +216,7 @@ def submit(cl, caller: Caller, r: SubmitRequest):
     outf, oover = (r.out_over, True) if r.out_over is not None else (r.out, False)
     errf, eover = (r.err_over, True) if r.err_over is not None else (r.err, False)
     group = jobgroups.group_path(r.job_group, NotSubmitted) if r.job_group is not None else None
+    more = subopts.submission_fields(r, cl.now())
     dep, dep_json = r.depend, None
     if dep is not None:
         dep_json = _resolve_dependency(cl, caller, dep, array)
@@ -221,10 +227,12 @@ def submit(cl, caller: Caller, r: SubmitRequest):
         error_overwrite=eover, run_limit_min=run_limit, submit_priority=prio, res_req=res_req,
         mem_req_mb=mem, project=project, user_group=ugroup, env=r.env,
         from_host=r.from_host,
-        rerunnable=bool(r.rerun) or q.extra.get("RERUNNABLE", "").lower() == "yes", ngpus=ngpus,
+        rerunnable=not more["rerun_never"] and (bool(r.rerun) or q.extra.get("RERUNNABLE", "").lower() == "yes"),
+        ngpus=ngpus,
         array=array, dependency=dep, depend_json=dep_json, mem_limit_kb=mem_limit_kb, mem_limit_hard=mem_hard,
         script=r.script,
         job_group=group,
+        **more,
     )
     if group is not None and cl.job_groups.get(group) is None:
         cl.job_groups.add(group, caller.user)  # LSF makes the group and its missing parents

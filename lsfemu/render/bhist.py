@@ -56,6 +56,7 @@ from typing import Iterable, Sequence
 
 from lsfemu.events.history import STATES, Change, JobHistory
 from lsfemu.render.bjobs import RUNLIMIT_TITLE, home_relative
+from lsfemu.render.bjobs.common import specified_times
 from lsfemu.render.messages import NO_MATCHING_JOB
 from lsfemu.render.timefmt import PREFIX_LEN, PREFIX_LEN_YEAR, long_prefix
 from lsfemu.render.wrap import SOFT_SPACE, host_list, wrap_record
@@ -132,6 +133,7 @@ def submit_text(h: JobHistory, d: dict) -> str:
     """The submit record after the time stamp, ending with ``;``."""
     parts = [f"Submitted from host <{d.get('from_host', h.from_host)}>"]
     parts.append(f", to Queue <{d.get('queue', h.queue)}>")
+    parts.extend(specified_times(d.get("begin_time"), d.get("term_time")))
     cwd = d.get("cwd", h.cwd)
     home = d.get("home", h.home)
     parts.append(f", CWD <{home_relative(cwd, home)}>")
@@ -143,6 +145,8 @@ def submit_text(h: JobHistory, d: dict) -> str:
     if d.get("error_file"):
         label = "Error File (overwrite)" if d.get("error_overwrite") else "Error File"
         parts.append(f", {label} <{d['error_file']}>")
+    if d.get("rerunnable"):
+        parts.append(", Re-runnable")
     n = d.get("num_processors") or 1
     mx = d.get("max_processors")
     if n > 1 or (mx is not None and mx > 1):

@@ -301,6 +301,13 @@ def submitted(job_id: object, queue: str, *, default_queue: bool) -> str:
     return f"Job <{job_id}> is submitted to {which} <{queue}>."
 
 
+def submit_times(begin: float | None, term: float | None) -> list[str]:
+    """What bsub adds on stderr after the submission line for -b and -t (lsb.sub.c's
+    prtBETime_): ``Job will be scheduled after <ctime>`` / ``Job will be terminated by <ctime>``."""
+    said = (("Job will be scheduled after", begin), ("Job will be terminated by", term))
+    return [f"{text} {ctime(t)}" for text, t in said if t is not None]
+
+
 def being_changed(job_id: object) -> str:
     return f"Parameters of job <{job_id}> are being changed"
 

@@ -48,6 +48,7 @@ NO_SPAN = "Not enough processors to meet the job's spanning requirement"
 # Job-level reasons decided before the pass (dependencies, lsfemu.sched.depend)
 # or in it (the %N limit of a job array).
 DEPEND = "Job dependency condition not satisfied"
+START_TIME = "The job has a specified start time"  # bsub -b, before that time
 DEPEND_NEVER = "Dependency condition invalid or never satisfied"
 ARRAY_LIMIT = "The job array has reached its running element limit"
 JGRP_LIMIT = "The specified job group has reached its job limit"  # PEND_JGRP_JLIMIT (lsbatch.h)

@@ -58,8 +58,11 @@ def test_exact_names_win_over_bundles_and_attached_values():
     assert refused("bjobs", "-sum") == ("not_implemented", "-sum")  # not -s -u m
     assert refused("bhist", "-aff") == ("not_implemented", "-aff")  # not -a -f f
     assert refused("bsub", "-env", "all", "cmd")[1] == "-env"  # not -e nv
-    assert refused("bsub", "-Jd", "desc", "cmd")[1] == "-Jd"  # not -J d
-    for flag in ("-outdir", "-ext", "-eptl", "-We", "-rn"):
+    values, words = parse("bsub", "-Jd", "desc", "cmd")  # not -J d
+    assert (values["description"], values["job_name"], words) == ("desc", None, ["cmd"])
+    values, words = parse("bsub", "-rn", "5", "cmd")  # not -r n
+    assert (values["rerun_never"], values["rerun"], words) == (True, False, ["5", "cmd"])
+    for flag in ("-outdir", "-ext", "-eptl", "-We"):
         assert refused("bsub", flag, "5", "cmd") == ("not_implemented", flag)
 
 

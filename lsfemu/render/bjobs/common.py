@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from lsfemu.jobstate import PENDING
+from lsfemu.render.timefmt import long_prefix
 from lsfemu.views import JobView
 
 #: separator between jobs in bjobs -l / -UF
@@ -127,3 +128,11 @@ def aps_number(value: float) -> str:
 def has_started(job: JobView) -> bool:
     """Whether the job has a start time and is not pending."""
     return job.start_time is not None and job.status not in PENDING
+
+
+def specified_times(begin: float | None, term: float | None) -> list[str]:
+    """bsub -b / -t in the submit record, right after the host (OpenLava's
+    prtBTTime): ``, Specified Start Time <Wed Nov 26 22:00:00>`` (ctime without
+    the year) and ``, Specified Termination Time <...>``."""
+    shown = (("Start", begin), ("Termination", term))
+    return [f", Specified {what} Time <{long_prefix(t)}>" for what, t in shown if t is not None]

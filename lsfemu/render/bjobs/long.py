@@ -11,7 +11,7 @@ from typing import Iterable
 from lsfemu.jobstate import FINISHED, PENDING, SUSPENDED
 from lsfemu.render.bjobs.common import (
     JOB_SEPARATOR, LOAD_TABLE, RUNLIMIT_TITLE, aps_number, display_id, has_started, home_relative, job_name,
-    limit_text, mem_text, short_hosts,
+    limit_text, mem_text, short_hosts, specified_times,
 )
 from lsfemu.render.timefmt import PREFIX_LEN, PREFIX_LEN_YEAR, long_prefix
 from lsfemu.render.wrap import SOFT_SPACE, host_list, wrap_record
@@ -38,6 +38,8 @@ def header_record(job: JobView, *, max_user_priority_set: bool) -> str:
     parts.append(f", Command <{job.command}>")
     if job.share_group:
         parts.append(f", Share group charged <{job.share_group}>")
+    if job.description:
+        parts.append(f", Job Description <{job.description}>")
     if job.aps_system is not None:
         parts.append(f", System Absolute Priority <{aps_number(job.aps_system)}>")
     if job.aps_admin is not None:
@@ -50,6 +52,7 @@ def header_record(job: JobView, *, max_user_priority_set: bool) -> str:
 def submit_record(job: JobView) -> str:
     """The submit record's text after the time stamp, ending with ``;``."""
     parts = [f"Submitted from host <{job.from_host}>"]
+    parts.extend(specified_times(job.begin_time, job.term_time))
     parts.append(f", CWD <{home_relative(job.cwd, job.home)}>")
     if job.specified_cwd:
         parts.append(f", Specified CWD <{job.specified_cwd}>")
@@ -59,6 +62,8 @@ def submit_record(job: JobView) -> str:
     if job.error_file:
         label = "Error File (overwrite)" if job.error_overwrite else "Error File"
         parts.append(f", {label} <{job.error_file}>")
+    if job.rerunnable or job.rerun_never:
+        parts.append(", Not Re-runnable" if job.rerun_never else ", Re-runnable")
     mx = job.max_processors
     if job.num_processors > 1 or (mx is not None and mx > 1):
         if mx is not None and mx != job.num_processors:

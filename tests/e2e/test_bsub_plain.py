@@ -1,0 +1,126 @@
+"""bsub's plain options (issue 18, part 3), each shown by its effect on a virtual
+clock cluster (it starts Mon Jan 5 09:00:00 2026, TZ=UTC): -Jd in bjobs -l, -H
+(PSUSP until bresume), -b (pends with LSF's reason until then; bsub's stderr
+line), -t (a pending job is aborted, a running one killed: TERM_DEADLINE), -rn
+(never rerun, even in a RERUNNABLE queue). Readings: docs/semantics.md, "bsub's
+plain options"."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.slow(12)
+
+
+def _status(c, jid: int) -> str:
+    return c.run(f"bjobs -noheader -o stat {jid}").out.strip()
+
+
+def _jobnew(c, jid: int) -> list[str]:
+    for line in (c.home / "logdir" / "lsb.events").read_text().splitlines():
+        fields = line.split(" ")
+        if fields[0] == '"JOB_NEW"' and int(fields[3]) == jid:
+            return fields
+    raise AssertionError(f"no JOB_NEW for job {jid}")
+
+
+def test_job_description_in_bjobs_l(lsf_cluster):
+    c = lsf_cluster
+    r = c.run(["bsub", "-Jd", "nightly build of the docs", "sleep", "100"], user="user1")
+    assert (r.rc, r.out) == (0, "Job <1> is submitted to default queue <normal>.\n"), r.text
+    long = c.run("bjobs -UF 1").out
+    assert ", Command <sleep 100>, Job Description <nightly build of the docs>\n" in long
+    # Not the job name (typer read -Jd as -J d): the name is the command.
+    assert c.run("bjobs -noheader -o job_name 1").out == "sleep 100\n"
+
+
+def test_hold_pends_psusp_until_bresume(lsf_cluster):
+    c = lsf_cluster
+    assert c.run("bsub -H sleep 300", user="user1").rc == 0
+    c.advance("2m")
+    assert _status(c, 1) == "PSUSP"
+    assert " PENDING REASONS:\n The job was suspended by the user while pending;\n" in c.run("bjobs -l 1").out
+    fields = _jobnew(c, 1)
+    options2 = int(fields[_options2_index(fields)])
+    assert options2 & 0x01  # SUB2_HOLD
+    assert c.run("bresume 1", user="user1").out == "Job <1> is being resumed\n"
+    c.advance("1m")
+    assert _status(c, 1) == "RUN"
+    # bhist counts the held time as PSUSP.
+    assert "\n  PEND     PSUSP    RUN      USUSP    SSUSP    UNKWN    TOTAL\n  0        120      " in c.run(
+        "bhist -l 1").out
+
+
+def _options2_index(fields: list[str]) -> int:
+    """options2's place in a JOB_NEW line written by lsfemu (non-interactive):
+    the field before idx, which is followed by in_file_spool, command_spool,
+    job_spool_dir and user_priority."""
+    return len(fields) - 6
+
+
+def test_begin_time_pends_with_reason_then_starts(lsf_cluster):
+    c = lsf_cluster
+    r = c.run("bsub -b 10:30 sleep 600", user="user1")
+    assert r.rc == 0
+    assert r.out == "Job <1> is submitted to default queue <normal>.\n"
+    assert r.err == "Job will be scheduled after Mon Jan  5 10:30:00 2026\n"
+    c.advance("30m")
+    assert _status(c, 1) == "PEND"
+    long = c.run("bjobs -l 1").out
+    assert "Submitted from host <" in long and ">, Specified Start Time <Mon Jan  5 10:30:00>, CWD <" in long.replace(
+        "\n                     ", "")
+    assert " PENDING REASONS:\n The job has a specified start time;\n" in long
+    assert int(_jobnew(c, 1)[8]) == 1767609000  # JOB_NEW beginTime
+    c.advance("61m")  # 10:31: the pass after 10:30 started it
+    assert _status(c, 1) == "RUN"
+    start = c.store_rows("SELECT start_time FROM jobs WHERE id = 1")[0][0]
+    assert 1767609000 <= start <= 1767609000 + 60
+    # hour:minute already past today is tomorrow; the year form in the past is refused.
+    r = c.run("bsub -b 9:00 sleep 1", user="user1")
+    assert r.err == "Job will be scheduled after Tue Jan  6 09:00:00 2026\n"
+
+
+def test_termination_time_kills_running_and_aborts_pending(lsf_cluster):
+    c = lsf_cluster
+    r = c.run("bsub -t 9:10 sleep 3600", user="user1")
+    assert r.err == "Job will be terminated by Mon Jan  5 09:10:00 2026\n"
+    assert c.run("bsub -H -t 9:10 sleep 10", user="user1").rc == 0
+    c.advance("5m")
+    assert _status(c, 1) == "RUN"
+    c.advance("6m")
+    assert _status(c, 1) == "EXIT"
+    assert _status(c, 2) == "EXIT"
+    long = c.run("bjobs -l 1").out.replace("\n                     ", "")
+    assert "Specified Termination Time <Mon Jan  5 09:10:00>" in long
+    assert "Completed <exit>; TERM_DEADLINE: job killed after deadline." in long
+    assert c.store_rows("SELECT finish_time FROM jobs WHERE id = 1")[0][0] == 1767604200
+    assert int(_jobnew(c, 1)[9]) == 1767604200  # JOB_NEW termTime
+
+
+def test_begin_after_termination_and_bad_times_are_refused(lsf_cluster):
+    c = lsf_cluster
+    r = c.run("bsub -b 11:00 -t 10:00 sleep 1", user="user1")
+    assert (r.rc, r.out, r.err) == (255, "", "Start time is later than termination time. Job not submitted.\n")
+    for bad in ["25:00", "10:60", "10", "a:b", "2020:1:1:10:00", "1:2:3:4:5:6", "13:1:10:00", "0:10:00"]:
+        r = c.run(["bsub", "-b", bad, "sleep", "1"], user="user1")
+        assert (r.rc, r.out, r.err) == (255, "", f"{bad}: Bad time specification. Job not submitted.\n"), bad
+    assert c.store_rows("SELECT count(*) FROM jobs") == [(0,)]
+
+
+def test_rerun_never_overrides_a_rerunnable_queue(lsf_cluster):
+    c = lsf_cluster
+    c.write("lsb.queues", c.path_of("lsb.queues").read_text().replace(
+        "QUEUE_NAME   = normal", "QUEUE_NAME   = normal\nRERUNNABLE = yes", 1))
+    assert c.run("badmin reconfig").rc == 0
+    assert c.run("bsub -rn sleep 600", user="user1").rc == 0
+    assert c.run("bsub sleep 600", user="user1").rc == 0
+    c.advance("1m")
+    assert ", Not Re-runnable" in c.run("bjobs -UF 1").out
+    assert ", Re-runnable" in c.run("bjobs -UF 2").out
+    host = c.run("bjobs -noheader -o exec_host 1").out.strip()
+    assert c.run(["lsfemu", "host", "fail", host]).rc == 0
+    # The queue's rerunnable job pends again; the -rn job does not rerun.
+    assert _status(c, 1) == "UNKWN"
+    assert _status(c, 2) in ("PEND", "RUN")
+    r = c.run("bsub -r -rn sleep 1", user="user1")
+    assert (r.rc, r.err) == (255, "-rn: Bad argument. Job not submitted.\n")
