@@ -201,6 +201,18 @@ def _job_script(path: str) -> str | None:
         return None
 
 
+def _pack_file(path: str) -> str | None:
+    """`bsub -pack file`: the file's text for the daemon (None: unreadable);
+    bytes that are not UTF-8 text arrive as U+FFFD, which the daemon refuses
+    as LSF refuses a file that is not text."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(SCRIPT_MAX + 1)
+    except OSError:
+        return None
+    return data.decode("utf-8", errors="replace")
+
+
 def _read_stdin(cmd: str, argv: list[str]) -> str | None:
     """bsub without a command reads a script from stdin (LSF's `bsub < script`);
     `bsub job_script` sends the script file's contents in the same field."""
@@ -213,6 +225,11 @@ def _read_stdin(cmd: str, argv: list[str]) -> str | None:
     words = command_words(argv)
     if words is None:
         return None  # options that are not bsub's: the daemon answers, stdin unread
+    # `bsub -pack file` takes no other option and no command (the daemon refuses other forms)
+    if argv[:1] == ["-pack"] and len(argv) == 2:
+        return _pack_file(argv[1])
+    if len(argv) == 1 and argv[0].startswith("-pack") and argv[0] != "-pack":
+        return _pack_file(argv[0][5:])
     if words:
         return _job_script(words[0]) if len(words) == 1 else None
     if sys.stdin is None or sys.stdin.isatty():

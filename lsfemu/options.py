@@ -292,7 +292,7 @@ _BSUB_ROWS = (
     ("-outdir", None, "output_directory"),
     ("-P", "project", "project_name"),
     ("-p", None, "process_limit"),
-    ("-pack", None, "job_submission_file"),
+    ("-pack", "pack_file", "job_submission_file"),
     ("-ptl", None, "[hour:]minute"),
     ("-Q", None, '"[exit_code ...] [EXCLUDE(exit_code ...)]"'),
     ("-q", "queue", '"queue_name ..."'),

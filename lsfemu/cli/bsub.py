@@ -11,6 +11,7 @@ from typing import Optional
 
 
 from lsfemu import options
+from lsfemu.cli import bsubpack
 from lsfemu.cli.base import Ctx, Result, ctx, run_command
 from lsfemu.errors import NotSubmitted
 from lsfemu.ops import submit as ops
@@ -57,9 +58,13 @@ def bsub(
     begin: Optional[str] = None,
     term: Optional[str] = None,
     rerun_never: bool = False,
+    pack_file: Optional[str] = None,
     command: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
+    if pack_file is not None:
+        bsubpack.submit_pack(c, pack_file, bsub)
+        return
     opts = dict(queue=queue, nproc=nproc, job_name=job_name, out=out, out_over=out_over, err=err,
                 err_over=err_over, runlimit=runlimit, sp=sp, res_req=res_req or [], project=project,
                 group=group, cwd=cwd, rerun=rerun or None, gpu=gpu, depend=depend_cond, mem_limit=mem_limit,

@@ -84,6 +84,11 @@ RUNNING_JOB_MOD = (
 )
 PEND_THRESHOLD = "Pending job threshold reached"
 SYNTAX_ERROR = "Syntax error"
+NO_COMMAND = "No command is specified"
+VERSION_IN_PACK = "Option -V is not supported in -pack job submission file"
+BLOCK_IN_PACK = "Option -K is not supported in -pack job submission file"
+INTERACTIVE_IN_PACK = "Option -I/-Ip/-Is is not supported in -pack job submission file"
+PACK_IN_PACK = "Option -pack is not supported in -pack job submission file"
 
 #: every lsberrno string above, for lookups and tests
 LSBERRNO: tuple[str, ...] = tuple(
@@ -106,6 +111,11 @@ BAD_GPU_REQ = "Bad GPU requirement syntax"
 BAD_NPROC = "Bad argument for option -n"
 FORCE_FAILED = "Failed to run the job"  # brun's lsb_perror prefix: `Failed to run the job: <reason>`
 BMOD_EXCLUSIVE = "bmod: -sp and -spn, and -aps and -apsn, cannot be used together."
+# bsub -pack (OpenLava's cmd.sub.c texts; IBM documents none)
+PACK_DISABLED = "Pack submission disabled by LSB_MAX_PACK_JOBS in lsf.conf. Job not submitted."
+PACK_NOT_TEXT = "Error: File <{}> is not a valid text file. Job not submitted."
+PACK_UNREADABLE = "Cannot read file <{}>. Job not submitted."
+PACK_BAD_LINE = 'Failed to parse command line: "{}"'  # + ". Job not submitted."
 
 # --- composition --------------------------------------------------------------
 

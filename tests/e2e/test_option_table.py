@@ -205,6 +205,7 @@ EFFECTS: dict[str, str] = {
     "bsub -n": "tests/e2e/test_option_effects.py::test_bsub_options_are_what_bjobs_shows",
     "bsub -o": "tests/e2e/test_option_effects.py::test_bsub_options_are_what_bjobs_shows",
     "bsub -oo": "tests/e2e/test_option_effects.py::test_bsub_options_are_what_bjobs_shows",
+    "bsub -pack": "tests/e2e/test_bsub_pack.py::test_a_pack_submits_every_request_as_bsub_would",
     "bsub -q": "tests/e2e/test_option_effects.py::test_bsub_options_are_what_bjobs_shows",
     "bsub -r": "tests/e2e/test_priority.py::test_host_failure_reruns_rerunnable_jobs_keeping_priority",
     "bsub -rn": "tests/e2e/test_bsub_plain.py::test_rerun_never_overrides_a_rerunnable_queue",

@@ -486,6 +486,11 @@ CASES = [
     C(["bsub"], "nosuch: No such queue. Job not submitted.\n", stdin="#BSUB -q nosuch\nsleep 1\n",
       id="bsub-script-unknown-queue"),
     C(["bsub"], BAD_SP, stdin="#BSUB -sp abc\nsleep 1\n", id="bsub-script-bad-sp"),
+    # ---- bsub -pack: disabled (no LSB_MAX_PACK_JOBS), other options or a command beside it --------------------
+    C(["bsub", "-pack", "nosuch.txt"], "Pack submission disabled by LSB_MAX_PACK_JOBS in lsf.conf. Job not submitted.\n",
+      id="bsub-pack-disabled"),
+    C(["bsub", "-q", "normal", "-pack", "nosuch.txt"], usage("bsub"), id="bsub-pack-with-option"),
+    C(["bsub", "-pack", "nosuch.txt", "sleep", "1"], usage("bsub"), id="bsub-pack-with-command"),
     C(["bsub"], re.compile(r".+\. Job not submitted\.\n\Z"), stdin='#BSUB -J "oops\nsleep 1\n',
       id="bsub-script-unterminated-quote"),
     # ---- information commands -----------------------------------------------------------------------------
@@ -660,7 +665,8 @@ def test_odd_command_text_is_accepted_verbatim(good_cluster):
     assert r.rc == 0, r.text
     jid = re.search(r"<(\d+)>", r.out).group(1)
     r = c.run(["bjobs", "-o", "command", "-json", jid])
-    assert json.loads(r.out)["RECORDS"][0]["COMMAND"] == " ".join(cmd)
+    # kept as LSF's bsub keeps the words (CopyCommand, lsfemu.render.command): re-quoted, nothing run
+    assert json.loads(r.out)["RECORDS"][0]["COMMAND"] == "echo \"x'; DROP TABLE jobs;--\" '$'\\('id'\\) | 名前 🚀"
 
 
 # -- size limits ------------------------------------------------------------------------------------------
