@@ -167,8 +167,16 @@ def build_request(cmd: str, argv: list[str], stdin_text: str | None) -> dict:
         "cwd": _cwd(),
         "env": dict(os.environ),
         "stdin": stdin_text,
-        "tty": sys.stdin.isatty() if sys.stdin else False,
+        "tty": _has_terminal(),
     }
+
+
+def _has_terminal() -> bool:
+    """The caller's stdin or stdout is a terminal (bsub -Ip/-Is make a pty only then, as LSF's bsub)."""
+    try:
+        return bool((sys.stdin and sys.stdin.isatty()) or (sys.stdout and sys.stdout.isatty()))
+    except (OSError, ValueError):
+        return False
 
 
 def _cwd() -> str:
@@ -480,7 +488,17 @@ def _emit(out: str, err: str, rc: int) -> int:
 def run(cmd: str, argv: list[str]) -> int:
     try:
         stdin_text = _read_stdin(cmd, argv)
-        return _emit(*call(cmd, argv, stdin_text))
+        out, err, rc = call(cmd, argv, stdin_text)
+        if cmd == "bsub" and rc == 0 and (stdin_text or any(a[:1] == "-" and ("K" in a or a[:2] == "-I") for a in argv)):
+            # bsub -K/-I*: wait for the job here (a cheap look at argv first: most bsubs do not wait)
+            from lsfemu import bsubwait
+
+            mode = bsubwait.waiting_mode(argv, stdin_text)
+            jid = bsubwait.job_id(out)
+            if mode is not None and jid is not None:
+                _emit(out, err, rc)
+                return bsubwait.wait(call, jid, mode, stdin_free=stdin_text is None)
+        return _emit(out, err, rc)
     except KeyboardInterrupt:
         return 130
     except Exception as e:  # never a traceback from a command

@@ -256,12 +256,12 @@ _BSUB_ROWS = (
     ("-H", "hold", None),
     ("-hl", None, None),
     ("-hostfile", None, "file_path"),
-    ("-I", None, None),
-    ("-Ip", None, None),
+    ("-I", "interactive", None),
+    ("-Ip", "interactive_pty", None),
     ("-IS", None, None),
     ("-ISp", None, None),
     ("-ISs", None, None),
-    ("-Is", None, None),
+    ("-Is", "interactive_shell", None),
     ("-IX", None, None),
     ("-i", None, "input_file"),
     ("-is", None, "input_file"),
@@ -272,7 +272,7 @@ _BSUB_ROWS = (
     ("-jsdl_strict", None, "file_name"),
     ("-jsm", None, "y | n | d"),
     ("-json", None, "file_name"),
-    ("-K", None, None),
+    ("-K", "block", None),
     ("-k", None, '"checkpoint_dir [init=initial_checkpoint_period] [checkpoint_period] [method=method_name]"'),
     ("-L", None, "login_shell"),
     ("-Lp", None, "ls_project_name"),
@@ -374,7 +374,7 @@ _SELECT = (  # the job selection the control commands share
 
 GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
     _g("bsub", _BSUB_ROWS, "command", "[command [argument ...]]", interspersed=False,
-       alternatives=("-e -eo", "-o -oo", "-r -rn")),
+       alternatives=("-e -eo", "-o -oo", "-r -rn", "-I -Ip -IS -ISp -ISs -Is -IX -K")),
     _g("bmod", _dedupe(_BMOD_ROWS), "args", 'job_ID | "job_ID[index_list]"',
        alternatives=("-sp -spn", "-aps -apsn")),
     _g("bkill", (
@@ -492,6 +492,10 @@ BADMIN: dict[str, Grammar] = {sub: _g("badmin", rows, "names", args) for sub, ro
     ("hclose", _ADMIN_CTRL + (("-i", None, '"lock_id=id"'),), "[host_name ... | host_group ... | all]"),
     ("showconf", (), "mbd"),
 )}
+
+#: bsub's options that make it wait for its job (parameter, the mode the job
+#: stores): -K waits; -I, -Ip, -Is also talk to the job (lsfemu.bsubwait)
+BSUB_WAITING = (("block", "K"), ("interactive", "I"), ("interactive_pty", "Ip"), ("interactive_shell", "Is"))
 
 
 def grammar(cmd: str) -> Grammar:

@@ -77,6 +77,7 @@ class JobView:
     term_time: float | None = None  # -t: "Specified Termination Time <..>"
     rerunnable: bool = False  # -r or the queue's RERUNNABLE: "Re-runnable"
     rerun_never: bool = False  # -rn: "Not Re-runnable"
+    interactive: str | None = None  # bsub -K ("K"), -I, -Ip, -Is
 
     @property
     def display_id(self) -> str:

@@ -12,6 +12,7 @@ import os
 import time
 
 from lsfemu import options
+from lsfemu.cli import watch
 from lsfemu.cli.base import Ctx, Result, parse_job_ids
 from lsfemu.errors import LsfError
 from lsfemu.ops import admin as ops
@@ -199,9 +200,12 @@ def _usage() -> Result:
 #: the `lsfemu` subcommands the daemon carries out (the thin client sends
 #: lsfemu.client.DAEMON_SUBCOMMANDS here; `lsfemu daemon status|stop` come from lsfemu.command)
 REMOTE = {"clock": _clock, "explain": _explain, "host": _host_failure, "daemon": _daemon}
+#: requests of lsfemu's own clients, not subcommands people type: a waiting bsub's looks
+#: (lsfemu.bsubwait -> lsfemu/cli/watch.py)
+INTERNAL = {"watch": watch.run}
 
 
 def lsfemu_remote(c: Ctx) -> Result:
     """`lsfemu clock|explain|host ...` and `lsfemu daemon status|stop`, run inside the daemon."""
-    run = REMOTE.get(c.argv[0]) if c.argv else None
+    run = (REMOTE.get(c.argv[0]) or INTERNAL.get(c.argv[0])) if c.argv else None
     return run(c, c.argv[1:]) if run is not None else _usage()

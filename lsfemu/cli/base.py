@@ -43,6 +43,8 @@ class Ctx:
     #: the daemon serving the command (daemon.server.Daemon: badmin mbdrestart, lsfemu daemon
     #: status|stop act on it), None in-process; handed in so that commands never import the daemon
     daemon: Any = None
+    #: the caller has a terminal (its stdin or stdout is one): bsub -Ip/-Is get a pty only then, as in LSF
+    tty: bool = False
     out: list[str] = field(default_factory=list)
     err: list[str] = field(default_factory=list)
     rc: int = 0

@@ -12,7 +12,7 @@ from typing import Optional
 
 from lsfemu import options
 from lsfemu.cli import bsubpack
-from lsfemu.cli.base import Ctx, Result, ctx, run_command
+from lsfemu.cli.base import Ctx, Result, UsageExit, ctx, run_command
 from lsfemu.errors import NotSubmitted
 from lsfemu.ops import submit as ops
 from lsfemu.render import messages as M
@@ -59,6 +59,10 @@ def bsub(
     term: Optional[str] = None,
     rerun_never: bool = False,
     pack_file: Optional[str] = None,
+    block: bool = False,
+    interactive: bool = False,
+    interactive_pty: bool = False,
+    interactive_shell: bool = False,
     command: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
@@ -70,7 +74,9 @@ def bsub(
                 group=group, cwd=cwd, rerun=rerun or None, gpu=gpu, depend=depend_cond, mem_limit=mem_limit,
                 job_group=job_group,
                 description=description, hold=hold or None, begin=begin, term=term,
-                rerun_never=rerun_never or None)
+                rerun_never=rerun_never or None,
+                block=block or None, interactive=interactive or None, interactive_pty=interactive_pty or None,
+                interactive_shell=interactive_shell or None)
     try:
         script = None
         if command and not _parse_job_script(c, command):
@@ -85,14 +91,30 @@ def bsub(
                 raise NotSubmitted(M.EMPTY_JOB)  # only comments and #BSUB lines
             _merge_script_options(opts, script_opts)
             cmdline = script_command(cmdline)
+        mode = _waiting_mode(opts)
         job = ops.submit(c.cluster, c.caller, ops.SubmitRequest(
-            cmdline, submit_dir=c.cwd, env=c.env, from_host=c.local_host, script=script, **opts))
+            cmdline, submit_dir=c.cwd, env=c.env, from_host=c.local_host, script=script, interactive=mode,
+            **opts))
     except NotSubmitted as e:
         c.error(M.error_text(e))
         return
     c.print(M.submitted(job.id, job.queue, default_queue=job.default_queue_used))
     for line in M.submit_times(job.begin_time, job.term_time):  # after the submission line, on stderr (lsb.sub.c)
         c.error(line, rc=0)
+    if mode is not None and "BSUB_QUIET" not in c.env:
+        # the thin client waits now (lsfemu.bsubwait), as LSF's bsub hands over to nios
+        c.err.append(M.WAITING_FOR_DISPATCH)
+
+
+def _waiting_mode(opts: dict) -> str | None:
+    """-K, -I, -Ip or -Is (taken out of opts); more than one of them is LSF's
+    bad argument combination (lsb.sub.c: the usage, nothing submitted)."""
+    given = [mode for key, mode in options.BSUB_WAITING if opts.pop(key, None)]
+    if len(given) > 1:
+        raise UsageExit()
+    if given and given[0] in ("Ip", "Is") and not ctx().tty:
+        return "I"  # lsb.sub.c: no terminal on either side, no pty
+    return given[0] if given else None
 
 
 def command_line(lsf_conf: dict, words: list[str]) -> str:

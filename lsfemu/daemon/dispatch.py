@@ -82,6 +82,7 @@ def handle(cluster, req: dict, peer_uid: int, user: str | None = None, stdout=No
         stdin=_clean(req["stdin"]) if isinstance(req.get("stdin"), str) else None,
         stdout=stdout,
         daemon=daemon,
+        tty=bool(req.get("tty")),
     )
     use_timezone(ctx.env.get("TZ"))
     try:

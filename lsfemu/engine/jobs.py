@@ -77,6 +77,7 @@ class SubmitSpec:
     begin_time: float | None = None  # bsub -b
     term_time: float | None = None  # bsub -t
     rerun_never: bool = False  # bsub -rn
+    interactive: str | None = None  # bsub -K ("K"), -I, -Ip, -Is
 
 
 class _ArrayHead:
@@ -148,6 +149,7 @@ class Transitions:
             submit_priority=spec.submit_priority, priority=priority, priority_base_time=now, pend_since=now,
             rerunnable=spec.rerunnable, ngpus=spec.ngpus,
             mem_limit_kb=spec.mem_limit_kb, mem_limit_hard=spec.mem_limit_hard, job_group=spec.job_group,
+            interactive=spec.interactive,
             default_queue_used=spec.default_queue_used, submit_time=now, position=0.0,
             exec_hosts="", pend_reasons=dispatch.USER_STOP if spec.hold else dispatch.NEW_JOB,
             sim_runtime=runtime, sim_cputime=cputime,

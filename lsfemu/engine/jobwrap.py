@@ -21,7 +21,8 @@ the job file before starting the wrapper):
   signal.json  why the daemon signalled the job (written by the daemon before
                signalling): {"reason": "TERM_...", "signal": N or null}. With
                a signal number the reason counts only if the job died of it.
-  stdout, stderr  the spooled output (LSF's default; not with LSB_STDOUT_DIRECT)
+  stdout, stderr  the spooled output (LSF's default; not with LSB_STDOUT_DIRECT);
+               an interactive job's (bsub -I, -Ip, -Is) go to bsub instead: `Relay`
   status.json  how the job ended (written last, atomically, after the job
                report): what the daemon collects
 
@@ -304,28 +305,145 @@ def _outputs(spec: dict, jobdir: str):
     return fo, fe
 
 
-def _spawn(spec: dict, jobdir: str) -> tuple[int, str]:
+class Relay:
+    """bsub -I, -Ip, -Is: the job talks to the waiting bsub through the files of
+    its folder `LSFEMU_HOME/interactive/<job ID>/` (the daemon reads and writes
+    them for bsub): `stdout` and `stderr` as the job writes them, `stdin` as
+    bsub sends it, `stdin.eof` once bsub's input has ended. -Ip and -Is run the
+    job on a pseudo-terminal (its stdin, stdout and stderr; what it writes goes
+    to `stdout`), -I on pipes."""
+
+    def __init__(self, conf: dict):
+        d = conf["dir"]
+        os.makedirs(d, mode=0o700, exist_ok=True)
+        self.pty = conf["mode"] in ("Ip", "Is")
+        self.out = open(os.path.join(d, "stdout"), "wb", buffering=0)
+        self.err = None if self.pty else open(os.path.join(d, "stderr"), "wb", buffering=0)
+        self.stdin_path = os.path.join(d, "stdin")
+        self.eof_path = os.path.join(d, "stdin.eof")
+        self.fed = 0  # bytes of `stdin` given to the job
+        self.pending = b""  # read from `stdin`, not yet taken by the job
+        self.input_closed = False
+        if self.pty:
+            self.master, self.slave = os.openpty()
+            os.set_blocking(self.master, False)
+        else:
+            self.in_r, self.in_w = os.pipe()
+            os.set_blocking(self.in_w, False)
+
+    def child(self) -> None:
+        """In the job's process: its session, and its terminal or pipes as 0, 1, 2."""
+        if self.pty:
+            os.close(self.master)
+            os.login_tty(self.slave)  # a new session with the pty as its controlling terminal
+            return
+        os.setsid()
+        os.dup2(self.in_r, 0)
+        os.dup2(self.out.fileno(), 1)
+        os.dup2(self.err.fileno(), 2)
+
+    def forked(self) -> None:
+        """In the wrapper, once the job runs: its ends of the terminal or pipes closed."""
+        if self.pty:
+            os.close(self.slave)
+        else:
+            os.close(self.in_r)
+            self.out.close()
+            self.err.close()
+
+    def fds(self) -> list[int]:
+        return [self.master] if self.pty else []
+
+    def pump(self) -> None:
+        """The job's output to `stdout`; bsub's new input to the job."""
+        if self.pty:
+            self._drain()
+        if self.input_closed:
+            return
+        try:
+            with open(self.stdin_path, "rb") as f:
+                f.seek(self.fed + len(self.pending))
+                self.pending += f.read(1 << 16)
+        except OSError:
+            pass
+        fd = self.master if self.pty else self.in_w
+        while self.pending:
+            try:
+                n = os.write(fd, self.pending)
+            except BlockingIOError:
+                return  # the job has not read yet: the rest waits
+            except OSError:
+                self.pending = b""
+                self._close_input()
+                return
+            self.fed += n
+            self.pending = self.pending[n:]
+        if os.path.exists(self.eof_path) and self._size() <= self.fed:
+            if self.pty:
+                try:
+                    os.write(self.master, b"\x04")  # the terminal's end of input (VEOF)
+                except OSError:
+                    pass
+            self._close_input()
+
+    def _size(self) -> int:
+        try:
+            return os.path.getsize(self.stdin_path)
+        except OSError:
+            return 0
+
+    def _close_input(self) -> None:
+        self.input_closed = True
+        if not self.pty:
+            os.close(self.in_w)
+
+    def _drain(self) -> None:
+        while True:
+            try:
+                data = os.read(self.master, 1 << 16)
+            except (BlockingIOError, OSError):  # EIO: no process holds the terminal any more
+                return
+            if not data:
+                return
+            self.out.write(data)
+
+    def close(self) -> None:
+        """The job has ended: what it left on the terminal, then the files closed."""
+        if self.pty:
+            self._drain()
+            os.close(self.master)
+            self.out.close()
+        elif not self.input_closed:
+            self._close_input()
+
+
+def _spawn(spec: dict, jobdir: str, relay: Relay | None = None) -> tuple[int, str]:
     """Fork and exec the job in a new session; (pid, working directory)."""
     cwd = spec["cwd"]
     if not os.path.isdir(cwd):
         cwd = "/tmp"  # LSF: a submission directory that does not exist -> /tmp
     env = dict(spec["env"])
     env["PWD"] = cwd
-    try:
-        fo, fe = _outputs(spec, jobdir)
-    except OSError:
-        fo = open(os.devnull, "wb")  # LSF: an inaccessible output file is not stored
-        fe = None
+    fo = fe = None
+    if relay is None:
+        try:
+            fo, fe = _outputs(spec, jobdir)
+        except OSError:
+            fo = open(os.devnull, "wb")  # LSF: an inaccessible output file is not stored
+            fe = None
     argv = spec["argv"]
     pid = os.fork()
     if pid == 0:  # the job
         try:
-            os.setsid()
+            if relay is not None:
+                relay.child()
+            else:
+                os.setsid()
+                null = os.open(os.devnull, os.O_RDONLY)
+                os.dup2(null, 0)
+                os.dup2(fo.fileno(), 1)
+                os.dup2((fe or fo).fileno(), 2)
             os.chdir(cwd)
-            null = os.open(os.devnull, os.O_RDONLY)
-            os.dup2(null, 0)
-            os.dup2(fo.fileno(), 1)
-            os.dup2((fe or fo).fileno(), 2)
             os.closerange(3, 65536)
             if spec.get("rlimit_rss"):  # bsub -M passed to the operating system, as LSF does
                 lim = int(spec["rlimit_rss"])
@@ -345,20 +463,29 @@ def _spawn(spec: dict, jobdir: str) -> tuple[int, str]:
                 os.write(2, f"{argv[0]}: {e}\n".encode())
             finally:
                 os._exit(127)
-    fo.close()
-    if fe:
-        fe.close()
+    if relay is not None:
+        relay.forked()
+    else:
+        fo.close()
+        if fe:
+            fe.close()
     return pid, cwd
 
 
-def _wait(pid: int, usage: Usage, jobdir: str) -> tuple[int, object]:
-    """Sample until the job's top process exits; (wait status, rusage)."""
+RELAY_INTERVAL = 0.05  # seconds between looks at an interactive job's input
+
+
+def _wait(pid: int, usage: Usage, jobdir: str, relay: Relay | None = None) -> tuple[int, object]:
+    """Sample until the job's top process exits; (wait status, rusage). An
+    interactive job's terminal and input are relayed meanwhile."""
     try:
         pidfd = os.pidfd_open(pid)
     except (AttributeError, OSError):
         pidfd = None
     next_sample = 0.0
     while True:
+        if relay is not None:
+            relay.pump()
         got, status, ru = os.wait4(pid, os.WNOHANG)
         if got == pid:
             if pidfd is not None:
@@ -370,8 +497,10 @@ def _wait(pid: int, usage: Usage, jobdir: str) -> tuple[int, object]:
             write_json(os.path.join(jobdir, "usage.json"), usage.record(now))
             next_sample = now + SAMPLE_INTERVAL
         wait = max(0.0, next_sample - time.time())
+        if relay is not None:
+            wait = min(wait, RELAY_INTERVAL)
         if pidfd is not None:
-            select.select([pidfd], [], [], wait)
+            select.select([pidfd] + (relay.fds() if relay is not None else []), [], [], wait)
         else:
             time.sleep(min(wait, 0.05))
 
@@ -393,10 +522,13 @@ def run(jobdir: str) -> int:
     for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(s, signal.SIG_IGN)  # the wrapper outlives what hits the job or the daemon
     start = time.time()
-    pid, cwd = _spawn(spec, jobdir)
+    relay = Relay(spec["interactive"]) if spec.get("interactive") else None
+    pid, cwd = _spawn(spec, jobdir, relay)
     write_json(started_path, {"pid": pid, "pgid": pid, "start": start, "cwd": cwd, "wrapper": os.getpid()})
     usage = Usage(pid, bool(spec.get("swap_minus_rss")))
-    status, ru = _wait(pid, usage, jobdir)
+    status, ru = _wait(pid, usage, jobdir, relay)
+    if relay is not None:
+        relay.close()
     end = time.time()
     usage.sample()  # what is left in the group, then clean it up
     try:
@@ -415,7 +547,8 @@ def run(jobdir: str) -> int:
     st = {"status": "DONE" if code == 0 and reason is None else "EXIT", "exit_code": code, "reason": reason,
           "start": start, "end": end, "cwd": cwd, "cpu": round(usage.cpu, 2), "usage": rec}
     try:
-        write_report(spec, jobdir, st)
+        if relay is None:  # an interactive job's output went to bsub, as in LSF: no report
+            write_report(spec, jobdir, st)
     except OSError as e:
         print(f"jobwrap: cannot write the job report: {e}", file=sys.stderr)
     write_json(os.path.join(jobdir, "status.json"), st)

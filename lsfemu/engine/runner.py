@@ -87,6 +87,15 @@ def output_path(spec: str, job_id: int, index: int, cwd: str, kind: str) -> tupl
     return os.path.normpath(full), shown
 
 
+def _read_at(path: str, offset: int, limit: int) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            f.seek(offset)
+            return f.read(limit)
+    except OSError:
+        return b""
+
+
 class Runner:
     """The running jobs of one cluster, seen from the daemon."""
 
@@ -130,6 +139,32 @@ class Runner:
     # -- naming ------------------------------------------------------------------
     def job_dir(self, job) -> str:
         return os.path.join(self.root, f"{job.id}.{job.array_index}.{int(round(job.start_time * 1000))}")
+
+    def interactive_dir(self, job_id: int) -> str:
+        """Where an interactive job's terminal or pipes meet the waiting bsub
+        (jobwrap.Relay names the files); kept after the job until bsub has read it."""
+        return os.path.join(self.home, "interactive", str(job_id))
+
+    def talk(self, job_id: int, out_off: int, err_off: int, limit: int, data: bytes = b"",
+             eof: bool = False) -> tuple[bytes, bytes]:
+        """An interactive job's output from these offsets (at most `limit` bytes
+        of each), after handing it the caller's new input (`eof`: it has ended)."""
+        d = self.interactive_dir(job_id)
+        if data or eof:
+            try:
+                os.makedirs(d, mode=0o700, exist_ok=True)  # the wrapper may not have made it yet
+                if data:
+                    with open(os.path.join(d, "stdin"), "ab") as f:
+                        f.write(data)
+                if eof:
+                    open(os.path.join(d, "stdin.eof"), "a").close()
+            except OSError as e:
+                log.warning("job %s: cannot pass on the caller's input: %s", job_id, e)
+        return _read_at(os.path.join(d, "stdout"), out_off, limit), _read_at(os.path.join(d, "stderr"), err_off, limit)
+
+    def forget_talk(self, job_id: int) -> None:
+        """The waiting bsub has read all: the job's interactive folder goes."""
+        shutil.rmtree(self.interactive_dir(job_id), ignore_errors=True)
 
     # -- starting ----------------------------------------------------------------
     def adopt(self, jobs) -> None:
@@ -265,6 +300,9 @@ class Runner:
         return {
             "argv": [jobfile] if shebang else ["/bin/sh", jobfile], "cwd": cwd, "env": env,
             "stdout": out, "stderr": err, "direct": direct,
+            # bsub -I, -Ip, -Is: the job talks to the waiting bsub (jobwrap.Relay, ops.watch)
+            "interactive": ({"mode": job.interactive, "dir": self.interactive_dir(jid)}
+                            if job.interactive in ("I", "Ip", "Is") else None),
             "swap_minus_rss": cfg.lsf_conf.get("EGO_PIM_SWAP_REPORT", "N").strip().upper() in ("Y", "YES"),
             # bsub -M handed to the operating system (setrlimit RLIMIT_RSS, bytes) unless
             # LSB_JOB_MEMLIMIT=Y makes it a per-job limit LSF alone enforces.

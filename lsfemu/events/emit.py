@@ -121,6 +121,14 @@ def signal_symbol(sig: Any) -> str:
     return text.upper().removeprefix("SIG") if text.upper().startswith("SIG") else text
 
 
+#: bsub -I, -Ip, -Is in JOB_NEW's options (OpenLava lsb.sub.c sets them so)
+_INTERACTIVE_BITS = {
+    "I": lsbatch.SUB_INTERACTIVE,
+    "Ip": lsbatch.SUB_INTERACTIVE | lsbatch.SUB_PTY,
+    "Is": lsbatch.SUB_INTERACTIVE | lsbatch.SUB_PTY | lsbatch.SUB_PTY_SHELL,
+}
+
+
 def _get(job: Any, name: str, default: Any = None) -> Any:
     value = getattr(job, name, default)
     return default if value is None else value
@@ -163,6 +171,11 @@ def job_new(job: Any, time: float, *, uid_of: Callable[[str], int], queue: str |
     depend_cond = _get(job, "dependency", "")
     if depend_cond:
         options |= lsbatch.SUB_DEPEND_COND
+    waiting = _get(job, "interactive", "")
+    if waiting == "K":
+        options2 |= lsbatch.SUB2_BSUB_BLOCK
+    elif waiting:
+        options |= _INTERACTIVE_BITS.get(waiting, lsbatch.SUB_INTERACTIVE)
     rlimits = list(_NEG1_LIMITS)
     run_limit = _get(job, "run_limit_min")
     if run_limit is not None:

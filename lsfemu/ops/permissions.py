@@ -25,6 +25,8 @@ RULES: dict[str, frozenset[str]] = {
     "control": _ANYONE_RESPONSIBLE,
     # bmod -sp, btop, bbot on a job
     "modify": _ANYONE_RESPONSIBLE,
+    # the waiting bsub -K/-I's looks at its job (its output, its input)
+    "watch": frozenset({OWNER, CLUSTER_ADMIN}),
     # bmod -aps/-apsn; bsub/bmod -sp above MAX_USER_PRIORITY; btop/bbot past other users' jobs
     "administer_queue": _ADMINS,
     # brun: force a job to run (mbatchd's runJob: LSF administrators, the queue's administrators)

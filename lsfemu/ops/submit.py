@@ -59,6 +59,12 @@ class SubmitRequest:
     begin: str | None = None  # -b
     term: str | None = None  # -t
     rerun_never: bool | None = None  # -rn
+    #: bsub -K ("K"), -I ("I"), -Ip ("Ip"), -Is ("Is"): the caller waits for the job (lsfemu.bsubwait)
+    interactive: str | None = None
+
+
+#: bsub's waiting modes (the `interactive` column): -K waits, the others also talk to the job
+WAIT_MODES = ("K", "I", "Ip", "Is")
 
 
 def parse_runlimit(text: str) -> float:
@@ -168,6 +174,7 @@ def submit(cl, caller: Caller, r: SubmitRequest):
             array = parse_array_name(name, cfg.params.max_job_array_size)
         except ArraySpecError as e:
             raise NotSubmitted(e.text) from None
+    _check_waiting(cl, r.interactive, array)
     # Run limit
     run_limit = parse_runlimit(r.runlimit) if r.runlimit is not None else None
     # Only the maximum bounds -W; the default applies to jobs without one (Cluster.effective_run_limit).
@@ -233,6 +240,7 @@ def submit(cl, caller: Caller, r: SubmitRequest):
         script=r.script,
         job_group=group,
         **more,
+        interactive=r.interactive,
     )
     if group is not None and cl.job_groups.get(group) is None:
         cl.job_groups.add(group, caller.user)  # LSF makes the group and its missing parents
@@ -240,6 +248,19 @@ def submit(cl, caller: Caller, r: SubmitRequest):
         return cl.submit(spec)
     except NoJobId as e:
         raise NotSubmitted(e.message) from None
+
+
+def _check_waiting(cl, mode: str | None, array) -> None:
+    """-K and -I*: not for job arrays (OpenLava's texts); -I* needs a job that
+    really runs (LSFEMU_CLOCK=wall): a virtual clock simulates jobs."""
+    if mode is None:
+        return
+    if mode not in WAIT_MODES:
+        raise NotSubmitted(M.BAD_ARG)
+    if array is not None:
+        raise NotSubmitted(M.BLOCK_ARRAY if mode == "K" else M.INTERACTIVE_ARRAY)
+    if mode != "K" and cl.clock.mode != "wall":
+        raise NotSubmitted(M.INTERACTIVE_VIRTUAL)
 
 
 def _resolve_dependency(cl, caller: Caller, text: str, array) -> str:

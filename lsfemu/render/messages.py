@@ -116,6 +116,60 @@ PACK_DISABLED = "Pack submission disabled by LSB_MAX_PACK_JOBS in lsf.conf. Job 
 PACK_NOT_TEXT = "Error: File <{}> is not a valid text file. Job not submitted."
 PACK_UNREADABLE = "Cannot read file <{}>. Job not submitted."
 PACK_BAD_LINE = 'Failed to parse command line: "{}"'  # + ". Job not submitted."
+INTERACTIVE_ARRAY = "Interactive job not supported for job arrays"  # OpenLava lsb.sub.c, catgets 440
+BLOCK_ARRAY = "Job array doesn't support -K option"  # catgets 441
+INTERACTIVE_VIRTUAL = ("Interactive job not supported with LSFEMU_CLOCK=virtual: jobs are simulated there, "
+                       "no process runs to talk to; use LSFEMU_CLOCK=wall, or bsub -K")
+
+# --- bsub -K and -I: what the waiting bsub prints on stderr (OpenLava lsb.sub.c and
+# nios.c, LSF's "Example messages"; reference lsf-breadth.md 6.5) ------------------
+WAITING_FOR_DISPATCH = "<<Waiting for dispatch ...>>\n"
+JOB_IS_FINISHED = "<<Job is finished>>\r\n"
+TERMINATED_WHILE_PENDING = "<<Terminated while pending>>\r\n"
+REQUEUED_WAITING = "<<Job has been requeued, waiting for dispatch......>>\n"
+INTERACT_WIDTH = 80  # nios.c's WIDTH: its message lines wrap before column 73
+
+
+def starting_on(host: str) -> str:
+    """``<<Starting on hostA>>`` and nios's CR LF."""
+    return f"<<Starting on {host}>>\r\n"
+
+
+def terminated_by_user(job_id: object) -> str:
+    """nios.c's line for a job killed before it ran (catgets 815), echoed as a message."""
+    return f"Job <{job_id}> has been terminated by user or administrator"
+
+
+def interact_reason(reason: str) -> str:
+    """A pending or suspending reason as LSF's interactive messages show it:
+    host-counted reasons as lsb_pendreason gives them (`` Job's resource
+    requirements not satisfied: 2 hosts;``), the job's own as the sentence
+    (``New job is waiting for scheduling``)."""
+    head, sep, tail = reason.rpartition(": ")
+    if sep and tail.split(" ", 1)[0].isdigit() and tail.rstrip(";").endswith(("host", "hosts")):
+        return f" {reason.rstrip(';')};"
+    return reason
+
+
+def interact_message(lines: list[str]) -> str:
+    """nios.c's prtLine: a CR LF, then each line as ``<< line >>`` (lines
+    longer than the terminal's width broken at column 73 as nios breaks them),
+    each ending with CR LF."""
+    text = "\n".join(lines)
+    out = ["\r\n<< "]
+    cursor = 5
+    for ch in text:
+        if ch == "\n":
+            out.append(" >>\r\n<< ")
+            cursor = 0
+            continue
+        if cursor == INTERACT_WIDTH - 7:
+            out.append(" >>\r\n<< ")
+            cursor = 0
+        out.append(ch)
+        cursor += 1
+    out.append(" >>\r\n")
+    return "".join(out)
 
 # --- composition --------------------------------------------------------------
 

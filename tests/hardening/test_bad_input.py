@@ -476,6 +476,18 @@ CASES = [
       "user3", id="bsub-G-not-a-member"),
     C(["bsub", "-gpu", "num=0", "sleep", "1"], "num=0: Bad GPU requirement syntax. Job not submitted.\n",
       id="bsub-gpu-zero"),
+    # ---- bsub -K, -I, -Ip, -Is (issue 18, part 3) ---------------------------------------------------------
+    C(["bsub", "-K", "-I", "sleep", "1"], usage("bsub"), id="bsub-K-and-I"),
+    C(["bsub", "-Ip", "-Is", "sleep", "1"], usage("bsub"), id="bsub-Ip-and-Is"),
+    C(["bsub", "-I", "sleep", "1"], "Interactive job not supported with LSFEMU_CLOCK=virtual: jobs are simulated "
+      "there, no process runs to talk to; use LSFEMU_CLOCK=wall, or bsub -K. Job not submitted.\n",
+      id="bsub-I-virtual-clock"),
+    C(["bsub", "-K", "-J", "a[1-2]", "sleep", "1"], "Job array doesn't support -K option. Job not submitted.\n",
+      id="bsub-K-job-array"),
+    C(["bsub", "-Is", "-J", "a[1-2]", "sleep", "1"], "Interactive job not supported for job arrays. "
+      "Job not submitted.\n", id="bsub-Is-job-array"),
+    C(["bsub", "-Kz", "sleep", "1"], usage("bsub", "bsub: option cannot have an argument -- K"),
+      id="bsub-K-with-a-value"),
     C(["bsub", "-Z", "sleep", "1"], illegal_option("bsub", "Z"), id="bsub-unknown-option"),
     C(["bsub", "-q"], needs_value("bsub", "q"), id="bsub-q-missing-value"),
     C(["bsub"], "Empty job. Job not submitted.\n", stdin="", id="bsub-empty-stdin"),

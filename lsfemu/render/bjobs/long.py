@@ -18,6 +18,11 @@ from lsfemu.render.wrap import SOFT_SPACE, host_list, wrap_record
 from lsfemu.views import JobView
 
 
+#: bsub -I, -Ip, -Is as bjobs -l's header names them
+INTERACTIVE_MODES = {"I": "Interactive mode", "Ip": "Interactive pseudo-terminal mode",
+                     "Is": "Interactive pseudo-terminal shell mode"}
+
+
 def header_record(job: JobView, *, max_user_priority_set: bool) -> str:
     """The unwrapped header record of bjobs -l (no trailing ``;``)."""
     parts = [f"Job <{display_id(job)}>"]
@@ -33,6 +38,8 @@ def header_record(job: JobView, *, max_user_priority_set: bool) -> str:
         parts.append(f", Application <{job.application}>")
     parts.append(f", Status <{job.status}>")
     parts.append(f", Queue <{job.queue}>")
+    if job.interactive in INTERACTIVE_MODES:
+        parts.append(f", {INTERACTIVE_MODES[job.interactive]}")
     if max_user_priority_set and job.priority is not None:
         parts.append(f", Job Priority <{job.priority}>")
     parts.append(f", Command <{job.command}>")
@@ -64,6 +71,8 @@ def submit_record(job: JobView) -> str:
         parts.append(f", {label} <{job.error_file}>")
     if job.rerunnable or job.rerun_never:
         parts.append(", Not Re-runnable" if job.rerun_never else ", Re-runnable")
+    if job.interactive == "K":
+        parts.append(", Synchronous Execution")  # bsub -K
     mx = job.max_processors
     if job.num_processors > 1 or (mx is not None and mx > 1):
         if mx is not None and mx != job.num_processors:

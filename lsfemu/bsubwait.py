@@ -1,0 +1,144 @@
+"""bsub -K, -I, -Ip, -Is: the thin client waits for the job it submitted, as
+LSF's bsub hands over to nios.
+
+Standard library only, like lsfemu.client: the waiting happens here, never in
+the daemon. After the submission (`Job <N> is submitted ...` and the daemon's
+`<<Waiting for dispatch ...>>`), the client looks at the job again and again
+with a light request (`lsfemu watch`, lsfemu/cli/watch.py) and prints what
+the answer carries: LSF's messages on stderr and, for -I/-Ip/-Is, the job's
+output and error output as it comes; the caller's input goes to the job
+(raw, a key at a time, when -Ip/-Is run on the caller's terminal). It ends
+with the job's exit code. With a virtual clock the client simply keeps
+looking while the clock is moved (`lsfemu clock advance`).
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import sys
+import termios
+import time
+import tty
+
+from lsfemu.options import BSUB_WAITING, GRAMMARS, HelpAsked, OptionError, VersionAsked, parse
+
+FIRST_DELAY = 0.05  # seconds between looks, at first and after anything happened ...
+MAX_DELAY = 0.5  # ... growing to this while nothing does
+
+
+def waiting_mode(argv: list[str], script: str | None) -> str | None:
+    """-K, -I, -Ip or -Is from bsub's options, or from the `#BSUB` lines of a
+    job script (when the command line has none of them)."""
+    try:
+        values = parse(GRAMMARS["bsub"], argv)[0]
+    except (OptionError, HelpAsked, VersionAsked):
+        return None
+    for dest, mode in BSUB_WAITING:
+        if values.get(dest):
+            return mode
+    if script:
+        flags = {o.flag: mode for o in GRAMMARS["bsub"].opts for dest, mode in BSUB_WAITING if o.dest == dest}
+        for line in script.splitlines():
+            words = line.split()
+            if words and words[0] == "#BSUB":
+                for w in words[1:]:
+                    if w in flags:
+                        return flags[w]
+    return None
+
+
+def job_id(out: str) -> int | None:
+    """N of bsub's `Job <N> is submitted to ...`."""
+    head, sep, rest = out.partition("Job <")
+    num = rest.split(">", 1)[0]
+    return int(num) if sep and num.isdigit() else None
+
+
+class _Input:
+    """The caller's input for an interactive job: read as it comes; on a
+    terminal in raw mode for -Ip/-Is (keys, Ctrl-C included, go to the job's
+    pseudo-terminal, which echoes them), restored at the end."""
+
+    def __init__(self, raw: bool):
+        self.fd = 0
+        self.ended = False
+        self.eof_sent = False
+        self.saved = None
+        if raw and os.isatty(self.fd):
+            self.saved = termios.tcgetattr(self.fd)
+            tty.setraw(self.fd)
+
+    def read(self) -> bytes:
+        data = b""
+        while not self.ended and select.select([self.fd], [], [], 0)[0] and len(data) < (1 << 15):
+            try:
+                chunk = os.read(self.fd, 4096)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self.ended = True
+            data += chunk
+        return data
+
+    def wait(self, delay: float) -> None:
+        """Sleep for delay, or less when input comes."""
+        if self.ended:
+            time.sleep(delay)
+            return
+        select.select([self.fd], [], [], delay)
+
+    def restore(self) -> None:
+        if self.saved is not None:
+            termios.tcsetattr(self.fd, termios.TCSADRAIN, self.saved)
+
+
+def _write(stream, text: str) -> None:
+    if text:
+        stream.buffer.write(text.encode("utf-8", "surrogateescape"))
+        stream.buffer.flush()
+
+
+def wait(call, jid: int, mode: str, stdin_free: bool) -> int:
+    """Look at job jid until it has ended; its exit code. `call(cmd, argv)`
+    is lsfemu.client.call; `stdin_free`: the caller's stdin was not the job
+    script (it may go to an interactive job)."""
+    token, out_off, err_off = "-", "0", "0"
+    inp = _Input(mode in ("Ip", "Is")) if mode != "K" and stdin_free else None
+    delay = FIRST_DELAY
+    try:
+        while True:
+            argv = ["watch", str(jid), token, out_off, err_off]
+            data = b""
+            if inp is not None and not token.startswith("-") and token.split("/")[1] != "0":
+                data = inp.read()  # only once the job runs: it is there to take it
+                if data:
+                    argv.append("in=" + data.hex())
+                if inp.ended and not inp.eof_sent:
+                    argv.append("eof")
+                    inp.eof_sent = True
+            out, err, rc = call("lsfemu", argv)
+            if rc != 0:
+                _write(sys.stderr, err)
+                return rc
+            head, _, rest = out.partition("\n")
+            fields = head.split("\t")
+            if len(fields) != 6:
+                _write(sys.stderr, f"lsfemu: unexpected answer from the daemon: {head!r}\n")
+                return 255
+            token, code, out_off, err_off = fields[:4]
+            nmsg, nout = int(fields[4]), int(fields[5])
+            msg, text, errtext = rest[:nmsg], rest[nmsg:nmsg + nout], rest[nmsg + nout:]
+            _write(sys.stderr, msg)
+            _write(sys.stdout, text)
+            _write(sys.stderr, errtext)
+            if code != "-":
+                return int(code) if 0 <= int(code) <= 255 else 255
+            delay = FIRST_DELAY if (msg or text or errtext or data) else min(delay * 1.5, MAX_DELAY)
+            if inp is not None:
+                inp.wait(delay)
+            else:
+                time.sleep(delay)
+    finally:
+        if inp is not None:
+            inp.restore()
