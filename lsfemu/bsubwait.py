@@ -29,7 +29,8 @@ MAX_DELAY = 0.5  # ... growing to this while nothing does
 
 def waiting_mode(argv: list[str], script: str | None) -> str | None:
     """-K, -I, -Ip or -Is from bsub's options, or from the `#BSUB` lines of a
-    job script (when the command line has none of them)."""
+    job script (when the command line has none of them): the job may make
+    bsub wait (the daemon's first answer says whether it does)."""
     try:
         values = parse(GRAMMARS["bsub"], argv)[0]
     except (OptionError, HelpAsked, VersionAsked):
@@ -99,12 +100,13 @@ def _write(stream, text: str) -> None:
         stream.buffer.flush()
 
 
-def wait(call, jid: int, mode: str, stdin_free: bool) -> int:
+def wait(call, jid: int, stdin_free: bool) -> int:
     """Look at job jid until it has ended; its exit code. `call(cmd, argv)`
     is lsfemu.client.call; `stdin_free`: the caller's stdin was not the job
-    script (it may go to an interactive job)."""
+    script (it may go to an interactive job). The daemon says how the job
+    waits (-K, -I, -Ip, -Is; a job that does not wait ends the waiting)."""
     token, out_off, err_off = "-", "0", "0"
-    inp = _Input(mode in ("Ip", "Is")) if mode != "K" and stdin_free else None
+    inp = None
     delay = FIRST_DELAY
     try:
         while True:
@@ -123,11 +125,13 @@ def wait(call, jid: int, mode: str, stdin_free: bool) -> int:
                 return rc
             head, _, rest = out.partition("\n")
             fields = head.split("\t")
-            if len(fields) != 6:
+            if len(fields) != 7:
                 _write(sys.stderr, f"lsfemu: unexpected answer from the daemon: {head!r}\n")
                 return 255
             token, code, out_off, err_off = fields[:4]
-            nmsg, nout = int(fields[4]), int(fields[5])
+            nmsg, nout, mode = int(fields[4]), int(fields[5]), fields[6]
+            if inp is None and mode in ("I", "Ip", "Is") and stdin_free:
+                inp = _Input(raw=mode != "I")
             msg, text, errtext = rest[:nmsg], rest[nmsg:nmsg + nout], rest[nmsg + nout:]
             _write(sys.stderr, msg)
             _write(sys.stdout, text)

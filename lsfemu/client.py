@@ -497,7 +497,7 @@ def run(cmd: str, argv: list[str]) -> int:
             jid = bsubwait.job_id(out)
             if mode is not None and jid is not None:
                 _emit(out, err, rc)
-                return bsubwait.wait(call, jid, mode, stdin_free=stdin_text is None)
+                return bsubwait.wait(call, jid, stdin_free=stdin_text is None)
         return _emit(out, err, rc)
     except KeyboardInterrupt:
         return 130

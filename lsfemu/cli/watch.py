@@ -9,8 +9,9 @@ that each message is printed once while the daemon keeps nothing per caller.
 
 The answer (stdout, exit 0) is one header line
 
-    TOKEN <TAB> EXIT <TAB> OUT_OFFSET <TAB> ERR_OFFSET <TAB> MESSAGE_LENGTH <TAB> OUTPUT_LENGTH
+    TOKEN <TAB> EXIT <TAB> OUT_OFFSET <TAB> ERR_OFFSET <TAB> MESSAGE_LENGTH <TAB> OUTPUT_LENGTH <TAB> MODE
 
+(MODE: the job's K, I, Ip or Is; `-` for a job that does not make bsub wait)
 and then the messages for bsub's stderr, the job's output for its stdout and
 the job's error output for its stderr, one after the other (lengths in
 characters; output bytes travel as surrogate escapes). EXIT is `-` while the
@@ -58,7 +59,9 @@ def run(c: Ctx, args: list[str]) -> Result:
     new_token = f"{job.status}/{look.start_ms}/{zlib.crc32(echo.encode()) if echo else 0}"
     out = look.out.decode("utf-8", "surrogateescape")
     err = look.err.decode("utf-8", "surrogateescape")
-    head = f"{new_token}\t{code}\t{look.out_off}\t{look.err_off}\t{len(msg)}\t{len(out)}\n"
+    if job.interactive is None:  # not a job that makes bsub wait (a `#BSUB -K` bsub did not read)
+        msg, code = "", "0"
+    head = f"{new_token}\t{code}\t{look.out_off}\t{look.err_off}\t{len(msg)}\t{len(out)}\t{job.interactive or '-'}\n"
     return Result(head + msg + out + err, "", 0)
 
 

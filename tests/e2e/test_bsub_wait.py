@@ -127,6 +127,8 @@ def test_I_refused_with_a_virtual_clock_and_bad_combinations(lsf_cluster):
         assert r.rc == 255 and r.out == ""
         assert r.err == ("Interactive job not supported with LSFEMU_CLOCK=virtual: jobs are simulated there, "
                          "no process runs to talk to; use LSFEMU_CLOCK=wall, or bsub -K. Job not submitted.\n")
+    r = c.run(["bsub"], user="user1", stdin="#!/bin/sh\n#BSUB -Is\nhostname\n")  # #BSUB lines too
+    assert r.rc == 255 and r.err.startswith("Interactive job not supported with LSFEMU_CLOCK=virtual")
     r = c.run(["bsub", "-K", "-J", "a[1-3]", "sleep 1"], user="user1")
     assert (r.rc, r.err) == (255, "Job array doesn't support -K option. Job not submitted.\n")
     r = c.run(["bsub", "-I", "-J", "a[1-3]", "sleep 1"], user="user1")
