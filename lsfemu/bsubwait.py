@@ -100,49 +100,80 @@ def _write(stream, text: str) -> None:
         stream.buffer.flush()
 
 
+class _Watch:
+    """What the caller has been shown of job jid: the daemon's token, the output
+    offsets, the job's mode (once the daemon has said it) and its input."""
+
+    def __init__(self, call, jid: int, stdin_free: bool):
+        self.call, self.jid, self.stdin_free = call, jid, stdin_free
+        self.token, self.out_off, self.err_off, self.mode = "-", "0", "0", "-"
+        self.inp: _Input | None = None
+
+    def look(self) -> tuple[int | None, bool]:
+        """One look: what it brought printed; (the exit code once the job has
+        ended, else None; whether anything happened)."""
+        argv = ["watch", str(self.jid), self.token, self.out_off, self.err_off]
+        data = b""
+        inp = self.inp
+        if inp is not None and self.token.split("/")[1:2] not in ([], ["0"]):
+            data = inp.read()  # only once the job runs: it is there to take it
+            if data:
+                argv.append("in=" + data.hex())
+            if inp.ended and not inp.eof_sent:
+                argv.append("eof")
+                inp.eof_sent = True
+        out, err, rc = self.call("lsfemu", argv)
+        if rc != 0:
+            _write(sys.stderr, err)
+            return rc, True
+        head, _, rest = out.partition("\n")
+        fields = head.split("\t")
+        if len(fields) != 7:
+            _write(sys.stderr, f"lsfemu: unexpected answer from the daemon: {head!r}\n")
+            return 255, True
+        self.token, code, self.out_off, self.err_off = fields[:4]
+        nmsg, nout, self.mode = int(fields[4]), int(fields[5]), fields[6]
+        if inp is None and self.mode in TALKING and self.stdin_free:
+            self.inp = _Input(raw=self.mode != "I")
+        msg, text, errtext = rest[:nmsg], rest[nmsg:nmsg + nout], rest[nmsg + nout:]
+        _write(sys.stderr, msg)
+        _write(sys.stdout, text)
+        _write(sys.stderr, errtext)
+        if code != "-":
+            return (int(code) if 0 <= int(code) <= 255 else 255), True
+        return None, bool(msg or text or errtext or data)
+
+
+TALKING = ("I", "Ip", "Is")
+
+
 def wait(call, jid: int, stdin_free: bool) -> int:
     """Look at job jid until it has ended; its exit code. `call(cmd, argv)`
     is lsfemu.client.call; `stdin_free`: the caller's stdin was not the job
     script (it may go to an interactive job). The daemon says how the job
-    waits (-K, -I, -Ip, -Is; a job that does not wait ends the waiting)."""
-    token, out_off, err_off = "-", "0", "0"
-    inp = None
+    waits (-K, -I, -Ip, -Is; a job that does not wait ends the waiting).
+    Ctrl-C in an interactive bsub goes to the job (SIGINT, as nios passes it
+    on; a pty job gets it from its terminal); a second one, or one in -K,
+    ends bsub and leaves the job."""
+    w = _Watch(call, jid, stdin_free)
     delay = FIRST_DELAY
+    interrupted = False
     try:
         while True:
-            argv = ["watch", str(jid), token, out_off, err_off]
-            data = b""
-            if inp is not None and not token.startswith("-") and token.split("/")[1] != "0":
-                data = inp.read()  # only once the job runs: it is there to take it
-                if data:
-                    argv.append("in=" + data.hex())
-                if inp.ended and not inp.eof_sent:
-                    argv.append("eof")
-                    inp.eof_sent = True
-            out, err, rc = call("lsfemu", argv)
-            if rc != 0:
-                _write(sys.stderr, err)
-                return rc
-            head, _, rest = out.partition("\n")
-            fields = head.split("\t")
-            if len(fields) != 7:
-                _write(sys.stderr, f"lsfemu: unexpected answer from the daemon: {head!r}\n")
-                return 255
-            token, code, out_off, err_off = fields[:4]
-            nmsg, nout, mode = int(fields[4]), int(fields[5]), fields[6]
-            if inp is None and mode in ("I", "Ip", "Is") and stdin_free:
-                inp = _Input(raw=mode != "I")
-            msg, text, errtext = rest[:nmsg], rest[nmsg:nmsg + nout], rest[nmsg + nout:]
-            _write(sys.stderr, msg)
-            _write(sys.stdout, text)
-            _write(sys.stderr, errtext)
-            if code != "-":
-                return int(code) if 0 <= int(code) <= 255 else 255
-            delay = FIRST_DELAY if (msg or text or errtext or data) else min(delay * 1.5, MAX_DELAY)
-            if inp is not None:
-                inp.wait(delay)
-            else:
-                time.sleep(delay)
+            try:
+                code, moved = w.look()
+                if code is not None:
+                    return code
+                delay = FIRST_DELAY if moved else min(delay * 1.5, MAX_DELAY)
+                if w.inp is not None:
+                    w.inp.wait(delay)
+                else:
+                    time.sleep(delay)
+            except KeyboardInterrupt:
+                if w.mode not in TALKING or interrupted:
+                    raise
+                interrupted = True
+                call("bkill", ["-s", "INT", str(jid)])
     finally:
-        if inp is not None:
-            inp.restore()
+        if w.inp is not None:
+            w.inp.restore()

@@ -19,8 +19,8 @@ job runs, else the exit code bsub ends with (the job's). Errors are LSF's,
 with exit 255.
 
 The messages are LSF's (render.messages, reference lsf-breadth.md 6.5):
-`<<Starting on host>>`, `<<Job is finished>>` (-K), `<<Terminated while
-pending>>`, `<<Job has been requeued, ...>>`, and the pending and suspending
+`<<Starting on host>>` (-K: with LSB_SUBK_SHOW_EXEC_HOST=Y in lsf.conf),
+`<<Job is finished>>` (-K), `<<Terminated while pending>>` (exit 126), `<<Job has been requeued, ...>>`, and the pending and suspending
 reasons as nios echoes them when they change (unless lsf.conf sets
 LSB_INTERACT_MSG_ENH to something else than y). BSUB_QUIET in the caller's
 environment keeps the starting line and the echoes quiet, BSUB_QUIET2 the
@@ -55,7 +55,7 @@ def run(c: Ctx, args: list[str]) -> Result:
     msg = "".join(_messages(c, look, seen_start, seen_echo, echo))
     code = "-"
     if look.ended:
-        code = "0" if job.status == "DONE" else str(job.exit_code if job.exit_code is not None else 1)
+        code = str(_exit_code(job, look.started))
     new_token = f"{job.status}/{look.start_ms}/{zlib.crc32(echo.encode()) if echo else 0}"
     out = look.out.decode("utf-8", "surrogateescape")
     err = look.err.decode("utf-8", "surrogateescape")
@@ -101,15 +101,30 @@ def _echo(job) -> str:
     return M.interact_message([M.interact_reason(r) for r in reasons]) if reasons else ""
 
 
+#: bsub -K's exit code for a job that ended before it ran (bsub -K in LSF 10.1's reference)
+TERMINATED_PENDING_EXIT = 126
+
+
+def _exit_code(job, started: bool) -> int:
+    if not started:
+        return TERMINATED_PENDING_EXIT
+    if job.status == "DONE":
+        return 0
+    return job.exit_code if job.exit_code is not None else 1
+
+
 def _messages(c: Ctx, look: ops.Look, seen_start: int, seen_echo: int, echo: str):
     job = look.job
+    conf = c.cluster.config.lsf_conf
     quiet, quiet2 = "BSUB_QUIET" in c.env, "BSUB_QUIET2" in c.env
-    echoes = c.cluster.config.lsf_conf.get("LSB_INTERACT_MSG_ENH", "y").strip().lower() == "y" and not quiet
+    echoes = conf.get("LSB_INTERACT_MSG_ENH", "y").strip().lower() == "y" and not quiet
+    # -K says where the job starts only with LSB_SUBK_SHOW_EXEC_HOST (LSF 10.1's bsub -K); -I always
+    show_host = job.interactive != "K" or conf.get("LSB_SUBK_SHOW_EXEC_HOST", "N").strip().upper() in ("Y", "YES")
     if seen_start and not look.started and job.status in PENDING:
         yield M.REQUEUED_WAITING
     if echo and echoes and zlib.crc32(echo.encode()) != seen_echo:
         yield echo
-    if look.started and look.start_ms != seen_start and not quiet:
+    if look.started and look.start_ms != seen_start and not quiet and show_host:
         yield M.starting_on(job.exec_hosts.split()[0])
     if look.ended:
         if not look.started:

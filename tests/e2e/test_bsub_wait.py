@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import pty
 import select
+import signal
 import subprocess
 import time
 from pathlib import Path
@@ -72,6 +73,8 @@ def job_new(c, jid: int):
 
 def test_K_waits_while_the_virtual_clock_runs_and_exits_with_the_jobs_code(lsf_cluster):
     c = lsf_cluster
+    with open(c.path_of("lsf.conf"), "a") as f:
+        f.write("LSB_SUBK_SHOW_EXEC_HOST=Y\n")  # <<Starting on host>> for -K too, as in the reference's transcript
     p = start_bsub(c, ["-K", "sleep 60"], env={"LSFEMU_EXIT_CODE": "3"})
     err = read_until(p.stderr, b"New job is waiting for scheduling >>\r\n")  # the first look echoed it
     assert p.poll() is None  # still waiting: nothing moves a virtual clock but the clock command
@@ -104,7 +107,7 @@ def test_K_job_killed_while_pending(lsf_cluster):
     assert c.run("bkill 1", user="user1").rc == 0
     out, err = finish(p, before_err=err)
     assert out + err == golden("bsub_K_killed_pending.txt")
-    assert p.returncode == 130  # the job's exit code (bkill's SIGINT)
+    assert p.returncode == 126  # LSF 10.1's bsub -K: "exits with value 126 if the job was terminated while pending"
 
 
 def test_K_quiet_and_the_echo_switched_off(lsf_cluster_factory):
@@ -116,7 +119,7 @@ def test_K_quiet_and_the_echo_switched_off(lsf_cluster_factory):
     assert c.run("bjobs -noheader -o stat 1", user="user1").out.strip() == "PEND"  # looked at meanwhile
     c.advance("1m")
     out, err = finish(p, before_err=err)
-    assert err == b"<<Waiting for dispatch ...>>\n<<Starting on hostA>>\r\n"  # no echo, no <<Job is finished>>
+    assert err == b"<<Waiting for dispatch ...>>\n"  # no echo, no <<Job is finished>>, no host (-K's default)
     assert p.returncode == 0
 
 
@@ -167,7 +170,14 @@ def test_I_streams_output_as_the_job_runs_and_exits_with_its_code(wall):
     # -K in wall mode: the real job's exit code
     r = c.run(["bsub", "-K", "exit 5"], user="user1")
     assert r.rc == 5
-    assert r.err == "<<Waiting for dispatch ...>>\n<<Starting on hostA>>\n<<Job is finished>>\n"  # text mode
+    assert r.err == "<<Waiting for dispatch ...>>\n<<Job is finished>>\n"  # text mode; no host without LSB_SUBK_SHOW_EXEC_HOST
+    # Ctrl-C in bsub -I goes to the job (SIGINT), which ends; bsub exits with its code
+    p = start_bsub(c, ["-I", "echo started; sleep 30"])
+    read_until(p.stdout, b"started\n")
+    p.send_signal(signal.SIGINT)
+    finish(p)
+    assert p.returncode == 130
+    assert c.run("bjobs -a -noheader -o 'stat exit_code' 4", user="user1").out.split() == ["EXIT", "130"]
 
 
 def test_I_passes_input_and_Ip_runs_on_a_terminal(wall):
