@@ -41,13 +41,17 @@ class NotModified(LsfError):
 
 
 class NoJobFound(LsfError):
-    """A selection (-J, -q, -u, `0`) that matched no job: by `name` when one was
-    given, else as unfinished jobs (in `queue`)."""
+    """A selection (-J, -q, -u, -m, `0`) that matched no job: by `name` when one
+    was given, else as `kind` jobs ("unfinished"; bkill -stat: "running",
+    "pending", "suspended") in `queue`, on `host`."""
 
-    def __init__(self, name: str | None = None, queue: str | None = None):
+    def __init__(self, name: str | None = None, queue: str | None = None, host: str | None = None,
+                 kind: str = "unfinished"):
         super().__init__("no job found", name)
         self.name = name
         self.queue = queue
+        self.host = host
+        self.kind = kind
 
 
 class BadJobIds(LsfError):

@@ -15,7 +15,7 @@ from lsfemu.errors import LsfError
 from lsfemu.ops import control as ops
 from lsfemu.ops.force import ForceRequest, force_run
 from lsfemu.ops.jobgroups import group_path
-from lsfemu.ops.select import Selection
+from lsfemu.ops.select import STAT_STATES, Selection
 from lsfemu.render import messages
 
 #: the success line of each thing ops.control says happened (bswitch's names its queue)
@@ -30,12 +30,13 @@ _SAID = {
 
 
 def selection(job_ids: list[str] | None, user: str | None = None, queue: str | None = None,
-              name: str | None = None, job_group: str | None = None) -> Selection:
+              name: str | None = None, job_group: str | None = None, host: str | None = None,
+              stat: str | None = None) -> Selection:
     """The Selection of a control command's arguments (`job_group`: -g as
     typed, its path checked here: LsfError for a bad name)."""
     refs, bad = parse_job_refs(job_ids or [])
     group = group_path(job_group) if job_group is not None else None
-    return Selection(tuple(refs), tuple((b, bad_id_message(b)) for b in bad), user, queue, name, group)
+    return Selection(tuple(refs), tuple((b, bad_id_message(b)) for b in bad), user, queue, name, group, host, stat)
 
 
 def answer(c: Ctx, run, dest: str | None = None) -> None:
@@ -52,8 +53,8 @@ def answer(c: Ctx, run, dest: str | None = None) -> None:
         c.error(line)
 
 
-def _need_selection(job_ids, user, queue, name, job_group=None) -> None:
-    if not job_ids and user is None and queue is None and name is None and job_group is None:
+def _need_selection(job_ids, user, queue, name, job_group=None, host=None) -> None:
+    if not job_ids and user is None and queue is None and name is None and job_group is None and host is None:
         raise UsageExit(messages.NEED_JOB_SELECTION)
 
 
@@ -73,7 +74,12 @@ def _signal_number(spec: str) -> tuple[str, int] | None:
 
 
 def bkill(
+    list_signals: bool = False,
+    as_done: bool = False,
     sig: Optional[str] = None,
+    remove: bool = False,
+    stat: Optional[str] = None,
+    host: Optional[str] = None,
     user: Optional[str] = None,
     queue: Optional[str] = None,
     name: Optional[str] = None,
@@ -81,19 +87,29 @@ def bkill(
     job_ids: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
+    if list_signals:
+        c.print(messages.SIGNAL_NAMES)
+        return
+    if remove and sig is not None:
+        raise UsageExit()  # OpenLava's bkill: -r and -s exclude each other
+    if stat is not None and stat not in STAT_STATES:
+        raise UsageExit()
     signal = None
     if sig is not None:
         signal = _signal_number(sig)
         if signal is None:
             c.error(messages.object_error(sig, messages.ILLEGAL_SIGNAL))
             return
-    _need_selection(job_ids, user, queue, name, job_group)
-    answer(c, lambda: ops.kill(c.cluster, c.caller, selection(job_ids, user, queue, name, job_group), signal))
+    if stat is None:  # -stat alone names the caller's jobs in that state, as `0` would
+        _need_selection(job_ids, user, queue, name, job_group, host)
+    answer(c, lambda: ops.kill(c.cluster, c.caller, selection(job_ids, user, queue, name, job_group, host, stat),
+                               signal, remove=remove, as_done=as_done))
 
 
 
 
 def bstop(
+    host: Optional[str] = None,
     user: Optional[str] = None,
     queue: Optional[str] = None,
     name: Optional[str] = None,
@@ -101,13 +117,14 @@ def bstop(
     job_ids: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
-    _need_selection(job_ids, user, queue, name, job_group)
-    answer(c, lambda: ops.stop(c.cluster, c.caller, selection(job_ids, user, queue, name, job_group)))
+    _need_selection(job_ids, user, queue, name, job_group, host)
+    answer(c, lambda: ops.stop(c.cluster, c.caller, selection(job_ids, user, queue, name, job_group, host)))
 
 
 
 
 def bresume(
+    host: Optional[str] = None,
     user: Optional[str] = None,
     queue: Optional[str] = None,
     name: Optional[str] = None,
@@ -115,13 +132,14 @@ def bresume(
     job_ids: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
-    _need_selection(job_ids, user, queue, name, job_group)
-    answer(c, lambda: ops.resume(c.cluster, c.caller, selection(job_ids, user, queue, name, job_group)))
+    _need_selection(job_ids, user, queue, name, job_group, host)
+    answer(c, lambda: ops.resume(c.cluster, c.caller, selection(job_ids, user, queue, name, job_group, host)))
 
 
 
 
 def bswitch(
+    host: Optional[str] = None,
     user: Optional[str] = None,
     queue: Optional[str] = None,
     name: Optional[str] = None,
@@ -132,8 +150,8 @@ def bswitch(
     if not args:
         raise UsageExit(messages.NEED_DEST_QUEUE)
     dest = args.pop(0)
-    _need_selection(args, user, queue, name)
-    sel = selection(args, user, queue, name)
+    _need_selection(args, user, queue, name, host=host)
+    sel = selection(args, user, queue, name, host=host)
     answer(c, lambda: ops.switch(c.cluster, c.caller, sel, dest), dest)
 
 

@@ -228,16 +228,27 @@ class Transitions:
         job.segment_start = None
         self.cl.accounts.charge(job, t)
 
-    def kill(self, job: Job, actor: str, signum: int | None = None) -> None:
-        """End a job by a signal: bkill's default sequence (None) or `bkill -s`."""
+    def kill(self, job: Job, actor: str, signum: int | None = None, *, remove: bool = False,
+             as_done: bool = False) -> None:
+        """End a job by a signal: bkill's default sequence (None) or `bkill -s`.
+        `remove` (bkill -r): the job leaves at once, its processes killed
+        without waiting for them; `as_done` (bkill -d of a started job): it is
+        recorded DONE when it ends."""
         t = self.cl.now()
         self.cl.log(job, "SIGNAL", actor, t, signal="KILL" if signum is None else signum)
         owner = actor == job.user
         reason = "TERM_OWNER: job killed by owner" if owner else "TERM_ADMIN: job killed by root or LSF administrator"
-        if self.running_real(job):  # signal the process; it ends when the process does
-            self.cl.runner.kill(self.cl, job, signum, reason)
-            return
         code = simulate.KILL_EXIT_CODE if signum is None else 128 + signum
+        if remove:
+            self.leave_run(job)
+            self.finish(job, t, "EXIT", code, reason)
+            return
+        if self.running_real(job):  # signal the process; it ends when the process does
+            self.cl.runner.kill(self.cl, job, signum, reason, as_done=as_done)
+            return
+        if as_done:
+            self.finish(job, t, "DONE", None, None)
+            return
         self.finish(job, t, "EXIT", code, reason)
 
     def deadline(self, job: Job, t: float) -> None:

@@ -380,6 +380,8 @@ class Runner:
                 if st is None:
                     st = self._lost(d, now)
             if st is not None:
+                if (read_json(os.path.join(d, "signal.json")) or {}).get("done"):  # bkill -d
+                    st = dict(st, status="DONE", exit_code=0, reason=None)
                 self._forget(d)
                 self.active.discard(key)
                 self.done_dirs.append(d)
@@ -514,10 +516,11 @@ class Runner:
                     pass
         self.queued[d] = keep
 
-    def _note(self, d: str, reason: str | None, signum: int | None) -> None:
-        """Why the job was signalled, for its end (see lsfemu/engine/jobwrap.py)."""
+    def _note(self, d: str, reason: str | None, signum: int | None, as_done: bool = False) -> None:
+        """Why the job was signalled, for its end (see lsfemu/engine/jobwrap.py);
+        `as_done` (bkill -d): its end is recorded DONE (read back by `poll`)."""
         try:
-            write_json(os.path.join(d, "signal.json"), {"reason": reason, "signal": signum})
+            write_json(os.path.join(d, "signal.json"), {"reason": reason, "signal": signum, "done": as_done})
         except OSError as e:
             log.warning("cannot record the signal reason in %s: %s", d, e)
 
@@ -527,15 +530,16 @@ class Runner:
             return [signal.SIGKILL]  # LSF: a parallel job only gets SIGKILL
         return [signal.SIGINT, signal.SIGTERM, signal.SIGKILL]
 
-    def kill(self, cl, job, signum: int | None, reason: str) -> None:
-        """bkill: the default sequence (signum None) or one signal (bkill -s)."""
+    def kill(self, cl, job, signum: int | None, reason: str, as_done: bool = False) -> None:
+        """bkill: the default sequence (signum None) or one signal (bkill -s);
+        `as_done`: bkill -d."""
         d = self.job_dir(job)
         now = time.time()
         if signum is None:
             if d in self.killing:
                 return  # a sequence is under way already
             self.killing.add(d)
-            self._note(d, reason, None)
+            self._note(d, reason, None, as_done)
             interval = max(0, cl.config.params.job_terminate_interval)
             for i, s in enumerate(self._sequence(cl, job)):
                 self._queue(d, now + i * interval, [s])

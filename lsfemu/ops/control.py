@@ -16,7 +16,7 @@ from lsfemu.errors import BadJobIds, JobError, LsfError, NoJobFound
 from lsfemu.jobstate import ANY_SUSPENDED, FINISHED, ON_HOST, PENDING
 from lsfemu.ops import permissions
 from lsfemu.ops.permissions import Caller
-from lsfemu.ops.select import Selection, targets
+from lsfemu.ops.select import Selection, hosts_named, targets
 from lsfemu.render import messages as M
 
 # Signals that leave a simulated job running (their default action is to ignore).
@@ -50,14 +50,20 @@ def _chosen(cluster, caller: Caller, sel: Selection, keep=None, *, check: bool =
         raise LsfError(M.NO_SUCH_QUEUE, sel.queue)
     if check and sel.job_group is not None and cluster.job_groups.get(sel.job_group) is None:
         raise LsfError(M.NO_JOB_GROUP, sel.job_group)
+    if sel.host is not None and hosts_named(cluster.config, sel.host) is None:
+        raise LsfError(M.BAD_HOST, sel.host)
     if sel.bad:
         raise BadJobIds(list(sel.bad))
     found = targets(cluster, caller.user, sel)
     if keep is not None:
         found = [t for t in found if keep(*t)]
     if check and not found:
-        raise NoJobFound(sel.name, sel.queue)
+        raise NoJobFound(sel.name, sel.queue, sel.host, _STAT_KIND.get(sel.stat, "unfinished"))
     return found
+
+
+#: bkill -stat's word -> how "No ... job found" names the jobs
+_STAT_KIND = {"run": "running", "pend": "pending", "susp": "suspended"}
 
 
 def apply(cluster, caller: Caller, found: list, action: Callable[[object], str]) -> list[Outcome]:
@@ -97,8 +103,12 @@ def apply(cluster, caller: Caller, found: list, action: Callable[[object], str])
     return outcomes
 
 
-def kill(cluster, caller: Caller, sel: Selection, signal: tuple[str, int] | None) -> list[Outcome]:
-    """bkill [-s signal]: `signal` is (name without SIG, number), None for bkill's own kill."""
+def kill(cluster, caller: Caller, sel: Selection, signal: tuple[str, int] | None, *, remove: bool = False,
+         as_done: bool = False) -> list[Outcome]:
+    """bkill [-s signal]: `signal` is (name without SIG, number), None for bkill's own kill.
+    `remove` (-r): the jobs leave at once, their processes killed without waiting;
+    `as_done` (-d): a started job is recorded DONE when it ends (ignored with -s
+    or -r, and for jobs that have not started, as LSF documents)."""
     signame, signum = signal or ("KILL", 9)
     user = caller.user
 
@@ -121,9 +131,12 @@ def kill(cluster, caller: Caller, sel: Selection, signal: tuple[str, int] | None
             raise JobError(M.JOB_FINISHED)
         if job.status in PENDING and signal is not None:
             return on_pending(job)
-        if signame in ("KILL", "TERM", "INT") or signal is None:
-            cluster.kill(job, user, signum=signum if signal is not None else None)
-            return TERMINATED if signal is None else SIGNALED
+        if signal is None:
+            cluster.kill(job, user, remove=remove, as_done=as_done and not remove and job.status in ON_HOST)
+            return TERMINATED
+        if signame in ("KILL", "TERM", "INT"):
+            cluster.kill(job, user, signum=signum)
+            return SIGNALED
         if signame in _STOPS:
             cluster.stop(job, user)
         elif signame in _IGNORED:

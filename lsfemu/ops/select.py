@@ -1,6 +1,6 @@
 """Which jobs a command names: job IDs and index lists, `0` for all of the
-caller's unfinished jobs, the -u/-q/-J/-g filters (bkill, bstop, bresume,
-bswitch, bmig, brequeue; bjobs and bmod use the pieces)."""
+caller's unfinished jobs, the -u/-q/-J/-g/-m filters and bkill's -stat (bkill,
+bstop, bresume, bswitch, bmig, brequeue; bjobs and bmod use the pieces)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,14 @@ import fnmatch
 import re
 from dataclasses import dataclass
 
-from lsfemu.jobstate import ON_HOST, PENDING
+from lsfemu.jobstate import ANY_SUSPENDED, ON_HOST, PENDING
 from lsfemu.sched.arrayspec import ArraySpecError, in_ranges, parse_index_list
 
 #: jobs a signal can reach: not an UNKWN job (its host is lost), not a finished one
 SIGNALLABLE = PENDING + ON_HOST
+
+#: bkill -stat: the states each word names (pend and susp as bjobs -p and -s count them)
+STAT_STATES = {"run": ("RUN",), "pend": PENDING, "susp": ANY_SUSPENDED}
 
 
 def users(config, caller_user: str, u: str | None) -> set[str] | None:
@@ -60,6 +63,18 @@ class Selection:
     queue: str | None = None
     name: str | None = None
     job_group: str | None = None  # -g: jobs of that group only (not of its subgroups: bkill(1))
+    #: -m: the jobs that run on this host (or on a host of this host group)
+    host: str | None = None
+    #: bkill -stat: a key of STAT_STATES; jobs in other states are left out, job IDs too
+    stat: str | None = None
+
+
+def hosts_named(config, name: str) -> set[str] | None:
+    """The hosts `-m name` stands for (a host, or an lsb.hosts host group); None
+    when the cluster has no such host or group."""
+    if name in config.host_groups:
+        return {h for m in config.host_groups[name] for h in config.host_groups.get(m, [m])}
+    return {name} if name in config.host_names else None
 
 
 def targets(cluster, caller_user: str, sel: Selection) -> list[tuple[object | None, str]]:
@@ -67,6 +82,22 @@ def targets(cluster, caller_user: str, sel: Selection) -> list[tuple[object | No
     A job array named by its ID alone is one target: the list of its
     elements, answered in one line (`Job <123> is being terminated`); an
     index list (`123[1-5]`) gives one target per element that exists."""
+    out = _targets(cluster, caller_user, sel)
+    if sel.stat is None:
+        return out
+    keep = STAT_STATES[sel.stat]
+    kept: list[tuple[object | None, str]] = []
+    for job, typed in out:
+        if isinstance(job, list):
+            job = [e for e in job if e.status in keep]
+            if job:
+                kept.append((job, typed))
+        elif job is not None and job.status in keep:
+            kept.append((job, typed))
+    return kept
+
+
+def _targets(cluster, caller_user: str, sel: Selection) -> list[tuple[object | None, str]]:
     out: list[tuple[object | None, str]] = []
     if sel.refs and not any(i[0] == 0 for i in sel.refs):
         for jid, ranges, typed in sel.refs:
@@ -83,6 +114,7 @@ def targets(cluster, caller_user: str, sel: Selection) -> list[tuple[object | No
                 out.extend((j, f"{j.id}[{j.array_index}]") for j in found)
         return out
     named = users(cluster.config, caller_user, sel.user)
+    on = hosts_named(cluster.config, sel.host) if sel.host is not None else None
     for j in sorted(cluster.jobs.values(), key=lambda j: j.position):
         if j.status not in SIGNALLABLE:
             continue
@@ -93,6 +125,8 @@ def targets(cluster, caller_user: str, sel: Selection) -> list[tuple[object | No
         if sel.name is not None and not name_matches(sel.name, j):
             continue
         if sel.job_group is not None and j.job_group != sel.job_group:
+            continue
+        if on is not None and on.isdisjoint(j.exec_hosts.split()):
             continue
         out.append((j, str(j.id) if not j.array_index else f"{j.id}[{j.array_index}]"))
     return out

@@ -110,6 +110,9 @@ BAD_MEMLIMIT = "MEMLIMT value should be a positive integer"  # OpenLava's spelli
 BAD_GPU_REQ = "Bad GPU requirement syntax"
 BAD_NPROC = "Bad argument for option -n"
 FORCE_FAILED = "Failed to run the job"  # brun's lsb_perror prefix: `Failed to run the job: <reason>`
+#: bkill -l: the signal names LSF's bkill lists (OpenLava lib.sig.c sigSymbol, in its order)
+SIGNAL_NAMES = ("HUP INT QUIT ILL TRAP IOT EMT FPE KILL BUS SEGV SYS PIPE ALRM TERM STOP TSTP CONT CHLD TTIN "
+                "TTOU IO XCPU XFSZ VTALRM PROF WINCH LOST USR1 USR2 ")
 BMOD_EXCLUSIVE = "bmod: -sp and -spn, and -aps and -apsn, cannot be used together."
 # bsub -pack (OpenLava's cmd.sub.c texts; IBM documents none)
 PACK_DISABLED = "Pack submission disabled by LSB_MAX_PACK_JOBS in lsf.conf. Job not submitted."
@@ -254,7 +257,9 @@ def error_text(e: errors.LsfError) -> str:
     if isinstance(e, errors.BadJobIds):
         return "\n".join(object_error(arg, reason) for arg, reason in e.bad)
     if isinstance(e, errors.NoJobFound):
-        return not_found(e.name) if e.name is not None else no_job_found("unfinished", queue=e.queue)
+        if e.name is not None:
+            return not_found(e.name, host=e.host)
+        return no_job_found(e.kind, queue=e.queue, host=e.host)
     if isinstance(e, errors.WallClockAhead):
         return (f"LSFEMU_CLOCK=wall: the cluster's clock is at {ctime(e.cluster_time)}, ahead of this machine's "
                 f"({ctime(e.wall_time)}); time cannot run backwards: keep LSFEMU_CLOCK=virtual until then")

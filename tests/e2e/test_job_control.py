@@ -14,7 +14,7 @@ import pytest
 from lsfemu.events.log import read_events
 from lsfemu.events.records import JobForce, JobSignal, JobStart, JobStatus
 
-pytestmark = pytest.mark.slow(25)
+pytestmark = pytest.mark.slow(45)
 
 
 def _stat(c, jid, field="stat"):
@@ -101,3 +101,78 @@ def test_brun_refusals_change_nothing(lsf_cluster):
     r = c.run("brun -m hostA '12[6]'", user="lsfadmin")  # one element of the array may be forced
     assert (r.out, r.rc) == ("Job <12[6]> is being forced to run.\n", 0)
     assert _stat(c, "'12[6]'", "stat exec_host") == "RUN hostA"
+
+
+# -- bkill -l -stat -d, and -m for bkill, bstop, bresume, bswitch ---------------------------------------
+
+
+def test_bkill_l_lists_the_signal_names(lsf_cluster):
+    r = lsf_cluster.run("bkill -l", user="user1")
+    assert (r.out, r.err, r.rc) == (
+        "HUP INT QUIT ILL TRAP IOT EMT FPE KILL BUS SEGV SYS PIPE ALRM TERM STOP TSTP CONT CHLD TTIN TTOU IO "
+        "XCPU XFSZ VTALRM PROF WINCH LOST USR1 USR2 \n", "", 0)
+
+
+def test_bkill_stat_kills_the_jobs_in_that_state_only(lsf_cluster):
+    c = lsf_cluster
+    _fill(c, 10)  # 1-8 RUN, 9-10 PEND
+    c.run("bstop 2 9", user="user1")  # 2 USUSP, 9 PSUSP
+    c.run("bsub sleep 600", user="user2")  # 11: user2's, left alone
+    c.advance("10s")
+    r = c.run("bkill -stat susp", user="user1")
+    assert (r.out, r.err, r.rc) == ("Job <2> is being terminated\nJob <9> is being terminated\n", "", 0)
+    r = c.run("bkill -stat pend 10 3", user="user1")  # job IDs too: 3 runs, and is left out silently
+    assert (r.out, r.err, r.rc) == ("Job <10> is being terminated\n", "", 0)
+    assert [_stat(c, j) for j in (2, 3, 9, 10, 11)] == ["EXIT", "RUN", "EXIT", "EXIT", "RUN"]
+    r = c.run("bkill -stat pend", user="user1")
+    assert (r.out, r.err, r.rc) == ("", "No pending job found\n", 255)
+    r = c.run("bkill -stat run -q normal", user="user1")
+    assert r.out.count("is being terminated") == 7 and _stat(c, 11) == "RUN"
+    assert c.run("bkill -stat susp", user="user1").err == "No suspended job found\n"
+    assert c.run("bkill -stat run", user="user1").err == "No running job found\n"
+
+
+def test_bkill_d_records_a_started_job_done_and_a_pending_one_exit(lsf_cluster):
+    c = lsf_cluster
+    _fill(c)
+    assert c.run("bkill -d 1 9", user="user1").out == "Job <1> is being terminated\nJob <9> is being terminated\n"
+    assert (_stat(c, 1), _stat(c, 9)) == ("DONE", "EXIT")  # -d counts for started jobs only
+    done = [r for r in _records(c, JobStatus) if r.job_id == 1]
+    assert done[-1].status & 64  # JOB_STAT_DONE (with the post-job bit)
+    sig = [r for r in _records(c, JobSignal) if r.job_id == 1]
+    assert [(s.signal_symbol, s.user_name) for s in sig] == [("KILL", "user1")]
+
+
+def test_bkill_r_removes_a_job_at_once(lsf_cluster):
+    c = lsf_cluster
+    _fill(c)
+    r = c.run("bkill -r 1 9", user="user1")
+    assert (r.out, r.rc) == ("Job <1> is being terminated\nJob <9> is being terminated\n", 0)
+    assert (_stat(c, 1, "stat exit_code"), _stat(c, 9)) == ("EXIT 130", "EXIT")
+    r = c.run("bkill -r -s KILL 2", user="user1")  # -r and -s exclude each other: the usage, nothing done
+    assert (r.out, r.rc) == ("", 255) and r.err.startswith("Usage: bkill ")
+    assert _stat(c, 2) == "RUN"
+
+
+def test_m_selects_the_jobs_on_a_host(lsf_cluster):
+    c = lsf_cluster
+    c.write("lsb.hosts", c.path_of("lsb.hosts").read_text()
+            + "\nBegin HostGroup\nGROUP_NAME GROUP_MEMBER\nbc_hosts (hostB hostC)\nEnd HostGroup\n")
+    assert c.run("badmin reconfig", user="lsfadmin").rc == 0
+    _fill(c, 8)  # 1-4 on hostA, 5-8 on hostB
+    assert [_stat(c, j, "exec_host") for j in (1, 5)] == ["hostA", "hostB"]
+    r = c.run("bstop -m hostB", user="user1")
+    assert r.out == "".join(f"Job <{j}> is being stopped\n" for j in (5, 6, 7, 8))
+    assert [_stat(c, j) for j in (4, 5)] == ["RUN", "USUSP"]
+    r = c.run("bresume -m bc_hosts", user="user1")  # a host group
+    assert r.out == "".join(f"Job <{j}> is being resumed\n" for j in (5, 6, 7, 8))
+    r = c.run("bswitch -m hostA priority", user="user1")
+    assert r.out == "".join(f"Job <{j}> is switched to queue <priority>\n" for j in (1, 2, 3, 4))
+    assert [_stat(c, j, "queue") for j in (1, 5)] == ["priority", "normal"]
+    r = c.run("bkill -m hostC", user="user1")
+    assert (r.out, r.err, r.rc) == ("", "No unfinished job found on host/group <hostC>\n", 255)
+    r = c.run("bkill -m nosuch", user="user1")
+    assert (r.out, r.err, r.rc) == ("", "nosuch: Bad host name, host group name or cluster name\n", 255)
+    r = c.run("bkill -m hostB", user="user1")
+    assert r.out == "".join(f"Job <{j}> is being terminated\n" for j in (5, 6, 7, 8))
+    assert [_stat(c, j) for j in (1, 5)] == ["RUN", "EXIT"]
