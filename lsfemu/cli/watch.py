@@ -120,7 +120,7 @@ def _messages(c: Ctx, look: ops.Look, seen_start: int, seen_echo: int, echo: str
     echoes = conf.get("LSB_INTERACT_MSG_ENH", "y").strip().lower() == "y" and not quiet
     # -K says where the job starts only with LSB_SUBK_SHOW_EXEC_HOST (LSF 10.1's bsub -K); -I always
     show_host = job.interactive != "K" or conf.get("LSB_SUBK_SHOW_EXEC_HOST", "N").strip().upper() in ("Y", "YES")
-    if seen_start and not look.started and job.status in PENDING:
+    if seen_start and look.start_ms != seen_start:  # back to pending, or already started again
         yield M.REQUEUED_WAITING
     if echo and echoes and zlib.crc32(echo.encode()) != seen_echo:
         yield echo

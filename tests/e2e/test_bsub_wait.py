@@ -24,7 +24,7 @@ from lsfemu.events.log import read_events
 from lsfemu.testing import _command_path
 from tests.hardening.test_bad_input import snapshot, socket_call
 
-pytestmark = pytest.mark.slow(45)
+pytestmark = pytest.mark.slow(50)
 
 GOLDEN = Path(__file__).parent / "golden"
 WATCH_USAGE = "Usage: lsfemu watch JOB_ID TOKEN OUT_OFFSET ERR_OFFSET [in=HEX] [eof]\n"
@@ -108,6 +108,36 @@ def test_K_job_killed_while_pending(lsf_cluster):
     out, err = finish(p, before_err=err)
     assert out + err == golden("bsub_K_killed_pending.txt")
     assert p.returncode == 126  # LSF 10.1's bsub -K: "exits with value 126 if the job was terminated while pending"
+
+
+def test_K_echoes_each_change_and_waits_through_a_requeue(lsf_cluster):
+    c = lsf_cluster
+    with open(c.path_of("lsf.conf"), "a") as f:
+        f.write("LSB_SUBK_SHOW_EXEC_HOST=Y\n")
+    p = start_bsub(c, ["-K", "sleep 600"])
+    err = read_until(p.stderr, b"<< New job is waiting for scheduling >>\r\n")
+    steps = (
+        (["bstop", "1"], b"\r\n<< The job was suspended by the user while pending >>\r\n"),
+        (["bresume", "1"], b"\r\n<< Waiting for scheduling after resumed by user >>\r\n"),
+        (["lsfemu", "clock", "advance", "1m"], b"<<Starting on hostA>>\r\n"),
+        (["bstop", "1"], b"\r\n<< The job was suspended by user >>\r\n"),
+        (["brequeue", "-a", "1"], b"<<Job has been requeued, waiting for dispatch......>>\n"),
+        (["lsfemu", "clock", "advance", "20m"], b"<<Job is finished>>\r\n"),
+    )
+    for argv, shown in steps:
+        assert c.run(argv, user="user1").rc == 0, argv
+        err += read_until(p.stderr, shown)
+    out, err = finish(p, before_err=err)
+    assert p.returncode == 0  # the job's second run ended DONE: bsub waited through the requeue
+    assert err == (b"<<Waiting for dispatch ...>>\n"
+                   b"\r\n<< New job is waiting for scheduling >>\r\n"
+                   b"\r\n<< The job was suspended by the user while pending >>\r\n"
+                   b"\r\n<< Waiting for scheduling after resumed by user >>\r\n"
+                   b"<<Starting on hostA>>\r\n"
+                   b"\r\n<< The job was suspended by user >>\r\n"
+                   b"<<Job has been requeued, waiting for dispatch......>>\n"
+                   b"<<Starting on hostA>>\r\n"  # lsfemu dispatched the requeued job at once
+                   b"<<Job is finished>>\r\n")
 
 
 def test_K_quiet_and_the_echo_switched_off(lsf_cluster_factory):
