@@ -78,6 +78,9 @@ class JobView:
     rerunnable: bool = False  # -r or the queue's RERUNNABLE: "Re-runnable"
     rerun_never: bool = False  # -rn: "Not Re-runnable"
     interactive: str | None = None  # bsub -K ("K"), -I, -Ip, -Is
+    input_file: str | None = None  # -i / -is: "Input File <..>" / "Input File(Spooled) <..>"
+    input_spooled: bool = False
+    login_shell: str | None = None  # -L: "Login Shell <..>"
 
     @property
     def display_id(self) -> str:

@@ -63,6 +63,11 @@ def bsub(
     interactive: bool = False,
     interactive_pty: bool = False,
     interactive_shell: bool = False,
+    env_spec: Optional[str] = None,
+    outdir: Optional[str] = None,
+    login_shell: Optional[str] = None,
+    input_file: Optional[str] = None,
+    input_spool: Optional[str] = None,
     command: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
@@ -76,7 +81,9 @@ def bsub(
                 description=description, hold=hold or None, begin=begin, term=term,
                 rerun_never=rerun_never or None,
                 block=block or None, interactive=interactive or None, interactive_pty=interactive_pty or None,
-                interactive_shell=interactive_shell or None)
+                interactive_shell=interactive_shell or None,
+                env_spec=env_spec, outdir=outdir, login_shell=login_shell,
+                input_file=input_file, input_spool=input_spool)
     try:
         script = None
         if command and not _parse_job_script(c, command):

@@ -78,6 +78,12 @@ class SubmitSpec:
     term_time: float | None = None  # bsub -t
     rerun_never: bool = False  # bsub -rn
     interactive: str | None = None  # bsub -K ("K"), -I, -Ip, -Is
+    env_spec: str | None = None  # bsub -env, as given
+    exec_env: dict[str, str] | None = None  # ... the job's environment it makes (None: env)
+    outdir: str | None = None  # bsub -outdir
+    login_shell: str | None = None  # bsub -L
+    input_file: str | None = None  # bsub -i / -is
+    input_spooled: bool = False  # bsub -is
 
 
 class _ArrayHead:
@@ -153,9 +159,11 @@ class Transitions:
             default_queue_used=spec.default_queue_used, submit_time=now, position=0.0,
             exec_hosts="", pend_reasons=dispatch.USER_STOP if spec.hold else dispatch.NEW_JOB,
             sim_runtime=runtime, sim_cputime=cputime,
-            sim_exit_code=exit_code, work_done=0.0, env_json=json.dumps(spec.env),
+            sim_exit_code=exit_code, work_done=0.0,
+            env_json=json.dumps(spec.env if spec.exec_env is None else spec.exec_env),
             description=spec.description, begin_time=spec.begin_time, term_time=spec.term_time,
-            rerun_never=spec.rerun_never,
+            rerun_never=spec.rerun_never, env_spec=spec.env_spec, outdir=spec.outdir,
+            login_shell=spec.login_shell, input_file=spec.input_file, input_spooled=spec.input_spooled,
         )
         job.position = self.next_position()
         self.cl.session.add(job)

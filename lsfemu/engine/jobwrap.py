@@ -439,10 +439,10 @@ def _spawn(spec: dict, jobdir: str, relay: Relay | None = None) -> tuple[int, st
                 relay.child()
             else:
                 os.setsid()
-                null = os.open(os.devnull, os.O_RDONLY)
-                os.dup2(null, 0)
                 os.dup2(fo.fileno(), 1)
                 os.dup2((fe or fo).fileno(), 2)
+                stdin = spec.get("stdin")  # bsub -i / -is: a file that cannot be opened ends the job (127)
+                os.dup2(os.open(stdin or os.devnull, os.O_RDONLY), 0)
             os.chdir(cwd)
             os.closerange(3, 65536)
             if spec.get("rlimit_rss"):  # bsub -M passed to the operating system, as LSF does
@@ -460,7 +460,7 @@ def _spawn(spec: dict, jobdir: str, relay: Relay | None = None) -> tuple[int, st
             os.execve(argv[0], argv, env)
         except BaseException as e:  # noqa: BLE001 - report and leave with LSF's "command not found"
             try:
-                os.write(2, f"{argv[0]}: {e}\n".encode())
+                os.write(2, f"{getattr(e, 'filename', None) or argv[0]}: {e}\n".encode())
             finally:
                 os._exit(127)
     if relay is not None:

@@ -51,6 +51,7 @@ import subprocess
 import sys
 import time
 
+from lsfemu.engine import execopts
 from lsfemu.engine.jobwrap import read_json, write_json
 from lsfemu.jobstate import ON_HOST, SUSPENDED
 from lsfemu.sched import resreq, simulate
@@ -246,6 +247,8 @@ class Runner:
         cwd = job.specified_cwd or job.cwd or "/"
         out_base = cwd if os.path.isdir(cwd) else "/tmp"
         hosts = job.exec_hosts.split()
+        made = execopts.outdir(job, job.cwd or cwd, hosts[0] if hosts else None)  # bsub -outdir
+        out_base = made or out_base
         counts = host_counts(hosts)
         try:
             env = json.loads(job.env_json or "{}")
@@ -293,12 +296,17 @@ class Runner:
             env["LSB_ERRORFILE"] = err_shown
         if job.res_req:
             env["LSB_EFFECTIVE_RSRCREQ"] = job.res_req
+        if made:
+            env["LSB_OUTDIR"] = made
+        env.setdefault("HOME", job.home or "/")  # sbatchd's: the execution home, whatever -env kept
         try:
             mem = resreq.rusage_amounts(job.res_req, job.num_processors, cl.per_slot, cl.rusage_units).get("mem")
         except resreq.ResReqError:
             mem = None
         return {
-            "argv": [jobfile] if shebang else ["/bin/sh", jobfile], "cwd": cwd, "env": env,
+            "argv": (execopts.login_argv(job.login_shell, jobfile) if job.login_shell
+                     else [jobfile] if shebang else ["/bin/sh", jobfile]), "cwd": cwd, "env": env,
+            "stdin": execopts.input_path(job, cwd, os.path.join(self.home, "spool")),
             "stdout": out, "stderr": err, "direct": direct,
             # bsub -I, -Ip, -Is: the job talks to the waiting bsub (jobwrap.Relay, ops.watch)
             "interactive": ({"mode": job.interactive, "dir": self.interactive_dir(jid)}

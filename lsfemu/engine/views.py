@@ -83,5 +83,6 @@ def job_view(cluster, job: Job, now: float | None = None) -> JobView:
         mem_limit_kb=job.mem_limit_kb, limits_unit=cluster.limits_unit(), job_group=job.job_group,
         description=job.description, begin_time=job.begin_time, term_time=job.term_time,
         rerunnable=job.rerunnable, rerun_never=job.rerun_never, interactive=job.interactive,
+        input_file=job.input_file, input_spooled=job.input_spooled, login_shell=job.login_shell,
         **usage_fields(job.usage_json, job.status in STARTED),
     )

@@ -176,6 +176,15 @@ def job_new(job: Any, time: float, *, uid_of: Callable[[str], int], queue: str |
         options2 |= lsbatch.SUB2_BSUB_BLOCK
     elif waiting:
         options |= _INTERACTIVE_BITS.get(waiting, lsbatch.SUB_INTERACTIVE)
+    in_file = _get(job, "input_file", "")
+    if in_file:  # bsub -i / -is
+        if _get(job, "input_spooled", False):
+            options2 |= lsbatch.SUB2_IN_FILE_SPOOL
+        else:
+            options |= lsbatch.SUB_IN_FILE
+    login_shell = _get(job, "login_shell", "")
+    if login_shell:
+        options |= lsbatch.SUB_LOGIN_SHELL
     rlimits = list(_NEG1_LIMITS)
     run_limit = _get(job, "run_limit_min")
     if run_limit is not None:
@@ -197,6 +206,7 @@ def job_new(job: Any, time: float, *, uid_of: Callable[[str], int], queue: str |
         user_group=user_group, options2=options2, idx=_get(job, "array_index", 0), depend_cond=depend_cond,
         user_priority=int(sp) if sp is not None else -1,
         begin_time=_t(_get(job, "begin_time", 0)), term_time=_t(_get(job, "term_time", 0)),
+        in_file=in_file, login_shell=login_shell,
     )
 
 

@@ -366,6 +366,8 @@ class HistoryBuilder:
                 run_limit_min=run / 60 if run >= 0 else None,
                 begin_time=rec.begin_time or None, term_time=rec.term_time or None,
                 rerunnable=bool(rec.options & lsbatch.SUB_RERUNNABLE),
+                input_file=rec.in_file or None, input_spooled=bool(rec.options2 & lsbatch.SUB2_IN_FILE_SPOOL),
+                login_shell=rec.login_shell or None,
             )
             if spec is None:
                 self._put((rec.job_id, rec.idx), h)

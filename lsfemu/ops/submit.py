@@ -61,6 +61,11 @@ class SubmitRequest:
     rerun_never: bool | None = None  # -rn
     #: bsub -K ("K"), -I ("I"), -Ip ("Ip"), -Is ("Is"): the caller waits for the job (lsfemu.bsubwait)
     interactive: str | None = None
+    env_spec: str | None = None  # -env
+    outdir: str | None = None  # -outdir
+    login_shell: str | None = None  # -L
+    input_file: str | None = None  # -i
+    input_spool: str | None = None  # -is
 
 
 #: bsub's waiting modes (the `interactive` column): -K waits, the others also talk to the job
@@ -224,6 +229,7 @@ def submit(cl, caller: Caller, r: SubmitRequest):
     errf, eover = (r.err_over, True) if r.err_over is not None else (r.err, False)
     group = jobgroups.group_path(r.job_group, NotSubmitted) if r.job_group is not None else None
     more = subopts.submission_fields(r, cl.now())
+    spooled = more.pop("spooled_input")  # bsub -is: the file's contents, kept once the job has its ID
     dep, dep_json = r.depend, None
     if dep is not None:
         dep_json = _resolve_dependency(cl, caller, dep, array)
@@ -245,9 +251,12 @@ def submit(cl, caller: Caller, r: SubmitRequest):
     if group is not None and cl.job_groups.get(group) is None:
         cl.job_groups.add(group, caller.user)  # LSF makes the group and its missing parents
     try:
-        return cl.submit(spec)
+        job = cl.submit(spec)
     except NoJobId as e:
         raise NotSubmitted(e.message) from None
+    if spooled is not None:
+        subopts.spool_input(cl, job, spooled)
+    return job
 
 
 def _check_waiting(cl, mode: str | None, array) -> None:

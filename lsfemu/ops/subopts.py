@@ -1,6 +1,8 @@
 """bsub's plain options of issue 18 (part 3), checked and turned into the
 stored job's fields: -Jd (description), -H (hold), -b and -t (begin and
-termination times), -rn (never rerunnable).
+termination times), -rn (never rerunnable), -env (the job's environment),
+-outdir, -L (login shell), -i / -is (standard input; -is keeps a copy made
+at submission, `spool_input`).
 
 `submission_fields(r, now)` reads them from a `SubmitRequest` and returns the
 `SubmitSpec` fields they set, or raises NotSubmitted (nothing is stored).
@@ -10,9 +12,11 @@ options").
 
 from __future__ import annotations
 
+import os
 import re
 import time
 
+from lsfemu.engine.execopts import spool_path
 from lsfemu.errors import NotSubmitted
 from lsfemu.render import messages as M
 
@@ -21,6 +25,10 @@ from lsfemu.render import messages as M
 MAX_DESCRIPTION = 4094
 
 _FIELD = re.compile(r"[0-9]{1,4}")
+#: LSF 10.1: "the entire argument of -env can contain up to 4094 characters"; file paths likewise
+MAX_ARG = 4094
+#: an -env item: ~NAME, NAME, or NAME=value (a value with commas in single quotes)
+_ENV_ITEM = re.compile(r"\s*(~?)([^,~=\"'\s]+)\s*(?:=\s*('[^']*'|[^,]*?))?\s*(?:,|$)")
 
 
 def parse_time(text: str, now: float) -> float:
@@ -81,4 +89,80 @@ def submission_fields(r, now: float) -> dict:
     if r.rerun and r.rerun_never:  # alternatives in LSF's usage ([-r | -rn])
         raise NotSubmitted(M.BAD_ARG, "-rn")
     out["rerun_never"] = bool(r.rerun_never)
+    if r.env_spec is not None:
+        out["env_spec"], out["exec_env"] = r.env_spec, job_environment(r.env_spec, r.env)
+    if r.outdir is not None:
+        out["outdir"] = _path(r.outdir)
+    if r.login_shell is not None:
+        out["login_shell"] = _path(r.login_shell)
+    out["spooled_input"] = None
+    if r.input_file is not None and r.input_spool is not None:
+        raise NotSubmitted(M.INPUT_EXCLUSIVE)
+    if r.input_file is not None:
+        out["input_file"] = _path(r.input_file)
+    elif r.input_spool is not None:
+        out["input_file"], out["input_spooled"] = _path(r.input_spool), True
+        out["spooled_input"] = _read_input(r.input_spool, r.submit_dir)
     return out
+
+
+def _path(text: str) -> str:
+    """A file or directory name as bsub takes it: not empty, no NUL or newline, at most 4094 characters."""
+    if len(text) > MAX_ARG:
+        raise NotSubmitted(M.FILE_NAME_TOO_LONG, text[:40] + "...")
+    if not text.strip() or any(ch in text for ch in "\0\n"):
+        raise NotSubmitted(M.BAD_ARG, text if text.strip() else None)
+    return text
+
+
+def job_environment(spec: str, env: dict) -> dict:
+    """bsub -env: the environment the job gets from the submission environment *env*.
+    `none`: nothing; `all[, ~NAME ...][, NAME=value ...]`: everything but the ~NAMEs, the
+    values given set; `NAME[=value], ...`: only those, with their submission values or the
+    values given. A name may not be none or all nor hold , ~ = " '; a value with commas is
+    put in single quotes. Anything else: `spec: Bad argument. Job not submitted.`"""
+    text = spec.strip()
+    if len(spec) > MAX_ARG:
+        raise NotSubmitted(M.BAD_ARG, "-env")
+    if text.lower() == "none":
+        return {}
+    items = []
+    pos = 0
+    while pos < len(text):
+        m = _ENV_ITEM.match(text, pos)
+        if m is None or m.end() == pos:
+            raise NotSubmitted(M.BAD_ARG, spec)
+        items.append((m.group(1), m.group(2), m.group(3)))
+        pos = m.end()
+    if not items:
+        raise NotSubmitted(M.BAD_ARG, spec)
+    every = items[0][1].lower() == "all" and not items[0][0] and items[0][2] is None
+    out = dict(env) if every else {}
+    for tilde, name, value in items[1:] if every else items:
+        if name.lower() in ("all", "none") or (tilde and (not every or value is not None)):
+            raise NotSubmitted(M.BAD_ARG, spec)
+        if tilde:
+            out.pop(name, None)
+        elif value is not None:
+            out[name] = value[1:-1] if value.startswith("'") else value
+        elif name in env:
+            out[name] = env[name]
+    return out
+
+
+def _read_input(name: str, submit_dir: str) -> bytes:
+    """bsub -is: the input file's contents at submission (LSF copies it to its spool)."""
+    path = name if os.path.isabs(name) else os.path.join(submit_dir, name)
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        raise NotSubmitted(e.strerror or M.BAD_ARG, name) from None
+
+
+def spool_input(cl, job, data: bytes) -> None:
+    """Keep -is's copy where the job reads it when it starts (lsfemu.engine.execopts)."""
+    path = spool_path(os.path.join(cl.runner.home, "spool"), job.id)
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(data)

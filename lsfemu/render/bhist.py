@@ -56,7 +56,7 @@ from typing import Iterable, Sequence
 
 from lsfemu.events.history import STATES, Change, JobHistory
 from lsfemu.render.bjobs import RUNLIMIT_TITLE, home_relative
-from lsfemu.render.bjobs.common import specified_times
+from lsfemu.render.bjobs.common import input_text, specified_times
 from lsfemu.render.messages import NO_MATCHING_JOB
 from lsfemu.render.timefmt import PREFIX_LEN, PREFIX_LEN_YEAR, long_prefix
 from lsfemu.render.wrap import SOFT_SPACE, host_list, wrap_record
@@ -139,6 +139,8 @@ def submit_text(h: JobHistory, d: dict) -> str:
     parts.append(f", CWD <{home_relative(cwd, home)}>")
     if d.get("specified_cwd"):
         parts.append(f", Specified CWD <{d['specified_cwd']}>")
+    if d.get("input_file"):
+        parts.append(input_text(d["input_file"], bool(d.get("input_spooled"))))
     if d.get("output_file"):
         label = "Output File (overwrite)" if d.get("output_overwrite") else "Output File"
         parts.append(f", {label} <{d['output_file']}>")
@@ -158,6 +160,8 @@ def submit_text(h: JobHistory, d: dict) -> str:
         parts.append(f", Requested Resources <{d['res_req']}>")
     if d.get("dependency"):
         parts.append(f", Dependency Condition <{d['dependency']}>")
+    if d.get("login_shell"):
+        parts.append(f", Login Shell <{d['login_shell']}>")
     if d.get("user_priority") is not None:
         parts.append(f", User Priority <{d['user_priority']}>")
     return "".join(parts) + ";"

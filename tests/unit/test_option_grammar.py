@@ -57,12 +57,14 @@ def test_exact_names_win_over_bundles_and_attached_values():
     # the misreads: each is LSF's own option (refused until built), never letters
     assert refused("bjobs", "-sum") == ("not_implemented", "-sum")  # not -s -u m
     assert refused("bhist", "-aff") == ("not_implemented", "-aff")  # not -a -f f
-    assert refused("bsub", "-env", "all", "cmd")[1] == "-env"  # not -e nv
+    values, words = parse("bsub", "-env", "all", "cmd")  # not -e nv
+    assert (values["env_spec"], values["err"], words) == ("all", None, ["cmd"])
     values, words = parse("bsub", "-Jd", "desc", "cmd")  # not -J d
     assert (values["description"], values["job_name"], words) == ("desc", None, ["cmd"])
     values, words = parse("bsub", "-rn", "5", "cmd")  # not -r n
     assert (values["rerun_never"], values["rerun"], words) == (True, False, ["5", "cmd"])
-    for flag in ("-outdir", "-ext", "-eptl", "-We"):
+    assert parse("bsub", "-outdir", "5", "cmd")[0]["outdir"] == "5"  # not -o utdir
+    for flag in ("-ext", "-eptl", "-We"):
         assert refused("bsub", flag, "5", "cmd") == ("not_implemented", flag)
 
 
@@ -127,4 +129,4 @@ def test_usage_lists_what_works_and_nothing_else(cmd):
 def test_command_words_for_the_thin_client():
     assert options.command_words(["-q", "normal", "sleep", "1"]) == ["sleep", "1"]
     assert options.command_words(["-q", "normal"]) == []
-    assert options.command_words(["-env", "all", "x"]) is None  # the daemon answers
+    assert options.command_words(["-ext", "all", "x"]) is None  # the daemon answers

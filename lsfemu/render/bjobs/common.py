@@ -136,3 +136,9 @@ def specified_times(begin: float | None, term: float | None) -> list[str]:
     the year) and ``, Specified Termination Time <...>``."""
     shown = (("Start", begin), ("Termination", term))
     return [f", Specified {what} Time <{long_prefix(t)}>" for what, t in shown if t is not None]
+
+
+def input_text(name: str, spooled: bool) -> str:
+    """bsub -i / -is in the submit record: ``, Input File <f>`` / ``, Input File(Spooled) <f>``
+    (OpenLava's prtFileNames), before the output files."""
+    return f", Input File(Spooled) <{name}>" if spooled else f", Input File <{name}>"

@@ -11,7 +11,7 @@ from typing import Iterable
 from lsfemu.jobstate import FINISHED, PENDING, SUSPENDED
 from lsfemu.render.bjobs.common import (
     JOB_SEPARATOR, LOAD_TABLE, RUNLIMIT_TITLE, aps_number, display_id, has_started, home_relative, job_name,
-    limit_text, mem_text, short_hosts, specified_times,
+    input_text, limit_text, mem_text, short_hosts, specified_times,
 )
 from lsfemu.render.timefmt import PREFIX_LEN, PREFIX_LEN_YEAR, long_prefix
 from lsfemu.render.wrap import SOFT_SPACE, host_list, wrap_record
@@ -63,6 +63,8 @@ def submit_record(job: JobView) -> str:
     parts.append(f", CWD <{home_relative(job.cwd, job.home)}>")
     if job.specified_cwd:
         parts.append(f", Specified CWD <{job.specified_cwd}>")
+    if job.input_file:
+        parts.append(input_text(job.input_file, job.input_spooled))
     if job.output_file:
         label = "Output File (overwrite)" if job.output_overwrite else "Output File"
         parts.append(f", {label} <{job.output_file}>")
@@ -83,6 +85,8 @@ def submit_record(job: JobView) -> str:
         parts.append(f", Requested Resources <{job.res_req}>")
     if job.dependency:
         parts.append(f", Dependency Condition <{job.dependency}>")
+    if job.login_shell:
+        parts.append(f", Login Shell <{job.login_shell}>")
     if job.submit_priority is not None:
         parts.append(f", User Priority <{job.submit_priority}>")
     return "".join(parts) + ";"
