@@ -14,8 +14,10 @@ looking while the clock is moved (`lsfemu clock advance`).
 
 from __future__ import annotations
 
+import fcntl
 import os
 import select
+import struct
 import sys
 import termios
 import time
@@ -66,6 +68,7 @@ class _Input:
         self.ended = False
         self.eof_sent = False
         self.saved = None
+        self.size_sent = None
         if raw and os.isatty(self.fd):
             self.saved = termios.tcgetattr(self.fd)
             tty.setraw(self.fd)
@@ -81,6 +84,20 @@ class _Input:
                 self.ended = True
             data += chunk
         return data
+
+    def size(self) -> str | None:
+        """`ROWSxCOLS` of the caller's terminal when it changed since last sent (pty jobs)."""
+        if self.saved is None:
+            return None
+        try:
+            rows, cols = struct.unpack("HHHH", fcntl.ioctl(self.fd, termios.TIOCGWINSZ, b"\0" * 8))[:2]
+        except OSError:
+            return None
+        text = f"{rows}x{cols}"
+        if not rows or not cols or text == self.size_sent:
+            return None
+        self.size_sent = text
+        return text
 
     def wait(self, delay: float) -> None:
         """Sleep for delay, or less when input comes."""
@@ -122,6 +139,9 @@ class _Watch:
             if inp.ended and not inp.eof_sent:
                 argv.append("eof")
                 inp.eof_sent = True
+            size = inp.size()
+            if size:
+                argv.append("size=" + size)
         out, err, rc = self.call("lsfemu", argv)
         if rc != 0:
             _write(sys.stderr, err)

@@ -1,11 +1,12 @@
 """The daemon's side of a waiting bsub (-K, -I, -Ip, -Is):
 
-    lsfemu watch JOB_ID TOKEN OUT_OFFSET ERR_OFFSET [in=HEX] [eof]
+    lsfemu watch JOB_ID TOKEN OUT_OFFSET ERR_OFFSET [in=HEX] [eof] [size=ROWSxCOLS]
 
 sent by the thin client (lsfemu.bsubwait), not typed by people. TOKEN is what
 the previous answer gave (`-` at first): the state the caller has shown, so
 that each message is printed once while the daemon keeps nothing per caller.
-`in=` carries the caller's new input (hex: any bytes), `eof` says it ended.
+`in=` carries the caller's new input (hex: any bytes), `eof` says it ended,
+`size=` the caller's terminal's size when it changed (-Ip, -Is).
 
 The answer (stdout, exit 0) is one header line
 
@@ -37,17 +38,17 @@ from lsfemu.jobstate import PENDING, SUSPENDED
 from lsfemu.ops import watch as ops
 from lsfemu.render import messages as M
 
-USAGE = "Usage: lsfemu watch JOB_ID TOKEN OUT_OFFSET ERR_OFFSET [in=HEX] [eof]\n"
+USAGE = "Usage: lsfemu watch JOB_ID TOKEN OUT_OFFSET ERR_OFFSET [in=HEX] [eof] [size=ROWSxCOLS]\n"
 
 
 def run(c: Ctx, args: list[str]) -> Result:
     req = _request(args)
     if req is None:
         return Result("", USAGE, 255)
-    job_id, token, out_off, err_off, data, eof = req
+    job_id, token, out_off, err_off, data, eof, size = req
     _, seen_start, seen_echo = _token(token)
     try:
-        look = ops.look(c.cluster, c.caller, job_id, out_off, err_off, seen_start, data, eof)
+        look = ops.look(c.cluster, c.caller, job_id, out_off, err_off, seen_start, data, eof, size)
     except LsfError as e:
         return Result("", M.error_text(e) + "\n", 255)
     job = look.job
@@ -68,10 +69,15 @@ def run(c: Ctx, args: list[str]) -> Result:
 def _request(args: list[str]):
     if len(args) < 4 or not args[0].isdigit() or not args[2].isdigit() or not args[3].isdigit():
         return None
-    data, eof = b"", False
+    data, eof, size = b"", False, None
     for a in args[4:]:
         if a == "eof":
             eof = True
+        elif a.startswith("size="):
+            rows, x, cols = a[5:].partition("x")
+            if not (x and rows.isdigit() and cols.isdigit() and 0 < int(rows) < 65536 and 0 < int(cols) < 65536):
+                return None
+            size = (int(rows), int(cols))
         elif a.startswith("in="):
             try:
                 data = bytes.fromhex(a[3:])
@@ -79,7 +85,7 @@ def _request(args: list[str]):
                 return None
         else:
             return None
-    return int(args[0]), args[1], int(args[2]), int(args[3]), data, eof
+    return int(args[0]), args[1], int(args[2]), int(args[3]), data, eof, size
 
 
 def _token(token: str) -> tuple[str, int, int]:

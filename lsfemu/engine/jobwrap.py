@@ -43,7 +43,9 @@ import os
 import resource
 import select
 import signal
+import struct
 import sys
+import termios
 import time
 
 SAMPLE_INTERVAL = 1.0
@@ -320,6 +322,8 @@ class Relay:
         self.out = open(os.path.join(d, "stdout"), "wb", buffering=0)
         self.err = None if self.pty else open(os.path.join(d, "stderr"), "wb", buffering=0)
         self.stdin_path = os.path.join(d, "stdin")
+        self.winsize_path = os.path.join(d, "winsize.json")
+        self.winsize_seen = None  # the size file's mtime last applied
         self.eof_path = os.path.join(d, "stdin.eof")
         self.fed = 0  # bytes of `stdin` given to the job
         self.pending = b""  # read from `stdin`, not yet taken by the job
@@ -355,9 +359,11 @@ class Relay:
         return [self.master] if self.pty else []
 
     def pump(self) -> None:
-        """The job's output to `stdout`; bsub's new input to the job."""
+        """The job's output to `stdout`; bsub's new input to the job; the
+        caller's terminal size to the job's (which then gets SIGWINCH)."""
         if self.pty:
             self._drain()
+            self._resize()
         if self.input_closed:
             return
         try:
@@ -385,6 +391,21 @@ class Relay:
                 except OSError:
                     pass
             self._close_input()
+
+    def _resize(self) -> None:
+        try:
+            mtime = os.stat(self.winsize_path).st_mtime_ns
+        except OSError:
+            return
+        if mtime == self.winsize_seen:
+            return
+        self.winsize_seen = mtime
+        size = read_json(self.winsize_path)
+        if size:
+            try:
+                fcntl.ioctl(self.master, termios.TIOCSWINSZ, struct.pack("HHHH", size["rows"], size["cols"], 0, 0))
+            except (OSError, KeyError, TypeError, struct.error):
+                pass
 
     def _size(self) -> int:
         try:

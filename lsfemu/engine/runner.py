@@ -147,11 +147,12 @@ class Runner:
         return os.path.join(self.home, "interactive", str(job_id))
 
     def talk(self, job_id: int, out_off: int, err_off: int, limit: int, data: bytes = b"",
-             eof: bool = False) -> tuple[bytes, bytes]:
+             eof: bool = False, size: tuple[int, int] | None = None) -> tuple[bytes, bytes]:
         """An interactive job's output from these offsets (at most `limit` bytes
-        of each), after handing it the caller's new input (`eof`: it has ended)."""
+        of each), after handing it the caller's new input (`eof`: it has ended)
+        and its terminal's new size (rows, columns)."""
         d = self.interactive_dir(job_id)
-        if data or eof:
+        if data or eof or size:
             try:
                 os.makedirs(d, mode=0o700, exist_ok=True)  # the wrapper may not have made it yet
                 if data:
@@ -159,6 +160,8 @@ class Runner:
                         f.write(data)
                 if eof:
                     open(os.path.join(d, "stdin.eof"), "a").close()
+                if size:
+                    write_json(os.path.join(d, "winsize.json"), {"rows": size[0], "cols": size[1]})
             except OSError as e:
                 log.warning("job %s: cannot pass on the caller's input: %s", job_id, e)
         return _read_at(os.path.join(d, "stdout"), out_off, limit), _read_at(os.path.join(d, "stderr"), err_off, limit)

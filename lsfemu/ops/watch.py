@@ -40,10 +40,11 @@ class Look:
 
 
 def look(cl, caller: Caller, job_id: int, out_off: int, err_off: int, since_ms: int,
-         data: bytes = b"", eof: bool = False) -> Look:
+         data: bytes = b"", eof: bool = False, size: tuple[int, int] | None = None) -> Look:
     """The job's state and its new output. `since_ms`: the start the caller
     has seen (another start, after a requeue, reads the new run's output from
-    the beginning)."""
+    the beginning); `size`: the caller's terminal's rows and columns, for a
+    job on a pseudo-terminal."""
     job = cl.jobs.get((job_id, 0))
     if job is None:
         raise NoJobFound(str(job_id))
@@ -55,7 +56,7 @@ def look(cl, caller: Caller, job_id: int, out_off: int, err_off: int, since_ms: 
     if job.interactive in TALKING and started and job.real_run:
         if start_ms != since_ms:
             seen.out_off = seen.err_off = 0
-        seen.out, seen.err = cl.runner.talk(job.id, seen.out_off, seen.err_off, CHUNK, data, eof)
+        seen.out, seen.err = cl.runner.talk(job.id, seen.out_off, seen.err_off, CHUNK, data, eof, size)
         seen.out_off += len(seen.out)
         seen.err_off += len(seen.err)
         seen.ended = finished and len(seen.out) < CHUNK and len(seen.err) < CHUNK

@@ -9,11 +9,14 @@ option bits."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import pty
 import select
 import signal
+import struct
 import subprocess
+import termios
 import time
 from pathlib import Path
 
@@ -27,7 +30,7 @@ from tests.hardening.test_bad_input import snapshot, socket_call
 pytestmark = pytest.mark.slow(50)
 
 GOLDEN = Path(__file__).parent / "golden"
-WATCH_USAGE = "Usage: lsfemu watch JOB_ID TOKEN OUT_OFFSET ERR_OFFSET [in=HEX] [eof]\n"
+WATCH_USAGE = "Usage: lsfemu watch JOB_ID TOKEN OUT_OFFSET ERR_OFFSET [in=HEX] [eof] [size=ROWSxCOLS]\n"
 PARAMS = ("Begin Parameters\nDEFAULT_QUEUE = normal\nMBD_SLEEP_TIME = 1\nJOB_TERMINATE_INTERVAL = 1\n"
           "End Parameters\n")
 
@@ -101,6 +104,7 @@ def test_K_job_killed_while_pending(lsf_cluster):
                              (["watch", "99", "-", "0", "0"], "user1", "Job <99> is not found\n"),
                              (["watch", "1", "-", "x", "0"], "user1", WATCH_USAGE),
                              (["watch", "1", "-", "0", "0", "in=zz"], "user1", WATCH_USAGE),
+                             (["watch", "1", "-", "0", "0", "size=0x80"], "user1", WATCH_USAGE),
                              (["watch", "1"], "user1", WATCH_USAGE)):
         assert socket_call(c, "lsfemu", argv, user, started=True) == ("", want, 255), argv
     assert snapshot(c) == before
@@ -217,7 +221,8 @@ def test_I_passes_input_and_Ip_runs_on_a_terminal(wall):
     assert r.out.endswith("HELLO\nWORLD\n")
     # -Ip on the caller's terminal: the job has one too, and gets what is typed
     master, slave = pty.openpty()
-    p = start_bsub(c, ["-Ip", "tty; read x; echo got $x; exit 7"], stdin=slave)
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 33, 111, 0, 0))  # the caller's terminal size
+    p = start_bsub(c, ["-Ip", "tty; read x; echo got $x; stty size; exit 7"], stdin=slave)
     os.close(slave)
     out = read_until(p.stdout, b"/dev/pts/")
     os.write(master, b"abc\r")
@@ -225,6 +230,7 @@ def test_I_passes_input_and_Ip_runs_on_a_terminal(wall):
     os.close(master)
     assert p.returncode == 7
     assert b"got abc\r\n" in out  # the pty's line discipline: CR LF
+    assert b"33 111\r\n" in out  # the job's terminal has the caller's size
     assert b"<<Starting on hostA>>\r\n" in err
     assert ", Interactive pseudo-terminal mode, " in c.run("bjobs -a -l -UF 2", user="user1").out
     assert job_new(c, 2).options & lsbatch.SUB_PTY
