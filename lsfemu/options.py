@@ -400,6 +400,10 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
     ), "job_ids", _JOB_IDS),
     _g("btop", (("-u", None, None),), "args", 'job_ID | "job_ID[index_list]" [position]'),
     _g("bbot", (("-u", None, None),), "args", 'job_ID | "job_ID[index_list]" [position]'),
+    _g("bpeek", (
+        ("-f", None, None), ("-q", "queue", "queue_name"), ("-m", "host", "host_name"),
+        ("-J", "name", "job_name"),
+    ), "args", '[job_ID | "job_ID[index]"]', alternatives=("-q -m -J",)),
     _g("brun", (
         ("-b", None, None), ("-c", None, None), ("-f", None, None),
         ("-m", "hosts", '"host_name[#num_cpus] ..."'),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lsfemu.cli import admin, bhist, bjobs, bsub, control, groups, info, jobgroups, modify
+from lsfemu.cli import admin, bhist, bjobs, bsub, control, groups, info, jobgroups, jobinfo, modify
 
 COMMANDS = {
     "bsub": bsub.run,
@@ -14,6 +14,7 @@ COMMANDS = {
     "bswitch": control.run_bswitch,
     "bmig": control.run_bmig,
     "brun": control.run_brun,
+    "bpeek": jobinfo.run_bpeek,
     "bmod": modify.run_bmod,
     "btop": modify.run_btop,
     "bbot": modify.run_bbot,

@@ -47,6 +47,7 @@ from lsfemu.engine.jobs import NoJobId, Transitions
 from lsfemu.engine.listing import ApsListing, watch_writes
 from lsfemu.engine.loop import Loop
 from lsfemu.engine.passes import Passes
+from lsfemu.engine.peek import output_so_far
 from lsfemu.engine.runner import Runner
 from lsfemu.engine.views import job_view
 from lsfemu.events import emit
@@ -543,6 +544,10 @@ class Cluster:
     def fairshare(self, now: float | None = None) -> LiveFairshare:
         """Fairshare states at an instant (built lazily per queue)."""
         return self.accounts.live(self.now() if now is None else now)
+
+    def output_so_far(self, job: Job) -> tuple[bytes | None, bytes | None] | None:
+        """bpeek: a really running job's output so far (lsfemu.engine.peek)."""
+        return output_so_far(self.runner, job)
 
     # views (lsfemu.engine.views)
     view = job_view

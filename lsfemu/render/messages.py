@@ -111,6 +111,12 @@ BAD_RUNLIMIT = "Bad RUNLIMIT specification"
 BAD_MEMLIMIT = "MEMLIMT value should be a positive integer"  # OpenLava's spelling
 BAD_GPU_REQ = "Bad GPU requirement syntax"
 BAD_NPROC = "Bad argument for option -n"
+PEEK_NOT_STARTED = "Not yet started."  # bpeek's own texts (`Job <N> : text`, OpenLava bpeek.c)
+PEEK_FINISHED = "Already finished."
+PEEK_INTERACTIVE = "Cannot bpeek an interactive job."
+PEEK_ONE_OF = "Command syntax error: more than one of -m , -q, -J or jobId are specified."
+PEEK_STDOUT = "<< output from stdout >>"
+PEEK_STDERR = "<< output from stderr >>"
 FORCE_FAILED = "Failed to run the job"  # brun's lsb_perror prefix: `Failed to run the job: <reason>`
 #: bkill -l: the signal names LSF's bkill lists (OpenLava lib.sig.c sigSymbol, in its order)
 SIGNAL_NAMES = ("HUP INT QUIT ILL TRAP IOT EMT FPE KILL BUS SEGV SYS PIPE ALRM TERM STOP TSTP CONT CHLD TTIN "

@@ -176,3 +176,37 @@ def test_m_selects_the_jobs_on_a_host(lsf_cluster):
     r = c.run("bkill -m hostB", user="user1")
     assert r.out == "".join(f"Job <{j}> is being terminated\n" for j in (5, 6, 7, 8))
     assert [_stat(c, j) for j in (1, 5)] == ["RUN", "EXIT"]
+
+
+# -- bpeek on the virtual clock: jobs write nothing -------------------------------------------------------
+
+
+def test_bpeek_answers_as_lsf_for_jobs_that_wrote_nothing(lsf_cluster):
+    c = lsf_cluster
+    _fill(c)  # 1-8 RUN (1-4 on hostA), 9 PEND
+    c.run("bsub -J 'arr[1-2]' sleep 600", user="user2")  # 10
+    c.run("bsub -q priority -J late sleep 5", user="user2")  # 11
+    c.advance("10s")
+    c.run("bkill 8", user="user1")
+    cases = {
+        ("bpeek 1", "user1"): "Job <1>: No output so far\n",
+        ("bpeek", "user1"): "Job <9> : Not yet started.\n",  # the caller's last unfinished job
+        ("bpeek -m hostA", "user1"): "Job <4>: No output so far\n",
+        ("bpeek -J late", "user1"): "Job <11>: User permission denied\n",  # not the caller's: anyone's by that name
+        ("bpeek -q priority", "user2"): "Job <11>: No output so far\n",
+        ("bpeek 8", "user1"): "Job <8> : Already finished.\n",
+        ("bpeek 10", "user2"): "bpeek: Cannot operate on job array\n",
+        ("bpeek '10[2]'", "user2"): "Job <10[2]>: No output so far\n",
+        ("bpeek 99", "user1"): "Job <99> is not found\n",
+        ("bpeek -q nosuch", "user1"): "nosuch: No such queue\n",
+        ("bpeek -m hostZ", "user1"): "hostZ: Bad host name, host group name or cluster name\n",
+        ("bpeek -m hostC", "user1"): "No unfinished job found on host/group <hostC>\n",
+    }
+    for (cmd, user), err in cases.items():
+        r = c.run(cmd, user=user)
+        assert (r.out, r.err, r.rc) == ("", err, 255), cmd
+    usage = c.run("bpeek -h", user="user1").err
+    r = c.run("bpeek -q normal 1", user="user1")
+    assert (r.out, r.err, r.rc) == (
+        "", "Command syntax error: more than one of -m , -q, -J or jobId are specified.\n" + usage, 255)
+    assert c.run("bpeek 1 2", user="user1").err == usage

@@ -1,12 +1,14 @@
-"""bkill -r and -d on really running jobs (wall clock): -r removes the job at
-once, without waiting for its processes (which are killed); -d kills it and
-records it DONE when it ends. The module's cluster is test_execution's
+"""bkill -r and -d, and bpeek, on really running jobs (wall clock): -r removes
+the job at once, without waiting for its processes (which are killed); -d
+kills it and records it DONE when it ends; bpeek shows what the job wrote so
+far. The module's cluster is test_execution's
 (MBD_SLEEP_TIME=1, JOB_TERMINATE_INTERVAL=1)."""
 
 from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 
 import pytest
 
@@ -58,3 +60,28 @@ def test_bkill_d_records_a_started_job_done(shared):
     hist = c.run(f"bhist -l {jid}").out.replace("\n" + " " * 21, "")
     assert "Signal <KILL> requested by user or administrator <user1>;" in hist
     assert "Done successfully." in hist
+
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def test_bpeek_shows_the_output_so_far(shared):
+    c = shared
+    jid = sub(c, ["-e", "peek.err", "echo line1; echo line2; echo err1 >&2; sleep 60"])
+    want = (GOLDEN / "bpeek_wall.txt").read_text()
+    deadline = time.time() + 15
+    while True:  # the job writes its lines once it runs
+        r = c.run(f"bpeek {jid}", user="user1")
+        if r.out == want or time.time() > deadline:
+            break
+        time.sleep(0.2)
+    assert (r.out, r.err, r.rc) == (want, "", 0)
+    r = c.run("bpeek", user="user1")  # the caller's last unfinished job
+    assert (r.out, r.rc) == (want, 0)
+    r = c.run(f"bpeek {jid}", user="user2")
+    assert (r.out, r.err, r.rc) == ("", f"Job <{jid}>: User permission denied\n", 255)
+    assert c.run(f"bpeek {jid}", user="lsfadmin").out == want
+    c.run(f"bkill {jid}", user="user1")
+    wait_stat(c, jid, ("EXIT",))
+    r = c.run(f"bpeek {jid}", user="user1")
+    assert (r.out, r.err, r.rc) == ("", f"Job <{jid}> : Already finished.\n", 255)
