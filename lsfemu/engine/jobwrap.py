@@ -315,7 +315,7 @@ class Relay:
     job on a pseudo-terminal (its stdin, stdout and stderr; what it writes goes
     to `stdout`), -I on pipes."""
 
-    def __init__(self, conf: dict):
+    def __init__(self, conf: dict, reads_caller: bool = True):
         d = conf["dir"]
         os.makedirs(d, mode=0o700, exist_ok=True)
         self.pty = conf["mode"] in ("Ip", "Is")
@@ -327,7 +327,7 @@ class Relay:
         self.eof_path = os.path.join(d, "stdin.eof")
         self.fed = 0  # bytes of `stdin` given to the job
         self.pending = b""  # read from `stdin`, not yet taken by the job
-        self.input_closed = False
+        self.input_closed = not reads_caller  # with bsub -i the job reads its file instead
         if self.pty:
             self.master, self.slave = os.openpty()
             os.set_blocking(self.master, False)
@@ -458,6 +458,8 @@ def _spawn(spec: dict, jobdir: str, relay: Relay | None = None) -> tuple[int, st
         try:
             if relay is not None:
                 relay.child()
+                if spec.get("stdin"):  # bsub -I -i FILE: the job reads the file, not the caller
+                    os.dup2(os.open(spec["stdin"], os.O_RDONLY), 0)
             else:
                 os.setsid()
                 os.dup2(fo.fileno(), 1)
@@ -543,7 +545,7 @@ def run(jobdir: str) -> int:
     for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(s, signal.SIG_IGN)  # the wrapper outlives what hits the job or the daemon
     start = time.time()
-    relay = Relay(spec["interactive"]) if spec.get("interactive") else None
+    relay = Relay(spec["interactive"], reads_caller=not spec.get("stdin")) if spec.get("interactive") else None
     pid, cwd = _spawn(spec, jobdir, relay)
     write_json(started_path, {"pid": pid, "pgid": pid, "start": start, "cwd": cwd, "wrapper": os.getpid()})
     usage = Usage(pid, bool(spec.get("swap_minus_rss")))

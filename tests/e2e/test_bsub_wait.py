@@ -247,4 +247,8 @@ def test_I_passes_input_and_Ip_runs_on_a_terminal(wall):
     r = c.run(["bsub", "-Is", "tty"], user="user1", stdin="")
     assert r.rc == 1 and "not a tty" in r.out  # tty(1) exits 1 without a terminal
     assert ", Interactive mode, " in c.run("bjobs -a -l -UF 4", user="user1").out
+    # bsub -I -i FILE: the job reads the file, not the caller (its output still comes to bsub)
+    (c.root / "in.txt").write_text("from the file\n")
+    r = c.run(["bsub", "-I", "-i", str(c.root / "in.txt"), "tr a-z A-Z"], user="user1", stdin="not this\n")
+    assert r.rc == 0 and r.out.endswith("FROM THE FILE\n")
 
