@@ -223,7 +223,7 @@ def _g(cmd: str, rows, args_dest=None, args_usage="", interspersed=True, alterna
 _BSUB_ROWS = (
     ("-a", None, '"esub_application [([argument[,argument...]])]..."'),
     ("-alloc_flags", None, '"flag1 [flag2 ...]"'),
-    ("-app", None, "application_profile_name"),
+    ("-app", "app", "application_profile_name"),
     ("-ar", None, None),
     ("-B", None, None),
     ("-b", "begin", "[[year:][month:]day:]hour:minute"),
@@ -363,7 +363,7 @@ def _dedupe(rows):
 
 
 _SELECT = (  # the job selection the control commands share
-    ("-app", None, "application_profile_name"),
+    ("-app", "app", "application_profile_name"),
     ("-g", "job_group", "job_group_name"),
     ("-J", "name", "job_name"),
     ("-m", "host", "host_name | -m host_group"),
@@ -419,7 +419,7 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
         ("-script", None, None), ("-ss", None, None), ("-sum", None, None), ("-UF", "uf", None),
         ("-W", None, None), ("-WF", None, None), ("-WL", None, None), ("-WP", None, None),
         ("-w", "wide", None), ("-X", None, None), ("-x", None, None),
-        ("-app", None, "application_profile_name"), ("-G", None, "user_group"),
+        ("-app", "app", "application_profile_name"), ("-G", None, "user_group"),
         ("-g", "job_group", "job_group_name"), ("-hostfile", None, None), ("-J", "name", "job_name"),
         ("-Jd", None, "job_description"), ("-Lp", None, "ls_project_name"),
         ("-m", None, "host_name | -m host_group | -m cluster_name"),
@@ -475,6 +475,8 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
     _g("bgdel", (("-c", None, "job_group_name"), ("-d", None, "idle_time"), ("-u", None, "user_name | -u all")),
        "args", "job_group_name | 0"),
     _g("bjgroup", (("-N", None, None), ("-s", "sort", None)), "args", "[group_name]"),
+    _g("bapp", (("-alloc", None, None), ("-l", "long", None), ("-w", "wide", None)), "names",
+       "[application_profile ...]", alternatives=("-l -w",)),
 )}
 
 

@@ -69,6 +69,7 @@ def bjobs(
     name: Optional[str] = None,
     fmt: Optional[str] = None,
     job_group: Optional[str] = None,
+    app: Optional[str] = None,
     job_ids: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
@@ -108,11 +109,14 @@ def bjobs(
         except LsfError as e:
             c.error(messages.error_text(e))
             return
-    query = ops.JobQuery(tuple(ids), None, queue, name, all_, done, pend, run, susp, arrays, group)
+    if app is not None and app not in cfg.applications:
+        c.error(messages.object_error(app, messages.NO_SUCH_APP))
+        return
+    query = ops.JobQuery(tuple(ids), None, queue, name, all_, done, pend, run, susp, arrays, group, app)
     if not ops.by_id(query):
         users = select.users(c.cluster.config, c.user, user if user is not None else ("all" if ids else None))
         query = dataclasses.replace(query, users=users)
-        if aps and lean and not arrays and group is None:
+        if aps and lean and not arrays and group is None and app is None:
             # The last -aps table, if nothing it depends on changed since (lsfemu.engine.listing)
             kept = (frozenset(users) if users is not None else None, queue, name, all_, done, pend, run, susp,
                     wide, noheader, year, enh, os.environ.get("TZ"))

@@ -68,6 +68,7 @@ def bsub(
     login_shell: Optional[str] = None,
     input_file: Optional[str] = None,
     input_spool: Optional[str] = None,
+    app: Optional[str] = None,
     command: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
@@ -77,7 +78,7 @@ def bsub(
     opts = dict(queue=queue, nproc=nproc, job_name=job_name, out=out, out_over=out_over, err=err,
                 err_over=err_over, runlimit=runlimit, sp=sp, res_req=res_req or [], project=project,
                 group=group, cwd=cwd, rerun=rerun or None, gpu=gpu, depend=depend_cond, mem_limit=mem_limit,
-                job_group=job_group,
+                job_group=job_group, app=app,
                 description=description, hold=hold or None, begin=begin, term=term,
                 rerun_never=rerun_never or None,
                 block=block or None, interactive=interactive or None, interactive_pty=interactive_pty or None,

@@ -31,12 +31,13 @@ _SAID = {
 
 def selection(job_ids: list[str] | None, user: str | None = None, queue: str | None = None,
               name: str | None = None, job_group: str | None = None, host: str | None = None,
-              stat: str | None = None) -> Selection:
+              stat: str | None = None, app: str | None = None) -> Selection:
     """The Selection of a control command's arguments (`job_group`: -g as
     typed, its path checked here: LsfError for a bad name)."""
     refs, bad = parse_job_refs(job_ids or [])
     group = group_path(job_group) if job_group is not None else None
-    return Selection(tuple(refs), tuple((b, bad_id_message(b)) for b in bad), user, queue, name, group, host, stat)
+    return Selection(tuple(refs), tuple((b, bad_id_message(b)) for b in bad), user, queue, name, group, host, stat,
+                     app)
 
 
 def answer(c: Ctx, run, dest: str | None = None) -> None:
@@ -53,8 +54,8 @@ def answer(c: Ctx, run, dest: str | None = None) -> None:
         c.error(line)
 
 
-def _need_selection(job_ids, user, queue, name, job_group=None, host=None) -> None:
-    if not job_ids and user is None and queue is None and name is None and job_group is None and host is None:
+def _need_selection(job_ids, user, queue, name, job_group=None, host=None, app=None) -> None:
+    if not job_ids and all(v is None for v in (user, queue, name, job_group, host, app)):
         raise UsageExit(messages.NEED_JOB_SELECTION)
 
 
@@ -84,6 +85,7 @@ def bkill(
     queue: Optional[str] = None,
     name: Optional[str] = None,
     job_group: Optional[str] = None,
+    app: Optional[str] = None,
     job_ids: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
@@ -101,8 +103,8 @@ def bkill(
             c.error(messages.object_error(sig, messages.ILLEGAL_SIGNAL))
             return
     if stat is None:  # -stat alone names the caller's jobs in that state, as `0` would
-        _need_selection(job_ids, user, queue, name, job_group, host)
-    answer(c, lambda: ops.kill(c.cluster, c.caller, selection(job_ids, user, queue, name, job_group, host, stat),
+        _need_selection(job_ids, user, queue, name, job_group, host, app)
+    answer(c, lambda: ops.kill(c.cluster, c.caller, selection(job_ids, user, queue, name, job_group, host, stat, app),
                                signal, remove=remove, as_done=as_done))
 
 
@@ -114,11 +116,13 @@ def bstop(
     queue: Optional[str] = None,
     name: Optional[str] = None,
     job_group: Optional[str] = None,
+    app: Optional[str] = None,
     job_ids: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
-    _need_selection(job_ids, user, queue, name, job_group, host)
-    answer(c, lambda: ops.stop(c.cluster, c.caller, selection(job_ids, user, queue, name, job_group, host)))
+    _need_selection(job_ids, user, queue, name, job_group, host, app)
+    answer(c, lambda: ops.stop(c.cluster, c.caller, selection(job_ids, user, queue, name, job_group, host,
+                                                                   app=app)))
 
 
 
@@ -129,11 +133,13 @@ def bresume(
     queue: Optional[str] = None,
     name: Optional[str] = None,
     job_group: Optional[str] = None,
+    app: Optional[str] = None,
     job_ids: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
-    _need_selection(job_ids, user, queue, name, job_group, host)
-    answer(c, lambda: ops.resume(c.cluster, c.caller, selection(job_ids, user, queue, name, job_group, host)))
+    _need_selection(job_ids, user, queue, name, job_group, host, app)
+    answer(c, lambda: ops.resume(c.cluster, c.caller, selection(job_ids, user, queue, name, job_group, host,
+                                                                   app=app)))
 
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lsfemu.cli import admin, bhist, bjobs, bsub, control, groups, info, jobgroups, jobinfo, modify
+from lsfemu.cli import admin, bapp, bhist, bjobs, bsub, control, groups, info, jobgroups, jobinfo, modify
 
 COMMANDS = {
     "bsub": bsub.run,
@@ -30,6 +30,7 @@ COMMANDS = {
     "bgmod": jobgroups.run_bgmod,
     "bgdel": jobgroups.run_bgdel,
     "bjgroup": jobgroups.run_bjgroup,
+    "bapp": bapp.run_bapp,
     "badmin": admin.badmin,
     "lsfemu": admin.lsfemu_remote,
 }

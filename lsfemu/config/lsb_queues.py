@@ -5,12 +5,10 @@ factors; the real keys lsfemu keeps for later in `extra`).
 
 from __future__ import annotations
 
-import re
-
-from lsfemu.config.lexer import Reporter, Section, keyword_pairs, show
+from lsfemu.config.lexer import Reporter, Section
 from lsfemu.config.lsb_params import FACTORS
 from lsfemu.config.model import QueueConf
-from lsfemu.config.values import INT_MAX, dedupe, empty_value, read_sections, to_float, to_int, to_minutes, unsupported
+from lsfemu.config.values import INT_MAX, named, named_sections, section_keys, to_float, to_int, to_minutes
 
 _Q_INT: dict[str, tuple[str, int | None]] = {
     "PRIORITY": ("priority", 0),
@@ -35,21 +33,7 @@ _QUEUE_EXTRA_UP = frozenset(k.upper() for k in QUEUE_EXTRA_KEYS)
 
 
 def parse_queues(text: str, rep: Reporter) -> list[QueueConf]:
-    queues: list[QueueConf] = []
-    by_name: dict[str, QueueConf] = {}
-    for sec in read_sections(text, rep):
-        if sec.key != "QUEUE":
-            unsupported(sec, rep, "lsb.queues")
-            continue
-        q = _parse_queue(sec, rep)
-        if q is None:
-            continue
-        if q.name in by_name:
-            rep.fatal(q.lines.get("QUEUE_NAME", sec.begin),
-                      f"queue {q.name} is defined twice (first at line {by_name[q.name].line})")
-            continue
-        by_name[q.name] = q
-        queues.append(q)
+    queues: list[QueueConf] = named_sections(text, rep, "lsb.queues", "QUEUE", "QUEUE_NAME", "queue", _parse_queue)
     if not queues and not rep.has_fatal:
         rep.fatal(0, "no queues defined (expected at least one Begin Queue section)")
     return queues
@@ -57,18 +41,7 @@ def parse_queues(text: str, rep: Reporter) -> list[QueueConf]:
 
 def _parse_queue(sec: Section, rep: Reporter) -> QueueConf | None:
     q = QueueConf(name="", file=rep.path, line=sec.begin)
-    seen: dict[str, int] = {}
-    for key, value, line in dedupe(keyword_pairs(sec.lines, rep, "Queue"), rep, seen):
-        q.lines[key] = line
-        if key == "QUEUE_NAME":
-            if len(value.split()) != 1 or not re.match(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$", value):
-                rep.fatal(line, f"QUEUE_NAME: expected one queue name (letters, digits, _ . -), got {show(value)}")
-            else:
-                q.name = value
-            continue
-        if value == "" and key != "DESCRIPTION":
-            empty_value(key, line, rep)
-            continue
+    for key, value, line in section_keys(sec, rep, q, "Queue", "QUEUE_NAME", "one queue name (letters, digits, _ . -)"):
         if key in _Q_INT:
             attr, lo = _Q_INT[key]
             n = to_int(key, value, rep, line, lo, INT_MAX)
@@ -95,8 +68,4 @@ def _parse_queue(sec: Section, rep: Reporter) -> QueueConf | None:
             q.extra[key] = value
         else:
             rep.warn(line, f"Unknown queue parameter {key}; ignored")
-    if not q.name:
-        if "QUEUE_NAME" not in q.lines:
-            rep.fatal(sec.begin, "QUEUE_NAME is missing in this Begin Queue section (expected QUEUE_NAME = <name>)")
-        return None
-    return q
+    return named(q, sec, rep, "Queue", "QUEUE_NAME")

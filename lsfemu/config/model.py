@@ -98,6 +98,19 @@ class QueueConf:
 
 
 @dataclass
+class AppConf:
+    """One Begin/End Application section of lsb.applications."""
+
+    name: str
+    file: str = ""
+    line: int = 0  # line of "Begin Application"
+    description: str | None = None
+    run_limit: float | None = None  # minutes (RUNLIMIT)
+    mem_limit: int | None = None  # MEMLIMIT, in LSF_UNIT_FOR_LIMITS (KB when unset)
+    lines: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
 class UserGroupConf:
     name: str
     members: list[str]  # user names, group names, or ["all"]
@@ -160,6 +173,8 @@ class ClusterConfig:
     host_groups: dict[str, list[str]] = field(default_factory=dict)
     # lsb.hosts HostPartition sections, kept raw: HPART_NAME -> {upper-case key: value}. Not used yet.
     host_partitions: dict[str, dict[str, str]] = field(default_factory=dict)
+    # lsb.applications: application profiles by name, in file order (bsub -app, bapp).
+    applications: dict[str, AppConf] = field(default_factory=dict)
     # Paths of the files actually read: "lsf.conf", "lsf.cluster", "lsb.params", ... -> path.
     files: dict[str, str] = field(default_factory=dict)
 

@@ -6,7 +6,7 @@ QUEUE_GROUP name real queues, HOSTS name real hosts, ...) and builds the
 typed `lsfemu.config.model.ClusterConfig`. The meaning of every key, column
 and section is in the file's module: `lsf_conf` (lsf.conf, and where the
 other files are), `lsf_cluster`, `lsb_params`, `lsb_queues`, `lsb_users`,
-`lsb_hosts`; what they share (reading, sections, value conversions) is in
+`lsb_hosts`, `lsb_applications`; what they share (reading, sections, value conversions) is in
 `values`.
 
 Public API: `load(envdir)` (raises `ConfigError` on fatal issues), `check(envdir)`
@@ -26,6 +26,7 @@ import os
 import re
 
 from lsfemu.config.lexer import Reporter
+from lsfemu.config.lsb_applications import parse_applications
 from lsfemu.config.lsb_hosts import parse_hosts
 from lsfemu.config.lsb_params import parse_params
 from lsfemu.config.lsb_queues import parse_queues
@@ -38,7 +39,7 @@ from lsfemu.config.values import read_file
 __all__ = ["load", "check", "find_files", "ConfigError", "ConfigIssue"]
 
 REQUIRED_FILES = ("lsf.conf", "lsf.cluster", "lsb.params", "lsb.queues")
-OPTIONAL_FILES = ("lsb.users", "lsb.hosts")
+OPTIONAL_FILES = ("lsb.users", "lsb.hosts", "lsb.applications")
 
 
 def find_files(envdir: str) -> dict:
@@ -101,7 +102,7 @@ def check(envdir: str) -> tuple[ClusterConfig | None, list[ConfigIssue]]:
     """Read and check every file; returns (config or None when any issue is fatal, all issues).
 
     Issues come file by file (lsf.conf, cluster file, lsb.params, lsb.queues,
-    lsb.users, lsb.hosts), each file's in line order.
+    lsb.users, lsb.hosts, lsb.applications), each file's in line order.
     """
     envdir = os.fspath(envdir)
     conf_path = os.path.join(envdir, "lsf.conf")
@@ -128,6 +129,8 @@ def check(envdir: str) -> tuple[ClusterConfig | None, list[ConfigIssue]]:
                                 if texts["lsb.users"] is not None else ({}, {}))
     hosts, host_groups, partitions = (parse_hosts(texts["lsb.hosts"], reps["lsb.hosts"])
                                       if texts["lsb.hosts"] is not None else ({}, {}, {}))
+    applications = (parse_applications(texts["lsb.applications"], reps["lsb.applications"])
+                    if texts["lsb.applications"] is not None else {})
     _cross_checks(reps, params, queues, cluster_hosts, hosts, host_groups)
 
     issues: list[ConfigIssue] = reps["lsf.conf"].sorted() + locate_issues
@@ -152,6 +155,7 @@ def check(envdir: str) -> tuple[ClusterConfig | None, list[ConfigIssue]]:
         warnings=[i for i in issues if not i.fatal],
         host_groups=host_groups,
         host_partitions=partitions,
+        applications=applications,
         files={k: v for k, v in files.items() if k in REQUIRED_FILES + OPTIONAL_FILES and v and os.path.exists(v)},
     )
     return cfg, issues

@@ -1,6 +1,6 @@
 """A small working cluster's configuration: the files `lsfemu init` writes
-(three hosts, a few queues with fairshare and APS, a virtual clock by default),
-used by `lsfemu init`, `lsfemu demo`, the pytest fixture and the tests."""
+(three hosts, a few queues with fairshare and APS, two application profiles, a
+virtual clock by default), used by `lsfemu init`, `lsfemu demo`, the pytest fixture and the tests."""
 
 from __future__ import annotations
 
@@ -79,6 +79,22 @@ USER_NAME    MAX_JOBS
 user1        8
 default      12
 End User
+""",
+        f"{lsb}/lsb.applications": """# Application profiles: bsub -app NAME; bapp lists them. lsfemu acts on
+# DESCRIPTION, RUNLIMIT (minutes, unless the job has -W) and MEMLIMIT
+# (LSF_UNIT_FOR_LIMITS, unless the job has -M).
+Begin Application
+NAME         = fluent
+DESCRIPTION  = Fluent runs: two hours and 4 GB at most
+RUNLIMIT     = 120
+MEMLIMIT     = 4096
+End Application
+
+Begin Application
+NAME         = short
+DESCRIPTION  = Short jobs, ten minutes at most
+RUNLIMIT     = 10
+End Application
 """,
         f"{lsb}/lsb.hosts": """Begin Host
 HOST_NAME  MXJ   JL/U

@@ -11,7 +11,7 @@ import math
 import os
 import re
 
-from lsfemu.config.lexer import Reporter, Section, logical_lines, show, split_sections
+from lsfemu.config.lexer import Reporter, Section, keyword_pairs, logical_lines, show, split_sections
 
 INT_MAX = 2147483647
 
@@ -136,6 +136,64 @@ def read_sections(text: str, rep: Reporter) -> list[Section]:
         else:
             rep.fatal(ln.no, f"unexpected text outside any Begin/End section (expected Begin <Section>), got {show(ln.text)}")
     return sections
+
+
+def named_sections(text: str, rep: Reporter, fname: str, key: str, name_key: str, what: str, parse_one) -> list:
+    """What `parse_one(section, rep)` makes of each `Begin <key>` section of a
+    file (lsb.queues, lsb.applications), in file order; other sections are
+    warned about and skipped; a name defined twice is fatal at its `name_key`
+    line (`<what> <name> is defined twice (first at line N)`)."""
+    out: list = []
+    by_name: dict = {}
+    for sec in read_sections(text, rep):
+        if sec.key != key:
+            unsupported(sec, rep, fname)
+            continue
+        obj = parse_one(sec, rep)
+        if obj is None:
+            continue
+        if obj.name in by_name:
+            rep.fatal(obj.lines.get(name_key, sec.begin),
+                      f"{what} {obj.name} is defined twice (first at line {by_name[obj.name].line})")
+            continue
+        by_name[obj.name] = obj
+        out.append(obj)
+    return out
+
+
+#: a queue's or an application's name
+SECTION_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
+
+
+def section_keys(sec: Section, rep: Reporter, obj, where: str, name_key: str, name_phrase: str,
+                 max_len: int | None = None):
+    """(KEY, value, line) of a named section's `KEY = value` lines (Queue,
+    Application) but its name, which is set on `obj.name` (fatal when it is not
+    one SECTION_NAME of at most `max_len` characters: `<name_key>: expected
+    <name_phrase>, got ...`); each key's line goes in `obj.lines`; an empty
+    value (DESCRIPTION aside) is warned about and skipped."""
+    seen: dict[str, int] = {}
+    for key, value, line in dedupe(keyword_pairs(sec.lines, rep, where), rep, seen):
+        obj.lines[key] = line
+        if key == name_key:
+            if len(value.split()) != 1 or not SECTION_NAME.match(value) or (max_len and len(value) > max_len):
+                rep.fatal(line, f"{name_key}: expected {name_phrase}, got {show(value)}")
+            else:
+                obj.name = value
+            continue
+        if value == "" and key != "DESCRIPTION":
+            empty_value(key, line, rep)
+            continue
+        yield key, value, line
+
+
+def named(obj, sec: Section, rep: Reporter, where: str, name_key: str):
+    """`obj` when section_keys gave it a name, else None (fatal when the name is missing)."""
+    if obj.name:
+        return obj
+    if name_key not in obj.lines:
+        rep.fatal(sec.begin, f"{name_key} is missing in this Begin {where} section (expected {name_key} = <name>)")
+    return None
 
 
 def unsupported(sec: Section, rep: Reporter, fname: str) -> None:

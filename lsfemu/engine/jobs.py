@@ -84,6 +84,7 @@ class SubmitSpec:
     login_shell: str | None = None  # bsub -L
     input_file: str | None = None  # bsub -i / -is
     input_spooled: bool = False  # bsub -is
+    app_profile: str | None = None  # bsub -app
 
 
 class _ArrayHead:
@@ -156,6 +157,7 @@ class Transitions:
             rerunnable=spec.rerunnable, ngpus=spec.ngpus,
             mem_limit_kb=spec.mem_limit_kb, mem_limit_hard=spec.mem_limit_hard, job_group=spec.job_group,
             interactive=spec.interactive,
+            app_profile=spec.app_profile,
             default_queue_used=spec.default_queue_used, submit_time=now, position=0.0,
             exec_hosts="", pend_reasons=dispatch.USER_STOP if spec.hold else dispatch.NEW_JOB,
             sim_runtime=runtime, sim_cputime=cputime,

@@ -84,5 +84,6 @@ def job_view(cluster, job: Job, now: float | None = None) -> JobView:
         description=job.description, begin_time=job.begin_time, term_time=job.term_time,
         rerunnable=job.rerunnable, rerun_never=job.rerun_never, interactive=job.interactive,
         input_file=job.input_file, input_spooled=job.input_spooled, login_shell=job.login_shell,
+        application=job.app_profile,
         **usage_fields(job.usage_json, job.status in STARTED),
     )

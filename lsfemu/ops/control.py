@@ -50,6 +50,8 @@ def _chosen(cluster, caller: Caller, sel: Selection, keep=None, *, check: bool =
         raise LsfError(M.NO_SUCH_QUEUE, sel.queue)
     if check and sel.job_group is not None and cluster.job_groups.get(sel.job_group) is None:
         raise LsfError(M.NO_JOB_GROUP, sel.job_group)
+    if check and sel.app is not None and sel.app not in cluster.config.applications:
+        raise LsfError(M.NO_SUCH_APP, sel.app)
     if sel.host is not None and hosts_named(cluster.config, sel.host) is None:
         raise LsfError(M.BAD_HOST, sel.host)
     if sel.bad:

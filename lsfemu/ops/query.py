@@ -35,6 +35,7 @@ class JobQuery:
     susp: bool = False
     arrays: bool = False
     job_group: str | None = None  # -g: the group's jobs and its subgroups'
+    app: str | None = None  # -app: the jobs submitted with that application profile
 
 
 def job_group_filter(cluster, text: str) -> str:
@@ -81,6 +82,8 @@ def select(cluster, q: JobQuery) -> Selected:
                 found = [j for j in found if j.queue == q.queue]
             if q.job_group is not None:
                 found = [j for j in found if _in_group(j, q.job_group)]
+            if q.app is not None:
+                found = [j for j in found if j.app_profile == q.app]
             if not found:
                 missing.append(typed)
             jobs.extend(found)
@@ -97,6 +100,8 @@ def select(cluster, q: JobQuery) -> Selected:
         if name is not None and not name_matches(name, j):
             continue
         if q.job_group is not None and not _in_group(j, q.job_group):
+            continue
+        if q.app is not None and j.app_profile != q.app:
             continue
         if not state_ok(r, all_, done, pend, run, susp):
             continue

@@ -1,5 +1,5 @@
 """Which jobs a command names: job IDs and index lists, `0` for all of the
-caller's unfinished jobs, the -u/-q/-J/-g/-m filters and bkill's -stat (bkill,
+caller's unfinished jobs, the -u/-q/-J/-g/-m/-app filters and bkill's -stat (bkill,
 bstop, bresume, bswitch, bmig, brequeue; bjobs and bmod use the pieces)."""
 
 from __future__ import annotations
@@ -67,6 +67,7 @@ class Selection:
     host: str | None = None
     #: bkill -stat: a key of STAT_STATES; jobs in other states are left out, job IDs too
     stat: str | None = None
+    app: str | None = None  # -app: jobs submitted with that application profile
 
 
 def hosts_named(config, name: str) -> set[str] | None:
@@ -104,6 +105,8 @@ def _targets(cluster, caller_user: str, sel: Selection) -> list[tuple[object | N
             found = jobs_of(cluster.jobs, jid, ranges)
             if sel.job_group is not None:
                 found = [j for j in found if j.job_group == sel.job_group]
+            if sel.app is not None:
+                found = [j for j in found if j.app_profile == sel.app]
             if not found:
                 out.append((None, typed))
             elif ranges is None and found[0].array_index:
@@ -125,6 +128,8 @@ def _targets(cluster, caller_user: str, sel: Selection) -> list[tuple[object | N
         if sel.name is not None and not name_matches(sel.name, j):
             continue
         if sel.job_group is not None and j.job_group != sel.job_group:
+            continue
+        if sel.app is not None and j.app_profile != sel.app:
             continue
         if on is not None and on.isdisjoint(j.exec_hosts.split()):
             continue

@@ -66,6 +66,7 @@ class SubmitRequest:
     login_shell: str | None = None  # -L
     input_file: str | None = None  # -i
     input_spool: str | None = None  # -is
+    app: str | None = None  # -app: an lsb.applications profile
 
 
 #: bsub's waiting modes (the `interactive` column): -K waits, the others also talk to the job
@@ -180,8 +181,14 @@ def submit(cl, caller: Caller, r: SubmitRequest):
         except ArraySpecError as e:
             raise NotSubmitted(e.text) from None
     _check_waiting(cl, r.interactive, array)
+    # Application profile: its limits are the job's unless the job sets its own
+    app = None
+    if r.app is not None:
+        app = cfg.applications.get(r.app)
+        if app is None:
+            raise NotSubmitted(M.NO_SUCH_APP, r.app)
     # Run limit
-    run_limit = parse_runlimit(r.runlimit) if r.runlimit is not None else None
+    run_limit = parse_runlimit(r.runlimit) if r.runlimit is not None else (app.run_limit if app else None)
     # Only the maximum bounds -W; the default applies to jobs without one (Cluster.effective_run_limit).
     if run_limit is not None and q.run_limit is not None and run_limit > q.run_limit:
         raise NotSubmitted(M.EXCEED_QUEUE_LIMIT, "RUNLIMIT")
@@ -209,6 +216,8 @@ def submit(cl, caller: Caller, r: SubmitRequest):
     mem_limit_kb, mem_hard = None, False
     if r.mem_limit is not None:
         mem_limit_kb, mem_hard = parse_mem_limit(r.mem_limit, cl.limits_unit())
+    elif app is not None and app.mem_limit is not None:
+        mem_limit_kb, mem_hard = parse_mem_limit(str(app.mem_limit), cl.limits_unit())
     # User group (-G): the user must belong to it
     ugroup = r.group
     if ugroup is not None:
@@ -244,7 +253,7 @@ def submit(cl, caller: Caller, r: SubmitRequest):
         ngpus=ngpus,
         array=array, dependency=dep, depend_json=dep_json, mem_limit_kb=mem_limit_kb, mem_limit_hard=mem_hard,
         script=r.script,
-        job_group=group,
+        job_group=group, app_profile=app.name if app else None,
         **more,
         interactive=r.interactive,
     )

@@ -567,6 +567,17 @@ CASES = [
     C(["bgdel", "/nosuch"], "/nosuch: Job group does not exist\n", id="bgdel-unknown"),
     C(["bjgroup", "/g2"], usage("bjgroup"), id="bjgroup-name-without-s"),
     C(["bjgroup", "-s", "/nosuch"], "/nosuch: Job group does not exist\n", id="bjgroup-unknown"),
+    # ---- application profiles: bsub/bjobs/bkill/bstop/bresume -app, bapp ------------------------------------
+    C(["bsub", "-app", "nosuch", "sleep", "1"], "nosuch: No such application. Job not submitted.\n",
+      id="bsub-app-unknown"),
+    C(["bsub", "-app", "", "sleep", "1"], "No such application. Job not submitted.\n", id="bsub-app-empty"),
+    C(["bjobs", "-app", "nosuch"], "nosuch: No such application\n", id="bjobs-app-unknown"),
+    C(["bkill", "-app", "nosuch", "0"], "nosuch: No such application\n", id="bkill-app-unknown"),
+    C(["bstop", "-app", "fluent", "3"], "Job <3>: No matching job found\n", id="bstop-app-other-users-job"),
+    C(["bresume", "-app", "x;rm -rf /", "0"], "x;rm -rf /: No such application\n", id="bresume-app-shell-text"),
+    C(["bapp", "nosuch"], "nosuch: No such application\n", id="bapp-unknown"),
+    C(["bapp", "-z"], illegal_option("bapp", "z"), id="bapp-unknown-option"),
+    C(["bapp", "-alloc"], usage("bapp", "bapp: option -alloc is not supported by lsfemu yet"), id="bapp-alloc-unbuilt"),
     # ---- badmin -------------------------------------------------------------------------------------------
     C(["badmin", "qclose", "nosuch"], "nosuch: No such queue\n", "lsfadmin", id="badmin-qclose-unknown-queue"),
     C(["badmin", "hclose", "nosuch"], "nosuch: Bad host name, host group name or cluster name\n", "lsfadmin",
