@@ -17,6 +17,7 @@ from __future__ import annotations
 import fcntl
 import os
 import select
+import signal
 import struct
 import sys
 import termios
@@ -26,7 +27,8 @@ import tty
 from lsfemu.options import BSUB_WAITING, GRAMMARS, HelpAsked, OptionError, VersionAsked, parse
 
 FIRST_DELAY = 0.05  # seconds between looks, at first and after anything happened ...
-MAX_DELAY = 0.5  # ... growing to this while nothing does
+MAX_DELAY = 0.5  # ... growing to this while nothing does (an interactive job's output comes soon) ...
+MAX_DELAY_K = 1.0  # ... or this for -K: many waiting bsubs (a workflow tool's) must not crowd the daemon
 
 
 def waiting_mode(argv: list[str], script: str | None) -> str | None:
@@ -184,7 +186,7 @@ def wait(call, jid: int, stdin_free: bool) -> int:
                 code, moved = w.look()
                 if code is not None:
                     return code
-                delay = FIRST_DELAY if moved else min(delay * 1.5, MAX_DELAY)
+                delay = FIRST_DELAY if moved else min(delay * 1.5, MAX_DELAY if w.mode in TALKING else MAX_DELAY_K)
                 if w.inp is not None:
                     w.inp.wait(delay)
                 else:
@@ -194,6 +196,9 @@ def wait(call, jid: int, stdin_free: bool) -> int:
                     raise
                 interrupted = True
                 call("bkill", ["-s", "INT", str(jid)])
+            except BrokenPipeError:  # the reader of bsub's output is gone: end as a writer does then
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more to flush there
+                return 128 + signal.SIGPIPE
     finally:
         if w.inp is not None:
             w.inp.restore()

@@ -212,6 +212,13 @@ def test_I_streams_output_as_the_job_runs_and_exits_with_its_code(wall):
     finish(p)
     assert p.returncode == 130
     assert c.run("bjobs -a -noheader -o 'stat exit_code' 4", user="user1").out.split() == ["EXIT", "130"]
+    # the reader of bsub's output goes away (`bsub -I ... | head -1`): bsub ends as a writer does, quietly
+    p = start_bsub(c, ["-I", "while :; do echo line; sleep 0.05; done"])
+    read_until(p.stdout, b"line\n")
+    p.stdout.close()
+    err = p.stderr.read()
+    assert p.wait(timeout=30) == 141 and b"Traceback" not in err and b"lsfemu:" not in err, err
+    assert c.run("bkill 5", user="user1").rc == 0
 
 
 def test_I_passes_input_and_Ip_runs_on_a_terminal(wall):
