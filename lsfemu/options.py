@@ -337,18 +337,28 @@ _BMOD_N = ("-arn -Bn -hln -Nn -uln -xn -appn -bn -Cn -cn -clustersn -cwdn -Dn -d
            "-fn -freqn -Gn -gn -gpun -hostfilen -in -isn -Jn -Jdn -jobaffn -kn -Ln -Lpn -Mn -mn -nn -networkn "
            "-on -outdirn -Pn -pn -ptln -Qn -qn -Rn -rncn -Sn -slan -stagen -Tn -tn -Un -un -vn -Wn -Wen -wn "
            "-wan -wtn -Zsn").split()
+#: bmod's implemented options (flag -> the bmod function's parameter); the rest
+#: of its table is refused by name. The `n` forms reset a setting.
+_BMOD_DESTS = {
+    "-cwd": "cwd", "-cwdn": "cwd_n", "-e": "err", "-eo": "err_over", "-en": "err_n",
+    "-G": "group", "-Gn": "group_n", "-J": "job_name", "-Jn": "job_name_n", "-M": "mem_limit", "-Mn": "mem_limit_n",
+    "-n": "nproc", "-nn": "nproc_n", "-o": "out", "-oo": "out_over", "-on": "out_n", "-P": "project",
+    "-Pn": "project_n", "-q": "queue", "-qn": "queue_n", "-R": "res_req", "-Rn": "res_req_n", "-r": "rerun",
+    "-rn": "rerun_n", "-W": "runlimit", "-Wn": "runlimit_n", "-w": "depend_cond", "-wn": "depend_n",
+    "-Z": "command",
+}
 _BMOD_ROWS = (
-    tuple((r[0], None) + tuple(r[2:]) for r in _BSUB_ROWS if r[0] not in _BMOD_NOT_FROM_BSUB)
-    + tuple((f, None, None) for f in _BMOD_N)
+    tuple((r[0], _BMOD_DESTS.get(r[0])) + tuple(r[2:]) for r in _BSUB_ROWS if r[0] not in _BMOD_NOT_FROM_BSUB)
+    + tuple((f, _BMOD_DESTS.get(f), None) for f in _BMOD_N)
     + (
         ("-sp", "sp", "priority"),
         ("-spn", "spn", None),
         ("-aps", "aps", '"system=value" | "admin=value"'),
         ("-apsn", "apsn", None),
-        ("-Z", None, '"new_command"'),
+        ("-Z", "command", '"new_command"'),
         ("-Zs", None, '"new_command"'),
         ("-Ne", None, None),
-        ("-rn", None, None),
+        ("-rn", "rerun_n", None),
         ("-slan", None, None),
         ("-hostfilen", None, None),
     )
@@ -376,7 +386,8 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
     _g("bsub", _BSUB_ROWS, "command", "[command [argument ...]]", interspersed=False,
        alternatives=("-e -eo", "-i -is", "-o -oo", "-r -rn", "-I -Ip -IS -ISp -ISs -Is -IX -K")),
     _g("bmod", _dedupe(_BMOD_ROWS), "args", 'job_ID | "job_ID[index_list]"',
-       alternatives=("-sp -spn", "-aps -apsn")),
+       alternatives=("-sp -spn", "-aps -apsn", "-cwd -cwdn", "-e -eo -en", "-G -Gn", "-J -Jn", "-M -Mn",
+                     "-n -nn", "-o -oo -on", "-P -Pn", "-q -qn", "-R -Rn", "-r -rn", "-W -Wn", "-w -wn")),
     _g("bkill", (
         ("-l", "list_signals", None), ("-b", None, None), ("-C", None, "kill_reason"), ("-d", "as_done", None),
         ("-s", "sig", "signal_value | -s signal_name"), ("-r", "remove", None),

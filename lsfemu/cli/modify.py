@@ -1,9 +1,10 @@
-"""bmod (-sp, -spn, -aps, -apsn), btop, bbot, brequeue: their typer signatures;
-argv -> `ops.modify` (`ops.control.requeue` for brequeue) -> LSF's lines.
+"""bmod, btop, bbot, brequeue: their signatures; argv -> `ops.bmod` (bmod),
+`ops.modify` (btop, bbot), `ops.control.requeue` (brequeue) -> LSF's lines.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Optional
 
@@ -11,6 +12,7 @@ from typing import Optional
 from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, parse_job_refs, run_command
 from lsfemu.cli.control import answer, selection
 from lsfemu.errors import LsfError
+from lsfemu.ops import bmod as ops_bmod
 from lsfemu.ops import control as ops_control
 from lsfemu.ops import modify as ops
 from lsfemu.render import messages
@@ -31,6 +33,35 @@ def _job_ref(c: Ctx, args: list[str] | None) -> tuple | None:
 
 
 def bmod(
+    cwd: Optional[str] = None,
+    cwd_n: bool = False,
+    err: Optional[str] = None,
+    err_over: Optional[str] = None,
+    err_n: bool = False,
+    group: Optional[str] = None,
+    group_n: bool = False,
+    job_name: Optional[str] = None,
+    job_name_n: bool = False,
+    mem_limit: Optional[str] = None,
+    mem_limit_n: bool = False,
+    nproc: Optional[str] = None,
+    nproc_n: bool = False,
+    out: Optional[str] = None,
+    out_over: Optional[str] = None,
+    out_n: bool = False,
+    project: Optional[str] = None,
+    project_n: bool = False,
+    queue: Optional[str] = None,
+    queue_n: bool = False,
+    res_req: Optional[list[str]] = None,
+    res_req_n: bool = False,
+    rerun: bool = False,
+    rerun_n: bool = False,
+    runlimit: Optional[str] = None,
+    runlimit_n: bool = False,
+    depend_cond: Optional[str] = None,
+    depend_n: bool = False,
+    command: Optional[str] = None,
     sp: Optional[str] = None,
     spn: bool = False,
     aps: Optional[str] = None,
@@ -38,7 +69,14 @@ def bmod(
     args: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
-    if sum(x is not None and x is not False for x in (sp, spn or None, aps, apsn or None)) == 0:
+    req = ops_bmod.ModifyRequest(
+        None, submit_dir=c.cwd, queue=queue, queue_n=queue_n, nproc=nproc, nproc_n=nproc_n,
+        res_req=tuple(res_req) if res_req else None, res_req_n=res_req_n, runlimit=runlimit,
+        runlimit_n=runlimit_n, job_name=job_name, job_name_n=job_name_n, out=out, out_over=out_over, out_n=out_n,
+        err=err, err_over=err_over, err_n=err_n, project=project, project_n=project_n, mem_limit=mem_limit,
+        mem_limit_n=mem_limit_n, depend=depend_cond, depend_n=depend_n, group=group, group_n=group_n,
+        command=command, rerun=rerun, rerun_n=rerun_n, cwd=cwd, cwd_n=cwd_n, sp=sp, spn=spn, aps=aps, apsn=apsn)
+    if not req.given():
         raise UsageExit()
     if (sp is not None and spn) or (aps is not None and apsn):
         raise UsageExit(messages.BMOD_EXCLUSIVE)
@@ -46,7 +84,7 @@ def bmod(
     if ref is None:
         return
     try:
-        ops.set_priorities(c.cluster, c.caller, ops.PriorityChange(ref, sp, spn, aps, apsn))
+        ops_bmod.modify(c.cluster, c.caller, dataclasses.replace(req, ref=ref))
     except LsfError as e:
         c.error(messages.error_text(e))
         return

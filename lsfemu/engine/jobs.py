@@ -1,6 +1,6 @@
 """A job's transitions, as mbatchd makes them: submission (and job IDs'
 use), start, finish, kill and signals, stop/resume, switch, priority and APS
-changes (bmod -sp/-aps), btop/bbot, requeue, rerun, migration, and host
+changes and bmod's other fields, btop/bbot, requeue, rerun, migration, and host
 failure and recovery.
 
 Each transition changes the job objects the cluster holds
@@ -341,22 +341,38 @@ class Transitions:
         self.cl.log(job, "SWITCH", actor, t, queue=queue, old=old)
         self.cl.mark_dirty()
 
-    def set_priority(self, job: Job, value: int | None, actor: str) -> None:
-        """bmod -sp VALUE, or -spn (value None: back to MAX_USER_PRIORITY/2)."""
-        t = self.cl.now()
+    def priority_change(self, value: int | None) -> tuple[dict, dict]:
+        """bmod -sp VALUE, or -spn (value None: back to MAX_USER_PRIORITY/2): the
+        job's new attributes (escalation counts from now) and the record's data."""
         mup = self.cl.config.params.max_user_priority
-        job.priority = value if value is not None else (default_priority(mup) if mup else None)
-        job.priority_base_time = t
-        self.cl.log(job, "MODIFY", actor, t, **({"sp": value} if value is not None else {"spn": True}))
-        self.cl.mark_dirty()
+        attrs = {"priority": value if value is not None else (default_priority(mup) if mup else None),
+                 "priority_base_time": self.cl.now()}
+        return attrs, ({"sp": value} if value is not None else {"spn": True})
+
+    @staticmethod
+    def aps_change(kind: str | None, value: float | None) -> tuple[dict, dict]:
+        """bmod -aps "system=V" | "admin=V" (a later one replaces the earlier), or
+        -apsn (kind None): the job's new attributes and the record's data."""
+        attrs = {"aps_system": value if kind == "system" else None, "aps_admin": value if kind == "admin" else None}
+        return attrs, {"aps": f"{kind}={_num(value)}" if kind else None}
+
+    def set_priority(self, job: Job, value: int | None, actor: str) -> None:
+        self.modify(job, *self.priority_change(value), actor)
 
     def set_aps(self, job: Job, kind: str | None, value: float | None, actor: str) -> None:
-        """bmod -aps "system=V" | "admin=V" (a later one replaces the earlier), or -apsn (kind None)."""
-        t = self.cl.now()
-        job.aps_system = value if kind == "system" else None
-        job.aps_admin = value if kind == "admin" else None
-        text = f"{kind}={_num(value)}" if kind else None
-        self.cl.log(job, "MODIFY", actor, t, aps=text)
+        self.modify(job, *self.aps_change(kind, value), actor)
+
+    def modify(self, job: Job, attrs: dict, data: dict, actor: str) -> None:
+        """bmod: set the job's attributes (`attrs`, checked by lsfemu.ops.bmod)
+        and log one MODIFY (`data`: what lsfemu.events.emit makes a JOB_MODIFY2
+        of). A pending job whose command or slots change gets its simulated
+        run planned again, as at submission."""
+        for k, v in attrs.items():
+            setattr(job, k, v)
+        if job.status in PENDING and ("command" in attrs or "num_processors" in attrs):
+            job.sim_runtime, job.sim_cputime, job.sim_exit_code = simulate.plan(
+                job.command, json.loads(job.env_json or "{}"), job.num_processors, parse_duration)
+        self.cl.log(job, "MODIFY", actor, self.cl.now(), **data)
         self.cl.mark_dirty()
 
     def move(self, job: Job, to_top: bool, position: int, queue_order: list[Job], movable: list[Job], actor: str) -> int:

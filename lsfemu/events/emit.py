@@ -18,8 +18,9 @@ FORCE     JOB_FORCE (brun: the hosts named, the administrator), before the
           START of the same instant
 SWITCH    JOB_SWITCH
 MOVE      JOB_MOVE (TO_TOP / TO_BOTTOM, position)
-MODIFY    JOB_MODIFY2 (``{sp: N}`` bmod -sp, ``{spn: true}`` -spn,
-          ``{aps: "system=10"}`` -aps, ``{aps: None}`` -apsn)
+MODIFY    JOB_MODIFY2 of one bmod (``{sp: N}`` -sp, ``{spn: true}`` -spn,
+          ``{aps: "system=10"}`` -aps, ``{aps: None}`` -apsn; the other
+          fields of lsfemu.ops.bmod, a None value for their `n` form)
 REQUEUE   JOB_REQUEUE, JOB_STATUS PEND (reason PEND_JOB_REQUEUED)
 RERUN     JOB_STATUS PEND (PEND_JOB_REQUEUED after a host failure,
           PEND_JOB_MIG after bmig)
@@ -70,8 +71,8 @@ from typing import Any, Callable
 
 from lsfemu.events import lsbatch
 from lsfemu.events.lsbatch import (
-    DELETE_NUMBER, RLIMIT_RUN, SUB2_JOB_PRIORITY, SUB2_MODIFY_CMD, SUB3_APS, SUB_ERR_FILE, SUB_JOB_NAME, SUB_MODIFY,
-    SUB_OUT_FILE, SUB_PROJECT_NAME, SUB_QUEUE, SUB_RES_REQ,
+    DELETE_NUMBER, RLIMIT_RUN, SUB2_JOB_PRIORITY, SUB2_MODIFY_CMD, SUB3_APS, SUB3_CWD, SUB_DEPEND_COND, SUB_ERR_FILE,
+    SUB_JOB_NAME, SUB_MODIFY, SUB_OUT_FILE, SUB_PROJECT_NAME, SUB_QUEUE, SUB_RES_REQ,
 )
 from lsfemu.events.records import (
     HostCtrl, JobExecute, JobModify2, JobMove, JobNew, JobRequeue, JobSignal, JobStart, JobStartAccept, JobStatus,
@@ -231,38 +232,59 @@ def job_modify(
     user_priority_delete: bool = False,
     aps_string: str | None = None,
     aps_delete: bool = False,
+    num_processors: tuple[int, int] | None = None,
+    mem_limit_kb: int | None = None,
+    mem_limit_delete: bool = False,
+    depend_cond: str | None = None,
+    user_group: str | None = None,
+    cwd: str | None = None,
+    rerunnable: bool | None = None,
+    out_overwrite: bool = False,
+    err_overwrite: bool = False,
+    deleted: int = 0,
 ) -> JobModify2:
     """A JOB_MODIFY2 record for one bmod call, with the option bits set for
-    the parameters given (``None`` = not changed)."""
+    the parameters given (``None`` = not changed). ``deleted`` holds the
+    ``options`` bits of the `n` forms given (bmod -qn, -Jn, -Rn, -on, -en,
+    -Pn, -wn, -Gn, -rn); ``num_processors`` is (min, max), (DEL_NUMPRO,
+    DEL_NUMPRO) for -nn; ``cwd`` "" is -cwdn."""
     options = options2 = options3 = 0
     del_options2 = del_options3 = 0
+    del_options = deleted
     rl = list(_NEG1_LIMITS)
     kw: dict[str, Any] = {}
-    if job_name is not None:
-        options |= SUB_JOB_NAME
-        kw["job_name"] = job_name
-    if queue is not None:
-        options |= SUB_QUEUE
-        kw["queue"] = queue
-    if res_req is not None:
-        options |= SUB_RES_REQ
-        kw["res_req"] = res_req
-    if out_file is not None:
-        options |= SUB_OUT_FILE
-        kw["out_file"] = out_file
-    if err_file is not None:
-        options |= SUB_ERR_FILE
-        kw["err_file"] = err_file
+    for bit, field, value in ((SUB_JOB_NAME, "job_name", job_name), (SUB_QUEUE, "queue", queue),
+                              (SUB_RES_REQ, "res_req", res_req), (SUB_OUT_FILE, "out_file", out_file),
+                              (SUB_ERR_FILE, "err_file", err_file), (SUB_PROJECT_NAME, "project_name", project_name),
+                              (SUB_DEPEND_COND, "depend_cond", depend_cond),
+                              (lsbatch.SUB_USER_GROUP, "user_group", user_group)):
+        if value is not None:
+            options |= bit
+            kw[field] = value
     if command is not None:
         options2 |= SUB2_MODIFY_CMD
         kw["command"] = command
-    if project_name is not None:
-        options |= SUB_PROJECT_NAME
-        kw["project_name"] = project_name
+    if out_overwrite:
+        options2 |= lsbatch.SUB2_OVERWRITE_OUT_FILE
+    if err_overwrite:
+        options2 |= lsbatch.SUB2_OVERWRITE_ERR_FILE
     if run_limit_s is not None:
         rl[RLIMIT_RUN] = run_limit_s
     if run_limit_delete:
         rl[RLIMIT_RUN] = DELETE_NUMBER
+    if mem_limit_kb is not None:
+        rl[lsbatch.RLIMIT_RSS] = mem_limit_kb
+    if mem_limit_delete:
+        rl[lsbatch.RLIMIT_RSS] = DELETE_NUMBER
+    if num_processors is not None:
+        kw["num_processors"], kw["max_num_processors"] = num_processors
+    if rerunnable is True:
+        options |= lsbatch.SUB_RERUNNABLE
+    elif rerunnable is False:
+        del_options |= lsbatch.SUB_RERUNNABLE
+    if cwd is not None:
+        (options3, del_options3) = (options3 | SUB3_CWD, del_options3) if cwd else (options3, del_options3 | SUB3_CWD)
+        kw["cwd"] = cwd
     if user_priority is not None:
         options2 |= SUB2_JOB_PRIORITY
         kw["user_priority"] = user_priority
@@ -276,9 +298,64 @@ def job_modify(
     jid = f"{job_id}[{array_index}]" if array_index else str(job_id)
     return JobModify2(
         event_time=event_time, job_id_str=jid, options=options | SUB_MODIFY, options2=options2,
-        user_id=user_id, user_name=user_name, submit_time=submit_time, rlimits=tuple(rl),
+        del_options=del_options, user_id=user_id, user_name=user_name, submit_time=submit_time, rlimits=tuple(rl),
         del_options2=del_options2, options3=options3, del_options3=del_options3, **kw,
     )
+
+
+#: bmod's MODIFY data keys with a plain value -> (job_modify's keyword, the `n` form's ``options`` bit)
+_MODIFY_VALUES = {
+    "name": ("job_name", SUB_JOB_NAME), "queue": ("queue", SUB_QUEUE), "res_req": ("res_req", SUB_RES_REQ),
+    "out": ("out_file", SUB_OUT_FILE), "err": ("err_file", SUB_ERR_FILE),
+    "project": ("project_name", SUB_PROJECT_NAME), "command": ("command", 0),
+    "depend": ("depend_cond", SUB_DEPEND_COND), "group": ("user_group", lsbatch.SUB_USER_GROUP),
+}
+
+
+def _modify_kwargs(data: dict) -> dict[str, Any]:
+    """job_modify's keywords for the data of a MODIFY event (lsfemu.ops.bmod)."""
+    kw: dict[str, Any] = {}
+    deleted = 0
+    for key, (name, bit) in _MODIFY_VALUES.items():
+        if key in data:
+            if data[key] is None:
+                deleted |= bit
+            else:
+                kw[name] = str(data[key])
+    if "sp" in data and data["sp"] is not None:
+        kw["user_priority"] = int(data["sp"])
+    if data.get("spn"):
+        kw["user_priority_delete"] = True
+    if "aps" in data:
+        if data["aps"] is None:
+            kw["aps_delete"] = True
+        else:
+            kw["aps_string"] = str(data["aps"])
+    if "run_limit" in data:
+        if data["run_limit"] is None:
+            kw["run_limit_delete"] = True
+        else:
+            kw["run_limit_s"] = int(round(float(data["run_limit"]) * 60))
+    if "mem_limit_kb" in data:
+        if data["mem_limit_kb"] is None:
+            kw["mem_limit_delete"] = True
+        else:
+            kw["mem_limit_kb"] = int(data["mem_limit_kb"])
+    if "nproc" in data:
+        n = data["nproc"]
+        kw["num_processors"] = ((lsbatch.DEL_NUMPRO, lsbatch.DEL_NUMPRO) if n is None
+                                else (int(n[0]), int(n[1] if n[1] is not None else n[0])))
+    if "rerun" in data:
+        kw["rerunnable"] = bool(data["rerun"])
+    if data.get("out_over"):
+        kw["out_overwrite"] = True
+    if data.get("err_over"):
+        kw["err_overwrite"] = True
+    if "cwd" in data:
+        kw["cwd"] = data["cwd"] or ""
+    if deleted:
+        kw["deleted"] = deleted
+    return kw
 
 
 def _status(job: Any, time: float, status: int, **kw: Any) -> JobStatus:
@@ -370,16 +447,7 @@ def records_for(
                         idx=idx, user_name=who)]
 
     if kind == "MODIFY":
-        kw: dict[str, Any] = {}
-        if "sp" in data and data["sp"] is not None:
-            kw["user_priority"] = int(data["sp"])
-        if data.get("spn"):
-            kw["user_priority_delete"] = True
-        if "aps" in data:
-            if data["aps"] is None:
-                kw["aps_delete"] = True
-            else:
-                kw["aps_string"] = str(data["aps"])
+        kw = _modify_kwargs(data)
         if not kw:
             return []
         return [job_modify(job.id, event_time=t, user_name=who, user_id=uid_of(who),

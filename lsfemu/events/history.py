@@ -185,34 +185,70 @@ def _pend_reason(code: int) -> str:
 
 
 def modify_items(rec: JobModify2) -> list[str]:
-    """bhist's item texts for a JOB_MODIFY2 record (OpenLava wording where
-    known, [inferred] otherwise)."""
+    """bhist's item texts for a JOB_MODIFY2 record, in the order OpenLava's
+    bhist prints them (prtModifiedJob: the values set, then the ones reset);
+    the job name, user group, CWD and APS items are lsfemu's [inferred]."""
     items: list[str] = []
-    o, o2 = rec.options, rec.options2
+    o, o2, d = rec.options, rec.options2, rec.del_options
+    limits = rec.rlimits
+    run = limits[lsbatch.RLIMIT_RUN] if len(limits) > lsbatch.RLIMIT_RUN else lsbatch.DEFAULT_RLIMIT
+    cpu = limits[lsbatch.RLIMIT_CPU] if limits else lsbatch.DEFAULT_RLIMIT
+    mem = limits[lsbatch.RLIMIT_RSS] if len(limits) > lsbatch.RLIMIT_RSS else lsbatch.DEFAULT_RLIMIT
+    nprocs = (lsbatch.DEFAULT_NUMPRO, lsbatch.DEL_NUMPRO, 0)
     if o & lsbatch.SUB_JOB_NAME:
         items.append(f"Job name changes to : {rec.job_name}")
     if o & lsbatch.SUB_QUEUE:
         items.append(f"Job queue changes to : {rec.queue}")
-    if o & lsbatch.SUB_RES_REQ:
-        items.append(f"Resource requirement changes to : {rec.res_req}")
     if o & lsbatch.SUB_OUT_FILE:
         items.append(f"Output file change to : {rec.out_file}")
     if o & lsbatch.SUB_ERR_FILE:
         items.append(f"Error file change to : {rec.err_file}")
-    if o2 & lsbatch.SUB2_MODIFY_CMD:
-        items.append(f"Job command changes to : {rec.command}")
+    if o & lsbatch.SUB_RERUNNABLE:
+        items.append("Job changes to rerunnable")
+    if o & lsbatch.SUB_DEPEND_COND:
+        items.append(f"Dependances condition changes to: {rec.depend_cond}")
+    if o & lsbatch.SUB_RES_REQ:
+        items.append(f"Resource requirement changes to: {rec.res_req}")
     if o & lsbatch.SUB_PROJECT_NAME:
         items.append(f"Project name changes to : {rec.project_name}")
-    run = rec.rlimits[lsbatch.RLIMIT_RUN] if len(rec.rlimits) > lsbatch.RLIMIT_RUN else lsbatch.DEFAULT_RLIMIT
-    if run == lsbatch.DELETE_NUMBER:
-        items.append("bmod -Wn used. Run limit set to queue run limit")
-    elif run >= 0:
-        items.append(f"run limit changes to : {run // 60} (minutes)")
-    cpu = rec.rlimits[lsbatch.RLIMIT_CPU] if rec.rlimits else lsbatch.DEFAULT_RLIMIT
-    if cpu >= 0:
+    if o & lsbatch.SUB_USER_GROUP:
+        items.append(f"User group changes to : {rec.user_group}")
+    if rec.options3 & lsbatch.SUB3_CWD:
+        items.append(f"Job CWD changes to : {rec.cwd}")
+    if cpu > 0:
         items.append(f"CPU limit changes to : {cpu // 60} (minutes)")
+    if mem > 0:
+        items.append(f"Memory limit changes to : {mem} (KB)")
+    if run > 0:
+        items.append(f"run limit changes to : {run // 60} (minutes)")
+    if o2 & lsbatch.SUB2_MODIFY_CMD:
+        items.append(f"Job command changes to : {rec.command}")
+    if rec.num_processors not in nprocs:
+        items.append(f"New minimal num of processors is : {rec.num_processors}")
+    if rec.max_num_processors not in nprocs:
+        items.append(f"New max num of processors is : {rec.max_num_processors}")
     if o2 & lsbatch.SUB2_JOB_PRIORITY:
         items.append(f"New job priority is: {rec.user_priority}")
+    for bit, text in ((lsbatch.SUB_QUEUE, "Job queue changes back to default"),
+                      (lsbatch.SUB_OUT_FILE, "Output file is disabled"), (lsbatch.SUB_ERR_FILE, "Error file is disabled"),
+                      (lsbatch.SUB_RERUNNABLE, "Job changes to be not rerunnable"),
+                      (lsbatch.SUB_DEPEND_COND, "No dependances condition"),
+                      (lsbatch.SUB_RES_REQ, "No  resource requirement"),  # (two blanks: OpenLava's text)
+                      (lsbatch.SUB_PROJECT_NAME, "Project name changes to default"),
+                      (lsbatch.SUB_JOB_NAME, "Job name changes to default"),
+                      (lsbatch.SUB_USER_GROUP, "User group changes to default")):
+        if d & bit:
+            items.append(text)
+    if rec.del_options3 & lsbatch.SUB3_CWD:
+        items.append("Job CWD changes to default")
+    if mem == lsbatch.DELETE_NUMBER:
+        items.append("bmod -Mn used. Memory limit set to queue memory limit")
+    if run == lsbatch.DELETE_NUMBER:
+        items.append("bmod -Wn used. Run limit set to queue run limit")
+    if rec.num_processors == lsbatch.DEL_NUMPRO:
+        items.append("Minimal num of processors is removed")
+    if rec.max_num_processors == lsbatch.DEL_NUMPRO:
+        items.append("Max num of processors is removed")
     if rec.del_options2 & lsbatch.SUB2_JOB_PRIORITY:
         items.append("Job priority changes to default")
     if rec.options3 & lsbatch.SUB3_APS:
@@ -390,6 +426,8 @@ class HistoryBuilder:
                 return
             if rec.options & lsbatch.SUB_JOB_NAME:
                 h.name = rec.job_name
+            elif rec.del_options & lsbatch.SUB_JOB_NAME:
+                h.name = None
             if rec.options & lsbatch.SUB_QUEUE:
                 h.queue = rec.queue
             if rec.options2 & lsbatch.SUB2_MODIFY_CMD:

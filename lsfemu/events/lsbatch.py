@@ -121,6 +121,10 @@ SUB2_OVERWRITE_ERR_FILE = 0x20000
 
 # ``options3`` bits of lsfemu's JOB_MODIFY2 tail [lsfemu]
 SUB3_APS = 0x01
+SUB3_CWD = 0x02
+#: numProcessors in JOB_MODIFY2: -n not given / bmod -nn [OL lsbatch.h]
+DEFAULT_NUMPRO = 2147483647 - 1
+DEL_NUMPRO = 2147483647
 
 #: rLimits indices (LSF_RLIMIT_*); 11 limits are logged
 RLIMIT_CPU = 0

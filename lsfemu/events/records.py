@@ -292,8 +292,9 @@ class JobModify2(Record):
     fields are present only when their bit is set in ``options`` /
     ``options2`` (the parameter was given to bmod); ``del_options`` /
     ``del_options2`` carry the ``-Xn`` (reset) bits. The tail ``options3``,
-    ``del_options3``, ``aps_string`` (bmod -aps / -apsn) is lsfemu's
-    [lsfemu]; optional on reading. Use :func:`job_modify` to build one."""
+    ``del_options3``, ``aps_string`` (bmod -aps / -apsn; options3 also
+    marks bmod -cwd / -cwdn, whose directory is ``cwd``) and ``user_group``
+    (bmod -G, with SUB_USER_GROUP) is lsfemu's [lsfemu]; optional on reading. Use :func:`job_modify` to build one."""
 
     TYPE: ClassVar[str] = "JOB_MODIFY2"
     job_id_str: str = ""
@@ -341,6 +342,7 @@ class JobModify2(Record):
     options3: int = 0
     del_options3: int = 0
     aps_string: str = ""
+    user_group: str = ""
     _SCHEMA: ClassVar[tuple[_F, ...]] = (
         _F("job_id_str", "s"),
         _F("options", "i"),
@@ -388,6 +390,7 @@ class JobModify2(Record):
         _F("options3", "i", optional=True),
         _F("del_options3", "i", optional=True),
         _F("aps_string", "s", optional=True),
+        _F("user_group", "s", optional=True),
     )
 
     @property

@@ -1,9 +1,9 @@
-"""Changing pending jobs: bmod's priorities (-sp, -spn, -aps, -apsn) and a
-job's place in line (btop, bbot).
+"""A pending job's place in line (btop, bbot), and the job a bmod, btop or
+bbot names (`target`; bmod itself: lsfemu.ops.bmod).
 
 Permissions (`permissions.RULES`): the owner may change its own jobs, queue
-administrators the jobs in their queues, cluster administrators any job;
-APS values are for administrators only. btop/bbot move a job among the
+administrators the jobs in their queues, cluster administrators any job.
+btop/bbot move a job among the
 pending jobs of the same queue and priority; an owner moves it among its own
 jobs only. A job array named by its ID is checked on its first pending
 element (else its first unfinished, else its first); changes apply to every
@@ -14,14 +14,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lsfemu.errors import JobError, NotModified
+from lsfemu.errors import JobError
 from lsfemu.jobstate import FINISHED, PENDING
 from lsfemu.ops import permissions
 from lsfemu.ops.permissions import Caller
 from lsfemu.ops.select import jobs_of
 from lsfemu.render import messages as M
-from lsfemu.sched import aps as aps_mod
-from lsfemu.sched.priority import PriorityError, check_user_priority
 
 
 class ArrayTarget:
@@ -48,62 +46,6 @@ def target(cluster, jid: int, ranges):
     if len(elements) == 1 and (ranges is None or not elements[0].array_index or ranges[0][0] == ranges[0][1] and len(ranges) == 1):
         return elements[0]
     return ArrayTarget(elements)
-
-
-@dataclass(frozen=True)
-class PriorityChange:
-    """bmod -sp/-spn/-aps/-apsn on the job `ref` ((job ID, index ranges, as typed))."""
-
-    ref: tuple
-    sp: str | None = None
-    spn: bool = False
-    aps: str | None = None
-    apsn: bool = False
-
-
-def set_priorities(cluster, caller: Caller, req: PriorityChange) -> None:
-    """Check every change, then apply them all (to every pending element of a
-    job array); a refusal is a NotModified and changes nothing."""
-    jid, ranges, typed = req.ref
-    cfg = cluster.config
-    job = target(cluster, jid, ranges)
-    if job is None:
-        raise NotModified(M.NO_MATCHING_JOB, typed)
-    admin = permissions.allows(cfg, caller, "administer_queue", job=job)
-    if not permissions.allows(cfg, caller, "modify", job=job):
-        raise NotModified(M.PERM_DENIED)
-    if job.status in FINISHED:
-        raise NotModified(M.JOB_FINISHED, typed)
-    if job.status not in PENDING:
-        raise NotModified(M.RUNNING_JOB_MOD)
-    mup = cfg.params.max_user_priority
-    new_sp = None
-    if req.sp is not None or req.spn:
-        if mup is None:
-            raise NotModified(M.PRIORITY_UNDEFINED)
-        if req.sp is not None:
-            try:
-                # Administrators may go beyond MAX_USER_PRIORITY for jobs they own.
-                new_sp = check_user_priority(req.sp, mup, admin and job.user == caller.user)
-            except PriorityError as e:
-                raise NotModified(str(e)) from None
-    aps_change = None
-    if req.aps is not None or req.apsn:
-        if not admin:
-            raise NotModified(M.PERM_DENIED)
-        if req.aps is not None:
-            try:
-                aps_change = aps_mod.parse_aps_mod(req.aps)
-            except aps_mod.ApsSyntaxError as e:
-                raise NotModified(str(e), req.aps) from None
-    # Every check passed: apply (to every pending element of a job array).
-    for one in (job.pending if isinstance(job, ArrayTarget) else [job]):
-        if req.sp is not None or req.spn:
-            cluster.set_priority(one, new_sp, caller.user)
-        if req.aps is not None:
-            cluster.set_aps(one, aps_change[0], aps_change[1], caller.user)
-        elif req.apsn:
-            cluster.set_aps(one, None, None, caller.user)
 
 
 @dataclass(frozen=True)

@@ -106,6 +106,18 @@ def parse_mem_limit(text: str, default_unit: str) -> tuple[int, bool]:
     return kb, m.group(3) == "!"
 
 
+def parse_nproc(text: str) -> tuple[int, int | None]:
+    """`-n min_tasks[,max_tasks]` -> (min, max or None when it is min)."""
+    m = re.fullmatch(r"\s*([0-9]{1,9})\s*(?:,\s*([0-9]{1,9})\s*)?", text)
+    if not m:
+        raise NotSubmitted(M.BAD_NPROC)
+    nmin = int(m.group(1))
+    nmax = int(m.group(2)) if m.group(2) else None
+    if nmin < 1 or (nmax is not None and nmax < nmin):
+        raise NotSubmitted(M.BAD_NPROC)
+    return nmin, (None if nmax == nmin else nmax)
+
+
 def parse_gpu(text: str) -> int:
     """`-gpu "num=2:mode=shared"` -> 2; `-gpu -` -> 1 (LSF's default of one GPU).
 
@@ -125,6 +137,43 @@ def parse_gpu(text: str) -> int:
     return num
 
 
+def default_queue(cfg, env: dict) -> str:
+    """The queue of a job submitted without -q: the first of LSB_DEFAULTQUEUE
+    (the submission environment) or DEFAULT_QUEUE that exists, else LSF's
+    queue named "default"."""
+    candidates = env.get("LSB_DEFAULTQUEUE", "").split() or cfg.params.default_queues or ["default"]
+    qname = next((q for q in candidates if cfg.queue(q) is not None), None)
+    if qname is None:
+        raise NotSubmitted(M.QUEUE_NAME_REQUIRED)
+    return qname
+
+
+def check_queue(cl, caller: Caller, user: str, qname: str):
+    """The queue `qname` for a job of `user` (bsub, bmod -q): it exists, is
+    open, and lets the user in (or the caller may use any queue)."""
+    cfg = cl.config
+    q = cfg.queue(qname)
+    if q is None:
+        raise NotSubmitted(M.NO_SUCH_QUEUE, qname)
+    if not cl.queue_open(qname):
+        raise NotSubmitted(M.QUEUE_CLOSED, qname)
+    if not cfg.queue_allows_user(q, user) and not permissions.allows(cfg, caller, "use_any_queue"):
+        raise NotSubmitted(M.QUEUE_USE_DENIED, qname)
+    if q.fairshare:
+        # A user with no share account in a fairshare queue could never run there.
+        if build_tree(q.fairshare, cfg.user_groups, {user}).account_path(user) is None:
+            raise NotSubmitted(M.QUEUE_USE_DENIED, qname)
+    return q
+
+
+def check_user_group(cfg, user: str, group: str) -> None:
+    """-G group: a user group the user belongs to."""
+    if group not in cfg.user_groups:
+        raise NotSubmitted(M.BAD_USER_GROUP, group)
+    if user not in cfg.group_members(group) and "all" not in cfg.user_groups[group].members:
+        raise NotSubmitted(M.NOT_IN_USER_GROUP, group)
+
+
 def submit(cl, caller: Caller, r: SubmitRequest):
     """Check a submission and store it (the stored job, or NotSubmitted: nothing stored)."""
     cfg = cl.config
@@ -135,38 +184,11 @@ def submit(cl, caller: Caller, r: SubmitRequest):
         raise NotSubmitted(M.ROOT_SUBMIT_DISABLED)
     # Queue
     default_used = r.queue is None
-    if default_used:
-        # DEFAULT_QUEUE (or LSB_DEFAULTQUEUE), else LSF's queue named "default".
-        candidates = r.env.get("LSB_DEFAULTQUEUE", "").split() or cfg.params.default_queues or ["default"]
-        qname = next((q for q in candidates if cfg.queue(q) is not None), None)
-        if qname is None:
-            raise NotSubmitted(M.QUEUE_NAME_REQUIRED)
-    else:
-        qname = r.queue
-    q = cfg.queue(qname)
-    if q is None:
-        raise NotSubmitted(M.NO_SUCH_QUEUE, qname)
-    if not cl.queue_open(qname):
-        raise NotSubmitted(M.QUEUE_CLOSED, qname)
-    if not cfg.queue_allows_user(q, caller.user) and not permissions.allows(cfg, caller, "use_any_queue"):
-        raise NotSubmitted(M.QUEUE_USE_DENIED, qname)
-    if q.fairshare:
-        # A user with no share account in a fairshare queue could never run there.
-        if build_tree(q.fairshare, cfg.user_groups, {caller.user}).account_path(caller.user) is None:
-            raise NotSubmitted(M.QUEUE_USE_DENIED, qname)
+    qname = default_queue(cfg, r.env) if default_used else r.queue
+    q = check_queue(cl, caller, caller.user, qname)
     # Processors
-    nmin, nmax = 1, None
-    if r.nproc is not None:
-        m = re.fullmatch(r"\s*([0-9]{1,9})\s*(?:,\s*([0-9]{1,9})\s*)?", r.nproc)
-        if not m:
-            raise NotSubmitted(M.BAD_NPROC)
-        nmin = int(m.group(1))
-        nmax = int(m.group(2)) if m.group(2) else None
-        if nmin < 1 or (nmax is not None and nmax < nmin):
-            raise NotSubmitted(M.BAD_NPROC)
-        if nmax is not None and nmax == nmin:
-            nmax = None
-    total_slots = _cluster_slots(cl, q)
+    nmin, nmax = parse_nproc(r.nproc) if r.nproc is not None else (1, None)
+    total_slots = cluster_slots(cl, q)
     if total_slots is not None and nmin > total_slots:
         raise NotSubmitted(M.TOO_MANY_PROCS)
     # Name
@@ -221,11 +243,7 @@ def submit(cl, caller: Caller, r: SubmitRequest):
     # User group (-G): the user must belong to it
     ugroup = r.group
     if ugroup is not None:
-        if ugroup not in cfg.user_groups:
-            raise NotSubmitted(M.BAD_USER_GROUP, ugroup)
-        members = cfg.group_members(ugroup)
-        if caller.user not in members and "all" not in cfg.user_groups[ugroup].members:
-            raise NotSubmitted(M.NOT_IN_USER_GROUP, ugroup)
+        check_user_group(cfg, caller.user, ugroup)
     ngpus = 0
     if r.gpu is not None:
         ngpus = parse_gpu(r.gpu)
@@ -241,7 +259,7 @@ def submit(cl, caller: Caller, r: SubmitRequest):
     spooled = more.pop("spooled_input")  # bsub -is: the file's contents, kept once the job has its ID
     dep, dep_json = r.depend, None
     if dep is not None:
-        dep_json = _resolve_dependency(cl, caller, dep, array)
+        dep_json = resolve_dependency(cl, caller, dep, array)
     spec = SubmitSpec(
         user=caller.user, queue=qname, default_queue_used=default_used, command=cmdline.rstrip("\n"),
         name=name, num_processors=nmin, max_processors=nmax, cwd=r.submit_dir, home=home,
@@ -281,7 +299,7 @@ def _check_waiting(cl, mode: str | None, array) -> None:
         raise NotSubmitted(M.INTERACTIVE_VIRTUAL)
 
 
-def _resolve_dependency(cl, caller: Caller, text: str, array) -> str:
+def resolve_dependency(cl, caller: Caller, text: str, array) -> str:
     """`-w`: parse the condition and bind its job references to the jobs that
     exist now (lsfemu.sched.depend); the resolved tree as JSON."""
     cfg = cl.config
@@ -296,7 +314,8 @@ def _resolve_dependency(cl, caller: Caller, text: str, array) -> str:
     return json.dumps(depend.to_data(tree))
 
 
-def _cluster_slots(cl, q) -> int | None:
+def cluster_slots(cl, q) -> int | None:
+    """The slots the queue's hosts have in all; None when one has no MXJ (no bound)."""
     total = 0
     for h in cl.config.queue_hosts(q):
         mxj = cl.config.host_mxj(h)

@@ -84,6 +84,10 @@ TOO_FEW_PROCS = "Too few processors requested"
 RUNNING_JOB_MOD = (
     "Only the following parameters can be used to modify a running job: -c, -M, -W, -o, -e, -r"
 )
+MOD_MEMLIMIT = "You must set LSB_JOB_MEMLIMIT in lsf.conf to modify the memory limit of a running job"
+MOD_ERRFILE = ("No error file specified before job dispatch. Error file does not exist, so error file name "
+               "cannot be changed")
+ARRAY_NAME_MOD = "Change job name is not allowed for job array"
 PEND_THRESHOLD = "Pending job threshold reached"
 SYNTAX_ERROR = "Syntax error"
 NO_COMMAND = "No command is specified"
@@ -124,6 +128,8 @@ FORCE_FAILED = "Failed to run the job"  # brun's lsb_perror prefix: `Failed to r
 SIGNAL_NAMES = ("HUP INT QUIT ILL TRAP IOT EMT FPE KILL BUS SEGV SYS PIPE ALRM TERM STOP TSTP CONT CHLD TTIN "
                 "TTOU IO XCPU XFSZ VTALRM PROF WINCH LOST USR1 USR2 ")
 BMOD_EXCLUSIVE = "bmod: -sp and -spn, and -aps and -apsn, cannot be used together."
+ARRAY_QUEUE_MOD = "Options -q and -O cannot be applied on job array"  # bmod's own (catgets 352)
+MOD_AND_DEFAULT = "You cannot modify and set default at the same time"  # lsb.sub.c's parser (catgets 406)
 # bsub -pack (OpenLava's cmd.sub.c texts; IBM documents none)
 PACK_DISABLED = "Pack submission disabled by LSB_MAX_PACK_JOBS in lsf.conf. Job not submitted."
 PACK_NOT_TEXT = "Error: File <{}> is not a valid text file. Job not submitted."

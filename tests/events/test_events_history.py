@@ -126,7 +126,7 @@ def test_switch_move_modify_and_identity():
     assert h.changes[2].data == {"position": 1, "top": False, "user": "alice"}
     assert h.changes[3].data["items"] == [
         "Job name changes to : renamed", "Job queue changes to : long",
-        "Job command changes to : sleep 5", "Project name changes to : p2",
+        "Project name changes to : p2", "Job command changes to : sleep 5",
     ]
     assert (h.user, h.from_host, h.cwd, h.home) == ("alice", "h0", "/home/alice/w", "/home/alice")
 
@@ -153,8 +153,8 @@ def test_modify_items_limits_priority_aps():
                                     res_req="rusage[mem=1]", out_file="o", err_file="e",
                                     user_priority_delete=True, aps_delete=True))
     assert items == [
-        "Resource requirement changes to : rusage[mem=1]", "Output file change to : o",
-        "Error file change to : e", "run limit changes to : 30 (minutes)",
+        "Output file change to : o", "Error file change to : e",
+        "Resource requirement changes to: rusage[mem=1]", "run limit changes to : 30 (minutes)",
         "Job priority changes to default", "Absolute Priority Scheduling factor string deleted",
     ]
     assert modify_items(job_modify(1, event_time=0, user_name="u", run_limit_delete=True)) == [

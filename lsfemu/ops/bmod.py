@@ -1,0 +1,323 @@
+"""bmod as an operation: change the parameters of a job (`ModifyRequest`),
+or raise NotModified (`[object: ]reason. Job not modified.`); nothing changes
+unless every check passes. One call is one JOB_MODIFY2 record per job.
+
+What bmod may change here: -q/-qn, -n/-nn, -R/-Rn, -W/-Wn, -J/-Jn, -o/-oo/-on,
+-e/-eo/-en, -P/-Pn, -M/-Mn, -w/-wn, -G/-Gn, -Z, -r/-rn, -cwd/-cwdn, -sp/-spn,
+-aps/-apsn. Each value is checked as bsub checks it (lsfemu.ops.submit's
+parsers), against the job's owner and its (new) queue.
+
+LSF's rules (OpenLava's modifyJob/modifyAJob; LSF 10's LSB_MOD_ALL_JOBS):
+
+* who: the owner, an administrator of the job's queue, a cluster
+  administrator (`permissions.RULES["modify"]`); -aps only administrators;
+* a started job (RUN, USUSP, SSUSP) takes only -M -W -o -e -r (their `n`
+  forms, -oo, -eo) and -R; anything else is `Only the following parameters
+  can be used to modify a running job: -c, -M, -W, -o, -e, -r`; its memory
+  limit only with LSB_JOB_MEMLIMIT=Y; its error file only if it had one;
+* a job array named by its ID: -q/-qn are refused (`Options -q and -O cannot
+  be applied on job array`), -J only as `%N` (the limit of running elements);
+  the change goes to every element that takes it (pending ones, or all
+  unfinished ones for the options a started job takes);
+* a value and its reset form together: `You cannot modify and set default at
+  the same time` (-sp/-spn and -aps/-apsn keep the usage error of the CLI).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from contextlib import contextmanager
+from dataclasses import dataclass, fields
+
+from lsfemu.errors import NotModified, NotSubmitted
+from lsfemu.jobstate import FINISHED, PENDING
+from lsfemu.ops import permissions
+from lsfemu.ops import submit as sub
+from lsfemu.ops.modify import ArrayTarget, target
+from lsfemu.ops.permissions import Caller
+from lsfemu.render import messages as M
+from lsfemu.sched import aps as aps_mod
+from lsfemu.sched import resreq
+from lsfemu.sched.arrayspec import ArraySpecError, parse_array_name
+from lsfemu.sched.priority import PriorityError, check_user_priority
+
+
+@dataclass(frozen=True)
+class ModifyRequest:
+    """bmod on the job `ref` ((job ID, index ranges, as typed)): each option as
+    typed (None / False: not given); `submit_dir` is the caller's working
+    directory (a relative -cwd is taken from it)."""
+
+    ref: tuple
+    submit_dir: str = ""
+    queue: str | None = None
+    queue_n: bool = False
+    nproc: str | None = None
+    nproc_n: bool = False
+    res_req: tuple | None = None
+    res_req_n: bool = False
+    runlimit: str | None = None
+    runlimit_n: bool = False
+    job_name: str | None = None
+    job_name_n: bool = False
+    out: str | None = None
+    out_over: str | None = None
+    out_n: bool = False
+    err: str | None = None
+    err_over: str | None = None
+    err_n: bool = False
+    project: str | None = None
+    project_n: bool = False
+    mem_limit: str | None = None
+    mem_limit_n: bool = False
+    depend: str | None = None
+    depend_n: bool = False
+    group: str | None = None
+    group_n: bool = False
+    command: str | None = None
+    rerun: bool = False
+    rerun_n: bool = False
+    cwd: str | None = None
+    cwd_n: bool = False
+    sp: str | None = None
+    spn: bool = False
+    aps: str | None = None
+    apsn: bool = False
+
+    def given(self) -> set[str]:
+        return {f.name for f in fields(self) if f.name not in ("ref", "submit_dir")
+                and getattr(self, f.name) not in (None, False)}
+
+
+#: what a started job takes (LSF 10 with LSB_MOD_ALL_JOBS=Y, its default: -c -M -W -o -e -r and -R)
+RUNNING_OK = frozenset({"runlimit", "runlimit_n", "mem_limit", "mem_limit_n", "out", "out_over", "out_n",
+                        "err", "err_over", "err_n", "rerun", "rerun_n", "res_req", "res_req_n"})
+#: a value and its reset form
+_PAIRS = (("queue", "queue_n"), ("nproc", "nproc_n"), ("res_req", "res_req_n"), ("runlimit", "runlimit_n"),
+          ("job_name", "job_name_n"), ("out", "out_n"), ("out_over", "out_n"), ("err", "err_n"),
+          ("err_over", "err_n"), ("project", "project_n"), ("mem_limit", "mem_limit_n"), ("depend", "depend_n"),
+          ("group", "group_n"), ("rerun", "rerun_n"), ("cwd", "cwd_n"))
+_ARRAY_LIMIT = re.compile(r"%([0-9]{1,9})")
+
+
+@contextmanager
+def _as_not_modified():
+    """bsub's checks, reused: their refusal becomes bmod's."""
+    try:
+        yield
+    except NotSubmitted as e:
+        raise NotModified(e.reason, e.subject) from None
+
+
+def modify(cluster, caller: Caller, req: ModifyRequest) -> None:
+    """Check every change, then apply them all (see the module docstring)."""
+    jid, ranges, typed = req.ref
+    cfg = cluster.config
+    given = req.given()
+    for a, b in _PAIRS:
+        if a in given and b in given:
+            raise NotModified(M.MOD_AND_DEFAULT)
+    job = target(cluster, jid, ranges)
+    if job is None:
+        raise NotModified(M.NO_MATCHING_JOB, typed)
+    if not permissions.allows(cfg, caller, "modify", job=job):
+        raise NotModified(M.PERM_DENIED)
+    if job.status in FINISHED:
+        raise NotModified(M.JOB_FINISHED, typed)
+    array = isinstance(job, ArrayTarget)
+    if array and given & {"queue", "queue_n"}:
+        raise NotModified(M.ARRAY_QUEUE_MOD)
+    if job.status not in PENDING:
+        _check_started(cluster, job, req, given)
+    with _as_not_modified():
+        attrs, data = _changes(cluster, caller, job, req, array)
+    if array:
+        runnable = given <= RUNNING_OK
+        elements = [e for e in job.elements if e.status in PENDING or runnable and e.status not in FINISHED]
+    else:
+        elements = [job]
+    for one in elements:
+        cluster.modify_job(one, dict(attrs), data, caller.user)
+
+
+def _check_started(cluster, job, req: ModifyRequest, given: set[str]) -> None:
+    if given - RUNNING_OK:
+        raise NotModified(M.RUNNING_JOB_MOD)
+    conf = cluster.config.lsf_conf
+    if "mem_limit" in given or "mem_limit_n" in given:
+        if conf.get("LSB_JOB_MEMLIMIT", "N").strip().upper() not in ("Y", "YES"):
+            raise NotModified(M.MOD_MEMLIMIT)
+    if given & {"err", "err_over"} and not job.error_file:
+        raise NotModified(M.MOD_ERRFILE)
+
+
+def _changes(cl, caller: Caller, job, req: ModifyRequest, array: bool) -> tuple[dict, dict]:
+    """The job's new attributes and the MODIFY record's data (a key with None:
+    its `n` form), every value checked; NotSubmitted for bsub's refusals."""
+    cfg = cl.config
+    attrs: dict = {}
+    data: dict = {}
+    env = _env(job)
+    # Queue first: the other checks are against the queue the job will be in.
+    qname = job.queue
+    if req.queue is not None or req.queue_n:
+        qname = req.queue if req.queue is not None else sub.default_queue(cfg, env)
+        sub.check_queue(cl, caller, job.user, qname)
+        attrs.update(queue=qname, default_queue_used=req.queue is None)
+        data["queue"] = req.queue
+    q = cfg.queue(qname)
+    nmin = job.num_processors
+    if req.nproc is not None:
+        nmin, nmax = sub.parse_nproc(req.nproc)
+        attrs.update(num_processors=nmin, max_processors=nmax)
+        data["nproc"] = [nmin, nmax]
+    elif req.nproc_n:
+        nmin = 1
+        attrs.update(num_processors=1, max_processors=None)
+        data["nproc"] = None
+    if "num_processors" in attrs or "queue" in attrs:
+        total = sub.cluster_slots(cl, q)
+        if total is not None and nmin > total:
+            raise NotSubmitted(M.TOO_MANY_PROCS)
+    if req.res_req is not None:
+        text = " ".join(req.res_req)
+        try:
+            mem = resreq.rusage_amounts(text, 1, False, cl.rusage_units).get("mem")
+        except resreq.ResReqError:
+            raise NotSubmitted(M.BAD_RESREQ, text) from None
+        attrs.update(res_req=text, mem_req_mb=mem)
+        data["res_req"] = text
+    elif req.res_req_n:
+        attrs.update(res_req=None, mem_req_mb=None)
+        data["res_req"] = None
+    limit = job.run_limit_min
+    if req.runlimit is not None:
+        limit = sub.parse_runlimit(req.runlimit)
+        attrs["run_limit_min"] = limit
+        data["run_limit"] = limit
+    elif req.runlimit_n:
+        limit = attrs["run_limit_min"] = None
+        data["run_limit"] = None
+    if limit is not None and q.run_limit is not None and limit > q.run_limit:
+        raise NotSubmitted(M.EXCEED_QUEUE_LIMIT, "RUNLIMIT")
+    _name(cfg, job, req, array, attrs, data)
+    _files(req, attrs, data)
+    if req.project is not None or req.project_n:
+        attrs["project"] = req.project if req.project is not None else (
+            env.get("LSB_DEFAULTPROJECT") or cfg.params.default_project)
+        data["project"] = req.project
+    if req.mem_limit is not None:
+        kb, hard = sub.parse_mem_limit(req.mem_limit, cl.limits_unit())
+        attrs.update(mem_limit_kb=kb, mem_limit_hard=hard)
+        data["mem_limit_kb"] = kb
+    elif req.mem_limit_n:
+        attrs.update(mem_limit_kb=None, mem_limit_hard=False)
+        data["mem_limit_kb"] = None
+    if req.depend is not None:
+        spec = parse_array_name(job.array_spec, None) if array and job.array_spec else None
+        # job names in the condition are the owner's, as at submission
+        attrs.update(dependency=req.depend, depend_json=sub.resolve_dependency(
+            cl, Caller(job.user, caller.uid), req.depend, spec))
+        data["depend"] = req.depend
+    elif req.depend_n:
+        attrs.update(dependency=None, depend_json=None)
+        data["depend"] = None
+    if req.group is not None:
+        sub.check_user_group(cfg, job.user, req.group)
+    if req.group is not None or req.group_n:
+        attrs["user_group"] = req.group
+        data["group"] = req.group
+    if req.command is not None:
+        if not req.command.strip():
+            raise NotSubmitted(M.NO_COMMAND)
+        attrs["command"] = data["command"] = req.command
+    if req.rerun or req.rerun_n:
+        attrs["rerunnable"] = data["rerun"] = bool(req.rerun)
+    if req.cwd is not None:
+        attrs["specified_cwd"] = data["cwd"] = (
+            req.cwd if os.path.isabs(req.cwd) else os.path.normpath(os.path.join(req.submit_dir, req.cwd)))
+    elif req.cwd_n:
+        attrs["specified_cwd"] = data["cwd"] = None
+    _priorities(cl, caller, job, req, attrs, data)
+    return attrs, data
+
+
+def _env(job) -> dict:
+    """The job's submission environment (-qn and -Pn read LSB_DEFAULTQUEUE, LSB_DEFAULTPROJECT)."""
+    return json.loads(job.env_json or "{}")
+
+
+def _name(cfg, job, req: ModifyRequest, array: bool, attrs: dict, data: dict) -> None:
+    """-J / -Jn. A job array keeps its name: only its limit of running
+    elements changes (`-J %N`), as OpenLava's modifyJob has it."""
+    if req.job_name is None and not req.job_name_n:
+        return
+    if array or job.array_spec:
+        m = _ARRAY_LIMIT.fullmatch(req.job_name or "")
+        if m is None:
+            raise NotSubmitted(M.ARRAY_NAME_MOD)
+        n = int(m.group(1))
+        head = job.array_spec.split("]", 1)[0] + "]"
+        try:
+            parse_array_name(f"{head}%{n}", cfg.params.max_job_array_size)
+        except ArraySpecError as e:
+            raise NotSubmitted(e.text) from None
+        attrs.update(array_limit=n or None, array_spec=f"{head}%{n}" if n else head)
+        data["name"] = req.job_name
+        return
+    if req.job_name_n:
+        attrs["name"] = data["name"] = None
+        return
+    name = req.job_name
+    if not name.strip() or "[" in name or len(name) > 4094 or any(ch in name for ch in "\n\r\x00"):
+        raise NotSubmitted(M.BAD_JOB_NAME, name if name.strip() else None)
+    attrs["name"] = data["name"] = name
+
+
+def _files(req: ModifyRequest, attrs: dict, data: dict) -> None:
+    """-o/-oo/-on and -e/-eo/-en (the overwrite flag goes with the name)."""
+    for key, plain, over, reset in (("out", req.out, req.out_over, req.out_n),
+                                    ("err", req.err, req.err_over, req.err_n)):
+        col = "output" if key == "out" else "error"
+        if plain is not None or over is not None:
+            name = over if over is not None else plain
+            attrs.update({f"{col}_file": name, f"{col}_overwrite": over is not None})
+            data[key] = name
+            data[f"{key}_over"] = over is not None
+        elif reset:
+            attrs.update({f"{col}_file": None, f"{col}_overwrite": False})
+            data[key] = None
+
+
+def _priorities(cl, caller: Caller, job, req: ModifyRequest, attrs: dict, data: dict) -> None:
+    """-sp/-spn (MAX_USER_PRIORITY set; administrators may go beyond it for
+    jobs they own) and -aps/-apsn (administrators only)."""
+    cfg = cl.config
+    if req.sp is not None or req.spn:
+        mup = cfg.params.max_user_priority
+        if mup is None:
+            raise NotModified(M.PRIORITY_UNDEFINED)
+        value = None
+        if req.sp is not None:
+            admin = permissions.allows(cfg, caller, "administer_queue", job=job)
+            try:
+                value = check_user_priority(req.sp, mup, admin and job.user == caller.user)
+            except PriorityError as e:
+                raise NotModified(str(e)) from None
+        a, d = cl.priority_change(value)
+        attrs.update(a)
+        data.update(d)
+    if req.aps is not None or req.apsn:
+        if not permissions.allows(cfg, caller, "administer_queue", job=job):
+            raise NotModified(M.PERM_DENIED)
+        kind = value = None
+        if req.aps is not None:
+            try:
+                kind, value = aps_mod.parse_aps_mod(req.aps)
+            except aps_mod.ApsSyntaxError as e:
+                raise NotModified(str(e), req.aps) from None
+        a, d = cl.aps_change(kind, value)
+        attrs.update(a)
+        data.update(d)
