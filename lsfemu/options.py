@@ -279,7 +279,7 @@ _BSUB_ROWS = (
     ("-ln_mem", None, "mem_size"),
     ("-ln_slots", None, "num_slots"),
     ("-M", "mem_limit", "mem_limit[!]"),
-    ("-m", None, '"host_name[@cluster_name][[!] | +[pref_level]] | host_group[[!] | +[pref_level]] ..."'),
+    ("-m", "asked_hosts", '"host_name[+[pref_level]] | host_group[+[pref_level]] ..."'),
     ("-mig", None, "migration_threshold"),
     ("-N", None, None),
     ("-Ne", None, None),
@@ -322,7 +322,7 @@ _BSUB_ROWS = (
     ("-wa", None, "'signal'"),
     ("-wt", None, "'[hour:]minute'"),
     ("-XF", None, None),
-    ("-x", None, None),
+    ("-x", "exclusive", None),
     ("-yaml", None, "file_name"),
     ("-Zs", None, None),
 )

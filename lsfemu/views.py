@@ -81,6 +81,8 @@ class JobView:
     input_file: str | None = None  # -i / -is: "Input File <..>" / "Input File(Spooled) <..>"
     input_spooled: bool = False
     login_shell: str | None = None  # -L: "Login Shell <..>"
+    exclusive: bool = False  # -x: "Exclusive Execution"
+    asked_hosts: str | None = None  # -m: "Specified Hosts <h>, <h+2>"
 
     @property
     def display_id(self) -> str:

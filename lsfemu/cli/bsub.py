@@ -69,6 +69,8 @@ def bsub(
     input_file: Optional[str] = None,
     input_spool: Optional[str] = None,
     app: Optional[str] = None,
+    exclusive: bool = False,
+    asked_hosts: Optional[str] = None,
     command: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
@@ -84,7 +86,8 @@ def bsub(
                 block=block or None, interactive=interactive or None, interactive_pty=interactive_pty or None,
                 interactive_shell=interactive_shell or None,
                 env_spec=env_spec, outdir=outdir, login_shell=login_shell,
-                input_file=input_file, input_spool=input_spool)
+                input_file=input_file, input_spool=input_spool, exclusive=exclusive or None,
+                asked_hosts=asked_hosts)
     try:
         script = None
         if command and not _parse_job_script(c, command):

@@ -85,6 +85,8 @@ class SubmitSpec:
     input_file: str | None = None  # bsub -i / -is
     input_spooled: bool = False  # bsub -is
     app_profile: str | None = None  # bsub -app
+    exclusive: bool = False  # bsub -x
+    asked_hosts: str | None = None  # bsub -m, its words
 
 
 class _ArrayHead:
@@ -166,6 +168,7 @@ class Transitions:
             description=spec.description, begin_time=spec.begin_time, term_time=spec.term_time,
             rerun_never=spec.rerun_never, env_spec=spec.env_spec, outdir=spec.outdir,
             login_shell=spec.login_shell, input_file=spec.input_file, input_spooled=spec.input_spooled,
+            exclusive=spec.exclusive, asked_hosts=spec.asked_hosts,
         )
         job.position = self.next_position()
         self.cl.session.add(job)

@@ -19,7 +19,7 @@ import os
 from lsfemu.engine import apsrank, jobgroups, passrows
 from lsfemu.engine.fairshare import ApsWithFairshare, FairshareOrder, LiveFairshare
 from lsfemu.jobstate import STARTED
-from lsfemu.sched import aps, dispatch
+from lsfemu.sched import aps, dispatch, hostpick
 from lsfemu.sched import fairshare as fs
 from lsfemu.sched.priority import escalation
 from lsfemu.store.jobs import replace_pend_reasons, write_pend_reasons
@@ -116,9 +116,12 @@ class Passes:
         if qi:
             qi.used += n
             qi.used_by_user[job.user] = qi.used_by_user.get(job.user, 0) + n
+        d = job.__dict__
+        excl = d["exclusive"] if "exclusive" in d else job.exclusive  # bsub -x: its hosts take no other job
         for h in job.exec_hosts.split():
             if h in hosts:
                 hosts[h].used += 1
+                hosts[h].exclusive = hosts[h].exclusive or bool(excl)
             if qi:
                 qi.used_on_host[h] = qi.used_on_host.get(h, 0) + 1
 
@@ -176,6 +179,7 @@ class Passes:
             if pj is None:
                 pj = make(row.job_id, row.index, row.user, row.queue, row.slots, prio, row.position,
                           row.migrated, None, row.array_limit, row)
+                pj.place = self.placement(job)
                 if kept:
                     made[job] = pj
             elif pj.priority != prio:
@@ -216,7 +220,8 @@ class Passes:
     @staticmethod
     def state_key(inp: dispatch.PassInput) -> tuple:
         """What decides whether a job fits, besides the job (see quiet_input)."""
-        return (tuple((n, h.used, h.open, h.accepting, h.failed, h.max_slots) for n, h in inp.hosts.items()),
+        return (tuple((n, h.used, h.open, h.accepting, h.failed, h.max_slots, h.exclusive)
+                      for n, h in inp.hosts.items()),
                 tuple((n, q.used, q.active, q.qjob_limit, tuple(sorted(q.used_by_user.items())),
                        tuple(sorted(q.used_on_host.items()))) for n, q in inp.queues.items()),
                 tuple(sorted(inp.user_used.items())), tuple(sorted(inp.array_started.items())))
@@ -301,8 +306,10 @@ class Passes:
         d = job.__dict__  # the loaded value without the ORM's attribute machinery (the pass reads every job)
         begin = d["begin_time"] if "begin_time" in d else job.begin_time
         if begin is not None and now < begin:  # bsub -b: not before its begin time (Loop wakes a pass then)
-            return dispatch.PendingJob(row.job_id, row.index, row.user, row.queue, row.slots, prio, row.position,
-                                       row.migrated, dispatch.START_TIME, row.array_limit, row)
+            pj = dispatch.PendingJob(row.job_id, row.index, row.user, row.queue, row.slots, prio, row.position,
+                                     row.migrated, dispatch.START_TIME, row.array_limit, row)
+            pj.place = self.placement(job)
+            return pj
         if row.depend_json is None:
             pj = self.cache.pending.get(job)
             if pj is not None:
@@ -316,9 +323,26 @@ class Passes:
             blocked = self.cl.depends.reason(job, lookup, depend_memo)
         pj = dispatch.PendingJob(row.job_id, row.index, row.user, row.queue, row.slots, prio, row.position,
                                  row.migrated, blocked, row.array_limit, row)
+        pj.place = self.placement(job)
         if row.depend_json is None and job in self.cache.rows:
             self.cache.pending[job] = pj
         return pj
+
+    def placement(self, job: Job) -> hostpick.Placement | None:
+        """bsub -m / -x for the pass (None for a job with neither: most jobs)."""
+        d = job.__dict__
+        excl = d["exclusive"] if "exclusive" in d else job.exclusive
+        asked = d["asked_hosts"] if "asked_hosts" in d else job.asked_hosts
+        if not excl and not asked:
+            return None
+        hosts = None
+        if asked:
+            cfg = self.cl.config
+            try:
+                hosts = tuple(hostpick.candidates(asked, cfg.host_names, cfg.host_groups))
+            except hostpick.AskedHostError:  # a host gone from the configuration since: none of it
+                hosts = ()
+        return hostpick.Placement(hosts, bool(excl))
 
     def apply_slot_pools(self, queues: dict, hosts: dict, pending: list) -> None:
         """Queue-based fairshare (SLOT_POOL / SLOT_SHARE): while queues of a pool

@@ -85,5 +85,6 @@ def job_view(cluster, job: Job, now: float | None = None) -> JobView:
         rerunnable=job.rerunnable, rerun_never=job.rerun_never, interactive=job.interactive,
         input_file=job.input_file, input_spooled=job.input_spooled, login_shell=job.login_shell,
         application=job.app_profile,
+        exclusive=job.exclusive, asked_hosts=job.asked_hosts,
         **usage_fields(job.usage_json, job.status in STARTED),
     )

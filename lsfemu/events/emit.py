@@ -186,6 +186,11 @@ def job_new(job: Any, time: float, *, uid_of: Callable[[str], int], queue: str |
     login_shell = _get(job, "login_shell", "")
     if login_shell:
         options |= lsbatch.SUB_LOGIN_SHELL
+    if _get(job, "exclusive", False):  # bsub -x
+        options |= lsbatch.SUB_EXCLUSIVE
+    asked = tuple(_get(job, "asked_hosts", "").split())  # bsub -m
+    if asked:
+        options |= lsbatch.SUB_HOST
     rlimits = list(_NEG1_LIMITS)
     run_limit = _get(job, "run_limit_min")
     if run_limit is not None:
@@ -207,7 +212,7 @@ def job_new(job: Any, time: float, *, uid_of: Callable[[str], int], queue: str |
         user_group=user_group, options2=options2, idx=_get(job, "array_index", 0), depend_cond=depend_cond,
         user_priority=int(sp) if sp is not None else -1,
         begin_time=_t(_get(job, "begin_time", 0)), term_time=_t(_get(job, "term_time", 0)),
-        in_file=in_file, login_shell=login_shell,
+        in_file=in_file, login_shell=login_shell, asked_hosts=asked,
     )
 
 

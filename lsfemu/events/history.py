@@ -403,7 +403,8 @@ class HistoryBuilder:
                 begin_time=rec.begin_time or None, term_time=rec.term_time or None,
                 rerunnable=bool(rec.options & lsbatch.SUB_RERUNNABLE),
                 input_file=rec.in_file or None, input_spooled=bool(rec.options2 & lsbatch.SUB2_IN_FILE_SPOOL),
-                login_shell=rec.login_shell or None,
+                login_shell=rec.login_shell or None, exclusive=bool(rec.options & lsbatch.SUB_EXCLUSIVE),
+                asked_hosts=" ".join(rec.asked_hosts) or None,
             )
             if spec is None:
                 self._put((rec.job_id, rec.idx), h)

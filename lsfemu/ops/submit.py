@@ -67,6 +67,8 @@ class SubmitRequest:
     input_file: str | None = None  # -i
     input_spool: str | None = None  # -is
     app: str | None = None  # -app: an lsb.applications profile
+    exclusive: bool | None = None  # -x
+    asked_hosts: str | None = None  # -m
 
 
 #: bsub's waiting modes (the `interactive` column): -K waits, the others also talk to the job
@@ -256,6 +258,7 @@ def submit(cl, caller: Caller, r: SubmitRequest):
     errf, eover = (r.err_over, True) if r.err_over is not None else (r.err, False)
     group = jobgroups.group_path(r.job_group, NotSubmitted) if r.job_group is not None else None
     more = subopts.submission_fields(r, cl.now())
+    more.update(subopts.placement_fields(r, cfg, q))
     spooled = more.pop("spooled_input")  # bsub -is: the file's contents, kept once the job has its ID
     dep, dep_json = r.depend, None
     if dep is not None:

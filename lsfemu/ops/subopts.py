@@ -2,7 +2,8 @@
 stored job's fields: -Jd (description), -H (hold), -b and -t (begin and
 termination times), -rn (never rerunnable), -env (the job's environment),
 -outdir, -L (login shell), -i / -is (standard input; -is keeps a copy made
-at submission, `spool_input`).
+at submission, `spool_input`); -x and -m (`placement_fields`: exclusive
+execution, candidate hosts).
 
 `submission_fields(r, now)` reads them from a `SubmitRequest` and returns the
 `SubmitSpec` fields they set, or raises NotSubmitted (nothing is stored).
@@ -19,6 +20,7 @@ import time
 from lsfemu.engine.execopts import spool_path
 from lsfemu.errors import NotSubmitted
 from lsfemu.render import messages as M
+from lsfemu.sched import hostpick
 
 #: LSF 10.1's bsub -Jd: "The maximum length is 4094 characters"; mbatchd keeps the
 #: first characters of a longer one (OpenLava's mbd.job.c truncates to its buffer)
@@ -103,6 +105,32 @@ def submission_fields(r, now: float) -> dict:
     elif r.input_spool is not None:
         out["input_file"], out["input_spooled"] = _path(r.input_spool), True
         out["spooled_input"] = _read_input(r.input_spool, r.submit_dir)
+    return out
+
+
+def placement_fields(r, cfg, q) -> dict:
+    """-x: the queue must take exclusive jobs (EXCLUSIVE = Y), else `queue: Queue does not
+    accept EXCLUSIVE jobs`. -m: every word names a host or host group of the cluster (else
+    `word: Bad host name, host group name or cluster name`), and a host named must be one
+    of the queue's (`host: Host or host group is not used by the queue`)."""
+    out: dict = {}
+    if r.exclusive:
+        if str(q.extra.get("EXCLUSIVE", "")).strip().upper() not in ("Y", "YES"):
+            raise NotSubmitted(M.QUEUE_NO_EXCLUSIVE, q.name)
+        out["exclusive"] = True
+    if r.asked_hosts is not None:
+        try:
+            hosts = hostpick.candidates(r.asked_hosts, cfg.host_names, cfg.host_groups)
+        except hostpick.AskedHostError as e:
+            raise NotSubmitted(M.BAD_HOST, e.word or None) from None
+        usable = set(cfg.queue_hosts(q))
+        for word in r.asked_hosts.split():
+            name = re.split(r"[+!]", word, maxsplit=1)[0]
+            if name in cfg.host_names and name not in usable:
+                raise NotSubmitted(M.HOST_NOT_USED_BY_QUEUE, name)
+        if not usable.intersection(hosts):
+            raise NotSubmitted(M.HOST_NOT_USED_BY_QUEUE, r.asked_hosts.split()[0])
+        out["asked_hosts"] = " ".join(r.asked_hosts.split())
     return out
 
 

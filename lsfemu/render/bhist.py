@@ -56,7 +56,7 @@ from typing import Iterable, Sequence
 
 from lsfemu.events.history import STATES, Change, JobHistory
 from lsfemu.render.bjobs import RUNLIMIT_TITLE, home_relative
-from lsfemu.render.bjobs.common import input_text, specified_times
+from lsfemu.render.bjobs.common import input_text, placement_texts, specified_times
 from lsfemu.render.messages import NO_MATCHING_JOB
 from lsfemu.render.timefmt import PREFIX_LEN, PREFIX_LEN_YEAR, long_prefix
 from lsfemu.render.wrap import SOFT_SPACE, host_list, wrap_record
@@ -147,6 +147,8 @@ def submit_text(h: JobHistory, d: dict) -> str:
     if d.get("error_file"):
         label = "Error File (overwrite)" if d.get("error_overwrite") else "Error File"
         parts.append(f", {label} <{d['error_file']}>")
+    excl, asked = placement_texts(bool(d.get("exclusive")), d.get("asked_hosts"))
+    parts.append(excl)
     if d.get("rerunnable"):
         parts.append(", Re-runnable")
     n = d.get("num_processors") or 1
@@ -162,6 +164,7 @@ def submit_text(h: JobHistory, d: dict) -> str:
         parts.append(f", Dependency Condition <{d['dependency']}>")
     if d.get("login_shell"):
         parts.append(f", Login Shell <{d['login_shell']}>")
+    parts.append(asked)
     if d.get("user_priority") is not None:
         parts.append(f", User Priority <{d['user_priority']}>")
     return "".join(parts) + ";"

@@ -42,6 +42,9 @@ HOST_LESS_SLOTS = "Not enough job slot(s)"
 QUEUE_HOST_LIMIT = "Queue's per-host job slot limit reached"
 QUEUE_PROC_LIMIT = "Queue's per-CPU job slot limit reached"
 NOT_USABLE = "Not usable to the queue"
+NOT_SPECIFIED = "Not specified in job submission"  # bsub -m: a host the job did not name
+HOST_EXCLUSIVE = "Running an exclusive job"  # bsub -x: a host an exclusive job holds
+EXCL_NOT_SATISFIED = "Job's requirement for exclusive execution not satisfied"  # -x: the host has jobs
 JUST_STARTED = "Just started a job recently"
 HOST_UNREACH = "Unable to reach slave batch server"
 NO_SPAN = "Not enough processors to meet the job's spanning requirement"
@@ -77,6 +80,8 @@ class PendingJob:
     # its job group's chain of limited groups (bsub -g; set by the caller only
     # while some group has a limit): at most their limits started under each
     groups: tuple[str, ...] | None = field(default=None, init=False)
+    # bsub -m / -x: a sched.hostpick.Placement, set by the caller (None: any host of its queue, shared)
+    place: Any = field(default=None, init=False)
 
     def __post_init__(self) -> None:
         # made once per job (the pass keeps it between passes); the pass reads
@@ -115,6 +120,7 @@ class HostInfo:
     accepting: bool = True
     accept_once: bool = False
     failed: bool = False  # lsfemu host fail
+    exclusive: bool = False  # an exclusive job (bsub -x) runs there: no other job may
 
 
 @dataclass
@@ -234,7 +240,7 @@ def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_f
 
     def consider(job: PendingJob) -> bool:
         """Try to start the job (True: it started)."""
-        plain = job.blocked is None and job.array_limit is None and job.groups is None
+        plain = job.blocked is None and job.array_limit is None and job.groups is None and job.place is None
         if plain:
             why = refused.get(job.fit)
             if why is not None:
@@ -257,7 +263,7 @@ def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_f
         up here without a call (the bulk of a big pass)."""
         get = refused.get
         for job in jobs:
-            if job.blocked is None and job.array_limit is None and job.groups is None:
+            if job.blocked is None and job.array_limit is None and job.groups is None and job.place is None:
                 why = get(job.fit)
                 if why is not None:
                     reasons[job.key] = why
@@ -296,7 +302,8 @@ def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_f
 def all_full(hosts: dict[str, HostInfo]) -> bool:
     """No host can take a job any more (so no job can start this pass)."""
     for h in hosts.values():
-        if not (h.failed or not h.open or not h.accepting or (h.max_slots is not None and h.used >= h.max_slots)):
+        if not (h.failed or not h.open or not h.accepting or h.exclusive
+                or (h.max_slots is not None and h.used >= h.max_slots)):
             return False
     return True
 
@@ -338,7 +345,7 @@ def _try_start(job: PendingJob, inp: PassInput, reasons: dict,
         if u + n > limit:
             reasons[key] = [USER_JOB_LIMIT if u >= limit else USER_PJOB_LIMIT]
             return None
-    if no_room is not None:
+    if no_room is not None and job.place is None:
         why = no_room.get((job.queue, n))
         if why is not None:
             reasons[key] = why
@@ -346,9 +353,12 @@ def _try_start(job: PendingJob, inp: PassInput, reasons: dict,
     alloc, host_reasons = _allocate(job, q, inp.hosts)
     if alloc is None:
         why = reasons[key] = _host_reason(host_reasons) or [NO_SPAN]
-        if no_room is not None:
+        if no_room is not None and job.place is None:
             no_room[(job.queue, n)] = why
         return None
+    if job.place is not None and job.place.exclusive:
+        for h in set(alloc):
+            inp.hosts[h].exclusive = True
     for h in alloc:
         inp.hosts[h].used += 1
         q.used_on_host[h] = q.used_on_host.get(h, 0) + 1
@@ -377,10 +387,26 @@ def _allocate(job: PendingJob, q: QueueInfo, hosts: dict[str, HostInfo]) -> tupl
     def note(reason: str) -> None:
         why[reason] = why.get(reason, 0) + 1
 
-    for name in q.hosts:
+    place = job.place
+    names = q.hosts
+    exclusive = False
+    if place is not None:
+        exclusive = place.exclusive
+        if place.hosts is not None:  # bsub -m: the hosts it named, best first; the queue's others refuse
+            usable = set(q.hosts)
+            names = [n for n in place.hosts if n in usable]
+            for _ in range(len(usable) - len(names)):
+                note(NOT_SPECIFIED)
+    for name in names:
         h = hosts.get(name)
         if h is None:
             note(NOT_USABLE)
+            continue
+        if h.exclusive:
+            note(HOST_EXCLUSIVE)
+            continue
+        if exclusive and h.used > 0:
+            note(EXCL_NOT_SATISFIED)
             continue
         if h.failed:
             note(HOST_UNREACH)

@@ -124,3 +124,61 @@ def test_rerun_never_overrides_a_rerunnable_queue(lsf_cluster):
     assert _status(c, 2) in ("PEND", "RUN")
     r = c.run("bsub -r -rn sleep 1", user="user1")
     assert (r.rc, r.err) == (255, "-rn: Bad argument. Job not submitted.\n")
+
+
+def _exclusive_queue(c) -> None:
+    c.write("lsb.queues", c.path_of("lsb.queues").read_text().replace(
+        "QUEUE_NAME   = normal", "QUEUE_NAME   = normal\nEXCLUSIVE = Y", 1))
+    assert c.run("badmin reconfig").rc == 0
+
+
+def _host(c, jid: int) -> str:
+    return c.run(f"bjobs -noheader -o exec_host {jid}").out.strip()
+
+
+def test_exclusive_job_gets_an_empty_host_and_keeps_it_alone(lsf_cluster):
+    c = lsf_cluster
+    r = c.run("bsub -x sleep 600", user="user1")  # the queue must take exclusive jobs
+    assert (r.rc, r.err) == (255, "normal: Queue does not accept EXCLUSIVE jobs. Job not submitted.\n")
+    _exclusive_queue(c)
+    assert c.run("bsub -m hostA sleep 600", user="user1").rc == 0  # job 1 on hostA
+    assert c.run("bsub -x sleep 600", user="user2").rc == 0  # job 2: an empty host (not hostA)
+    c.advance("1m")
+    assert _host(c, 1) == "hostA" and _host(c, 2) == "hostB"
+    # No other job goes to hostB while job 2 runs, though it has 3 free slots.
+    for _ in range(8):
+        assert c.run("bsub -m 'hostB hostC' sleep 600", user="user1").rc == 0  # jobs 3-10
+    c.advance("1m")
+    hosts = [_host(c, j) for j in range(3, 11)]
+    assert hosts.count("hostC") == 4 and hosts.count("hostB") == 0 and hosts.count("-") == 4
+    assert "Running an exclusive job: 1 host" in c.run("bjobs -l 10").out
+    long = c.run("bjobs -UF 2").out
+    assert ", Exclusive Execution" in long
+    fields = _jobnew(c, 2)
+    assert int(fields[5]) & 0x40  # JOB_NEW options: SUB_EXCLUSIVE
+    # An exclusive job waits while every host has a job.
+    assert c.run("bsub -x sleep 600", user="user2").rc == 0  # job 11
+    c.advance("1m")
+    assert _status(c, 11) == "PEND"
+    assert "Job's requirement for exclusive execution not satisfied: 2 hosts" in c.run("bjobs -l 11").out
+
+
+def test_m_limits_the_candidates_and_orders_them_by_preference(lsf_cluster):
+    c = lsf_cluster
+    assert c.run("bsub -m 'hostA hostC+2' -n 2 sleep 600", user="user1").rc == 0  # job 1: hostC first
+    assert c.run("bsub -m hostB -n 6 sleep 600", user="user1").rc == 0  # job 2: hostB has 4 slots
+    assert c.run("bsub -m 'hostA others+1' -n 3 sleep 600", user="user1").rc == 0  # job 3
+    c.advance("1m")
+    assert _host(c, 1) == "hostC:hostC"
+    assert _status(c, 2) == "PEND"
+    long2 = c.run("bjobs -l 2").out
+    assert "Not specified in job submission: 2 hosts" in long2
+    assert ", Specified Hosts <hostB>" in c.run("bjobs -UF 2").out
+    assert _host(c, 3) == "hostB:hostB:hostB"  # others+1 outranks hostA (no level)
+    assert ", Specified Hosts <hostA>, <hostC+2>" in c.run("bjobs -UF 1").out
+    fields = _jobnew(c, 1)
+    assert int(fields[5]) & 0x04  # SUB_HOST
+    assert '2 "hostA" "hostC+2"' in " ".join(fields)  # askedHosts: count, then the words
+    assert ", Specified Hosts <hostA>, <hostC+2>" in c.run("bhist -l 1").out.replace("\n                     ", "")
+    r = c.run("bsub -m nohost sleep 1", user="user1")
+    assert (r.rc, r.err) == (255, "nohost: Bad host name, host group name or cluster name. Job not submitted.\n")

@@ -78,7 +78,9 @@ def test_attached_values_take_the_longest_name():
 def test_bundles_of_single_letter_switches():
     values, _ = parse("bjobs", "-aw")
     assert values["all_"] and values["wide"]
-    assert refused("bsub", "-rx") == ("not_implemented", "-x")  # each letter is read as what it is
+    values, _ = parse("bsub", "-rx", "cmd")  # each letter is read as what it is
+    assert values["rerun"] and values["exclusive"]
+    assert refused("bmod", "-rx") == ("not_implemented", "-r")
     values, words = parse("bhist", "-aJ", "sleep 20?", "7")
     assert values["all_"] and values["name"] == "sleep 20?" and words == ["7"]
     assert refused("bhist", "-aJ") == ("requires", "-J")

@@ -142,3 +142,13 @@ def input_text(name: str, spooled: bool) -> str:
     """bsub -i / -is in the submit record: ``, Input File <f>`` / ``, Input File(Spooled) <f>``
     (OpenLava's prtFileNames), before the output files."""
     return f", Input File(Spooled) <{name}>" if spooled else f", Input File <{name}>"
+
+
+def placement_texts(exclusive: bool, asked_hosts: str | None) -> tuple[str, str]:
+    """bsub -x and -m in the submit record (OpenLava's prtSubDetails): ``, Exclusive
+    Execution`` (after the notification, before Re-runnable) and ``, Specified Hosts
+    <h1>, <h2+2>`` (after the login shell); each "" when not asked."""
+    excl = ", Exclusive Execution" if exclusive else ""
+    words = (asked_hosts or "").split()
+    hosts = ", Specified Hosts " + ", ".join(f"<{w}>" for w in words) if words else ""
+    return excl, hosts

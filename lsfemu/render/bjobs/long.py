@@ -11,7 +11,7 @@ from typing import Iterable
 from lsfemu.jobstate import FINISHED, PENDING, SUSPENDED
 from lsfemu.render.bjobs.common import (
     JOB_SEPARATOR, LOAD_TABLE, RUNLIMIT_TITLE, aps_number, display_id, has_started, home_relative, job_name,
-    input_text, limit_text, mem_text, short_hosts, specified_times,
+    input_text, limit_text, mem_text, placement_texts, short_hosts, specified_times,
 )
 from lsfemu.render.timefmt import PREFIX_LEN, PREFIX_LEN_YEAR, long_prefix
 from lsfemu.render.wrap import SOFT_SPACE, host_list, wrap_record
@@ -71,6 +71,8 @@ def submit_record(job: JobView) -> str:
     if job.error_file:
         label = "Error File (overwrite)" if job.error_overwrite else "Error File"
         parts.append(f", {label} <{job.error_file}>")
+    excl, asked = placement_texts(job.exclusive, job.asked_hosts)
+    parts.append(excl)
     if job.rerunnable or job.rerun_never:
         parts.append(", Not Re-runnable" if job.rerun_never else ", Re-runnable")
     if job.interactive == "K":
@@ -87,6 +89,7 @@ def submit_record(job: JobView) -> str:
         parts.append(f", Dependency Condition <{job.dependency}>")
     if job.login_shell:
         parts.append(f", Login Shell <{job.login_shell}>")
+    parts.append(asked)
     if job.submit_priority is not None:
         parts.append(f", User Priority <{job.submit_priority}>")
     return "".join(parts) + ";"
