@@ -66,8 +66,11 @@ def run(c: Ctx, args: list[str]) -> Result:
     return Result(head + msg + out + err, "", 0)
 
 
+MAX_NUMBER = 2 ** 62  # job IDs and offsets: past this no file and no job (a seek would overflow)
+
+
 def _request(args: list[str]):
-    if len(args) < 4 or not args[0].isdigit() or not args[2].isdigit() or not args[3].isdigit():
+    if len(args) < 4 or not all(a.isascii() and a.isdigit() and int(a) < MAX_NUMBER for a in (args[0], args[2], args[3])):
         return None
     data, eof, size = b"", False, None
     for a in args[4:]:
@@ -75,7 +78,8 @@ def _request(args: list[str]):
             eof = True
         elif a.startswith("size="):
             rows, x, cols = a[5:].partition("x")
-            if not (x and rows.isdigit() and cols.isdigit() and 0 < int(rows) < 65536 and 0 < int(cols) < 65536):
+            if not (x and rows.isascii() and rows.isdigit() and cols.isascii() and cols.isdigit()
+                    and 0 < int(rows) < 65536 and 0 < int(cols) < 65536):
                 return None
             size = (int(rows), int(cols))
         elif a.startswith("in="):

@@ -105,6 +105,8 @@ def test_K_job_killed_while_pending(lsf_cluster):
                              (["watch", "1", "-", "x", "0"], "user1", WATCH_USAGE),
                              (["watch", "1", "-", "0", "0", "in=zz"], "user1", WATCH_USAGE),
                              (["watch", "1", "-", "0", "0", "size=0x80"], "user1", WATCH_USAGE),
+                             (["watch", "1", "-", "99999999999999999999", "0"], "user1", WATCH_USAGE),
+                             (["watch", "１", "-", "0", "0"], "user1", WATCH_USAGE),
                              (["watch", "1"], "user1", WATCH_USAGE)):
         assert socket_call(c, "lsfemu", argv, user, started=True) == ("", want, 255), argv
     assert snapshot(c) == before
