@@ -415,6 +415,9 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
         ("-f", None, None), ("-q", "queue", "queue_name"), ("-m", "host", "host_name"),
         ("-J", "name", "job_name"),
     ), "args", '[job_ID | "job_ID[index]"]', alternatives=("-q -m -J",)),
+    _g("bjdepinfo", (
+        ("-c", "children", None), ("-l", "detail", None), ("-p", "pending_only", None), ("-r", "level", "level"),
+    ), "args", 'job_ID | "job_ID[index]"'),
     _g("brun", (
         ("-b", None, None), ("-c", None, None), ("-f", None, None),
         ("-m", "hosts", '"host_name[#num_cpus] ..."'),

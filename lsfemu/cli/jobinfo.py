@@ -7,7 +7,9 @@ from typing import Optional
 
 from lsfemu.cli.base import Ctx, Result, UsageExit, ctx, parse_job_ids, run_command
 from lsfemu.errors import LsfError
+from lsfemu.ops.depinfo import DepRequest, depinfo
 from lsfemu.ops.peek import PeekRequest, peek
+from lsfemu.render import depinfo as dep_render
 from lsfemu.render import messages
 
 
@@ -43,3 +45,39 @@ def bpeek(
 
 def run_bpeek(c: Ctx) -> Result:
     return run_command(c, bpeek)
+
+
+def bjdepinfo(
+    children: bool = False,
+    detail: bool = False,
+    pending_only: bool = False,
+    level: Optional[str] = None,
+    args: Optional[list[str]] = None,
+) -> None:
+    """The jobs a job depends on (or, -c, that depend on it), to -r levels."""
+    c = ctx()
+    args = list(args or [])
+    ids, bad = parse_job_ids(args)
+    if len(args) != 1 or bad or (children and (detail or pending_only)):
+        raise UsageExit()
+    depth = 1
+    if level is not None:
+        if not level.isdigit() or not level.isascii() or int(level) < 1:
+            raise UsageExit(messages.BAD_LEVEL)
+        depth = int(level)
+    try:
+        got = depinfo(c.cluster, DepRequest(ids[0][0], ids[0][1], children, pending_only, detail, depth))
+    except LsfError as e:
+        c.error(messages.error_text(e))
+        return
+    for job, condition, state in got.conditions:
+        c.print(dep_render.condition_line(job, state, condition))
+    if not got.rows:
+        c.error(messages.NO_DEPENDENCY)
+        return
+    for line in dep_render.table(got.rows, children):
+        c.print(line)
+
+
+def run_bjdepinfo(c: Ctx) -> Result:
+    return run_command(c, bjdepinfo)

@@ -15,6 +15,7 @@ COMMANDS = {
     "bmig": control.run_bmig,
     "brun": control.run_brun,
     "bpeek": jobinfo.run_bpeek,
+    "bjdepinfo": jobinfo.run_bjdepinfo,
     "bmod": modify.run_bmod,
     "btop": modify.run_btop,
     "bbot": modify.run_bbot,

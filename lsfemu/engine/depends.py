@@ -84,6 +84,52 @@ class Dependencies:
             memo[key] = reason
         return reason
 
+    def _tree(self, job: Job):
+        entry = self.trees.get(job.depend_json)
+        if entry is None:
+            tree = depend.from_data(json.loads(job.depend_json))
+            entry = self.trees[job.depend_json] = (tree, depend.uses_index(tree))
+        return entry[0]
+
+    def state_of(self, job: Job) -> str | None:
+        """bjdepinfo -l: TRUE, FALSE or INVALID for the job's condition now; None without one."""
+        if not job.depend_json:
+            return None
+        lookup = self.lookup()
+        return depend.evaluate(self._tree(job), lookup, job.array_index, lookup.element)
+
+    def parents(self, job: Job, pending_only: bool = False) -> list[Job]:
+        """bjdepinfo: the jobs in memory that the job's condition names, each
+        once, in the order named; `pending_only` (-p): those of the
+        conditions that are not met now (the ones that keep it pending)."""
+        if not job.depend_json:
+            return []
+        lookup = self.lookup()
+        by_id: dict[int, list[Job]] = {}
+        for (jid, _), j in self.cl.jobs.items():
+            by_id.setdefault(jid, []).append(j)
+        out: dict[tuple[int, int], Job] = {}
+        for leaf in depend.leaves(self._tree(job)):
+            if pending_only and depend.evaluate(leaf, lookup, job.array_index, lookup.element) == depend.TRUE:
+                continue
+            if isinstance(leaf, depend.Count):
+                wanted = [depend.Target(leaf.job_id)] if leaf.job_id is not None else []
+            else:
+                wanted = leaf.targets
+            for t in wanted:
+                for j in sorted(by_id.get(t.job_id, ()), key=lambda j: j.array_index):
+                    if t.one_to_one and j.array_index != job.array_index:
+                        continue
+                    if t.ranges is not None and not arrayspec.in_ranges(j.array_index, t.ranges):
+                        continue
+                    out.setdefault((j.id, j.array_index), j)
+        return list(out.values())
+
+    def children(self, job: Job) -> list[Job]:
+        """bjdepinfo -c: the jobs in memory whose condition names this job."""
+        return [j for j in sorted(self.cl.jobs.values(), key=lambda j: (j.id, j.array_index))
+                if j.depend_json and job in self.parents(j)]
+
     def known(self) -> depend.Known:
         """The jobs a new `bsub -w` may name: those mbatchd holds in memory."""
         rows, ranges = [], {}

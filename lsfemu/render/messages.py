@@ -123,6 +123,8 @@ PEEK_INTERACTIVE = "Cannot bpeek an interactive job."
 PEEK_ONE_OF = "Command syntax error: more than one of -m , -q, -J or jobId are specified."
 PEEK_STDOUT = "<< output from stdout >>"
 PEEK_STDERR = "<< output from stderr >>"
+NO_DEPENDENCY = "No dependency job found"  # bjdepinfo with nothing to list (lsfemu's text: LSF's is unknown)
+BAD_LEVEL = "The level must be a positive integer."  # bjdepinfo -r (lsfemu's text)
 FORCE_FAILED = "Failed to run the job"  # brun's lsb_perror prefix: `Failed to run the job: <reason>`
 #: bkill -l: the signal names LSF's bkill lists (OpenLava lib.sig.c sigSymbol, in its order)
 SIGNAL_NAMES = ("HUP INT QUIT ILL TRAP IOT EMT FPE KILL BUS SEGV SYS PIPE ALRM TERM STOP TSTP CONT CHLD TTIN "

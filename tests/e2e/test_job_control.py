@@ -210,3 +210,49 @@ def test_bpeek_answers_as_lsf_for_jobs_that_wrote_nothing(lsf_cluster):
     assert (r.out, r.err, r.rc) == (
         "", "Command syntax error: more than one of -m , -q, -J or jobId are specified.\n" + usage, 255)
     assert c.run("bpeek 1 2", user="user1").err == usage
+
+
+# -- bjdepinfo over bsub -w's conditions ------------------------------------------------------------------
+
+_HEAD = "JOBID          PARENT         PARENT_STATUS  PARENT_NAME  LEVEL\n"
+
+
+def _flow(c):
+    """pre1 (1) runs, pre2 (2) is DONE, exe[1-2] (3) waits for both, post (4) for exe."""
+    c.run("bsub -J pre1 sleep 100", user="user1")
+    c.run("bsub -J pre2 sleep 30", user="user1")
+    c.run("bsub -J 'exe[1-2]' -w 'done(1) && done(2)' sleep 10", user="user1")
+    c.run("bsub -J post -w 'ended(3)' sleep 10", user="user1")
+    c.advance("50s")
+
+
+def test_bjdepinfo_lists_parents_children_and_what_keeps_a_job_pending(lsf_cluster):
+    c = lsf_cluster
+    _flow(c)
+    r = c.run("bjdepinfo '3[1]'", user="user1")
+    assert (r.out, r.err, r.rc) == (_HEAD + "3[1]           1              RUN            pre1         1\n"
+                                    "3[1]           2              DONE           pre2         1\n", "", 0)
+    r = c.run("bjdepinfo -p 3", user="user1")  # the array's ID: every element; -p: only pre1 keeps them pending
+    assert r.out == (_HEAD + "3[1]           1              RUN            pre1         1\n"
+                     "3[2]           1              RUN            pre1         1\n")
+    r = c.run("bjdepinfo -lp '3[2]'", user="user1")
+    assert r.out == ("The dependency condition of job <3[2]> is not satisfied: done(1) && done(2)\n" + _HEAD
+                     + "3[2]           1              RUN            pre1         1\n")
+    r = c.run("bjdepinfo -r 2 4", user="user2")  # anyone may look
+    assert r.out.splitlines()[1:] == [
+        "4              3[1]           PEND           exe          1",
+        "4              3[2]           PEND           exe          1",
+        "3[1]           1              RUN            pre1         2",
+        "3[1]           2              DONE           pre2         2",
+        "3[2]           1              RUN            pre1         2",
+        "3[2]           2              DONE           pre2         2"]
+    r = c.run("bjdepinfo -c -r 2 1", user="user1")
+    assert r.out == ("JOBID          CHILD          CHILD_STATUS   CHILD_NAME   LEVEL\n"
+                     "1              3[1]           PEND           exe          1\n"
+                     "1              3[2]           PEND           exe          1\n"
+                     "3[1]           4              PEND           post         2\n"
+                     "3[2]           4              PEND           post         2\n")
+    assert c.run("bjdepinfo 1", user="user1").err == "No dependency job found\n"
+    c.advance("1m")  # pre1 ends DONE: the condition is met
+    r = c.run("bjdepinfo -l '3[1]'", user="user1")
+    assert r.out.startswith("The dependency condition of job <3[1]> is satisfied: done(1) && done(2)\n")
