@@ -8,8 +8,8 @@ raises an `lsfemu.errors.LsfError`; it never sees argv and never makes text
 
 Modules: `permissions` (the table), `select` (which jobs a command names),
 `control` (bkill, bstop, bresume, bswitch, bmig, brequeue), `force`
-(brun), `peek` (bpeek), `depinfo` (bjdepinfo), `bmod` (bmod), `modify` (btop, bbot), `submit` (bsub), `query`
-(bjobs' selection and order),
+(brun), `peek` (bpeek), `depinfo` (bjdepinfo), `bmod` (bmod), `modify`
+(btop, bbot), `submit` (bsub), `query` (bjobs' selection and order),
 `admin` (the configuration check, badmin's queue and host control, host
 failures), `clock` (`lsfemu clock set|advance`), `history` (bhist's selection
 and time windows), `explain` (`lsfemu explain`),
