@@ -114,6 +114,13 @@ def test_K_job_killed_while_pending(lsf_cluster):
     out, err = finish(p, before_err=err)
     assert out + err == golden("bsub_K_killed_pending.txt")
     assert p.returncode == 126  # LSF 10.1's bsub -K: "exits with value 126 if the job was terminated while pending"
+    # with -b, bsub says when the job may start between the submission line and <<Waiting ...>> (lsb.sub.c)
+    p = start_bsub(c, ["-K", "-b", "23:59", "sleep 1"])
+    err = read_until(p.stderr, b"<<Waiting for dispatch ...>>\n")
+    assert err.startswith(b"Job will be scheduled after ") and err.endswith(b"\n<<Waiting for dispatch ...>>\n"), err
+    assert c.run("bkill 2", user="user1").rc == 0
+    finish(p)
+    assert p.returncode == 126
 
 
 def test_K_echoes_each_change_and_waits_through_a_requeue(lsf_cluster):
