@@ -30,24 +30,27 @@ def bgadd(limit: Optional[str] = None, args: Optional[list[str]] = None) -> None
     c.print(messages.job_group_done(made, "added"))
 
 
-def bgmod(limit: Optional[str] = None, no_limit: bool = False, args: Optional[list[str]] = None) -> None:
+def bgmod(limit: Optional[str] = None, no_limit: bool = False, owner: Optional[str] = None,
+          args: Optional[list[str]] = None) -> None:
     c = ctx()
     path = _one_path(args)
-    if (limit is None) == (not no_limit):
-        raise UsageExit()  # one of -L and -Ln, as bgmod(1)'s synopsis has them
+    if (limit is not None and no_limit) or (limit is None and not no_limit and owner is None):
+        raise UsageExit()  # -L or -Ln (not both), or -u, as bgmod(1)'s synopsis has them
     try:
-        done = ops.modify(c.cluster, c.caller, path, limit, no_limit)
+        done = ops.modify(c.cluster, c.caller, path, limit, no_limit, owner)
     except LsfError as e:
         c.error(messages.error_text(e))
         return
     c.print(messages.job_group_modified(done))
 
 
-def bgdel(args: Optional[list[str]] = None) -> None:
+def bgdel(below: Optional[str] = None, user: Optional[str] = None, args: Optional[list[str]] = None) -> None:
     c = ctx()
-    path = _one_path(args)
+    if below is not None and args:
+        raise UsageExit()  # bgdel -c job_group_name: no other group
+    path = below if below is not None else _one_path(args)
     try:
-        gone = ops.delete(c.cluster, c.caller, path)
+        gone = ops.delete(c.cluster, c.caller, path, below=below is not None, user=user)
     except LsfError as e:
         c.error(messages.error_text(e))
         return

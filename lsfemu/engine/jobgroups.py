@@ -75,6 +75,9 @@ class JobGroups:
         self.groups[path].job_limit = limit
         self._changed()
 
+    def set_owner(self, path: str, owner: str) -> None:
+        self.groups[path].owner = owner
+
     def delete(self, path: str) -> list[str]:
         """Remove the group and every group below it; the paths removed."""
         gone = [p for p in self.groups if within(p, path)]

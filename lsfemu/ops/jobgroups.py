@@ -73,18 +73,23 @@ def add(cl, caller: Caller, text: str, limit_text: str | None) -> str:
     return path
 
 
-def modify(cl, caller: Caller, text: str, limit_text: str | None, no_limit: bool) -> str:
-    """bgmod -L limit | -Ln path."""
+def modify(cl, caller: Caller, text: str, limit_text: str | None, no_limit: bool, owner: str | None = None) -> str:
+    """bgmod [-L limit | -Ln] [-u owner] path."""
     path = group_path(text)
     if cl.job_groups.get(path) is None:
         raise LsfError(M.NO_JOB_GROUP, path)
     if not _may_change(cl, caller, path):
         raise LsfError(M.PERM_DENIED)
+    if owner is not None and not re.fullmatch(r"[^\s:;<>|&'\"`$]{1,256}", owner):
+        raise LsfError(M.UNKNOWN_USER, owner)
     limit = None
-    if not no_limit:
+    if limit_text is not None:
         limit = parse_limit(limit_text)
         _check_limit(cl, path, limit)
-    cl.job_groups.set_limit(path, limit)
+    if limit_text is not None or no_limit:
+        cl.job_groups.set_limit(path, limit)
+    if owner is not None:
+        cl.job_groups.set_owner(path, owner)
     return path
 
 
@@ -93,28 +98,44 @@ def _busy(cl) -> set[str]:
     return {j.job_group for j in cl.jobs.values() if j.job_group is not None and j.status in UNFINISHED}
 
 
-def delete(cl, caller: Caller, text: str) -> list[str]:
+def delete(cl, caller: Caller, text: str, *, below: bool = False, user: str | None = None) -> list[str]:
     """bgdel path: the group and every group below it (none may hold an
-    unfinished job); bgdel 0: every empty group of the caller. The top paths deleted."""
+    unfinished job); bgdel -c path: the empty groups of that tree, the group
+    itself included; bgdel [-u user | -u all] 0: the empty groups of the caller
+    (of that user, of every user: administrators only). The paths deleted,
+    top first."""
     busy = _busy(cl)
-    if text.strip() == "0":
-        done = []
-        for g in reversed(cl.job_groups.all()):  # (the lowest first: a parent may then be empty too)
-            mine = g.owner == caller.user and all(
-                s.owner == caller.user for s in cl.job_groups.all() if within(s.path, g.path))
-            if mine and not any(within(b, g.path) for b in busy):
-                cl.job_groups.delete(g.path)
-                done.append(g.path)
-        return sorted(done, key=lambda p: (p.count("/"), p))
+    admin = permissions.allows(cl.config, caller, "administer_cluster")
+    if text.strip() == "0" and not below:
+        if user is not None and not admin:
+            raise LsfError(M.PERM_DENIED)
+        owners = None if user == "all" else {user or caller.user}
+        return _delete_empty(cl, [g for g in cl.job_groups.all() if owners is None or g.owner in owners], busy, owners)
     path = group_path(text)
     if cl.job_groups.get(path) is None:
         raise LsfError(M.NO_JOB_GROUP, path)
     if not _may_change(cl, caller, path):
         raise LsfError(M.PERM_DENIED)
+    if below:
+        return _delete_empty(cl, [g for g in cl.job_groups.all() if within(g.path, path)], busy, None)
     if any(within(b, path) for b in busy):
         raise LsfError(M.JOB_GROUP_HAS_JOBS, path)
     cl.job_groups.delete(path)
     return [path]
+
+
+def _delete_empty(cl, groups: list, busy: set[str], owners: set[str] | None) -> list[str]:
+    """Delete each of `groups` whose tree holds no unfinished job (and, with
+    `owners`, only groups of theirs below it), the lowest first."""
+    done = []
+    for g in sorted(groups, key=lambda g: -g.path.count("/")):  # (a parent may be empty once its children are gone)
+        if cl.job_groups.get(g.path) is None or any(within(b, g.path) for b in busy):
+            continue
+        if owners is not None and any(s.owner not in owners for s in cl.job_groups.all() if within(s.path, g.path)):
+            continue
+        cl.job_groups.delete(g.path)
+        done.append(g.path)
+    return sorted(done, key=lambda p: (p.count("/"), p))
 
 
 @dataclass

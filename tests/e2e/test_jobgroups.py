@@ -118,3 +118,28 @@ def test_bgdel_and_who_may_change_a_group(lsf_cluster):
     assert [ln.split()[0] for ln in c.run("bjgroup").out.splitlines()[1:]] == ["/u2"]
     # an administrator may delete anyone's group
     assert c.run("bgdel /u2", user="lsfadmin").rc == 0
+
+
+def test_bgdel_c_and_u_and_bgmod_u(lsf_cluster):
+    c = lsf_cluster
+    for g in ("/t/a/x", "/t/b"):
+        assert c.run(["bgadd", g], user="user1").rc == 0
+    assert c.run("bsub -g /t/b sleep 600", user="user1").rc == 0
+    # -c: the empty groups of the tree, the group itself when it is empty too (/t holds /t/b's job)
+    r = c.run("bgdel -c /t", user="user1")
+    assert r.out == "Job group </t/a> was deleted.\nJob group </t/a/x> was deleted.\n"
+    assert [ln.split()[0] for ln in c.run("bjgroup").out.splitlines()[1:]] == ["/t", "/t/b"]
+    # bgmod -u: the owner changes (the new owner may then change the group)
+    r = c.run("bgmod -u user2 /t/b", user="user1")
+    assert (r.out, r.rc) == ("Job group /t/b is modified.\n", 0)
+    assert c.run("bjgroup -s /t/b/").out.splitlines()[1].endswith("  user2")
+    assert c.run("bgmod -L 3 /t/b", user="user2").rc == 0
+    # -u user 0 / -u all 0: administrators only
+    assert c.run("bgadd /u2a", user="user2").rc == 0
+    r = c.run("bgdel -u user2 0", user="user1")
+    assert (r.err, r.rc) == ("User permission denied\n", 255)
+    r = c.run("bgdel -u user2 0", user="lsfadmin")
+    assert r.out == "Job group </u2a> was deleted.\n"  # /t/b holds a job; /t is user1's
+    c.run("bkill 0", user="user1")
+    r = c.run("bgdel -u all 0", user="lsfadmin")
+    assert r.out == "Job group </t> was deleted.\nJob group </t/b> was deleted.\n"

@@ -597,6 +597,12 @@ CASES = [
     C(["bgmod", "-L", "1", "-Ln", "/g2"], usage("bgmod"), "user2", id="bgmod-L-and-Ln"),
     C(["bgdel", "/g2"], "User permission denied\n", id="bgdel-other-users-group"),
     C(["bgdel", "/nosuch"], "/nosuch: Job group does not exist\n", id="bgdel-unknown"),
+    C(["bgdel", "-c", "/g2"], "User permission denied\n", id="bgdel-c-other-users-group"),
+    C(["bgdel", "-c", "/nosuch"], "/nosuch: Job group does not exist\n", id="bgdel-c-unknown"),
+    C(["bgdel", "-c", "/g2", "/g2"], usage("bgdel"), id="bgdel-c-and-a-group"),
+    C(["bgdel", "-u", "user2", "0"], "User permission denied\n", id="bgdel-u-not-admin"),
+    C(["bgmod", "-u", "a b", "/g2"], "a b: Unknown user\n", "user2", id="bgmod-u-blank-in-name"),
+    C(["bgmod", "-u", "user1", "/g2"], "User permission denied\n", id="bgmod-u-other-users-group"),
     C(["bjgroup", "/g2"], usage("bjgroup"), id="bjgroup-name-without-s"),
     C(["bjgroup", "-s", "/nosuch"], "/nosuch: Job group does not exist\n", id="bjgroup-unknown"),
     # ---- application profiles: bsub/bjobs/bkill/bstop/bresume -app, bapp ------------------------------------
