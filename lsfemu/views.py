@@ -83,6 +83,8 @@ class JobView:
     login_shell: str | None = None  # -L: "Login Shell <..>"
     exclusive: bool = False  # -x: "Exclusive Execution"
     asked_hosts: str | None = None  # -m: "Specified Hosts <h>, <h+2>"
+    pre_exec: str | None = None  # -E: "Pre-execute Command <..>"
+    post_exec: str | None = None  # -Ep: "Post-execute Command <..>"
 
     @property
     def display_id(self) -> str:

@@ -71,12 +71,16 @@ def bsub(
     app: Optional[str] = None,
     exclusive: bool = False,
     asked_hosts: Optional[str] = None,
+    pre_exec: Optional[str] = None,
+    post_exec: Optional[str] = None,
     command: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
     if pack_file is not None:
         bsubpack.submit_pack(c, pack_file, bsub)
         return
+    if any(v is not None and not v.strip() for v in (pre_exec, post_exec)):
+        raise UsageExit()  # an empty -E/-Ep command: LSB_BAD_BSUBARGS, the usage
     opts = dict(queue=queue, nproc=nproc, job_name=job_name, out=out, out_over=out_over, err=err,
                 err_over=err_over, runlimit=runlimit, sp=sp, res_req=res_req or [], project=project,
                 group=group, cwd=cwd, rerun=rerun or None, gpu=gpu, depend=depend_cond, mem_limit=mem_limit,
@@ -87,7 +91,8 @@ def bsub(
                 interactive_shell=interactive_shell or None,
                 env_spec=env_spec, outdir=outdir, login_shell=login_shell,
                 input_file=input_file, input_spool=input_spool, exclusive=exclusive or None,
-                asked_hosts=asked_hosts)
+                asked_hosts=asked_hosts,
+                pre_exec=pre_exec, post_exec=post_exec)
     try:
         script = None
         if command and not _parse_job_script(c, command):
@@ -164,6 +169,8 @@ def _merge_script_options(opts: dict, script_opts: list[str]) -> None:
         key = "depend" if k == "depend_cond" else k
         if key == "command" or v is None or v is False:
             continue
+        if key == "pack_file":  # -pack is a form of the command line, not a job's option
+            raise NotSubmitted(M.BAD_ARG, "#BSUB -pack")
         if key == "res_req":
             if not opts["res_req"]:
                 opts["res_req"] = v

@@ -18,6 +18,7 @@ import signal
 from dataclasses import dataclass
 
 from lsfemu.clock import parse_duration
+from lsfemu.engine import prepost
 from lsfemu.jobstate import ON_HOST, PENDING, STARTED, SUSPENDED
 from lsfemu.sched import dispatch, simulate
 from lsfemu.sched.priority import default_priority, frozen_at_dispatch, pending_clock_after_run
@@ -70,6 +71,8 @@ class SubmitSpec:
     depend_json: str | None = None  # ... and as resolved (lsfemu.sched.depend.to_data)
     mem_limit_kb: int | None = None  # bsub -M, in KB
     mem_limit_hard: bool = False  # bsub -M N!
+    pre_exec: str | None = None  # bsub -E
+    post_exec: str | None = None  # bsub -Ep
     script: str | None = None  # a job script read from stdin: what runs (command: its lines joined with `;`)
     job_group: str | None = None  # bsub -g, its full path
     description: str | None = None  # bsub -Jd
@@ -169,6 +172,7 @@ class Transitions:
             rerun_never=spec.rerun_never, env_spec=spec.env_spec, outdir=spec.outdir,
             login_shell=spec.login_shell, input_file=spec.input_file, input_spooled=spec.input_spooled,
             exclusive=spec.exclusive, asked_hosts=spec.asked_hosts,
+            pre_exec=spec.pre_exec, post_exec=spec.post_exec,
         )
         job.position = self.next_position()
         self.cl.session.add(job)
@@ -196,6 +200,9 @@ class Transitions:
             job.usage_json = None
             self.cl.runner.start(job)
         self.cl.log(job, "START", None, t, hosts=hosts)
+        if job.pre_exec and not job.real_run and prepost.simulated_preexec_fails(self.cl, job):
+            prepost.after_failure(self, job, t)  # bsub -E, virtual mode: the attempt fails at once
+            return
         if self.cl.loop.started is not None:
             self.cl.loop.started.append(job)  # run_until files its end
 
@@ -207,7 +214,13 @@ class Transitions:
         self.start(job, hosts, t)
         self.cl.mark_dirty()
 
-    def finish(self, job: Job, t: float, status: str, exit_code: int | None, reason: str | None) -> None:
+    def finish(self, job: Job, t: float, status: str, exit_code: int | None, reason: str | None,
+               post_ok: bool | None = None) -> None:
+        """The job ends DONE or EXIT. post_ok: how a real job's post-execution
+        command (bsub -Ep) ended; a simulated one's comes from its submission environment."""
+        post = None
+        if job.post_exec and job.start_time is not None:
+            post = post_ok if job.real_run else prepost.simulated_post_ok(job)
         if job.status in STARTED:
             self.charge_usage(job, t)
         job.segment_start = None
@@ -216,7 +229,8 @@ class Transitions:
         job.exit_code = exit_code
         job.exit_reason = reason
         job.pend_reasons = ""
-        self.cl.log(job, "FINISH", None, t, status=status, exit_code=exit_code, reason=reason)
+        self.cl.log(job, "FINISH", None, t, status=status, exit_code=exit_code, reason=reason,
+                    **({} if post is None else {"post": post}))
         self.cl.mark_dirty()
 
     def restart_usage(self) -> int:
@@ -285,10 +299,12 @@ class Transitions:
         job.sim_cputime = float(st.get("cpu") or 0.0)
         job.usage_json = json.dumps(st.get("usage") or {})
         t = max(float(st.get("end") or self.cl.now()), job.start_time or 0.0)
-        if st.get("status") == "DONE":
-            self.finish(job, t, "DONE", None, None)
+        if st.get("status") == "PREEXEC":  # bsub -E: the pre-execution command failed, the job never ran
+            prepost.after_failure(self, job, t)
+        elif st.get("status") == "DONE":
+            self.finish(job, t, "DONE", None, None, post_ok=st.get("post"))
         else:
-            self.finish(job, t, "EXIT", st.get("exit_code"), st.get("reason"))
+            self.finish(job, t, "EXIT", st.get("exit_code"), st.get("reason"), post_ok=st.get("post"))
 
     def kill_real_jobs(self, actor: str, timeout: float = 10.0) -> int:
         """SIGKILL every really running job and collect their ends (`lsfemu daemon stop --kill-jobs`)."""

@@ -24,7 +24,11 @@ the job file before starting the wrapper):
   stdout, stderr  the spooled output (LSF's default; not with LSB_STDOUT_DIRECT);
                an interactive job's (bsub -I, -Ip, -Is) go to bsub instead: `Relay`
   status.json  how the job ended (written last, atomically, after the job
-               report): what the daemon collects
+               report): what the daemon collects. With bsub -E, a pre-execution
+               command that exits non-zero ends the wrapper before the job starts:
+               status PREEXEC and its exit code (the daemon makes the job pend
+               again); with bsub -Ep, `post` says whether the post-execution
+               command (run after the job) exited 0
 
 Usage is measured from /proc: every member of the job's process group
 (its pgid is the job's pid) is read from /proc/PID/stat (CPU ticks, threads,
@@ -438,21 +442,24 @@ class Relay:
             self._close_input()
 
 
-def _spawn(spec: dict, jobdir: str, relay: Relay | None = None) -> tuple[int, str]:
-    """Fork and exec the job in a new session; (pid, working directory)."""
+def _open_outputs(spec: dict, jobdir: str):
+    try:
+        return _outputs(spec, jobdir)
+    except OSError:
+        return open(os.devnull, "wb"), None  # LSF: an inaccessible output file is not stored
+
+
+def _spawn(spec: dict, argv: list[str], fo, fe, relay: Relay | None = None,
+           env_extra: dict | None = None) -> tuple[int, str]:
+    """Fork and exec argv (the job, or its pre/post-execution command) in a new
+    session, in the job's directory and environment, writing to fo (and fe) or
+    talking through the relay; (pid, working directory)."""
     cwd = spec["cwd"]
     if not os.path.isdir(cwd):
         cwd = "/tmp"  # LSF: a submission directory that does not exist -> /tmp
     env = dict(spec["env"])
     env["PWD"] = cwd
-    fo = fe = None
-    if relay is None:
-        try:
-            fo, fe = _outputs(spec, jobdir)
-        except OSError:
-            fo = open(os.devnull, "wb")  # LSF: an inaccessible output file is not stored
-            fe = None
-    argv = spec["argv"]
+    env.update(env_extra or {})
     pid = os.fork()
     if pid == 0:  # the job
         try:
@@ -488,11 +495,19 @@ def _spawn(spec: dict, jobdir: str, relay: Relay | None = None) -> tuple[int, st
                 os._exit(127)
     if relay is not None:
         relay.forked()
-    else:
-        fo.close()
-        if fe:
-            fe.close()
     return pid, cwd
+
+
+def _run_to_end(spec: dict, command: str, fo, fe, env_extra: dict | None = None) -> int:
+    """Run a pre- or post-execution command with /bin/sh to its end (its
+    process group cleaned up after, as the job's); its exit code."""
+    pid, _cwd = _spawn(spec, ["/bin/sh", "-c", command], fo, fe, env_extra=env_extra)
+    _, status = os.waitpid(pid, 0)
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
+    return _wait_status(status)
 
 
 RELAY_INTERVAL = 0.05  # seconds between looks at an interactive job's input
@@ -546,7 +561,19 @@ def run(jobdir: str) -> int:
         signal.signal(s, signal.SIG_IGN)  # the wrapper outlives what hits the job or the daemon
     start = time.time()
     relay = Relay(spec["interactive"], reads_caller=not spec.get("stdin")) if spec.get("interactive") else None
-    pid, cwd = _spawn(spec, jobdir, relay)
+    fo, fe = _open_outputs(spec, jobdir) if relay is None else (relay.out, relay.err)
+    if spec.get("pre_exec"):  # bsub -E: to the job's output; non-zero: the job pends again
+        code = _run_to_end(spec, spec["pre_exec"], fo, fe)
+        if code != 0:
+            write_json(os.path.join(jobdir, "status.json"), {
+                "status": "PREEXEC", "exit_code": code, "reason": None, "start": start, "end": time.time(),
+                "cpu": 0.0, "usage": {}})
+            return 0
+    pid, cwd = _spawn(spec, spec["argv"], fo, fe, relay)
+    if relay is None:
+        fo.close()
+        if fe:
+            fe.close()
     write_json(started_path, {"pid": pid, "pgid": pid, "start": start, "cwd": cwd, "wrapper": os.getpid()})
     usage = Usage(pid, bool(spec.get("swap_minus_rss")))
     status, ru = _wait(pid, usage, jobdir, relay)
@@ -559,6 +586,10 @@ def run(jobdir: str) -> int:
     except OSError:
         pass
     code = _wait_status(status)
+    post_ok = None
+    if spec.get("post_exec"):  # bsub -Ep: after the job, told how it ended; its output is not kept
+        with open(os.devnull, "wb") as null:
+            post_ok = _run_to_end(spec, spec["post_exec"], null, None, {"LSB_JOBEXIT_STAT": str(status)}) == 0
     usage.cpu = max(usage.cpu, ru.ru_utime + ru.ru_stime)
     rec = usage.record(end)
     if ru.ru_maxrss and ru.ru_maxrss > (rec["max_mem_kb"] or 0):
@@ -568,7 +599,7 @@ def run(jobdir: str) -> int:
     if sig.get("reason") and (sig.get("signal") is None or (os.WIFSIGNALED(status) and os.WTERMSIG(status) == sig["signal"])):
         reason = sig["reason"]
     st = {"status": "DONE" if code == 0 and reason is None else "EXIT", "exit_code": code, "reason": reason,
-          "start": start, "end": end, "cwd": cwd, "cpu": round(usage.cpu, 2), "usage": rec}
+          "start": start, "end": end, "cwd": cwd, "cpu": round(usage.cpu, 2), "usage": rec, "post": post_ok}
     try:
         if relay is None:  # an interactive job's output went to bsub, as in LSF: no report
             write_report(spec, jobdir, st)

@@ -448,6 +448,8 @@ class Passes:
             started = {(pj.job_id, pj.array_index) for pj, _ in result.started}
             if any(k not in started for k in self.conditioned):
                 self.cl.mark_dirty()  # a start may meet a dependency (started(), numrun()): look again next pass
+            elif any(self.cl.jobs[k].status == "PEND" for k in started):
+                self.cl.mark_dirty()  # a pre-execution command failed at once (bsub -E, virtual): try again
 
     def yields_all(self, unit: str) -> bool:
         """Does the unit's Order give out every job (see dispatch.schedule_pass)?"""

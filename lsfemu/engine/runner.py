@@ -314,6 +314,7 @@ class Runner:
             # bsub -I, -Ip, -Is: the job talks to the waiting bsub (jobwrap.Relay, ops.watch)
             "interactive": ({"mode": job.interactive, "dir": self.interactive_dir(jid)}
                             if job.interactive in ("I", "Ip", "Is") else None),
+            "pre_exec": job.pre_exec, "post_exec": job.post_exec,  # bsub -E / -Ep
             "swap_minus_rss": cfg.lsf_conf.get("EGO_PIM_SWAP_REPORT", "N").strip().upper() in ("Y", "YES"),
             # bsub -M handed to the operating system (setrlimit RLIMIT_RSS, bytes) unless
             # LSB_JOB_MEMLIMIT=Y makes it a per-job limit LSF alone enforces.

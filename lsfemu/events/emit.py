@@ -23,7 +23,7 @@ MODIFY    JOB_MODIFY2 of one bmod (``{sp: N}`` -sp, ``{spn: true}`` -spn,
           fields of lsfemu.ops.bmod, a None value for their `n` form)
 REQUEUE   JOB_REQUEUE, JOB_STATUS PEND (reason PEND_JOB_REQUEUED)
 RERUN     JOB_STATUS PEND (PEND_JOB_REQUEUED after a host failure,
-          PEND_JOB_MIG after bmig)
+          PEND_JOB_MIG after bmig, PEND_JOB_PRE_EXEC after a failed bsub -E)
 MIGRATE   nothing (LSF's MIG record is not modelled; the RERUN that follows
           at the same instant logs the state change)
 STATUS    JOB_STATUS UNKWN (``{status: "UNKWN"}``)
@@ -191,6 +191,9 @@ def job_new(job: Any, time: float, *, uid_of: Callable[[str], int], queue: str |
     asked = tuple(_get(job, "asked_hosts", "").split())  # bsub -m
     if asked:
         options |= lsbatch.SUB_HOST
+    pre_exec = _get(job, "pre_exec", "")
+    if pre_exec:
+        options |= lsbatch.SUB_PRE_EXEC
     rlimits = list(_NEG1_LIMITS)
     run_limit = _get(job, "run_limit_min")
     if run_limit is not None:
@@ -210,6 +213,7 @@ def job_new(job: Any, time: float, *, uid_of: Callable[[str], int], queue: str |
         command=command, project_name=project,
         max_num_processors=int(_get(job, "max_processors", nproc) or nproc),
         user_group=user_group, options2=options2, idx=_get(job, "array_index", 0), depend_cond=depend_cond,
+        pre_exec_cmd=pre_exec,
         user_priority=int(sp) if sp is not None else -1,
         begin_time=_t(_get(job, "begin_time", 0)), term_time=_t(_get(job, "term_time", 0)),
         in_file=in_file, login_shell=login_shell, asked_hosts=asked,
@@ -407,15 +411,20 @@ def records_for(
 
     if kind == "FINISH":
         cpu = max(0.0, float(cpu_time or 0.0))
+        # post-processing: PDONE (also for jobs without bsub -Ep, as real DONE jobs log), PERR when it failed
+        post = lsbatch.JOB_STAT_PERR if data.get("post") is False else lsbatch.JOB_STAT_PDONE
         if data.get("status") == "DONE":
             return [
                 _status(job, time, lsbatch.JOB_STAT_DONE, cpu_time=cpu, end_time=t),
-                _status(job, time, lsbatch.JOB_STAT_DONE | lsbatch.JOB_STAT_PDONE, cpu_time=cpu, end_time=t),
+                _status(job, time, lsbatch.JOB_STAT_DONE | post, cpu_time=cpu, end_time=t),
             ]
         code = data.get("exit_code")
-        return [_status(job, time, lsbatch.JOB_STAT_EXIT, cpu_time=cpu, end_time=t,
-                        exit_status=lsbatch.wait_status(int(code)) if code else 0,
-                        exit_info=lsbatch.term_code(data.get("reason")))]
+        kw = dict(cpu_time=cpu, end_time=t, exit_status=lsbatch.wait_status(int(code)) if code else 0,
+                  exit_info=lsbatch.term_code(data.get("reason")))
+        out = [_status(job, time, lsbatch.JOB_STAT_EXIT, **kw)]
+        if "post" in data:  # bsub -Ep ran after the job
+            out.append(_status(job, time, lsbatch.JOB_STAT_EXIT | post, **kw))
+        return out
 
     if kind == "SIGNAL":
         sym = signal_symbol(data.get("signal", "KILL"))
@@ -463,7 +472,8 @@ def records_for(
                 _status(job, time, lsbatch.JOB_STAT_PEND, reason=PEND_JOB_REQUEUED)]
 
     if kind == "RERUN":
-        reason = PEND_JOB_MIG if data.get("reason") == "MIGRATE" else PEND_JOB_REQUEUED
+        reason = {"MIGRATE": PEND_JOB_MIG, "PREEXEC": lsbatch.PEND_JOB_PRE_EXEC}.get(data.get("reason"),
+                                                                                   PEND_JOB_REQUEUED)
         return [_status(job, time, lsbatch.JOB_STAT_PEND, reason=reason)]
 
     if kind == "STATUS":

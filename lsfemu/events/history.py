@@ -181,6 +181,8 @@ def _pend_reason(code: int) -> str:
         return "Job has been requeued"
     if code == lsbatch.PEND_JOB_NEW:
         return "New job is waiting for scheduling"
+    if code == lsbatch.PEND_JOB_PRE_EXEC:
+        return lsbatch.PRE_EXEC_REASON
     return "Job is pending"
 
 

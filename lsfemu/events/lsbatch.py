@@ -162,6 +162,8 @@ HOST_SHUTDOWN = 4
 
 # pending reasons used in JOB_STATUS records written by lsfemu [OL numbering, unverified]
 PEND_JOB_NEW = 1
+PEND_JOB_PRE_EXEC = 6  # the job's pre-execution command (bsub -E) exited non-zero
+PRE_EXEC_REASON = "The job's pre-exec command exited with non-zero status"  # its text (OpenLava lsb.reason.c)
 PEND_USER_STOP = 21  # job held/stopped by user while pending
 PEND_JOB_REQUEUED = 23
 

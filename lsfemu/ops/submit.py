@@ -69,6 +69,8 @@ class SubmitRequest:
     app: str | None = None  # -app: an lsb.applications profile
     exclusive: bool | None = None  # -x
     asked_hosts: str | None = None  # -m
+    pre_exec: str | None = None  # -E
+    post_exec: str | None = None  # -Ep
 
 
 #: bsub's waiting modes (the `interactive` column): -K waits, the others also talk to the job
@@ -118,6 +120,17 @@ def parse_nproc(text: str) -> tuple[int, int | None]:
     if nmin < 1 or (nmax is not None and nmax < nmin):
         raise NotSubmitted(M.BAD_NPROC)
     return nmin, (None if nmax == nmin else nmax)
+
+
+def exec_command(text: str | None) -> str | None:
+    """-E / -Ep: the command as mbatchd keeps it (newlines deleted, as its
+    subNewLine_ does); LSF takes up to 4094 characters."""
+    if text is None:
+        return None
+    text = text.replace("\n", "")
+    if len(text) > 4094:
+        raise NotSubmitted(M.BAD_ARG)
+    return text
 
 
 def parse_gpu(text: str) -> int:
@@ -275,6 +288,7 @@ def submit(cl, caller: Caller, r: SubmitRequest):
         array=array, dependency=dep, depend_json=dep_json, mem_limit_kb=mem_limit_kb, mem_limit_hard=mem_hard,
         script=r.script,
         job_group=group, app_profile=app.name if app else None,
+        pre_exec=exec_command(r.pre_exec), post_exec=exec_command(r.post_exec),
         **more,
         interactive=r.interactive,
     )

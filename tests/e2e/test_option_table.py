@@ -240,6 +240,8 @@ EFFECTS: dict[str, str] = {
     "bstop -m": "tests/e2e/test_job_control.py::test_m_selects_the_jobs_on_a_host",
     "bstop -q": "tests/e2e/test_option_effects.py::test_control_commands_select_by_name_queue_and_user",
     "bstop -u": "tests/e2e/test_option_effects.py::test_control_commands_select_by_name_queue_and_user",
+    "bsub -E": "tests/e2e/test_prepost_exec.py::test_pre_and_post_exec_really_run_around_the_job",
+    "bsub -Ep": "tests/e2e/test_prepost_exec.py::test_pre_and_post_exec_really_run_around_the_job",
     "bsub -G": "tests/e2e/test_option_effects.py::test_bsub_options_are_what_bjobs_shows",
     "bsub -H": "tests/e2e/test_bsub_plain.py::test_hold_pends_psusp_until_bresume",
     "bsub -I": "tests/e2e/test_bsub_wait.py::test_I_streams_output_as_the_job_runs_and_exits_with_its_code",

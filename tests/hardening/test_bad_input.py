@@ -545,6 +545,10 @@ CASES = [
     C(["bsub"], "nosuch: No such queue. Job not submitted.\n", stdin="#BSUB -q nosuch\nsleep 1\n",
       id="bsub-script-unknown-queue"),
     C(["bsub"], BAD_SP, stdin="#BSUB -sp abc\nsleep 1\n", id="bsub-script-bad-sp"),
+    # ---- bsub -E / -Ep: an empty command (the usage), one longer than LSF's 4094 characters -------------------
+    C(["bsub", "-E", "", "sleep", "1"], usage("bsub"), id="bsub-E-empty"),
+    C(["bsub", "-Ep", " ", "sleep", "1"], usage("bsub"), id="bsub-Ep-blank"),
+    C(["bsub", "-E", "x" * 4095, "sleep", "1"], "Bad argument. Job not submitted.\n", id="bsub-E-too-long"),
     # ---- bsub -pack: disabled (no LSB_MAX_PACK_JOBS), other options or a command beside it --------------------
     C(["bsub", "-pack", "nosuch.txt"], "Pack submission disabled by LSB_MAX_PACK_JOBS in lsf.conf. Job not submitted.\n",
       id="bsub-pack-disabled"),

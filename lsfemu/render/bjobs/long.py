@@ -89,6 +89,10 @@ def submit_record(job: JobView) -> str:
         parts.append(f", Dependency Condition <{job.dependency}>")
     if job.login_shell:
         parts.append(f", Login Shell <{job.login_shell}>")
+    if job.pre_exec:  # (OpenLava's place for them: after the dependency)
+        parts.append(f", Pre-execute Command <{job.pre_exec}>")
+    if job.post_exec:
+        parts.append(f", Post-execute Command <{job.post_exec}>")
     parts.append(asked)
     if job.submit_priority is not None:
         parts.append(f", User Priority <{job.submit_priority}>")
