@@ -65,7 +65,7 @@ def test_skip_error_goes_on_and_lsf_refusals_inside_the_file(lsf_cluster_factory
     r = _pack(c, "-K sleep 1\n-q normal -Is bash\n-V\n-pack other.txt\n-h\n"
                  "-q normal\n"  # no command
                  "echo 'unbalanced\n"
-                 "-env all sleep 1\n"  # an option lsfemu has not built: refused by name
+                 "-network 'type=sn_all' sleep 1\n"  # an option lsfemu has not built: refused by name
                  "-Y x\n"
                  "sleep 4\n")
     assert r.rc == 255
@@ -77,7 +77,7 @@ def test_skip_error_goes_on_and_lsf_refusals_inside_the_file(lsf_cluster_factory
         "Syntax error. Job not submitted.",
         "No command is specified. Job not submitted.",
         "Failed to parse command line: \"echo 'unbalanced\". Job not submitted.",
-        "bsub: option -env is not supported by lsfemu yet. Job not submitted.",
+        "bsub: option -network is not supported by lsfemu yet. Job not submitted.",
         "bsub: illegal option -- Y. Job not submitted.",
     ], r.err
     assert SUBMITTED.fullmatch(r.out.strip()), r.out
