@@ -7,6 +7,7 @@ after the job with LSB_JOBEXIT_STAT, their result logged as PDONE / PERR
 (bhist -l: `Post job process ...`). In virtual mode the outcome comes from
 LSFEMU_PREEXEC_FAILS and LSFEMU_POSTEXEC_EXIT."""
 
+import json
 import re
 import time
 
@@ -58,6 +59,8 @@ def test_pre_and_post_exec_really_run_around_the_job(shared):
     # post-exec's success is logged after the EXIT (JOB_STAT_EXIT | JOB_STAT_PDONE)
     long = c.run(f"bjobs -l {jid}").out.replace("\n" + " " * 21, "")
     assert f"Pre-execute Command <{pre}>, Post-execute Command <{post}>" in long
+    rec = json.loads(c.run(f"bjobs -a -o 'pre_cmd post_exec_command' -json {jid}").out)["RECORDS"][0]
+    assert rec == {"PRE_EXEC_COMMAND": pre, "POST_EXEC_COMMAND": post}
     new = next(l for l in (c.home / "logdir" / "lsb.events").read_text().splitlines()
                if l.startswith('"JOB_NEW"') and l.split(" ")[3] == str(jid))
     assert '"' + pre.replace('"', '""') + '"' in new

@@ -12,7 +12,7 @@ def test_lsberrno_strings():
     assert M.PERM_DENIED == "User permission denied"
     assert M.JOB_FINISHED == "Job has already finished"
     assert M.BAD_USER_PRIORITY == "Bad user priority"
-    assert len(M.LSBERRNO) == 48 and all(s and not s.endswith((".", " ")) for s in M.LSBERRNO)
+    assert len(M.LSBERRNO) == 64 and all(s and not s.endswith((".", " ")) for s in M.LSBERRNO)
 
 
 def test_compositions():

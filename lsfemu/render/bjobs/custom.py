@@ -73,6 +73,8 @@ FIELDS: dict[str, _FieldDef] = {
     "dependency": _FieldDef(15),
     "pend_reason": _FieldDef(11),
     "command": _FieldDef(15, ("cmd",)),
+    "pre_exec_command": _FieldDef(16, ("pre_cmd",)),
+    "post_exec_command": _FieldDef(17, ("post_cmd",)),
     "pids": _FieldDef(20),
     "exit_code": _FieldDef(10),
     "exit_reason": _FieldDef(50),
@@ -250,6 +252,10 @@ def field_value(job: JobView, spec: FieldSpec, *, now: float, hms_mode: bool = F
         return None
     if n == "command":
         return job.command
+    if n == "pre_exec_command":
+        return job.pre_exec or None
+    if n == "post_exec_command":
+        return job.post_exec or None
     if n == "pids":
         return ",".join(map(str, job.pids)) if job.pids else None
     if n == "exit_code":
