@@ -85,6 +85,8 @@ class JobView:
     asked_hosts: str | None = None  # -m: "Specified Hosts <h>, <h+2>"
     pre_exec: str | None = None  # -E: "Pre-execute Command <..>"
     post_exec: str | None = None  # -Ep: "Post-execute Command <..>"
+    mail_user: str | None = None  # -u: "Mail <u>" in the header
+    notify: str = ""  # -B, -N, -Ne: "Notify when job begins/ends"
 
     @property
     def display_id(self) -> str:

@@ -73,6 +73,10 @@ def bsub(
     asked_hosts: Optional[str] = None,
     pre_exec: Optional[str] = None,
     post_exec: Optional[str] = None,
+    notify_begin: bool = False,
+    notify_end: bool = False,
+    notify_exit: bool = False,
+    mail_user: Optional[str] = None,
     command: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
@@ -92,7 +96,9 @@ def bsub(
                 env_spec=env_spec, outdir=outdir, login_shell=login_shell,
                 input_file=input_file, input_spool=input_spool, exclusive=exclusive or None,
                 asked_hosts=asked_hosts,
-                pre_exec=pre_exec, post_exec=post_exec)
+                pre_exec=pre_exec, post_exec=post_exec,
+                notify_begin=notify_begin or None, notify_end=notify_end or None,
+                notify_exit=notify_exit or None, mail_user=mail_user)
     try:
         script = None
         if command and not _parse_job_script(c, command):

@@ -18,7 +18,7 @@ import signal
 from dataclasses import dataclass
 
 from lsfemu.clock import parse_duration
-from lsfemu.engine import prepost
+from lsfemu.engine import mail, prepost
 from lsfemu.jobstate import ON_HOST, PENDING, STARTED, SUSPENDED
 from lsfemu.sched import dispatch, simulate
 from lsfemu.sched.priority import default_priority, frozen_at_dispatch, pending_clock_after_run
@@ -89,6 +89,8 @@ class SubmitSpec:
     input_spooled: bool = False  # bsub -is
     app_profile: str | None = None  # bsub -app
     exclusive: bool = False  # bsub -x
+    mail_user: str | None = None  # bsub -u
+    notify: str = ""  # bsub -B, -N, -Ne: "B", "N", "Ne" joined with ","
     asked_hosts: str | None = None  # bsub -m, its words
 
 
@@ -171,7 +173,7 @@ class Transitions:
             description=spec.description, begin_time=spec.begin_time, term_time=spec.term_time,
             rerun_never=spec.rerun_never, env_spec=spec.env_spec, outdir=spec.outdir,
             login_shell=spec.login_shell, input_file=spec.input_file, input_spooled=spec.input_spooled,
-            exclusive=spec.exclusive, asked_hosts=spec.asked_hosts,
+            exclusive=spec.exclusive, asked_hosts=spec.asked_hosts, mail_user=spec.mail_user, notify=spec.notify,
             pre_exec=spec.pre_exec, post_exec=spec.post_exec,
         )
         job.position = self.next_position()
@@ -203,6 +205,8 @@ class Transitions:
         if job.pre_exec and not job.real_run and prepost.simulated_preexec_fails(self.cl, job):
             prepost.after_failure(self, job, t)  # bsub -E, virtual mode: the attempt fails at once
             return
+        if job.notify:
+            mail.started(self.cl, job, self.cl.home, t)  # bsub -B
         if self.cl.loop.started is not None:
             self.cl.loop.started.append(job)  # run_until files its end
 
@@ -231,6 +235,9 @@ class Transitions:
         job.pend_reasons = ""
         self.cl.log(job, "FINISH", None, t, status=status, exit_code=exit_code, reason=reason,
                     **({} if post is None else {"post": post}))
+        if job.notify or job.mail_user is not None:  # bsub -N, -Ne, -u: the job report by mail
+            mail.ended(self.cl, job, self.cl.home, t, self.cl.view(job, t).cpu_time,
+                       json.loads(job.usage_json or "{}"))
         self.cl.mark_dirty()
 
     def restart_usage(self) -> int:

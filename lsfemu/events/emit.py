@@ -186,6 +186,14 @@ def job_new(job: Any, time: float, *, uid_of: Callable[[str], int], queue: str |
     login_shell = _get(job, "login_shell", "")
     if login_shell:
         options |= lsbatch.SUB_LOGIN_SHELL
+    notify = _get(job, "notify", "").split(",")  # bsub -B, -N, -Ne (-Ne: the end's bit, as -N)
+    if "B" in notify:
+        options |= lsbatch.SUB_NOTIFY_BEGIN
+    if "N" in notify or "Ne" in notify:
+        options |= lsbatch.SUB_NOTIFY_END
+    mail_user = _get(job, "mail_user", "")
+    if mail_user:
+        options |= lsbatch.SUB_MAIL_USER
     if _get(job, "exclusive", False):  # bsub -x
         options |= lsbatch.SUB_EXCLUSIVE
     asked = tuple(_get(job, "asked_hosts", "").split())  # bsub -m
@@ -216,7 +224,7 @@ def job_new(job: Any, time: float, *, uid_of: Callable[[str], int], queue: str |
         pre_exec_cmd=pre_exec,
         user_priority=int(sp) if sp is not None else -1,
         begin_time=_t(_get(job, "begin_time", 0)), term_time=_t(_get(job, "term_time", 0)),
-        in_file=in_file, login_shell=login_shell, asked_hosts=asked,
+        in_file=in_file, login_shell=login_shell, asked_hosts=asked, mail_user=mail_user,
     )
 
 

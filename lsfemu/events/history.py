@@ -407,6 +407,8 @@ class HistoryBuilder:
                 input_file=rec.in_file or None, input_spooled=bool(rec.options2 & lsbatch.SUB2_IN_FILE_SPOOL),
                 login_shell=rec.login_shell or None, exclusive=bool(rec.options & lsbatch.SUB_EXCLUSIVE),
                 asked_hosts=" ".join(rec.asked_hosts) or None,
+                notify_begin=bool(rec.options & lsbatch.SUB_NOTIFY_BEGIN),
+                notify_end=bool(rec.options & lsbatch.SUB_NOTIFY_END),
             )
             if spec is None:
                 self._put((rec.job_id, rec.idx), h)

@@ -71,6 +71,10 @@ class SubmitRequest:
     asked_hosts: str | None = None  # -m
     pre_exec: str | None = None  # -E
     post_exec: str | None = None  # -Ep
+    notify_begin: bool | None = None  # -B
+    notify_end: bool | None = None  # -N
+    notify_exit: bool | None = None  # -Ne
+    mail_user: str | None = None  # -u
 
 
 #: bsub's waiting modes (the `interactive` column): -K waits, the others also talk to the job

@@ -27,6 +27,8 @@ from lsfemu.sched import hostpick
 MAX_DESCRIPTION = 4094
 
 _FIELD = re.compile(r"[0-9]{1,4}")
+#: bsub -u: OpenLava's limit (MAXHOSTNAMELEN - 1), "Mail destination name too long"
+MAX_MAIL_USER = 63
 #: LSF 10.1: "the entire argument of -env can contain up to 4094 characters"; file paths likewise
 MAX_ARG = 4094
 #: an -env item: ~NAME, NAME, or NAME=value (a value with commas in single quotes)
@@ -97,6 +99,14 @@ def submission_fields(r, now: float) -> dict:
         out["outdir"] = _path(r.outdir)
     if r.login_shell is not None:
         out["login_shell"] = _path(r.login_shell)
+    if r.mail_user is not None:
+        if not r.mail_user.strip() or any(ch in r.mail_user for ch in "\0\n/") or r.mail_user.startswith("."):
+            raise NotSubmitted(M.BAD_ARG, r.mail_user if r.mail_user.strip() else None)
+        if len(r.mail_user) > MAX_MAIL_USER:
+            raise NotSubmitted(M.MAIL_USER_TOO_LONG, r.mail_user)
+        out["mail_user"] = r.mail_user
+    out["notify"] = ",".join(flag for flag, on in (("B", r.notify_begin), ("N", r.notify_end),
+                                                   ("Ne", r.notify_exit)) if on)
     out["spooled_input"] = None
     if r.input_file is not None and r.input_spool is not None:
         raise NotSubmitted(M.INPUT_EXCLUSIVE)

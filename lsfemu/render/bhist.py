@@ -56,7 +56,7 @@ from typing import Iterable, Sequence
 
 from lsfemu.events.history import STATES, Change, JobHistory
 from lsfemu.render.bjobs import RUNLIMIT_TITLE, home_relative
-from lsfemu.render.bjobs.common import input_text, placement_texts, specified_times
+from lsfemu.render.bjobs.common import input_text, notify_text, placement_texts, specified_times
 from lsfemu.render.messages import NO_MATCHING_JOB
 from lsfemu.render.timefmt import PREFIX_LEN, PREFIX_LEN_YEAR, long_prefix
 from lsfemu.render.wrap import SOFT_SPACE, host_list, wrap_record
@@ -147,6 +147,7 @@ def submit_text(h: JobHistory, d: dict) -> str:
     if d.get("error_file"):
         label = "Error File (overwrite)" if d.get("error_overwrite") else "Error File"
         parts.append(f", {label} <{d['error_file']}>")
+    parts.append(notify_text(bool(d.get("notify_begin")), bool(d.get("notify_end"))))
     excl, asked = placement_texts(bool(d.get("exclusive")), d.get("asked_hosts"))
     parts.append(excl)
     if d.get("rerunnable"):

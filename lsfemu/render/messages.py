@@ -104,6 +104,7 @@ LSBERRNO: tuple[str, ...] = tuple(
 # --- the commands' own texts (complete sentences; not lsberrno strings) ------
 INPUT_EXCLUSIVE = "isn|is|in|i options are exclusive"  # bsub -i with -is (lsb.sub.c, catgets 444)
 FILE_NAME_TOO_LONG = "File name too long"  # lsb.sub.c, catgets 409
+MAIL_USER_TOO_LONG = "Mail destination name too long"  # bsub -u (lsb.sub.c, catgets 411)
 JOB_NOT_SUSPENDED = "Job is not suspended"
 ILLEGAL_JOB_ID = "Illegal job ID."
 JOB_ID_OUT_OF_RANGE = "Job ID out of valid range."

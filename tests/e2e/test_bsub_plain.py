@@ -182,3 +182,31 @@ def test_m_limits_the_candidates_and_orders_them_by_preference(lsf_cluster):
     assert ", Specified Hosts <hostA>, <hostC+2>" in c.run("bhist -l 1").out.replace("\n                     ", "")
     r = c.run("bsub -m nohost sleep 1", user="user1")
     assert (r.rc, r.err) == (255, "nohost: Bad host name, host group name or cluster name. Job not submitted.\n")
+
+
+def test_mail_goes_to_the_mailbox_file_of_the_user(lsf_cluster):
+    c = lsf_cluster
+    assert c.run("bsub -B -N -u boss -o out.txt sleep 60", user="user1").rc == 0  # job 1
+    assert c.run("bsub -Ne sleep 60", user="user1").rc == 0  # job 2: done, no mail
+    assert c.run("bsub -Ne sleep 60", user="user1", env={"LSFEMU_EXIT_CODE": "3"}).rc == 0  # job 3: exits
+    assert c.run("bsub -o out.txt sleep 60", user="user1").rc == 0  # job 4: no mail asked
+    c.advance("3m")
+    boss = (c.home / "mail" / "boss").read_text()
+    messages = boss.split("\nFrom ")
+    assert len(messages) == 2 and boss.startswith("From lsfadmin@host")
+    started, report = messages
+    assert "\nSender: LSF System <lsfadmin@host" in started
+    assert "\nSubject: Job 1: <sleep 60> started.\n\nJob <sleep 60> was submitted from host <" in started
+    assert "by user <user1>. Started at Mon Jan  5 09:00:" in started
+    assert ", while in queue <normal>.\nNotification reported at Mon Jan  5 09:00:" in started
+    assert "\nSubject: Job 1: <sleep 60> in cluster <cluster1> Done\n" in report
+    assert "\nSuccessfully completed.\n" in report and "Resource usage summary:" in report
+    mine = (c.home / "mail" / "user1").read_text()
+    assert "Subject: Job 3: <sleep 60> in cluster <cluster1> Exited" in mine
+    assert "Job 2:" not in mine and "Job 4:" not in mine
+    long = c.run("bjobs -UF 1").out
+    assert ", Project <default>, Mail <boss>, Status <DONE>" in long
+    assert ", Notify when job begins/ends" in long
+    assert ", Notify when job ends" in c.run("bjobs -UF 3").out
+    fields = " ".join(_jobnew(c, 1))
+    assert int(_jobnew(c, 1)[5]) & 0x100 and int(_jobnew(c, 1)[5]) & 0x80 and ' "boss" ' in fields

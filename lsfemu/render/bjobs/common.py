@@ -152,3 +152,10 @@ def placement_texts(exclusive: bool, asked_hosts: str | None) -> tuple[str, str]
     words = (asked_hosts or "").split()
     hosts = ", Specified Hosts " + ", ".join(f"<{w}>" for w in words) if words else ""
     return excl, hosts
+
+
+def notify_text(begin: bool, end: bool) -> str:
+    """bsub -B / -N in the submit record (OpenLava's prtSubDetails), before Exclusive Execution."""
+    if begin and end:
+        return ", Notify when job begins/ends"
+    return ", Notify when job begins" if begin else ", Notify when job ends" if end else ""

@@ -11,7 +11,7 @@ from typing import Iterable
 from lsfemu.jobstate import FINISHED, PENDING, SUSPENDED
 from lsfemu.render.bjobs.common import (
     JOB_SEPARATOR, LOAD_TABLE, RUNLIMIT_TITLE, aps_number, display_id, has_started, home_relative, job_name,
-    input_text, limit_text, mem_text, placement_texts, short_hosts, specified_times,
+    input_text, limit_text, mem_text, notify_text, placement_texts, short_hosts, specified_times,
 )
 from lsfemu.render.timefmt import PREFIX_LEN, PREFIX_LEN_YEAR, long_prefix
 from lsfemu.render.wrap import SOFT_SPACE, host_list, wrap_record
@@ -30,6 +30,8 @@ def header_record(job: JobView, *, max_user_priority_set: bool) -> str:
         parts.append(f", Job Name <{job_name(job)}>")
     parts.append(f", User <{job.user}>")
     parts.append(f", Project <{job.project}>")
+    if job.mail_user:
+        parts.append(f", Mail <{job.mail_user}>")
     if job.user_group:
         parts.append(f", User Group <{job.user_group}>")
     if job.job_group:
@@ -71,6 +73,8 @@ def submit_record(job: JobView) -> str:
     if job.error_file:
         label = "Error File (overwrite)" if job.error_overwrite else "Error File"
         parts.append(f", {label} <{job.error_file}>")
+    notify = job.notify.split(",")
+    parts.append(notify_text("B" in notify, "N" in notify or "Ne" in notify))
     excl, asked = placement_texts(job.exclusive, job.asked_hosts)
     parts.append(excl)
     if job.rerunnable or job.rerun_never:
