@@ -401,13 +401,13 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
         ("-u", "user", "user_name | -u user_group | -u all"),
     ), "args", "destination_queue [0] " + _JOB_IDS),
     _g("bmig", (
-        ("-f", None, None), ("-J", None, "job_name"), ("-m", None, '"host_name ..." | -m "host_group ..."'),
+        ("-f", None, None), ("-J", "name", "job_name"), ("-m", None, '"host_name ..." | -m "host_group ..."'),
         ("-u", "user", "user_name | -u user_group | -u all"),
     ), "job_ids", "[0] " + _JOB_IDS),
     _g("brequeue", (
-        ("-a", "all_", None), ("-d", "done", None), ("-e", "exited", None), ("-H", None, None),
+        ("-a", "all_", None), ("-d", "done", None), ("-e", "exited", None), ("-H", "hold", None),
         ("-p", None, None), ("-r", "running", None),
-        ("-J", None, 'job_name | -J "job_name[index_list]"'), ("-u", "user", "user_name | -u all"),
+        ("-J", "name", 'job_name | -J "job_name[index_list]"'), ("-u", "user", "user_name | -u all"),
     ), "job_ids", _JOB_IDS),
     _g("btop", (("-u", None, None),), "args", 'job_ID | "job_ID[index_list]" [position]'),
     _g("bbot", (("-u", None, None),), "args", 'job_ID | "job_ID[index_list]" [position]'),

@@ -164,14 +164,15 @@ def bswitch(
 
 
 def bmig(
+    name: Optional[str] = None,
     user: Optional[str] = None,
     job_ids: Optional[list[str]] = None,
 ) -> None:
     """Migrate running rerunnable jobs: they pend again, first in line, keeping their priority."""
     c = ctx()
-    if not job_ids and user is None:
+    if not job_ids and user is None and name is None:
         raise UsageExit(messages.NEED_JOB_SELECTION)
-    sel = selection(job_ids, user)
+    sel = selection(job_ids, user, name=name)
     answer(c, lambda: ops.migrate(c.cluster, c.caller, sel))
 
 

@@ -139,18 +139,20 @@ def brequeue(
     exited: bool = False,
     running: bool = False,
     all_: bool = False,
+    hold: bool = False,
     user: Optional[str] = None,
+    name: Optional[str] = None,
     job_ids: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
-    if not job_ids:
+    if not job_ids and name is None:
         raise UsageExit(messages.NEED_JOB_ID)
     states = set()
     for flag, on in (("-d", done), ("-e", exited), ("-r", running)):
         if on or all_:
             states |= ops_control.REQUEUE_STATES[flag]
-    sel = selection(job_ids, user)
-    answer(c, lambda: ops_control.requeue(c.cluster, c.caller, sel, states))
+    sel = selection(job_ids, user, name=name)
+    answer(c, lambda: ops_control.requeue(c.cluster, c.caller, sel, states, hold))
 
 
 def run_bmod(c: Ctx) -> Result:

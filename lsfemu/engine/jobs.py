@@ -441,8 +441,9 @@ class Transitions:
         self.cl.mark_dirty()
         return position
 
-    def requeue(self, job: Job, actor: str) -> None:
-        """brequeue: back to PEND as if newly submitted (priority and APS values reset)."""
+    def requeue(self, job: Job, actor: str, hold: bool = False) -> None:
+        """brequeue: back to PEND as if newly submitted (priority and APS values
+        reset); `hold` (brequeue -H): to PSUSP, until bresume."""
         t = self.cl.now()
         if job.status in STARTED:
             self.charge_usage(job, t)
@@ -459,6 +460,9 @@ class Transitions:
         job.aps_system = job.aps_admin = None
         job.migrated = False
         job.pend_reasons = "Requeued job is waiting for rescheduling"
+        if hold:
+            job.status = "PSUSP"
+            job.pend_reasons = dispatch.ADMIN_STOP if actor != job.user else dispatch.USER_STOP
         self.cl.log(job, "REQUEUE", actor, t)
         self.cl.mark_dirty()
 

@@ -21,7 +21,8 @@ MOVE      JOB_MOVE (TO_TOP / TO_BOTTOM, position)
 MODIFY    JOB_MODIFY2 of one bmod (``{sp: N}`` -sp, ``{spn: true}`` -spn,
           ``{aps: "system=10"}`` -aps, ``{aps: None}`` -apsn; the other
           fields of lsfemu.ops.bmod, a None value for their `n` form)
-REQUEUE   JOB_REQUEUE, JOB_STATUS PEND (reason PEND_JOB_REQUEUED)
+REQUEUE   JOB_REQUEUE, JOB_STATUS PEND (reason PEND_JOB_REQUEUED); brequeue -H:
+          JOB_STATUS PSUSP (PEND_USER_STOP / PEND_ADMIN_STOP)
 RERUN     JOB_STATUS PEND (PEND_JOB_REQUEUED after a host failure,
           PEND_JOB_MIG after bmig, PEND_JOB_PRE_EXEC after a failed bsub -E)
 MIGRATE   nothing (LSF's MIG record is not modelled; the RERUN that follows
@@ -476,6 +477,10 @@ def records_for(
                            array_index=idx, submit_time=_t(_get(job, "submit_time", 0)), **kw)]
 
     if kind == "REQUEUE":
+        if _get(job, "status", "") == "PSUSP":  # brequeue -H: held
+            held = PEND_ADMIN_STOP if actor is not None and actor != job.user else PEND_USER_STOP
+            return [JobRequeue(event_time=t, job_id=job.id, idx=idx),
+                    _status(job, time, lsbatch.JOB_STAT_PSUSP, reason=held)]
         return [JobRequeue(event_time=t, job_id=job.id, idx=idx),
                 _status(job, time, lsbatch.JOB_STAT_PEND, reason=PEND_JOB_REQUEUED)]
 

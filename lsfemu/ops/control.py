@@ -223,9 +223,9 @@ def migrate(cluster, caller: Caller, sel: Selection) -> list[Outcome]:
     return apply(cluster, caller, _chosen(cluster, caller, sel, keep), one)
 
 
-def requeue(cluster, caller: Caller, sel: Selection, states: set[str]) -> list[Outcome]:
+def requeue(cluster, caller: Caller, sel: Selection, states: set[str], hold: bool = False) -> list[Outcome]:
     """brequeue: jobs in `states` pend again (an empty `states`: LSF's default,
-    exited and running jobs)."""
+    exited and running jobs); `hold` (-H): held (PSUSP) until bresume."""
     states = states or {"EXIT", "RUN", "USUSP", "SSUSP"}
 
     def one(job) -> str:
@@ -233,10 +233,10 @@ def requeue(cluster, caller: Caller, sel: Selection, states: set[str]) -> list[O
             raise JobError(M.JOB_NOT_STARTED)
         if job.status not in states:
             raise JobError(M.JOB_FINISHED if job.status in FINISHED else M.JOB_STARTED)
-        cluster.requeue(job, caller.user)
+        cluster.requeue(job, caller.user, hold)
         return REQUEUED
 
-    return apply(cluster, caller, _chosen(cluster, caller, sel, check=False), one)
+    return apply(cluster, caller, _chosen(cluster, caller, sel, check=not sel.refs), one)  # -J alone: LSF's "not found"
 
 
 #: the states each brequeue flag adds (-a: all of them)

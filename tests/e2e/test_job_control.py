@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from lsfemu.events.log import read_events
-from lsfemu.events.records import JobForce, JobSignal, JobStart, JobStatus
+from lsfemu.events.records import JobForce, JobRequeue, JobSignal, JobStart, JobStatus
 
 pytestmark = pytest.mark.slow(45)
 
@@ -256,3 +256,31 @@ def test_bjdepinfo_lists_parents_children_and_what_keeps_a_job_pending(lsf_clust
     c.advance("1m")  # pre1 ends DONE: the condition is met
     r = c.run("bjdepinfo -l '3[1]'", user="user1")
     assert r.out.startswith("The dependency condition of job <3[1]> is satisfied: done(1) && done(2)\n")
+
+
+# -- brequeue -H -J, bmig -J ----------------------------------------------------------------------------
+
+
+def test_brequeue_h_holds_the_job_and_j_selects_by_name(lsf_cluster):
+    c = lsf_cluster
+    c.run("bsub -J keep -r sleep 600", user="user1")  # 1
+    c.run("bsub -J redo sleep 600", user="user1")  # 2
+    c.advance("10s")
+    r = c.run("brequeue -H 1", user="user1")
+    assert (r.out, r.err, r.rc) == ("Job <1> is being requeued \n", "", 0)  # (sic: OpenLava's blank)
+    assert _stat(c, 1, "stat exec_host") == "PSUSP -"
+    c.advance("1m")  # held: no pass starts it
+    assert _stat(c, 1) == "PSUSP"
+    status = [r for r in _records(c, JobStatus) if r.job_id == 1]
+    assert (status[-1].status, status[-1].reason) == (2, 607)  # JOB_STAT_PSUSP, PEND_USER_STOP
+    assert "Suspended by the user or administrator while pending;" in c.run("bhist -l 1", user="user1").out
+    assert c.run("bresume 1", user="user1").rc == 0
+    c.advance("10s")
+    assert _stat(c, 1) == "RUN"
+    r = c.run("brequeue -J redo", user="user1")  # -J alone names the jobs
+    assert (r.out, r.rc) == ("Job <2> is being requeued \n", 0)
+    assert [r.job_id for r in _records(c, JobRequeue)] == [1, 2]
+    r = c.run("bmig -J keep", user="user1")
+    assert (r.out, r.rc) == ("Job <1> is being migrated\n", 0)
+    assert [(r.status, r.reason) for r in _records(c, JobStatus) if r.job_id == 1][-1] == (1, 5)  # PEND_JOB_MIG
+    assert c.run("brequeue -J nosuch", user="user1").err == "Job <nosuch> is not found\n"

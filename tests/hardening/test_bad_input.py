@@ -688,6 +688,9 @@ CASES = [
     C(["bjdepinfo", "-c", "-p", "3"], usage("bjdepinfo"), id="bjdepinfo-c-with-p"),
     C(["bjdepinfo", "99"], "Job <99> is not found\n", id="bjdepinfo-unknown-job"),
     C(["bjdepinfo", "3"], "No dependency job found\n", id="bjdepinfo-no-dependency"),
+    C(["brequeue", "-J", "nosuch"], "Job <nosuch> is not found\n", id="brequeue-J-unknown-name"),
+    C(["brequeue", "-H", "1"], "Job <1>: User permission denied\n", "user2", id="brequeue-H-other-users-job"),
+    C(["bmig", "-J", "nosuch"], "Job <nosuch> is not found\n", id="bmig-J-unknown-name"),
     C(["brun", "4"], usage("brun"), "lsfadmin", id="brun-without-hosts"),
     C(["brun", "-m", "hostA", "abc"], usage("brun"), "lsfadmin", id="brun-job-not-a-number"),
 ]
