@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 
-from lsfemu.jobstate import STARTED
+from lsfemu.jobstate import FINISHED, STARTED
 from lsfemu.sched import arrayspec, depend
 from lsfemu.store.jobs import job_rows
 
@@ -26,12 +26,21 @@ class Dependencies:
         self.trees: dict[str, object] = {}  # depend_json -> (its tree, uses an index) (lsfemu.sched.depend)
         self.gone: dict[int, list] = {}  # rows of jobs a condition names that memory no longer holds
 
-    @staticmethod
-    def state(job: Job) -> depend.JobState:
+    def state(self, job: Job) -> depend.JobState:
         return depend.JobState(job_id=job.id, index=job.array_index, user=job.user,
                                name=job.name if job.name is not None else job.command, status=job.status,
                                exit_code=job.exit_code, started=job.start_time is not None or job.status in STARTED,
-                               submit_time=job.submit_time)
+                               submit_time=job.submit_time, post=self.post_result(job))
+
+    def post_result(self, job: Job) -> bool | None:
+        """How a finished job's post-execution command (bsub -Ep) ended: its
+        FINISH record says (post_done / post_err); None without one."""
+        if not job.post_exec or job.status not in FINISHED:
+            return None
+        for ev in reversed(self.cl.history(job)):
+            if ev.kind == "FINISH":
+                return json.loads(ev.data or "{}").get("post")
+        return None
 
     def lookup(self):
         """job ID -> its rows now: from memory, else (a job finished before

@@ -326,6 +326,7 @@ class JobState:
     exit_code: int | None = None
     started: bool = False
     submit_time: float = 0.0
+    post: bool | None = None  # how its post-execution command (bsub -Ep) ended; None: none ran
 
 
 @dataclass
@@ -439,10 +440,11 @@ def _job_ok(kind: str, job: JobInfo, op: str | None, value: int | None) -> bool:
         return st == "EXIT" and (op is None or _compare(op, job.exit_code or 0, value or 0))
     if kind == "started":
         return job.started
-    if kind == "post_done":
-        return st == "DONE"  # lsfemu has no post-execution commands: done as soon as the job is
-    if kind == "post_err":
-        return False
+    post = getattr(job, "post", None)
+    if kind == "post_done":  # post-processing ended without error: a DONE job's (LSF logs PDONE for it), or -Ep's
+        return (st == "DONE" and post is not False) or (st == "EXIT" and post is True)
+    if kind == "post_err":  # the post-execution command (bsub -Ep) failed
+        return st in FINISHED and post is False
     return False
 
 

@@ -117,3 +117,15 @@ def test_empty_pre_or_post_exec_is_refused_with_the_usage(lsf_cluster):
         r = lsf_cluster.run(["bsub", flag, " ", "sleep", "1"], user="user1")
         assert r.rc == 255 and r.err.startswith("Usage: bsub ") and r.out == "", r.text
     assert lsf_cluster.run("bjobs -a -u all").err == "No job found\n"
+
+
+def test_post_done_and_post_err_dependencies_follow_the_post_exec(lsf_cluster):
+    c = lsf_cluster
+    failing = _sub(c, ["-Ep", "/bin/cleanup", "sleep", "10"], env={"LSFEMU_POSTEXEC_EXIT": "1"})
+    fine = _sub(c, ["-Ep", "/bin/cleanup", "sleep", "10"])
+    on_err = _sub(c, ["-w", f"post_err({failing})", "sleep", "5"])
+    on_done = _sub(c, ["-w", f"post_done({failing})", "sleep", "5"])
+    after_fine = _sub(c, ["-w", f"post_done({fine}) && !post_err({fine})", "sleep", "5"])
+    c.advance("3m")
+    assert [_stat(c, j) for j in (failing, fine, on_err, on_done, after_fine)] == [
+        "DONE", "DONE", "DONE", "PEND", "DONE"]
