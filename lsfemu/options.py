@@ -317,7 +317,7 @@ _BSUB_ROWS = (
     ("-ul", None, None),
     ("-v", None, "swap_limit"),
     ("-W", "runlimit", "[hour:]minute[/host_name | /host_model]"),
-    ("-We", None, "[hour:]minute[/host_name | /host_model]"),
+    ("-We", "est_runtime", "[hour:]minute[/host_name | /host_model]"),
     ("-w", "depend_cond", "'dependency_expression'"),
     ("-wa", None, "'signal'"),
     ("-wt", None, "'[hour:]minute'"),

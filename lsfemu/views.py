@@ -87,6 +87,7 @@ class JobView:
     post_exec: str | None = None  # -Ep: "Post-execute Command <..>"
     mail_user: str | None = None  # -u: "Mail <u>" in the header
     notify: str = ""  # -B, -N, -Ne: "Notify when job begins/ends"
+    est_runtime_min: float | None = None  # -We: -o estimated_run_time (seconds)
 
     @property
     def display_id(self) -> str:

@@ -77,6 +77,7 @@ def bsub(
     notify_end: bool = False,
     notify_exit: bool = False,
     mail_user: Optional[str] = None,
+    est_runtime: Optional[str] = None,
     command: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
@@ -98,7 +99,7 @@ def bsub(
                 asked_hosts=asked_hosts,
                 pre_exec=pre_exec, post_exec=post_exec,
                 notify_begin=notify_begin or None, notify_end=notify_end or None,
-                notify_exit=notify_exit or None, mail_user=mail_user)
+                notify_exit=notify_exit or None, mail_user=mail_user, est_runtime=est_runtime)
     try:
         script = None
         if command and not _parse_job_script(c, command):

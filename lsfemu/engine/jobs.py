@@ -90,6 +90,7 @@ class SubmitSpec:
     app_profile: str | None = None  # bsub -app
     exclusive: bool = False  # bsub -x
     mail_user: str | None = None  # bsub -u
+    est_runtime_min: float | None = None  # bsub -We
     notify: str = ""  # bsub -B, -N, -Ne: "B", "N", "Ne" joined with ","
     asked_hosts: str | None = None  # bsub -m, its words
 
@@ -174,6 +175,7 @@ class Transitions:
             rerun_never=spec.rerun_never, env_spec=spec.env_spec, outdir=spec.outdir,
             login_shell=spec.login_shell, input_file=spec.input_file, input_spooled=spec.input_spooled,
             exclusive=spec.exclusive, asked_hosts=spec.asked_hosts, mail_user=spec.mail_user, notify=spec.notify,
+            est_runtime_min=spec.est_runtime_min,
             pre_exec=spec.pre_exec, post_exec=spec.post_exec,
         )
         job.position = self.next_position()

@@ -86,6 +86,7 @@ def job_view(cluster, job: Job, now: float | None = None) -> JobView:
         input_file=job.input_file, input_spooled=job.input_spooled, login_shell=job.login_shell,
         application=job.app_profile,
         exclusive=job.exclusive, asked_hosts=job.asked_hosts, mail_user=job.mail_user, notify=job.notify or "",
+        est_runtime_min=job.est_runtime_min,
         pre_exec=job.pre_exec, post_exec=job.post_exec,
         **usage_fields(job.usage_json, job.status in STARTED),
     )

@@ -75,23 +75,25 @@ class SubmitRequest:
     notify_end: bool | None = None  # -N
     notify_exit: bool | None = None  # -Ne
     mail_user: str | None = None  # -u
+    est_runtime: str | None = None  # -We
 
 
 #: bsub's waiting modes (the `interactive` column): -K waits, the others also talk to the job
 WAIT_MODES = ("K", "I", "Ip", "Is")
 
 
-def parse_runlimit(text: str) -> float:
-    """`-W [hour:]minute[/host]` -> minutes."""
+def parse_runlimit(text: str, estimate: bool = False) -> float:
+    """`-W [hour:]minute[/host]` -> minutes; *estimate*: -We's, whose bad value is LSF's
+    `Bad runtime specification. Job not submitted.` (no object)."""
     value = text.split("/", 1)[0]
     m = re.fullmatch(r"(?:([0-9]{1,9}):)?([0-9]{1,9})", value.strip())
     if not m:
-        raise NotSubmitted(M.BAD_RUNLIMIT, text)
+        raise NotSubmitted(M.BAD_RUNTIME) if estimate else NotSubmitted(M.BAD_RUNLIMIT, text)
     hours = int(m.group(1) or 0)
     minutes = int(m.group(2))
     total = hours * 60 + minutes
     if total <= 0 or total > MAX_LIMIT_MINUTES:
-        raise NotSubmitted(M.BAD_RUNLIMIT, text)
+        raise NotSubmitted(M.BAD_RUNTIME) if estimate else NotSubmitted(M.BAD_RUNLIMIT, text)
     return float(total)
 
 
@@ -230,6 +232,7 @@ def submit(cl, caller: Caller, r: SubmitRequest):
             raise NotSubmitted(M.NO_SUCH_APP, r.app)
     # Run limit
     run_limit = parse_runlimit(r.runlimit) if r.runlimit is not None else (app.run_limit if app else None)
+    estimate = parse_runlimit(r.est_runtime, estimate=True) if r.est_runtime is not None else None  # -We
     # Only the maximum bounds -W; the default applies to jobs without one (Cluster.effective_run_limit).
     if run_limit is not None and q.run_limit is not None and run_limit > q.run_limit:
         raise NotSubmitted(M.EXCEED_QUEUE_LIMIT, "RUNLIMIT")
@@ -293,7 +296,7 @@ def submit(cl, caller: Caller, r: SubmitRequest):
         script=r.script,
         job_group=group, app_profile=app.name if app else None,
         pre_exec=exec_command(r.pre_exec), post_exec=exec_command(r.post_exec),
-        **more,
+        est_runtime_min=estimate, **more,
         interactive=r.interactive,
     )
     if group is not None and cl.job_groups.get(group) is None:

@@ -210,3 +210,14 @@ def test_mail_goes_to_the_mailbox_file_of_the_user(lsf_cluster):
     assert ", Notify when job ends" in c.run("bjobs -UF 3").out
     fields = " ".join(_jobnew(c, 1))
     assert int(_jobnew(c, 1)[5]) & 0x100 and int(_jobnew(c, 1)[5]) & 0x80 and ' "boss" ' in fields
+
+
+def test_runtime_estimate_is_kept_and_does_not_kill(lsf_cluster):
+    c = lsf_cluster
+    assert c.run("bsub -We 1 sleep 300", user="user1").rc == 0
+    assert c.run("bsub -We 1:30/hostA sleep 10", user="user1").rc == 0
+    assert c.run("bjobs -noheader -o 'jobid ertime' 1 2").out == "1 60\n2 5400\n"
+    c.advance("3m")
+    assert _status(c, 1) == "RUN"  # past its estimate: LSF kills only at a run limit
+    r = c.run("bsub -We x sleep 1", user="user1")
+    assert (r.rc, r.out, r.err) == (255, "", "Bad runtime specification. Job not submitted.\n")

@@ -261,6 +261,7 @@ EFFECTS: dict[str, str] = {
     "bsub -P": "tests/e2e/test_option_effects.py::test_bsub_options_are_what_bjobs_shows",
     "bsub -R": "tests/e2e/test_option_effects.py::test_bsub_options_are_what_bjobs_shows",
     "bsub -W": "tests/e2e/test_option_effects.py::test_bsub_W_ends_the_job_at_its_run_limit",
+    "bsub -We": "tests/e2e/test_bsub_plain.py::test_runtime_estimate_is_kept_and_does_not_kill",
     "bsub -app": "tests/e2e/test_applications.py::test_bsub_app_takes_the_profile_limits",
     "bsub -b": "tests/e2e/test_bsub_plain.py::test_begin_time_pends_with_reason_then_starts",
     "bsub -cwd": "tests/e2e/test_option_effects.py::test_bsub_options_are_what_bjobs_shows",

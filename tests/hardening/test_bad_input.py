@@ -505,6 +505,8 @@ CASES = [
     C(["bsub", "-m", "", "sleep", "1"], "Bad host name, host group name or cluster name. Job not submitted.\n",
       id="bsub-m-empty"),
     C(["bsub", "-u", "", "sleep", "1"], "Bad argument. Job not submitted.\n", id="bsub-u-empty"),
+    C(["bsub", "-We", "0", "sleep", "1"], "Bad runtime specification. Job not submitted.\n", id="bsub-We-zero"),
+    C(["bsub", "-We", "1:x", "sleep", "1"], "Bad runtime specification. Job not submitted.\n", id="bsub-We-text"),
     C(["bsub", "-u", "../etc/x", "sleep", "1"], "../etc/x: Bad argument. Job not submitted.\n", id="bsub-u-path"),
     C(["bsub", "-u", "u" * 64, "sleep", "1"], "u" * 64 + ": Mail destination name too long. Job not submitted.\n",
       id="bsub-u-too-long"),

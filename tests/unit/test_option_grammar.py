@@ -64,7 +64,8 @@ def test_exact_names_win_over_bundles_and_attached_values():
     values, words = parse("bsub", "-rn", "5", "cmd")  # not -r n
     assert (values["rerun_never"], values["rerun"], words) == (True, False, ["5", "cmd"])
     assert parse("bsub", "-outdir", "5", "cmd")[0]["outdir"] == "5"  # not -o utdir
-    for flag in ("-ext", "-eptl", "-We"):
+    assert parse("bsub", "-We", "5", "cmd")[0]["est_runtime"] == "5"  # not -W e
+    for flag in ("-ext", "-eptl"):
         assert refused("bsub", flag, "5", "cmd") == ("not_implemented", flag)
 
 

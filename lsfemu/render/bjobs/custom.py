@@ -106,6 +106,7 @@ FIELDS: dict[str, _FieldDef] = {
     "effective_resreq": _FieldDef(17, ("eresreq",)),
     "combined_resreq": _FieldDef(20, ("cresreq",)),
     "runtimelimit": _FieldDef(12),
+    "estimated_run_time": _FieldDef(20, ("ertime",)),
     "input_file": _FieldDef(10),
     "output_file": _FieldDef(11),
     "error_file": _FieldDef(10),
@@ -296,6 +297,8 @@ def field_value(job: JobView, spec: FieldSpec, *, now: float, hms_mode: bool = F
         return hms(job.cpu_time, ceil=True) if hms_mode else f"{job.cpu_time:.1f} second(s)"
     if n == "run_time":
         return _dur(job.run_time, hms_mode)
+    if n == "estimated_run_time":  # bsub -We, in seconds
+        return None if job.est_runtime_min is None else str(int(job.est_runtime_min * 60))
     if n == "runtimelimit":
         if job.run_limit is None:
             return None
