@@ -345,7 +345,9 @@ _BMOD_DESTS = {
     "-n": "nproc", "-nn": "nproc_n", "-o": "out", "-oo": "out_over", "-on": "out_n", "-P": "project",
     "-Pn": "project_n", "-q": "queue", "-qn": "queue_n", "-R": "res_req", "-Rn": "res_req_n", "-r": "rerun",
     "-rn": "rerun_n", "-W": "runlimit", "-Wn": "runlimit_n", "-w": "depend_cond", "-wn": "depend_n",
-    "-Z": "command",
+    "-Z": "command", "-Jd": "description", "-Jdn": "description_n", "-b": "begin", "-bn": "begin_n",
+    "-t": "term", "-tn": "term_n", "-L": "login_shell", "-Ln": "login_shell_n", "-i": "input_file",
+    "-in": "input_file_n", "-outdir": "outdir", "-outdirn": "outdir_n",
 }
 _BMOD_ROWS = (
     tuple((r[0], _BMOD_DESTS.get(r[0])) + tuple(r[2:]) for r in _BSUB_ROWS if r[0] not in _BMOD_NOT_FROM_BSUB)
@@ -387,7 +389,8 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
        alternatives=("-e -eo", "-i -is", "-o -oo", "-r -rn", "-I -Ip -IS -ISp -ISs -Is -IX -K")),
     _g("bmod", _dedupe(_BMOD_ROWS), "args", 'job_ID | "job_ID[index_list]"',
        alternatives=("-sp -spn", "-aps -apsn", "-cwd -cwdn", "-e -eo -en", "-G -Gn", "-J -Jn", "-M -Mn",
-                     "-n -nn", "-o -oo -on", "-P -Pn", "-q -qn", "-R -Rn", "-r -rn", "-W -Wn", "-w -wn")),
+                     "-n -nn", "-o -oo -on", "-P -Pn", "-q -qn", "-R -Rn", "-r -rn", "-W -Wn", "-w -wn", "-Jd -Jdn", "-b -bn", "-t -tn",
+                     "-L -Ln", "-i -in", "-outdir -outdirn")),
     _g("bkill", (
         ("-l", "list_signals", None), ("-b", None, None), ("-C", None, "kill_reason"), ("-d", "as_done", None),
         ("-s", "sig", "signal_value | -s signal_name"), ("-r", "remove", None),

@@ -62,6 +62,18 @@ def bmod(
     depend_cond: Optional[str] = None,
     depend_n: bool = False,
     command: Optional[str] = None,
+    description: Optional[str] = None,
+    description_n: bool = False,
+    begin: Optional[str] = None,
+    begin_n: bool = False,
+    term: Optional[str] = None,
+    term_n: bool = False,
+    login_shell: Optional[str] = None,
+    login_shell_n: bool = False,
+    input_file: Optional[str] = None,
+    input_file_n: bool = False,
+    outdir: Optional[str] = None,
+    outdir_n: bool = False,
     sp: Optional[str] = None,
     spn: bool = False,
     aps: Optional[str] = None,
@@ -75,7 +87,10 @@ def bmod(
         runlimit_n=runlimit_n, job_name=job_name, job_name_n=job_name_n, out=out, out_over=out_over, out_n=out_n,
         err=err, err_over=err_over, err_n=err_n, project=project, project_n=project_n, mem_limit=mem_limit,
         mem_limit_n=mem_limit_n, depend=depend_cond, depend_n=depend_n, group=group, group_n=group_n,
-        command=command, rerun=rerun, rerun_n=rerun_n, cwd=cwd, cwd_n=cwd_n, sp=sp, spn=spn, aps=aps, apsn=apsn)
+        command=command, rerun=rerun, rerun_n=rerun_n, cwd=cwd, cwd_n=cwd_n, description=description,
+        description_n=description_n, begin=begin, begin_n=begin_n, term=term, term_n=term_n,
+        login_shell=login_shell, login_shell_n=login_shell_n, input_file=input_file, input_file_n=input_file_n,
+        outdir=outdir, outdir_n=outdir_n, sp=sp, spn=spn, aps=aps, apsn=apsn)
     if not req.given():
         raise UsageExit()
     if (sp is not None and spn) or (aps is not None and apsn):
@@ -84,11 +99,13 @@ def bmod(
     if ref is None:
         return
     try:
-        ops_bmod.modify(c.cluster, c.caller, dataclasses.replace(req, ref=ref))
+        times = ops_bmod.modify(c.cluster, c.caller, dataclasses.replace(req, ref=ref))
     except LsfError as e:
         c.error(messages.error_text(e))
         return
     c.print(messages.being_changed(ref[2]))
+    for line in messages.submit_times(*times):  # -b / -t: bmod says them as bsub does (prtBETime_)
+        c.err.append(line + "\n")
 
 
 def _move(c: Ctx, args: list[str] | None, to_top: bool) -> None:

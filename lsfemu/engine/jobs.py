@@ -397,6 +397,9 @@ class Transitions:
         run planned again, as at submission."""
         for k, v in attrs.items():
             setattr(job, k, v)
+        for key in ("begin_time", "term_time"):  # bmod -b / -t: the loop wakes then
+            if attrs.get(key) is not None:
+                self.cl.loop.wake_at(attrs[key])
         if job.status in PENDING and ("command" in attrs or "num_processors" in attrs):
             job.sim_runtime, job.sim_cputime, job.sim_exit_code = simulate.plan(
                 job.command, json.loads(job.env_json or "{}"), job.num_processors, parse_duration)

@@ -259,13 +259,21 @@ def job_modify(
     rerunnable: bool | None = None,
     out_overwrite: bool = False,
     err_overwrite: bool = False,
+    begin_time: int | None = None,
+    term_time: int | None = None,
+    login_shell: str | None = None,
+    in_file: str | None = None,
+    job_description: str | None = None,
+    outdir: str | None = None,
     deleted: int = 0,
 ) -> JobModify2:
     """A JOB_MODIFY2 record for one bmod call, with the option bits set for
     the parameters given (``None`` = not changed). ``deleted`` holds the
     ``options`` bits of the `n` forms given (bmod -qn, -Jn, -Rn, -on, -en,
-    -Pn, -wn, -Gn, -rn); ``num_processors`` is (min, max), (DEL_NUMPRO,
-    DEL_NUMPRO) for -nn; ``cwd`` "" is -cwdn."""
+    -Pn, -wn, -Gn, -rn, -Ln, -in); ``num_processors`` is (min, max),
+    (DEL_NUMPRO, DEL_NUMPRO) for -nn; ``cwd``, ``job_description``, ``outdir``
+    "" are -cwdn, -Jdn, -outdirn; ``begin_time``/``term_time`` DELETE_NUMBER
+    are -bn/-tn."""
     options = options2 = options3 = 0
     del_options2 = del_options3 = 0
     del_options = deleted
@@ -275,7 +283,9 @@ def job_modify(
                               (SUB_RES_REQ, "res_req", res_req), (SUB_OUT_FILE, "out_file", out_file),
                               (SUB_ERR_FILE, "err_file", err_file), (SUB_PROJECT_NAME, "project_name", project_name),
                               (SUB_DEPEND_COND, "depend_cond", depend_cond),
-                              (lsbatch.SUB_USER_GROUP, "user_group", user_group)):
+                              (lsbatch.SUB_USER_GROUP, "user_group", user_group),
+                              (lsbatch.SUB_LOGIN_SHELL, "login_shell", login_shell),
+                              (lsbatch.SUB_IN_FILE, "in_file", in_file)):
         if value is not None:
             options |= bit
             kw[field] = value
@@ -300,9 +310,15 @@ def job_modify(
         options |= lsbatch.SUB_RERUNNABLE
     elif rerunnable is False:
         del_options |= lsbatch.SUB_RERUNNABLE
-    if cwd is not None:
-        (options3, del_options3) = (options3 | SUB3_CWD, del_options3) if cwd else (options3, del_options3 | SUB3_CWD)
-        kw["cwd"] = cwd
+    for bit, field, value in ((SUB3_CWD, "cwd", cwd), (lsbatch.SUB3_DESCRIPTION, "job_description", job_description),
+                              (lsbatch.SUB3_OUTDIR, "outdir", outdir)):
+        if value is not None:
+            (options3, del_options3) = (options3 | bit, del_options3) if value else (options3, del_options3 | bit)
+            kw[field] = value
+    if begin_time is not None:
+        kw["begin_time"] = begin_time
+    if term_time is not None:
+        kw["term_time"] = term_time
     if user_priority is not None:
         options2 |= SUB2_JOB_PRIORITY
         kw["user_priority"] = user_priority
@@ -327,6 +343,7 @@ _MODIFY_VALUES = {
     "out": ("out_file", SUB_OUT_FILE), "err": ("err_file", SUB_ERR_FILE),
     "project": ("project_name", SUB_PROJECT_NAME), "command": ("command", 0),
     "depend": ("depend_cond", SUB_DEPEND_COND), "group": ("user_group", lsbatch.SUB_USER_GROUP),
+    "login_shell": ("login_shell", lsbatch.SUB_LOGIN_SHELL), "in_file": ("in_file", lsbatch.SUB_IN_FILE),
 }
 
 
@@ -369,8 +386,12 @@ def _modify_kwargs(data: dict) -> dict[str, Any]:
         kw["out_overwrite"] = True
     if data.get("err_over"):
         kw["err_overwrite"] = True
-    if "cwd" in data:
-        kw["cwd"] = data["cwd"] or ""
+    for key, name in (("cwd", "cwd"), ("description", "job_description"), ("outdir", "outdir")):
+        if key in data:
+            kw[name] = data[key] or ""
+    for key, name in (("begin", "begin_time"), ("term", "term_time")):
+        if key in data:
+            kw[name] = DELETE_NUMBER if data[key] is None else int(data[key])
     if deleted:
         kw["deleted"] = deleted
     return kw

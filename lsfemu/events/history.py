@@ -37,6 +37,7 @@ the requeue counts as PEND; post-job events do not change the state.
 from __future__ import annotations
 
 import copy
+import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, NamedTuple
 
@@ -201,6 +202,8 @@ def modify_items(rec: JobModify2) -> list[str]:
         items.append(f"Job name changes to : {rec.job_name}")
     if o & lsbatch.SUB_QUEUE:
         items.append(f"Job queue changes to : {rec.queue}")
+    if o & lsbatch.SUB_IN_FILE:
+        items.append(f"Input file change to : {rec.in_file}")
     if o & lsbatch.SUB_OUT_FILE:
         items.append(f"Output file change to : {rec.out_file}")
     if o & lsbatch.SUB_ERR_FILE:
@@ -211,12 +214,16 @@ def modify_items(rec: JobModify2) -> list[str]:
         items.append(f"Dependances condition changes to: {rec.depend_cond}")
     if o & lsbatch.SUB_RES_REQ:
         items.append(f"Resource requirement changes to: {rec.res_req}")
+    if o & lsbatch.SUB_LOGIN_SHELL:
+        items.append(f"Log shell changes to : {rec.login_shell}")
     if o & lsbatch.SUB_PROJECT_NAME:
         items.append(f"Project name changes to : {rec.project_name}")
     if o & lsbatch.SUB_USER_GROUP:
         items.append(f"User group changes to : {rec.user_group}")
     if rec.options3 & lsbatch.SUB3_CWD:
         items.append(f"Job CWD changes to : {rec.cwd}")
+    if rec.options3 & lsbatch.SUB3_OUTDIR:
+        items.append(f"Output directory changes to : {rec.outdir}")
     if cpu > 0:
         items.append(f"CPU limit changes to : {cpu // 60} (minutes)")
     if mem > 0:
@@ -229,13 +236,21 @@ def modify_items(rec: JobModify2) -> list[str]:
         items.append(f"New minimal num of processors is : {rec.num_processors}")
     if rec.max_num_processors not in nprocs:
         items.append(f"New max num of processors is : {rec.max_num_processors}")
+    if rec.begin_time > 0:
+        items.append(f"Job new begin time is : {_ctime_year(rec.begin_time)}")
+    if rec.term_time > 0:
+        items.append(f"Job new end time is : {_ctime_year(rec.term_time)}")
     if o2 & lsbatch.SUB2_JOB_PRIORITY:
         items.append(f"New job priority is: {rec.user_priority}")
+    if rec.options3 & lsbatch.SUB3_DESCRIPTION:
+        items.append(f"Job Description changes to : {rec.job_description}")
     for bit, text in ((lsbatch.SUB_QUEUE, "Job queue changes back to default"),
+                      (lsbatch.SUB_IN_FILE, "Input file is disabled"),
                       (lsbatch.SUB_OUT_FILE, "Output file is disabled"), (lsbatch.SUB_ERR_FILE, "Error file is disabled"),
                       (lsbatch.SUB_RERUNNABLE, "Job changes to be not rerunnable"),
                       (lsbatch.SUB_DEPEND_COND, "No dependances condition"),
                       (lsbatch.SUB_RES_REQ, "No  resource requirement"),  # (two blanks: OpenLava's text)
+                      (lsbatch.SUB_LOGIN_SHELL, "Log shell changes to default"),
                       (lsbatch.SUB_PROJECT_NAME, "Project name changes to default"),
                       (lsbatch.SUB_JOB_NAME, "Job name changes to default"),
                       (lsbatch.SUB_USER_GROUP, "User group changes to default")):
@@ -243,6 +258,8 @@ def modify_items(rec: JobModify2) -> list[str]:
             items.append(text)
     if rec.del_options3 & lsbatch.SUB3_CWD:
         items.append("Job CWD changes to default")
+    if rec.del_options3 & lsbatch.SUB3_OUTDIR:
+        items.append("Output directory changes to default")
     if mem == lsbatch.DELETE_NUMBER:
         items.append("bmod -Mn used. Memory limit set to queue memory limit")
     if run == lsbatch.DELETE_NUMBER:
@@ -251,13 +268,24 @@ def modify_items(rec: JobModify2) -> list[str]:
         items.append("Minimal num of processors is removed")
     if rec.max_num_processors == lsbatch.DEL_NUMPRO:
         items.append("Max num of processors is removed")
+    if rec.begin_time == lsbatch.DELETE_NUMBER:
+        items.append("Job begin time is removed")
+    if rec.term_time == lsbatch.DELETE_NUMBER:
+        items.append("Job terminate time is removed")
     if rec.del_options2 & lsbatch.SUB2_JOB_PRIORITY:
         items.append("Job priority changes to default")
+    if rec.del_options3 & lsbatch.SUB3_DESCRIPTION:
+        items.append("Job Description is removed")
     if rec.options3 & lsbatch.SUB3_APS:
         items.append(f"Absolute Priority Scheduling factor string changed to : {rec.aps_string}")
     if rec.del_options3 & lsbatch.SUB3_APS:
         items.append("Absolute Priority Scheduling factor string deleted")
     return items
+
+
+def _ctime_year(t: int) -> str:
+    """OpenLava's CTIME_FORMAT_a_b_d_T_Y (``Wed Nov 26 22:00:00 2026``), in the reader's time zone."""
+    return time.strftime("%a %b %d %H:%M:%S %Y", time.localtime(t))
 
 
 class CannotStream(Exception):

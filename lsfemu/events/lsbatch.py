@@ -122,6 +122,8 @@ SUB2_OVERWRITE_ERR_FILE = 0x20000
 # ``options3`` bits of lsfemu's JOB_MODIFY2 tail [lsfemu]
 SUB3_APS = 0x01
 SUB3_CWD = 0x02
+SUB3_DESCRIPTION = 0x04  # bmod -Jd / -Jdn (the text in the tail's job_description)
+SUB3_OUTDIR = 0x08  # bmod -outdir / -outdirn (the tail's outdir)
 #: numProcessors in JOB_MODIFY2: -n not given / bmod -nn [OL lsbatch.h]
 DEFAULT_NUMPRO = 2147483647 - 1
 DEL_NUMPRO = 2147483647

@@ -293,8 +293,9 @@ class JobModify2(Record):
     ``options2`` (the parameter was given to bmod); ``del_options`` /
     ``del_options2`` carry the ``-Xn`` (reset) bits. The tail ``options3``,
     ``del_options3``, ``aps_string`` (bmod -aps / -apsn; options3 also
-    marks bmod -cwd / -cwdn, whose directory is ``cwd``) and ``user_group``
-    (bmod -G, with SUB_USER_GROUP) is lsfemu's [lsfemu]; optional on reading. Use :func:`job_modify` to build one."""
+    marks bmod -cwd / -cwdn, whose directory is ``cwd``) ``user_group``
+    (bmod -G, with SUB_USER_GROUP), ``job_description`` and ``outdir`` (bmod
+    -Jd, -outdir, with their options3 bits) is lsfemu's [lsfemu]; optional on reading. Use :func:`job_modify` to build one."""
 
     TYPE: ClassVar[str] = "JOB_MODIFY2"
     job_id_str: str = ""
@@ -343,6 +344,8 @@ class JobModify2(Record):
     del_options3: int = 0
     aps_string: str = ""
     user_group: str = ""
+    job_description: str = ""
+    outdir: str = ""
     _SCHEMA: ClassVar[tuple[_F, ...]] = (
         _F("job_id_str", "s"),
         _F("options", "i"),
@@ -391,6 +394,8 @@ class JobModify2(Record):
         _F("del_options3", "i", optional=True),
         _F("aps_string", "s", optional=True),
         _F("user_group", "s", optional=True),
+        _F("job_description", "s", optional=True),
+        _F("outdir", "s", optional=True),
     )
 
     @property

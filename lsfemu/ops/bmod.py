@@ -3,9 +3,10 @@ or raise NotModified (`[object: ]reason. Job not modified.`); nothing changes
 unless every check passes. One call is one JOB_MODIFY2 record per job.
 
 What bmod may change here: -q/-qn, -n/-nn, -R/-Rn, -W/-Wn, -J/-Jn, -o/-oo/-on,
--e/-eo/-en, -P/-Pn, -M/-Mn, -w/-wn, -G/-Gn, -Z, -r/-rn, -cwd/-cwdn, -sp/-spn,
--aps/-apsn. Each value is checked as bsub checks it (lsfemu.ops.submit's
-parsers), against the job's owner and its (new) queue.
+-e/-eo/-en, -P/-Pn, -M/-Mn, -w/-wn, -G/-Gn, -Z, -r/-rn, -cwd/-cwdn, -Jd/-Jdn,
+-b/-bn, -t/-tn, -L/-Ln, -i/-in, -outdir/-outdirn, -sp/-spn, -aps/-apsn. Each
+value is checked as bsub checks it (lsfemu.ops.submit's and
+lsfemu.ops.subopts' parsers), against the job's owner and its (new) queue.
 
 LSF's rules (OpenLava's modifyJob/modifyAJob; LSF 10's LSB_MOD_ALL_JOBS):
 
@@ -35,6 +36,7 @@ from lsfemu.errors import NotModified, NotSubmitted
 from lsfemu.jobstate import FINISHED, PENDING
 from lsfemu.ops import permissions
 from lsfemu.ops import submit as sub
+from lsfemu.ops import subopts
 from lsfemu.ops.modify import ArrayTarget, target
 from lsfemu.ops.permissions import Caller
 from lsfemu.render import messages as M
@@ -81,6 +83,18 @@ class ModifyRequest:
     rerun_n: bool = False
     cwd: str | None = None
     cwd_n: bool = False
+    description: str | None = None
+    description_n: bool = False
+    begin: str | None = None
+    begin_n: bool = False
+    term: str | None = None
+    term_n: bool = False
+    login_shell: str | None = None
+    login_shell_n: bool = False
+    input_file: str | None = None
+    input_file_n: bool = False
+    outdir: str | None = None
+    outdir_n: bool = False
     sp: str | None = None
     spn: bool = False
     aps: str | None = None
@@ -98,7 +112,9 @@ RUNNING_OK = frozenset({"runlimit", "runlimit_n", "mem_limit", "mem_limit_n", "o
 _PAIRS = (("queue", "queue_n"), ("nproc", "nproc_n"), ("res_req", "res_req_n"), ("runlimit", "runlimit_n"),
           ("job_name", "job_name_n"), ("out", "out_n"), ("out_over", "out_n"), ("err", "err_n"),
           ("err_over", "err_n"), ("project", "project_n"), ("mem_limit", "mem_limit_n"), ("depend", "depend_n"),
-          ("group", "group_n"), ("rerun", "rerun_n"), ("cwd", "cwd_n"))
+          ("group", "group_n"), ("rerun", "rerun_n"), ("cwd", "cwd_n"), ("description", "description_n"),
+          ("begin", "begin_n"), ("term", "term_n"), ("login_shell", "login_shell_n"), ("input_file", "input_file_n"),
+          ("outdir", "outdir_n"))
 _ARRAY_LIMIT = re.compile(r"%([0-9]{1,9})")
 
 
@@ -111,8 +127,9 @@ def _as_not_modified():
         raise NotModified(e.reason, e.subject) from None
 
 
-def modify(cluster, caller: Caller, req: ModifyRequest) -> None:
-    """Check every change, then apply them all (see the module docstring)."""
+def modify(cluster, caller: Caller, req: ModifyRequest) -> tuple[float | None, float | None]:
+    """Check every change, then apply them all (see the module docstring).
+    Returns the begin and termination times -b and -t set (None: not given)."""
     jid, ranges, typed = req.ref
     cfg = cluster.config
     given = req.given()
@@ -140,6 +157,8 @@ def modify(cluster, caller: Caller, req: ModifyRequest) -> None:
         elements = [job]
     for one in elements:
         cluster.modify_job(one, dict(attrs), data, caller.user)
+    return (attrs.get("begin_time") if req.begin is not None else None,
+            attrs.get("term_time") if req.term is not None else None)
 
 
 def _check_started(cluster, job, req: ModifyRequest, given: set[str]) -> None:
@@ -233,15 +252,41 @@ def _changes(cl, caller: Caller, job, req: ModifyRequest, array: bool) -> tuple[
         if not req.command.strip():
             raise NotSubmitted(M.NO_COMMAND)
         attrs["command"] = data["command"] = req.command
-    if req.rerun or req.rerun_n:
+    if req.rerun or req.rerun_n:  # -rn: never rerunnable, as bsub -rn (even in a RERUNNABLE queue)
         attrs["rerunnable"] = data["rerun"] = bool(req.rerun)
+        attrs["rerun_never"] = bool(req.rerun_n)
     if req.cwd is not None:
         attrs["specified_cwd"] = data["cwd"] = (
             req.cwd if os.path.isabs(req.cwd) else os.path.normpath(os.path.join(req.submit_dir, req.cwd)))
     elif req.cwd_n:
         attrs["specified_cwd"] = data["cwd"] = None
+    _submission_fields(cl, job, req, attrs, data)
     _priorities(cl, caller, job, req, attrs, data)
     return attrs, data
+
+
+def _submission_fields(cl, job, req: ModifyRequest, attrs: dict, data: dict) -> None:
+    """-Jd, -b, -t, -L, -i, -outdir and their `n` forms, checked as bsub
+    checks them (lsfemu.ops.subopts)."""
+    if req.description is not None or req.description_n:
+        attrs["description"] = data["description"] = (
+            req.description[:subopts.MAX_DESCRIPTION] if req.description is not None else None)
+    now = cl.now()
+    begin, term = job.begin_time, job.term_time
+    if req.begin is not None or req.begin_n:
+        begin = attrs["begin_time"] = data["begin"] = (
+            subopts.parse_time(req.begin, now) if req.begin is not None else None)
+    if req.term is not None or req.term_n:
+        term = attrs["term_time"] = data["term"] = subopts.parse_time(req.term, now) if req.term is not None else None
+    if begin is not None and term is not None and begin > term:
+        raise NotSubmitted(M.START_AFTER_TERM)
+    for key, col, value, reset in (("login_shell", "login_shell", req.login_shell, req.login_shell_n),
+                                   ("in_file", "input_file", req.input_file, req.input_file_n),
+                                   ("outdir", "outdir", req.outdir, req.outdir_n)):
+        if value is not None or reset:
+            attrs[col] = data[key] = subopts.check_path(value) if value is not None else None
+    if "input_file" in attrs:
+        attrs["input_spooled"] = False
 
 
 def _env(job) -> dict:

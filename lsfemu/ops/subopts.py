@@ -96,9 +96,9 @@ def submission_fields(r, now: float) -> dict:
     if r.env_spec is not None:
         out["env_spec"], out["exec_env"] = r.env_spec, job_environment(r.env_spec, r.env)
     if r.outdir is not None:
-        out["outdir"] = _path(r.outdir)
+        out["outdir"] = check_path(r.outdir)
     if r.login_shell is not None:
-        out["login_shell"] = _path(r.login_shell)
+        out["login_shell"] = check_path(r.login_shell)
     if r.mail_user is not None:
         if not r.mail_user.strip() or any(ch in r.mail_user for ch in "\0\n/") or r.mail_user.startswith("."):
             raise NotSubmitted(M.BAD_ARG, r.mail_user if r.mail_user.strip() else None)
@@ -111,9 +111,9 @@ def submission_fields(r, now: float) -> dict:
     if r.input_file is not None and r.input_spool is not None:
         raise NotSubmitted(M.INPUT_EXCLUSIVE)
     if r.input_file is not None:
-        out["input_file"] = _path(r.input_file)
+        out["input_file"] = check_path(r.input_file)
     elif r.input_spool is not None:
-        out["input_file"], out["input_spooled"] = _path(r.input_spool), True
+        out["input_file"], out["input_spooled"] = check_path(r.input_spool), True
         out["spooled_input"] = _read_input(r.input_spool, r.submit_dir)
     return out
 
@@ -144,7 +144,7 @@ def placement_fields(r, cfg, q) -> dict:
     return out
 
 
-def _path(text: str) -> str:
+def check_path(text: str) -> str:
     """A file or directory name as bsub takes it: not empty, no NUL or newline, at most 4094 characters."""
     if len(text) > MAX_ARG:
         raise NotSubmitted(M.FILE_NAME_TOO_LONG, text[:40] + "...")

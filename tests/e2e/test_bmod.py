@@ -4,7 +4,11 @@ LSF's rules for running jobs, job arrays and permissions hold (lsfemu/ops/bmod.p
 
 from __future__ import annotations
 
+import time
+
 import pytest
+
+from lsfemu.testing import FIXED_START
 
 pytestmark = pytest.mark.slow(12)
 
@@ -233,3 +237,62 @@ def test_bmod_job_arrays(one_slot):
     assert c.run(["bmod", "-P", "one", "2[3]"], user="user1").out == CHANGED.format("2[3]")
     assert c.run("bjobs -noheader -o project '2[3]'").out.strip() == "one"
     assert any('"2[3]"' in line for line in events(c))
+
+
+def _when(seconds: float) -> str:
+    """-b/-t's year:month:day:hour:minute for the virtual clock's start plus *seconds* (TZ=UTC)."""
+    t = time.gmtime(FIXED_START + seconds)
+    return f"{t.tm_year}:{t.tm_mon}:{t.tm_mday}:{t.tm_hour}:{t.tm_min}"
+
+
+def test_bmod_begin_and_termination_times(lsf_cluster):
+    c = lsf_cluster
+    c.run("bsub sleep 1000", user="user1")
+    c.run("bsub sleep 1000", user="user1")
+    r = c.run(["bmod", "-b", _when(3600), "1"], user="user1")
+    assert (r.out, r.err) == (CHANGED.format(1), "Job will be scheduled after Mon Jan  5 10:00:00 2026\n")
+    assert c.run(["bmod", "-t", _when(300), "2"], user="user1").err == (
+        "Job will be terminated by Mon Jan  5 09:05:00 2026\n")
+    r = c.run(["bmod", "-t", _when(60), "1"], user="user1")
+    assert r.err == "Start time is later than termination time. Job not modified.\n"
+    assert c.run(["bmod", "-t", _when(7200), "1"], user="user1").rc == 0
+    assert c.run("bmod -tn 1", user="user1").rc == 0
+    assert c.store_rows("SELECT term_time FROM jobs WHERE id = 1") == [(None,)]
+    c.advance("10s")
+    assert c.run("bjobs -noheader -o 'jobid stat' 1 2").out.split() == ["2", "RUN", "1", "PEND"]
+    assert "Specified Start Time <Mon Jan  5 10:00:00>" in long(c, 1)
+    assert c.run("bmod -bn 1", user="user1").rc == 0
+    c.advance("10s")
+    assert c.run("bjobs -noheader -o stat 1").out.strip() == "RUN"
+    c.advance("6m")  # job 2's termination time has come
+    assert c.run("bjobs -a -noheader -o stat 2").out.strip() == "EXIT"
+    h = history(c, 1)
+    assert "   Job new begin time is : Mon Jan 05 10:00:00 2026;" in h and "   Job begin time is removed;" in h
+    assert "   Job terminate time is removed;" in h
+    assert "   Job new end time is : Mon Jan 05 09:05:00 2026;" in history(c, 2)
+
+
+def test_bmod_description_login_shell_input_and_outdir(one_slot):
+    c = one_slot
+    _pending_pair(c)
+    r = c.run(["bmod", "-Jd", "my description", "-L", "/bin/bash", "-i", "in.txt", "-outdir", "/tmp/od", "2"],
+              user="user1")
+    assert r.out == CHANGED.format(2), r.err
+    text = long(c, 2)
+    assert "Job Description <my description>" in text and "Input File <in.txt>" in text
+    rows = c.store_rows("SELECT description, login_shell, input_file, outdir FROM jobs WHERE id = 2")
+    assert rows == [("my description", "/bin/bash", "in.txt", "/tmp/od")]
+    h = history(c, 2)
+    for item in ("Input file change to : in.txt", "Log shell changes to : /bin/bash",
+                 "Output directory changes to : /tmp/od", "Job Description changes to : my description"):
+        assert f"   {item}" in h, item
+    assert c.run("bmod -Jdn -Ln -in -outdirn 2", user="user1").rc == 0
+    assert c.store_rows("SELECT description, login_shell, input_file, outdir FROM jobs WHERE id = 2") == [
+        (None, None, None, None)]
+    assert "Job Description <" not in long(c, 2)
+    h = history(c, 2)
+    for item in ("Input file is disabled", "Log shell changes to default", "Output directory changes to default",
+                 "Job Description is removed"):
+        assert f"   {item}" in h, item
+    r = c.run(["bmod", "-b", "25:00", "2"], user="user1")
+    assert (r.err, r.rc) == ("25:00: Bad time specification. Job not modified.\n", 255)

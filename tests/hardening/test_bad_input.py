@@ -337,6 +337,13 @@ CASES = [
     C(["bmod", "-M", "100", "1"], "You must set LSB_JOB_MEMLIMIT in lsf.conf to modify the memory limit of a "
       "running job. Job not modified.\n", id="bmod-M-running-job-without-LSB_JOB_MEMLIMIT"),
     C(["bmod", "4", "-q"], needs_value("bmod", "q"), id="bmod-q-missing-value"),
+    C(["bmod", "-b", "25:00", "4"], "25:00: Bad time specification. Job not modified.\n", id="bmod-b-bad-hour"),
+    C(["bmod", "-t", "1:2:3:4:5:6", "4"], "1:2:3:4:5:6: Bad time specification. Job not modified.\n",
+      id="bmod-t-too-many-fields"),
+    C(["bmod", "-L", "", "4"], "Bad argument. Job not modified.\n", id="bmod-L-empty"),
+    C(["bmod", "-Jd", "d", "-Jdn", "4"], "You cannot modify and set default at the same time. Job not modified.\n",
+      id="bmod-Jd-and-Jdn"),
+    C(["bmod", "-Jd", "d", "1"], ONLY_RUNNING, id="bmod-Jd-running-job"),
     # ---- job IDs: abc, -1, 0x10, 20 digits, Unicode digits, shell and SQL text ----------------------------
     C(["bkill", "abc"], illegal("abc"), id="bkill-abc"),
     C(["bkill", "-1"], illegal_option("bkill", "1"), id="bkill-negative"),
