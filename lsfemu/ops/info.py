@@ -79,11 +79,14 @@ def host_views(cl, hosts: list[str] | None, wide: bool) -> tuple[list[str], list
     unknown: list[str] = []
     cfg = cl.config
     per_host: dict[str, dict[str, int]] = {}
+    exclusive: set[str] = set()  # hosts an exclusive job (bsub -x) holds: closed_Excl
     for j in cl.jobs.values():
         if j.status in STARTED:
             for h in j.exec_hosts.split():
                 d = per_host.setdefault(h, {"RUN": 0, "USUSP": 0, "SSUSP": 0, "UNKWN": 0})
                 d[j.status] += 1
+            if j.exclusive:
+                exclusive.update(j.exec_hosts.split())
     names = cfg.host_names
     if hosts:
         unknown = [h for h in hosts if h not in names]
@@ -99,6 +102,8 @@ def host_views(cl, hosts: list[str] | None, wide: bool) -> tuple[list[str], list
             status = "unavail"
         elif not cl.host_open(h):
             status = "closed_Adm"
+        elif h in exclusive:
+            status = "closed_Excl"
         elif mxj is not None and njobs >= mxj:
             status = "closed_Full"
         else:

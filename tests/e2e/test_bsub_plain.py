@@ -152,6 +152,8 @@ def test_exclusive_job_gets_an_empty_host_and_keeps_it_alone(lsf_cluster):
     hosts = [_host(c, j) for j in range(3, 11)]
     assert hosts.count("hostC") == 4 and hosts.count("hostB") == 0 and hosts.count("-") == 4
     assert "Running an exclusive job: 1 host" in c.run("bjobs -l 10").out
+    assert [line.split()[:2] for line in c.run("bhosts -w").out.splitlines()[1:]] == [
+        ["hostA", "ok"], ["hostB", "closed_Excl"], ["hostC", "closed_Full"]]
     long = c.run("bjobs -UF 2").out
     assert ", Exclusive Execution" in long
     fields = _jobnew(c, 2)
