@@ -348,6 +348,7 @@ _BMOD_DESTS = {
     "-Z": "command", "-Jd": "description", "-Jdn": "description_n", "-b": "begin", "-bn": "begin_n",
     "-t": "term", "-tn": "term_n", "-L": "login_shell", "-Ln": "login_shell_n", "-i": "input_file",
     "-in": "input_file_n", "-outdir": "outdir", "-outdirn": "outdir_n",
+    "-g": "job_group", "-gn": "job_group_n", "-app": "app", "-appn": "app_n",
 }
 _BMOD_ROWS = (
     tuple((r[0], _BMOD_DESTS.get(r[0])) + tuple(r[2:]) for r in _BSUB_ROWS if r[0] not in _BMOD_NOT_FROM_BSUB)

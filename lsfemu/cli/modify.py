@@ -78,6 +78,10 @@ def bmod(
     spn: bool = False,
     aps: Optional[str] = None,
     apsn: bool = False,
+    job_group: Optional[str] = None,
+    job_group_n: bool = False,
+    app: Optional[str] = None,
+    app_n: bool = False,
     args: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
@@ -90,7 +94,8 @@ def bmod(
         command=command, rerun=rerun, rerun_n=rerun_n, cwd=cwd, cwd_n=cwd_n, description=description,
         description_n=description_n, begin=begin, begin_n=begin_n, term=term, term_n=term_n,
         login_shell=login_shell, login_shell_n=login_shell_n, input_file=input_file, input_file_n=input_file_n,
-        outdir=outdir, outdir_n=outdir_n, sp=sp, spn=spn, aps=aps, apsn=apsn)
+        outdir=outdir, outdir_n=outdir_n, sp=sp, spn=spn, aps=aps, apsn=apsn,
+        job_group=job_group, job_group_n=job_group_n, app=app, app_n=app_n)
     if not req.given():
         raise UsageExit()
     if (sp is not None and spn) or (aps is not None and apsn):

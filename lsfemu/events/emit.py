@@ -266,6 +266,8 @@ def job_modify(
     job_description: str | None = None,
     outdir: str | None = None,
     deleted: int = 0,
+    job_group: str | None = None,
+    app: str | None = None,
 ) -> JobModify2:
     """A JOB_MODIFY2 record for one bmod call, with the option bits set for
     the parameters given (``None`` = not changed). ``deleted`` holds the
@@ -329,6 +331,10 @@ def job_modify(
         kw["aps_string"] = aps_string
     if aps_delete:
         del_options3 |= SUB3_APS
+    for bit, field, value in ((lsbatch.SUB3_JOB_GROUP, "job_group", job_group), (lsbatch.SUB3_APP, "app", app)):
+        if value is not None:  # "" is the `n` form (-gn, -appn)
+            (options3, del_options3) = (options3 | bit, del_options3) if value else (options3, del_options3 | bit)
+            kw[field] = value
     jid = f"{job_id}[{array_index}]" if array_index else str(job_id)
     return JobModify2(
         event_time=event_time, job_id_str=jid, options=options | SUB_MODIFY, options2=options2,
@@ -392,6 +398,9 @@ def _modify_kwargs(data: dict) -> dict[str, Any]:
     for key, name in (("begin", "begin_time"), ("term", "term_time")):
         if key in data:
             kw[name] = DELETE_NUMBER if data[key] is None else int(data[key])
+    for key in ("job_group", "app"):
+        if key in data:
+            kw[key] = data[key] or ""
     if deleted:
         kw["deleted"] = deleted
     return kw

@@ -190,7 +190,8 @@ def _pend_reason(code: int) -> str:
 def modify_items(rec: JobModify2) -> list[str]:
     """bhist's item texts for a JOB_MODIFY2 record, in the order OpenLava's
     bhist prints them (prtModifiedJob: the values set, then the ones reset);
-    the job name, user group, CWD and APS items are lsfemu's [inferred]."""
+    the job name, user group, CWD, job group, application and APS items are
+    lsfemu's [inferred]."""
     items: list[str] = []
     o, o2, d = rec.options, rec.options2, rec.del_options
     limits = rec.rlimits
@@ -224,6 +225,10 @@ def modify_items(rec: JobModify2) -> list[str]:
         items.append(f"Job CWD changes to : {rec.cwd}")
     if rec.options3 & lsbatch.SUB3_OUTDIR:
         items.append(f"Output directory changes to : {rec.outdir}")
+    if rec.options3 & lsbatch.SUB3_JOB_GROUP:
+        items.append(f"Job group changes to : {rec.job_group}")
+    if rec.options3 & lsbatch.SUB3_APP:
+        items.append(f"Application profile changes to : {rec.app}")
     if cpu > 0:
         items.append(f"CPU limit changes to : {cpu // 60} (minutes)")
     if mem > 0:
@@ -260,6 +265,10 @@ def modify_items(rec: JobModify2) -> list[str]:
         items.append("Job CWD changes to default")
     if rec.del_options3 & lsbatch.SUB3_OUTDIR:
         items.append("Output directory changes to default")
+    if rec.del_options3 & lsbatch.SUB3_JOB_GROUP:
+        items.append("Job group changes to default")
+    if rec.del_options3 & lsbatch.SUB3_APP:
+        items.append("Application profile changes to default")
     if mem == lsbatch.DELETE_NUMBER:
         items.append("bmod -Mn used. Memory limit set to queue memory limit")
     if run == lsbatch.DELETE_NUMBER:

@@ -124,6 +124,8 @@ SUB3_APS = 0x01
 SUB3_CWD = 0x02
 SUB3_DESCRIPTION = 0x04  # bmod -Jd / -Jdn (the text in the tail's job_description)
 SUB3_OUTDIR = 0x08  # bmod -outdir / -outdirn (the tail's outdir)
+SUB3_JOB_GROUP = 0x10  # bmod -g / -gn; the group in JOB_MODIFY2's job_group
+SUB3_APP = 0x20  # bmod -app / -appn; the profile in JOB_MODIFY2's app
 #: numProcessors in JOB_MODIFY2: -n not given / bmod -nn [OL lsbatch.h]
 DEFAULT_NUMPRO = 2147483647 - 1
 DEL_NUMPRO = 2147483647

@@ -295,7 +295,8 @@ class JobModify2(Record):
     ``del_options3``, ``aps_string`` (bmod -aps / -apsn; options3 also
     marks bmod -cwd / -cwdn, whose directory is ``cwd``) ``user_group``
     (bmod -G, with SUB_USER_GROUP), ``job_description`` and ``outdir`` (bmod
-    -Jd, -outdir, with their options3 bits) is lsfemu's [lsfemu]; optional on reading. Use :func:`job_modify` to build one."""
+    -Jd, -outdir, with their options3 bits), ``job_group`` and ``app`` (bmod
+    -g/-gn, -app/-appn, with SUB3_JOB_GROUP / SUB3_APP) is lsfemu's [lsfemu]; optional on reading. Use :func:`job_modify` to build one."""
 
     TYPE: ClassVar[str] = "JOB_MODIFY2"
     job_id_str: str = ""
@@ -346,6 +347,8 @@ class JobModify2(Record):
     user_group: str = ""
     job_description: str = ""
     outdir: str = ""
+    job_group: str = ""
+    app: str = ""
     _SCHEMA: ClassVar[tuple[_F, ...]] = (
         _F("job_id_str", "s"),
         _F("options", "i"),
@@ -396,6 +399,8 @@ class JobModify2(Record):
         _F("user_group", "s", optional=True),
         _F("job_description", "s", optional=True),
         _F("outdir", "s", optional=True),
+        _F("job_group", "s", optional=True),
+        _F("app", "s", optional=True),
     )
 
     @property

@@ -4,7 +4,8 @@ unless every check passes. One call is one JOB_MODIFY2 record per job.
 
 What bmod may change here: -q/-qn, -n/-nn, -R/-Rn, -W/-Wn, -J/-Jn, -o/-oo/-on,
 -e/-eo/-en, -P/-Pn, -M/-Mn, -w/-wn, -G/-Gn, -Z, -r/-rn, -cwd/-cwdn, -Jd/-Jdn,
--b/-bn, -t/-tn, -L/-Ln, -i/-in, -outdir/-outdirn, -sp/-spn, -aps/-apsn. Each
+-b/-bn, -t/-tn, -L/-Ln, -i/-in, -outdir/-outdirn, -sp/-spn, -aps/-apsn,
+-g/-gn (alone, as LSF's own form), -app/-appn. Each
 value is checked as bsub checks it (lsfemu.ops.submit's and
 lsfemu.ops.subopts' parsers), against the job's owner and its (new) queue.
 
@@ -35,6 +36,7 @@ from dataclasses import dataclass, fields
 from lsfemu.errors import NotModified, NotSubmitted
 from lsfemu.jobstate import FINISHED, PENDING
 from lsfemu.ops import permissions
+from lsfemu.ops.jobgroups import group_path
 from lsfemu.ops import submit as sub
 from lsfemu.ops import subopts
 from lsfemu.ops.modify import ArrayTarget, target
@@ -99,6 +101,10 @@ class ModifyRequest:
     spn: bool = False
     aps: str | None = None
     apsn: bool = False
+    job_group: str | None = None
+    job_group_n: bool = False
+    app: str | None = None
+    app_n: bool = False
 
     def given(self) -> set[str]:
         return {f.name for f in fields(self) if f.name not in ("ref", "submit_dir")
@@ -114,7 +120,8 @@ _PAIRS = (("queue", "queue_n"), ("nproc", "nproc_n"), ("res_req", "res_req_n"), 
           ("err_over", "err_n"), ("project", "project_n"), ("mem_limit", "mem_limit_n"), ("depend", "depend_n"),
           ("group", "group_n"), ("rerun", "rerun_n"), ("cwd", "cwd_n"), ("description", "description_n"),
           ("begin", "begin_n"), ("term", "term_n"), ("login_shell", "login_shell_n"), ("input_file", "input_file_n"),
-          ("outdir", "outdir_n"))
+          ("outdir", "outdir_n"), ("job_group", "job_group_n"),
+          ("app", "app_n"))
 _ARRAY_LIMIT = re.compile(r"%([0-9]{1,9})")
 
 
@@ -136,9 +143,13 @@ def modify(cluster, caller: Caller, req: ModifyRequest) -> tuple[float | None, f
     for a, b in _PAIRS:
         if a in given and b in given:
             raise NotModified(M.MOD_AND_DEFAULT)
+    if given & {"job_group", "job_group_n"} and given - {"job_group", "job_group_n"}:
+        raise NotModified(M.MOD_JGRP_MIX)  # bmod(1): `bmod [-g job_group_name | -gn] job_ID`, a form of its own
     job = target(cluster, jid, ranges)
     if job is None:
         raise NotModified(M.NO_MATCHING_JOB, typed)
+    if ranges is not None and given & {"job_group", "job_group_n"}:
+        raise NotModified(M.MOD_JGRP_ARRAY)
     if not permissions.allows(cfg, caller, "modify", job=job):
         raise NotModified(M.PERM_DENIED)
     if job.status in FINISHED:
@@ -262,6 +273,7 @@ def _changes(cl, caller: Caller, job, req: ModifyRequest, array: bool) -> tuple[
         attrs["specified_cwd"] = data["cwd"] = None
     _submission_fields(cl, job, req, attrs, data)
     _priorities(cl, caller, job, req, attrs, data)
+    _group_and_app(cl, caller, req, attrs, data)
     return attrs, data
 
 
@@ -287,6 +299,25 @@ def _submission_fields(cl, job, req: ModifyRequest, attrs: dict, data: dict) -> 
             attrs[col] = data[key] = subopts.check_path(value) if value is not None else None
     if "input_file" in attrs:
         attrs["input_spooled"] = False
+
+
+def _group_and_app(cl, caller: Caller, req: ModifyRequest, attrs: dict, data: dict) -> None:
+    """-g / -gn (the job moves to the group, made as bsub -g makes it; -gn: to
+    the root group) and -app / -appn (the profile; the limits it gave at
+    submission stay the job's, see docs/semantics.md)."""
+    if req.job_group is not None:
+        path = group_path(req.job_group, NotSubmitted)
+        if cl.job_groups.get(path) is None:
+            cl.job_groups.add(path, caller.user)  # (after every check: _changes is the last to refuse)
+        attrs["job_group"] = data["job_group"] = path
+    elif req.job_group_n:
+        attrs["job_group"] = data["job_group"] = None
+    if req.app is not None:
+        if req.app not in cl.config.applications:
+            raise NotSubmitted(M.NO_SUCH_APP, req.app)
+        attrs["app_profile"] = data["app"] = req.app
+    elif req.app_n:
+        attrs["app_profile"] = data["app"] = None
 
 
 def _env(job) -> dict:

@@ -87,3 +87,21 @@ def test_bapp_w_shows_long_names_whole(lsf_cluster):
     assert c.run("bapp").out.splitlines()[1] == "a_profile_with_a_lo       0      0      0      0"
     assert c.run("bapp -w").out.splitlines()[1] == "a_profile_with_a_long_name      0      0      0      0"
     assert " -- No description provided.\n" in c.run("bapp -l").out
+
+
+def test_bmod_app_changes_the_profile(lsf_cluster):
+    c = lsf_cluster
+    j = jid(c.run("bsub -app fluent sleep 600", user="user1"))
+    r = c.run(f"bmod -app short {j}", user="user1")
+    assert (r.out, r.rc) == (f"Parameters of job <{j}> are being changed\n", 0)
+    assert c.run(f"bjobs -noheader -o app {j}").out == "short\n"
+    assert c.run("bjobs -noheader -o jobid -app short", user="user1").out == f"{j}\n"
+    assert c.run(f"bmod -appn {j}", user="user1").rc == 0
+    assert ", Application <" not in c.run(f"bjobs -l {j}").out
+    hist = c.run(f"bhist -l {j}").out
+    assert "   Application profile changes to : short;\n" in hist
+    assert "   Application profile changes to default;\n" in hist
+    r = c.run(f"bmod -app nosuch {j}", user="user1")
+    assert (r.err, r.rc) == ("nosuch: No such application. Job not modified.\n", 255)
+    r = c.run(f"bmod -app short -appn {j}", user="user1")
+    assert r.rc == 255 and c.run(f"bjobs -noheader -o app {j}").out == "-\n"

@@ -143,3 +143,31 @@ def test_bgdel_c_and_u_and_bgmod_u(lsf_cluster):
     c.run("bkill 0", user="user1")
     r = c.run("bgdel -u all 0", user="lsfadmin")
     assert r.out == "Job group </t> was deleted.\nJob group </t/b> was deleted.\n"
+
+
+def test_bmod_g_moves_a_job_between_groups(lsf_cluster):
+    c = lsf_cluster
+    assert c.run("bgadd -L 0 /held", user="user1").rc == 0
+    assert c.run("bsub -g /held sleep 600", user="user1").rc == 0
+    c.advance("30s")
+    assert "The specified job group has reached its job limit" in c.run("bjobs -p 1").out
+    # bmod -g: the job leaves the full group (the new one is made on the fly) and starts
+    r = c.run("bmod -g /free/now 1", user="user1")
+    assert (r.out, r.rc) == ("Parameters of job <1> are being changed\n", 0)
+    c.advance("30s")
+    assert c.run("bjobs -noheader -o 'stat job_group' 1").out == "RUN /free/now\n"
+    assert c.run("bsub -g /held sleep 600", user="user1").rc == 0
+    assert c.run("bmod -gn 2", user="user1").rc == 0
+    assert c.run("bjobs -noheader -o job_group 2").out == "-\n"
+    hist = c.run("bhist -l 1 2").out
+    assert "Parameters of Job are changed:\n   Job group changes to : /free/now;\n" in hist
+    assert "Parameters of Job are changed:\n   Job group changes to default;\n" in hist
+    # LSF's own form: -g alone; never on one element of an array; the running job takes no -g
+    r = c.run("bmod -g /x -J y 2", user="user1")
+    assert (r.err, r.rc) == ("Cannot combine modify job group or service class option with others. "
+                             "Job not modified.\n", 255)
+    assert c.run('bsub -J "arr[1-2]" sleep 600', user="user1").rc == 0
+    r = c.run('bmod -g /x "3[1]"', user="user1")
+    assert r.err == "Cannot modify job group on element of job array. Job not modified.\n"
+    r = c.run("bmod -g bad 2", user="user1")
+    assert r.err == "bad: Bad/empty job group name. Job not modified.\n"

@@ -620,6 +620,13 @@ CASES = [
     C(["bgdel", "-u", "user2", "0"], "User permission denied\n", id="bgdel-u-not-admin"),
     C(["bgmod", "-u", "a b", "/g2"], "a b: Unknown user\n", "user2", id="bgmod-u-blank-in-name"),
     C(["bgmod", "-u", "user1", "/g2"], "User permission denied\n", id="bgmod-u-other-users-group"),
+    C(["bmod", "-g", "bad", "4"], "bad: Bad/empty job group name. Job not modified.\n", id="bmod-g-bad-name"),
+    C(["bmod", "-g", "/x", "3"], "User permission denied. Job not modified.\n", id="bmod-g-other-users-job"),
+    C(["bmod", "-g", "/x", "-P", "p", "4"],
+      "Cannot combine modify job group or service class option with others. Job not modified.\n",
+      id="bmod-g-with-other-options"),
+    C(["bmod", "-g", "/x", "1"], ONLY_RUNNING, id="bmod-g-running-job"),
+    C(["bmod", "-app", "nosuch", "4"], "nosuch: No such application. Job not modified.\n", id="bmod-app-unknown"),
     C(["bjgroup", "/g2"], usage("bjgroup"), id="bjgroup-name-without-s"),
     C(["bjgroup", "-s", "/nosuch"], "/nosuch: Job group does not exist\n", id="bjgroup-unknown"),
     # ---- application profiles: bsub/bjobs/bkill/bstop/bresume -app, bapp ------------------------------------
