@@ -323,6 +323,10 @@ def test_every_implemented_option_names_the_test_of_its_effect():
 
 def test_the_named_tests_exist():
     assert list(EFFECTS) == sorted(EFFECTS)
+    literal = next(n.value for n in ast.parse(Path(__file__).read_text()).body
+                   if isinstance(n, ast.AnnAssign) and getattr(n.target, "id", "") == "EFFECTS")
+    keys = [k.value for k in literal.keys]
+    assert len(keys) == len(set(keys)), "a key given twice (the first is lost)"
     assert set(EFFECTS) <= set(_implemented()), set(EFFECTS) - set(_implemented())
     for key, where in EFFECTS.items():
         path, _, name = where.partition("::")
