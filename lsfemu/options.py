@@ -347,7 +347,9 @@ _BMOD_DESTS = {
     "-rn": "rerun_n", "-W": "runlimit", "-Wn": "runlimit_n", "-w": "depend_cond", "-wn": "depend_n",
     "-Z": "command", "-Jd": "description", "-Jdn": "description_n", "-b": "begin", "-bn": "begin_n",
     "-t": "term", "-tn": "term_n", "-L": "login_shell", "-Ln": "login_shell_n", "-i": "input_file",
-    "-in": "input_file_n", "-outdir": "outdir", "-outdirn": "outdir_n",
+    "-in": "input_file_n", "-outdir": "outdir", "-outdirn": "outdir_n", "-u": "mail_user", "-un": "mail_user_n",
+    "-B": "notify_begin", "-Bn": "notify_begin_n", "-N": "notify_end", "-Ne": "notify_exit", "-Nn": "notify_end_n",
+    "-x": "exclusive", "-xn": "exclusive_n", "-m": "hosts", "-mn": "hosts_n", "-E": "pre_exec", "-En": "pre_exec_n",
     "-g": "job_group", "-gn": "job_group_n", "-app": "app", "-appn": "app_n",
 }
 _BMOD_ROWS = (
@@ -360,7 +362,7 @@ _BMOD_ROWS = (
         ("-apsn", "apsn", None),
         ("-Z", "command", '"new_command"'),
         ("-Zs", None, '"new_command"'),
-        ("-Ne", None, None),
+        ("-Ne", "notify_exit", None),
         ("-rn", "rerun_n", None),
         ("-slan", None, None),
         ("-hostfilen", None, None),
@@ -391,7 +393,8 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
     _g("bmod", _dedupe(_BMOD_ROWS), "args", 'job_ID | "job_ID[index_list]"',
        alternatives=("-sp -spn", "-aps -apsn", "-cwd -cwdn", "-e -eo -en", "-G -Gn", "-J -Jn", "-M -Mn",
                      "-n -nn", "-o -oo -on", "-P -Pn", "-q -qn", "-R -Rn", "-r -rn", "-W -Wn", "-w -wn", "-Jd -Jdn", "-b -bn", "-t -tn",
-                     "-L -Ln", "-i -in", "-outdir -outdirn")),
+                     "-L -Ln", "-i -in", "-outdir -outdirn", "-u -un", "-B -Bn", "-N -Ne -Nn", "-x -xn",
+                     "-E -En")),
     _g("bkill", (
         ("-l", "list_signals", None), ("-b", None, None), ("-C", None, "kill_reason"), ("-d", "as_done", None),
         ("-s", "sig", "signal_value | -s signal_name"), ("-r", "remove", None),

@@ -265,6 +265,10 @@ def job_modify(
     in_file: str | None = None,
     job_description: str | None = None,
     outdir: str | None = None,
+    mail_user: str | None = None,
+    pre_exec_cmd: str | None = None,
+    asked_hosts: tuple[str, ...] | None = None,
+    flags: int = 0,
     deleted: int = 0,
     job_group: str | None = None,
     app: str | None = None,
@@ -275,10 +279,12 @@ def job_modify(
     -Pn, -wn, -Gn, -rn, -Ln, -in); ``num_processors`` is (min, max),
     (DEL_NUMPRO, DEL_NUMPRO) for -nn; ``cwd``, ``job_description``, ``outdir``
     "" are -cwdn, -Jdn, -outdirn; ``begin_time``/``term_time`` DELETE_NUMBER
-    are -bn/-tn."""
+    are -bn/-tn; ``flags`` holds the ``options`` bits of the switches given
+    (-x SUB_EXCLUSIVE, -B SUB_NOTIFY_BEGIN, -N SUB_NOTIFY_END)."""
     options = options2 = options3 = 0
     del_options2 = del_options3 = 0
     del_options = deleted
+    options = flags
     rl = list(_NEG1_LIMITS)
     kw: dict[str, Any] = {}
     for bit, field, value in ((SUB_JOB_NAME, "job_name", job_name), (SUB_QUEUE, "queue", queue),
@@ -287,7 +293,10 @@ def job_modify(
                               (SUB_DEPEND_COND, "depend_cond", depend_cond),
                               (lsbatch.SUB_USER_GROUP, "user_group", user_group),
                               (lsbatch.SUB_LOGIN_SHELL, "login_shell", login_shell),
-                              (lsbatch.SUB_IN_FILE, "in_file", in_file)):
+                              (lsbatch.SUB_IN_FILE, "in_file", in_file),
+                              (lsbatch.SUB_MAIL_USER, "mail_user", mail_user),
+                              (lsbatch.SUB_PRE_EXEC, "pre_exec_cmd", pre_exec_cmd),
+                              (lsbatch.SUB_HOST, "asked_hosts", asked_hosts)):
         if value is not None:
             options |= bit
             kw[field] = value
@@ -350,7 +359,11 @@ _MODIFY_VALUES = {
     "project": ("project_name", SUB_PROJECT_NAME), "command": ("command", 0),
     "depend": ("depend_cond", SUB_DEPEND_COND), "group": ("user_group", lsbatch.SUB_USER_GROUP),
     "login_shell": ("login_shell", lsbatch.SUB_LOGIN_SHELL), "in_file": ("in_file", lsbatch.SUB_IN_FILE),
+    "mail_user": ("mail_user", lsbatch.SUB_MAIL_USER), "pre_exec": ("pre_exec_cmd", lsbatch.SUB_PRE_EXEC),
 }
+#: bmod's switches in the MODIFY data (True: set, False: its `n` form) -> their ``options`` bit
+_MODIFY_SWITCHES = {"exclusive": lsbatch.SUB_EXCLUSIVE, "notify_begin": lsbatch.SUB_NOTIFY_BEGIN,
+                    "notify_end": lsbatch.SUB_NOTIFY_END}
 
 
 def _modify_kwargs(data: dict) -> dict[str, Any]:
@@ -388,6 +401,20 @@ def _modify_kwargs(data: dict) -> dict[str, Any]:
                                 else (int(n[0]), int(n[1] if n[1] is not None else n[0])))
     if "rerun" in data:
         kw["rerunnable"] = bool(data["rerun"])
+    flags = 0
+    for key, bit in _MODIFY_SWITCHES.items():
+        if key in data:
+            if data[key]:
+                flags |= bit
+            else:
+                deleted |= bit
+    if flags:
+        kw["flags"] = flags
+    if "asked_hosts" in data:
+        if data["asked_hosts"] is None:
+            deleted |= lsbatch.SUB_HOST
+        else:
+            kw["asked_hosts"] = tuple(str(data["asked_hosts"]).split())
     if data.get("out_over"):
         kw["out_overwrite"] = True
     if data.get("err_over"):

@@ -203,20 +203,31 @@ def modify_items(rec: JobModify2) -> list[str]:
         items.append(f"Job name changes to : {rec.job_name}")
     if o & lsbatch.SUB_QUEUE:
         items.append(f"Job queue changes to : {rec.queue}")
+    if o & lsbatch.SUB_HOST and rec.asked_hosts:
+        items.append("Hosts change to : " + " ".join(rec.asked_hosts))
     if o & lsbatch.SUB_IN_FILE:
         items.append(f"Input file change to : {rec.in_file}")
     if o & lsbatch.SUB_OUT_FILE:
         items.append(f"Output file change to : {rec.out_file}")
     if o & lsbatch.SUB_ERR_FILE:
         items.append(f"Error file change to : {rec.err_file}")
+    for bit, text in ((lsbatch.SUB_EXCLUSIVE, "Job changes to exclusive"),
+                      (lsbatch.SUB_NOTIFY_END, "Job will send mail to user when job ends"),
+                      (lsbatch.SUB_NOTIFY_BEGIN, "Job will send mail to user when job begins")):
+        if o & bit:
+            items.append(text)
     if o & lsbatch.SUB_RERUNNABLE:
         items.append("Job changes to rerunnable")
     if o & lsbatch.SUB_DEPEND_COND:
         items.append(f"Dependances condition changes to: {rec.depend_cond}")
     if o & lsbatch.SUB_RES_REQ:
         items.append(f"Resource requirement changes to: {rec.res_req}")
+    if o & lsbatch.SUB_PRE_EXEC:
+        items.append(f"Pre exec command changes to : {rec.pre_exec_cmd}")
     if o & lsbatch.SUB_LOGIN_SHELL:
         items.append(f"Log shell changes to : {rec.login_shell}")
+    if o & lsbatch.SUB_MAIL_USER:
+        items.append(f"Mail user changes to : {rec.mail_user}")
     if o & lsbatch.SUB_PROJECT_NAME:
         items.append(f"Project name changes to : {rec.project_name}")
     if o & lsbatch.SUB_USER_GROUP:
@@ -250,12 +261,18 @@ def modify_items(rec: JobModify2) -> list[str]:
     if rec.options3 & lsbatch.SUB3_DESCRIPTION:
         items.append(f"Job Description changes to : {rec.job_description}")
     for bit, text in ((lsbatch.SUB_QUEUE, "Job queue changes back to default"),
+                      (lsbatch.SUB_HOST, "Host changes to default:"),  # (OpenLava's text ends ": ")
                       (lsbatch.SUB_IN_FILE, "Input file is disabled"),
                       (lsbatch.SUB_OUT_FILE, "Output file is disabled"), (lsbatch.SUB_ERR_FILE, "Error file is disabled"),
+                      (lsbatch.SUB_EXCLUSIVE, "Job changes to nonexclusive"),
+                      (lsbatch.SUB_NOTIFY_END, "No mail will be sent to user when job ends"),
+                      (lsbatch.SUB_NOTIFY_BEGIN, "No mail will be to user when job begins"),  # (sic, OpenLava)
                       (lsbatch.SUB_RERUNNABLE, "Job changes to be not rerunnable"),
                       (lsbatch.SUB_DEPEND_COND, "No dependances condition"),
                       (lsbatch.SUB_RES_REQ, "No  resource requirement"),  # (two blanks: OpenLava's text)
+                      (lsbatch.SUB_PRE_EXEC, "Pre exec command is disabled"),
                       (lsbatch.SUB_LOGIN_SHELL, "Log shell changes to default"),
+                      (lsbatch.SUB_MAIL_USER, "Mail user changes to original user"),
                       (lsbatch.SUB_PROJECT_NAME, "Project name changes to default"),
                       (lsbatch.SUB_JOB_NAME, "Job name changes to default"),
                       (lsbatch.SUB_USER_GROUP, "User group changes to default")):

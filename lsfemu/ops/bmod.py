@@ -4,8 +4,9 @@ unless every check passes. One call is one JOB_MODIFY2 record per job.
 
 What bmod may change here: -q/-qn, -n/-nn, -R/-Rn, -W/-Wn, -J/-Jn, -o/-oo/-on,
 -e/-eo/-en, -P/-Pn, -M/-Mn, -w/-wn, -G/-Gn, -Z, -r/-rn, -cwd/-cwdn, -Jd/-Jdn,
--b/-bn, -t/-tn, -L/-Ln, -i/-in, -outdir/-outdirn, -sp/-spn, -aps/-apsn,
--g/-gn (alone, as LSF's own form), -app/-appn. Each
+-b/-bn, -t/-tn, -L/-Ln, -i/-in, -outdir/-outdirn, -u/-un, -B/-Bn, -N/-Ne/-Nn,
+-x/-xn, -m/-mn, -E/-En, -sp/-spn, -aps/-apsn, -g/-gn (alone, as LSF's own
+form), -app/-appn. Each
 value is checked as bsub checks it (lsfemu.ops.submit's and
 lsfemu.ops.subopts' parsers), against the job's owner and its (new) queue.
 
@@ -32,6 +33,7 @@ import os
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
+from types import SimpleNamespace
 
 from lsfemu.errors import NotModified, NotSubmitted
 from lsfemu.jobstate import FINISHED, PENDING
@@ -97,6 +99,19 @@ class ModifyRequest:
     input_file_n: bool = False
     outdir: str | None = None
     outdir_n: bool = False
+    mail_user: str | None = None
+    mail_user_n: bool = False
+    notify_begin: bool = False
+    notify_begin_n: bool = False
+    notify_end: bool = False
+    notify_exit: bool = False
+    notify_end_n: bool = False
+    exclusive: bool = False
+    exclusive_n: bool = False
+    hosts: str | None = None
+    hosts_n: bool = False
+    pre_exec: str | None = None
+    pre_exec_n: bool = False
     sp: str | None = None
     spn: bool = False
     aps: str | None = None
@@ -120,8 +135,10 @@ _PAIRS = (("queue", "queue_n"), ("nproc", "nproc_n"), ("res_req", "res_req_n"), 
           ("err_over", "err_n"), ("project", "project_n"), ("mem_limit", "mem_limit_n"), ("depend", "depend_n"),
           ("group", "group_n"), ("rerun", "rerun_n"), ("cwd", "cwd_n"), ("description", "description_n"),
           ("begin", "begin_n"), ("term", "term_n"), ("login_shell", "login_shell_n"), ("input_file", "input_file_n"),
-          ("outdir", "outdir_n"), ("job_group", "job_group_n"),
-          ("app", "app_n"))
+          ("outdir", "outdir_n"), ("mail_user", "mail_user_n"), ("notify_begin", "notify_begin_n"),
+          ("notify_end", "notify_end_n"), ("notify_exit", "notify_end_n"), ("exclusive", "exclusive_n"),
+          ("hosts", "hosts_n"), ("pre_exec", "pre_exec_n"),
+          ("job_group", "job_group_n"), ("app", "app_n"))
 _ARRAY_LIMIT = re.compile(r"%([0-9]{1,9})")
 
 
@@ -278,8 +295,9 @@ def _changes(cl, caller: Caller, job, req: ModifyRequest, array: bool) -> tuple[
 
 
 def _submission_fields(cl, job, req: ModifyRequest, attrs: dict, data: dict) -> None:
-    """-Jd, -b, -t, -L, -i, -outdir and their `n` forms, checked as bsub
-    checks them (lsfemu.ops.subopts)."""
+    """-Jd, -b, -t, -L, -i, -outdir, -u, -E, -B, -N, -x, -m and their `n` forms,
+    checked as bsub checks them (lsfemu.ops.subopts, lsfemu.ops.submit); -x
+    and -m against the queue the job will be in."""
     if req.description is not None or req.description_n:
         attrs["description"] = data["description"] = (
             req.description[:subopts.MAX_DESCRIPTION] if req.description is not None else None)
@@ -299,6 +317,40 @@ def _submission_fields(cl, job, req: ModifyRequest, attrs: dict, data: dict) -> 
             attrs[col] = data[key] = subopts.check_path(value) if value is not None else None
     if "input_file" in attrs:
         attrs["input_spooled"] = False
+    if req.mail_user is not None or req.mail_user_n:
+        attrs["mail_user"] = data["mail_user"] = (
+            subopts.check_mail_user(req.mail_user) if req.mail_user is not None else None)
+    if req.pre_exec is not None or req.pre_exec_n:
+        attrs["pre_exec"] = data["pre_exec"] = sub.exec_command(req.pre_exec)
+    _notify(job, req, attrs, data)
+    q = cl.config.queue(attrs.get("queue", job.queue))
+    if req.exclusive or req.hosts is not None:
+        placed = subopts.placement_fields(SimpleNamespace(exclusive=req.exclusive, asked_hosts=req.hosts),
+                                          cl.config, q)
+        for key in ("exclusive", "asked_hosts"):
+            if key in placed:
+                attrs[key] = data[key] = placed[key]
+    if req.exclusive_n:
+        attrs["exclusive"] = data["exclusive"] = False
+    if req.hosts_n:
+        attrs["asked_hosts"] = data["asked_hosts"] = None
+
+
+def _notify(job, req: ModifyRequest, attrs: dict, data: dict) -> None:
+    """-B/-Bn, -N/-Ne/-Nn: the job's notification flags (bsub's "B,N,Ne")."""
+    if not (req.notify_begin or req.notify_begin_n or req.notify_end or req.notify_exit or req.notify_end_n):
+        return
+    flags = set(filter(None, (job.notify or "").split(",")))
+    if req.notify_begin or req.notify_begin_n:
+        flags.discard("B")
+        if req.notify_begin:
+            flags.add("B")
+        data["notify_begin"] = bool(req.notify_begin)
+    if req.notify_end or req.notify_exit or req.notify_end_n:
+        flags -= {"N", "Ne"}
+        flags |= {"N"} if req.notify_end else {"Ne"} if req.notify_exit else set()
+        data["notify_end"] = bool(req.notify_end or req.notify_exit)
+    attrs["notify"] = ",".join(f for f in ("B", "N", "Ne") if f in flags)
 
 
 def _group_and_app(cl, caller: Caller, req: ModifyRequest, attrs: dict, data: dict) -> None:

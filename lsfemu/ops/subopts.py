@@ -100,11 +100,7 @@ def submission_fields(r, now: float) -> dict:
     if r.login_shell is not None:
         out["login_shell"] = check_path(r.login_shell)
     if r.mail_user is not None:
-        if not r.mail_user.strip() or any(ch in r.mail_user for ch in "\0\n/") or r.mail_user.startswith("."):
-            raise NotSubmitted(M.BAD_ARG, r.mail_user if r.mail_user.strip() else None)
-        if len(r.mail_user) > MAX_MAIL_USER:
-            raise NotSubmitted(M.MAIL_USER_TOO_LONG, r.mail_user)
-        out["mail_user"] = r.mail_user
+        out["mail_user"] = check_mail_user(r.mail_user)
     out["notify"] = ",".join(flag for flag, on in (("B", r.notify_begin), ("N", r.notify_end),
                                                    ("Ne", r.notify_exit)) if on)
     out["spooled_input"] = None
@@ -142,6 +138,16 @@ def placement_fields(r, cfg, q) -> dict:
             raise NotSubmitted(M.HOST_NOT_USED_BY_QUEUE, r.asked_hosts.split()[0])
         out["asked_hosts"] = " ".join(r.asked_hosts.split())
     return out
+
+
+def check_mail_user(text: str) -> str:
+    """-u: a mail address or user name (no NUL, newline or slash, not starting with a dot:
+    it names a mailbox file), at most MAX_MAIL_USER characters."""
+    if not text.strip() or any(ch in text for ch in "\0\n/") or text.startswith("."):
+        raise NotSubmitted(M.BAD_ARG, text if text.strip() else None)
+    if len(text) > MAX_MAIL_USER:
+        raise NotSubmitted(M.MAIL_USER_TOO_LONG, text)
+    return text
 
 
 def check_path(text: str) -> str:

@@ -296,3 +296,35 @@ def test_bmod_description_login_shell_input_and_outdir(one_slot):
         assert f"   {item}" in h, item
     r = c.run(["bmod", "-b", "25:00", "2"], user="user1")
     assert (r.err, r.rc) == ("25:00: Bad time specification. Job not modified.\n", 255)
+
+
+def test_bmod_mail_notification_placement_and_pre_exec(lsf_cluster_factory):
+    queues = ("Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 30\nEXCLUSIVE = Y\nEnd Queue\n")
+    c = lsf_cluster_factory(files=dict(ONE_SLOT, **{"lsb.queues": queues}))
+    _pending_pair(c)
+    r = c.run(["bmod", "-u", "someone@example.org", "-B", "-N", "-x", "-m", "hostA", "-E", "true", "2"],
+              user="user1")
+    assert r.out == CHANGED.format(2), r.err
+    text = long(c, 2)
+    assert "Notify when job begins/ends" in text and "Exclusive Execution" in text
+    assert "Specified Hosts <hostA>" in text
+    rows = c.store_rows("SELECT mail_user, notify, exclusive, asked_hosts, pre_exec FROM jobs WHERE id = 2")
+    assert rows == [("someone@example.org", "B,N", 1, "hostA", "true")]
+    h = history(c, 2)
+    for item in ("Hosts change to : hostA", "Job changes to exclusive", "Job will send mail to user when job ends",
+                 "Job will send mail to user when job begins", "Pre exec command changes to : true",
+                 "Mail user changes to : someone@example.org"):
+        assert f"   {item}" in h, item
+    assert c.run("bmod -un -Bn -Ne -xn -mn -En 2", user="user1").rc == 0
+    rows = c.store_rows("SELECT mail_user, notify, exclusive, asked_hosts, pre_exec FROM jobs WHERE id = 2")
+    assert rows == [(None, "Ne", 0, None, None)]
+    text = long(c, 2)
+    assert "Exclusive Execution" not in text and "Specified Hosts" not in text
+    h = history(c, 2)
+    for item in ("Host changes to default:", "Job changes to nonexclusive", "No mail will be to user when job begins",
+                 "Pre exec command is disabled", "Mail user changes to original user"):
+        assert f"   {item}" in h, item
+    assert c.run("bmod -Nn 2", user="user1").rc == 0
+    assert c.store_rows("SELECT notify FROM jobs WHERE id = 2") == [("",)]
+    r = c.run(["bmod", "-m", "nosuchhost", "2"], user="user1")
+    assert (r.err, r.rc) == ("nosuchhost: Bad host name, host group name or cluster name. Job not modified.\n", 255)

@@ -344,6 +344,13 @@ CASES = [
     C(["bmod", "-Jd", "d", "-Jdn", "4"], "You cannot modify and set default at the same time. Job not modified.\n",
       id="bmod-Jd-and-Jdn"),
     C(["bmod", "-Jd", "d", "1"], ONLY_RUNNING, id="bmod-Jd-running-job"),
+    C(["bmod", "-x", "4"], "normal: Queue does not accept EXCLUSIVE jobs. Job not modified.\n",
+      id="bmod-x-queue-not-exclusive"),
+    C(["bmod", "-m", "nosuchhost", "4"], "nosuchhost: Bad host name, host group name or cluster name. "
+      "Job not modified.\n", id="bmod-m-no-such-host"),
+    C(["bmod", "-u", "a/b", "4"], "a/b: Bad argument. Job not modified.\n", id="bmod-u-slash"),
+    C(["bmod", "-B", "-Bn", "4"], "You cannot modify and set default at the same time. Job not modified.\n",
+      id="bmod-B-and-Bn"),
     # ---- job IDs: abc, -1, 0x10, 20 digits, Unicode digits, shell and SQL text ----------------------------
     C(["bkill", "abc"], illegal("abc"), id="bkill-abc"),
     C(["bkill", "-1"], illegal_option("bkill", "1"), id="bkill-negative"),
