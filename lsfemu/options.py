@@ -350,7 +350,8 @@ _BMOD_DESTS = {
     "-in": "input_file_n", "-outdir": "outdir", "-outdirn": "outdir_n", "-u": "mail_user", "-un": "mail_user_n",
     "-B": "notify_begin", "-Bn": "notify_begin_n", "-N": "notify_end", "-Ne": "notify_exit", "-Nn": "notify_end_n",
     "-x": "exclusive", "-xn": "exclusive_n", "-m": "hosts", "-mn": "hosts_n", "-E": "pre_exec", "-En": "pre_exec_n",
-    "-g": "job_group", "-gn": "job_group_n", "-app": "app", "-appn": "app_n",
+    "-g": "job_group", "-gn": "job_group_n", "-app": "app", "-appn": "app_n", "-Ep": "post_exec",
+    "-Epn": "post_exec_n", "-We": "estimate", "-Wen": "estimate_n",
 }
 _BMOD_ROWS = (
     tuple((r[0], _BMOD_DESTS.get(r[0])) + tuple(r[2:]) for r in _BSUB_ROWS if r[0] not in _BMOD_NOT_FROM_BSUB)
@@ -394,7 +395,7 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
        alternatives=("-sp -spn", "-aps -apsn", "-cwd -cwdn", "-e -eo -en", "-G -Gn", "-J -Jn", "-M -Mn",
                      "-n -nn", "-o -oo -on", "-P -Pn", "-q -qn", "-R -Rn", "-r -rn", "-W -Wn", "-w -wn", "-Jd -Jdn", "-b -bn", "-t -tn",
                      "-L -Ln", "-i -in", "-outdir -outdirn", "-u -un", "-B -Bn", "-N -Ne -Nn", "-x -xn",
-                     "-E -En")),
+                     "-E -En", "-Ep -Epn", "-We -Wen")),
     _g("bkill", (
         ("-l", "list_signals", None), ("-b", None, None), ("-C", None, "kill_reason"), ("-d", "as_done", None),
         ("-s", "sig", "signal_value | -s signal_name"), ("-r", "remove", None),

@@ -272,6 +272,8 @@ def job_modify(
     deleted: int = 0,
     job_group: str | None = None,
     app: str | None = None,
+    post_exec_cmd: str | None = None,
+    runtime_estimate_s: int | None = None,
 ) -> JobModify2:
     """A JOB_MODIFY2 record for one bmod call, with the option bits set for
     the parameters given (``None`` = not changed). ``deleted`` holds the
@@ -344,6 +346,14 @@ def job_modify(
         if value is not None:  # "" is the `n` form (-gn, -appn)
             (options3, del_options3) = (options3 | bit, del_options3) if value else (options3, del_options3 | bit)
             kw[field] = value
+    if post_exec_cmd is not None:  # (-Epn: "" with the bit in del_options)
+        (options, del_options) = ((options | lsbatch.SUB_POST_EXEC, del_options) if post_exec_cmd
+                                  else (options, del_options | lsbatch.SUB_POST_EXEC))
+        kw["post_exec_cmd"] = post_exec_cmd
+    if runtime_estimate_s is not None:  # (-Wen: 0 with the bit in del_options3)
+        (options3, del_options3) = ((options3 | lsbatch.SUB3_RUNTIME_EST, del_options3) if runtime_estimate_s
+                                    else (options3, del_options3 | lsbatch.SUB3_RUNTIME_EST))
+        kw["runtime_estimate"] = runtime_estimate_s
     jid = f"{job_id}[{array_index}]" if array_index else str(job_id)
     return JobModify2(
         event_time=event_time, job_id_str=jid, options=options | SUB_MODIFY, options2=options2,
@@ -428,6 +438,10 @@ def _modify_kwargs(data: dict) -> dict[str, Any]:
     for key in ("job_group", "app"):
         if key in data:
             kw[key] = data[key] or ""
+    if "post_exec" in data:
+        kw["post_exec_cmd"] = data["post_exec"] or ""
+    if "estimate" in data:
+        kw["runtime_estimate_s"] = int(round(float(data["estimate"]) * 60)) if data["estimate"] is not None else 0
     if deleted:
         kw["deleted"] = deleted
     return kw

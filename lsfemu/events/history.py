@@ -224,6 +224,8 @@ def modify_items(rec: JobModify2) -> list[str]:
         items.append(f"Resource requirement changes to: {rec.res_req}")
     if o & lsbatch.SUB_PRE_EXEC:
         items.append(f"Pre exec command changes to : {rec.pre_exec_cmd}")
+    if o & lsbatch.SUB_POST_EXEC:
+        items.append(f"Post exec command changes to : {rec.post_exec_cmd}")
     if o & lsbatch.SUB_LOGIN_SHELL:
         items.append(f"Log shell changes to : {rec.login_shell}")
     if o & lsbatch.SUB_MAIL_USER:
@@ -236,6 +238,8 @@ def modify_items(rec: JobModify2) -> list[str]:
         items.append(f"Job CWD changes to : {rec.cwd}")
     if rec.options3 & lsbatch.SUB3_OUTDIR:
         items.append(f"Output directory changes to : {rec.outdir}")
+    if rec.options3 & lsbatch.SUB3_RUNTIME_EST:
+        items.append(f"Runtime estimation changes to : {rec.runtime_estimate // 60} (minutes)")
     if rec.options3 & lsbatch.SUB3_JOB_GROUP:
         items.append(f"Job group changes to : {rec.job_group}")
     if rec.options3 & lsbatch.SUB3_APP:
@@ -271,6 +275,7 @@ def modify_items(rec: JobModify2) -> list[str]:
                       (lsbatch.SUB_DEPEND_COND, "No dependances condition"),
                       (lsbatch.SUB_RES_REQ, "No  resource requirement"),  # (two blanks: OpenLava's text)
                       (lsbatch.SUB_PRE_EXEC, "Pre exec command is disabled"),
+                      (lsbatch.SUB_POST_EXEC, "Post exec command is disabled"),
                       (lsbatch.SUB_LOGIN_SHELL, "Log shell changes to default"),
                       (lsbatch.SUB_MAIL_USER, "Mail user changes to original user"),
                       (lsbatch.SUB_PROJECT_NAME, "Project name changes to default"),
@@ -282,6 +287,8 @@ def modify_items(rec: JobModify2) -> list[str]:
         items.append("Job CWD changes to default")
     if rec.del_options3 & lsbatch.SUB3_OUTDIR:
         items.append("Output directory changes to default")
+    if rec.del_options3 & lsbatch.SUB3_RUNTIME_EST:
+        items.append("Runtime estimation is removed")
     if rec.del_options3 & lsbatch.SUB3_JOB_GROUP:
         items.append("Job group changes to default")
     if rec.del_options3 & lsbatch.SUB3_APP:

@@ -100,6 +100,7 @@ SUB_PROJECT_NAME = 0x2000000
 SUB_INTERACTIVE = 0x4000000
 SUB_PTY = 0x8000000
 SUB_PTY_SHELL = 0x10000000
+SUB_POST_EXEC = 0x40000000  # [OL lsbatch.h]; bmod -Ep (JOB_MODIFY2's post_exec_cmd is lsfemu's tail)
 
 # ``options2`` bits (SUB2_*) [OL]
 SUB2_HOLD = 0x01
@@ -125,7 +126,8 @@ SUB3_CWD = 0x02
 SUB3_DESCRIPTION = 0x04  # bmod -Jd / -Jdn (the text in the tail's job_description)
 SUB3_OUTDIR = 0x08  # bmod -outdir / -outdirn (the tail's outdir)
 SUB3_JOB_GROUP = 0x10  # bmod -g / -gn; the group in JOB_MODIFY2's job_group
-SUB3_APP = 0x20  # bmod -app / -appn; the profile in JOB_MODIFY2's app
+SUB3_APP = 0x20
+SUB3_RUNTIME_EST = 0x40  # bmod -We / -Wen; the estimate (seconds) in JOB_MODIFY2's runtime_estimate  # bmod -app / -appn; the profile in JOB_MODIFY2's app
 #: numProcessors in JOB_MODIFY2: -n not given / bmod -nn [OL lsbatch.h]
 DEFAULT_NUMPRO = 2147483647 - 1
 DEL_NUMPRO = 2147483647

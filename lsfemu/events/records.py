@@ -349,6 +349,8 @@ class JobModify2(Record):
     outdir: str = ""
     job_group: str = ""
     app: str = ""
+    post_exec_cmd: str = ""
+    runtime_estimate: int = 0
     _SCHEMA: ClassVar[tuple[_F, ...]] = (
         _F("job_id_str", "s"),
         _F("options", "i"),
@@ -401,6 +403,8 @@ class JobModify2(Record):
         _F("outdir", "s", optional=True),
         _F("job_group", "s", optional=True),
         _F("app", "s", optional=True),
+        _F("post_exec_cmd", "s", optional=True),
+        _F("runtime_estimate", "i", optional=True),
     )
 
     @property

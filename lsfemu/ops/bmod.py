@@ -5,7 +5,7 @@ unless every check passes. One call is one JOB_MODIFY2 record per job.
 What bmod may change here: -q/-qn, -n/-nn, -R/-Rn, -W/-Wn, -J/-Jn, -o/-oo/-on,
 -e/-eo/-en, -P/-Pn, -M/-Mn, -w/-wn, -G/-Gn, -Z, -r/-rn, -cwd/-cwdn, -Jd/-Jdn,
 -b/-bn, -t/-tn, -L/-Ln, -i/-in, -outdir/-outdirn, -u/-un, -B/-Bn, -N/-Ne/-Nn,
--x/-xn, -m/-mn, -E/-En, -sp/-spn, -aps/-apsn, -g/-gn (alone, as LSF's own
+-x/-xn, -m/-mn, -E/-En, -Ep/-Epn, -We/-Wen, -sp/-spn, -aps/-apsn, -g/-gn (alone, as LSF's own
 form), -app/-appn. Each
 value is checked as bsub checks it (lsfemu.ops.submit's and
 lsfemu.ops.subopts' parsers), against the job's owner and its (new) queue.
@@ -112,6 +112,10 @@ class ModifyRequest:
     hosts_n: bool = False
     pre_exec: str | None = None
     pre_exec_n: bool = False
+    post_exec: str | None = None
+    post_exec_n: bool = False
+    estimate: str | None = None
+    estimate_n: bool = False
     sp: str | None = None
     spn: bool = False
     aps: str | None = None
@@ -137,7 +141,8 @@ _PAIRS = (("queue", "queue_n"), ("nproc", "nproc_n"), ("res_req", "res_req_n"), 
           ("begin", "begin_n"), ("term", "term_n"), ("login_shell", "login_shell_n"), ("input_file", "input_file_n"),
           ("outdir", "outdir_n"), ("mail_user", "mail_user_n"), ("notify_begin", "notify_begin_n"),
           ("notify_end", "notify_end_n"), ("notify_exit", "notify_end_n"), ("exclusive", "exclusive_n"),
-          ("hosts", "hosts_n"), ("pre_exec", "pre_exec_n"),
+          ("hosts", "hosts_n"), ("pre_exec", "pre_exec_n"), ("post_exec", "post_exec_n"),
+          ("estimate", "estimate_n"),
           ("job_group", "job_group_n"), ("app", "app_n"))
 _ARRAY_LIMIT = re.compile(r"%([0-9]{1,9})")
 
@@ -322,6 +327,11 @@ def _submission_fields(cl, job, req: ModifyRequest, attrs: dict, data: dict) -> 
             subopts.check_mail_user(req.mail_user) if req.mail_user is not None else None)
     if req.pre_exec is not None or req.pre_exec_n:
         attrs["pre_exec"] = data["pre_exec"] = sub.exec_command(req.pre_exec)
+    if req.post_exec is not None or req.post_exec_n:
+        attrs["post_exec"] = data["post_exec"] = sub.exec_command(req.post_exec)
+    if req.estimate is not None or req.estimate_n:
+        attrs["est_runtime_min"] = data["estimate"] = (
+            sub.parse_runlimit(req.estimate, estimate=True) if req.estimate is not None else None)
     _notify(job, req, attrs, data)
     q = cl.config.queue(attrs.get("queue", job.queue))
     if req.exclusive or req.hosts is not None:

@@ -328,3 +328,20 @@ def test_bmod_mail_notification_placement_and_pre_exec(lsf_cluster_factory):
     assert c.store_rows("SELECT notify FROM jobs WHERE id = 2") == [("",)]
     r = c.run(["bmod", "-m", "nosuchhost", "2"], user="user1")
     assert (r.err, r.rc) == ("nosuchhost: Bad host name, host group name or cluster name. Job not modified.\n", 255)
+
+
+def test_bmod_post_exec_and_runtime_estimate(one_slot):
+    c = one_slot
+    _pending_pair(c)
+    assert c.run(["bmod", "-Ep", "echo post", "-We", "30", "2"], user="user1").out == CHANGED.format(2)
+    assert "Post-execute Command <echo post>" in long(c, 2)
+    assert c.run("bjobs -noheader -o estimated_run_time 2").out.strip() == "1800"
+    assert c.store_rows("SELECT post_exec, est_runtime_min FROM jobs WHERE id = 2") == [("echo post", 30.0)]
+    h = history(c, 2)
+    assert "   Post exec command changes to : echo post" in h and "   Runtime estimation changes to : 30 (minutes)" in h
+    assert c.run("bmod -Epn -Wen 2", user="user1").rc == 0
+    assert c.store_rows("SELECT post_exec, est_runtime_min FROM jobs WHERE id = 2") == [(None, None)]
+    h = history(c, 2)
+    assert "   Post exec command is disabled" in h and "   Runtime estimation is removed" in h
+    r = c.run(["bmod", "-We", "abc", "2"], user="user1")
+    assert (r.out, r.rc) == ("", 255) and r.err.endswith(". Job not modified.\n")

@@ -255,7 +255,7 @@ def test_job_modify_builder_sets_bits():
     rec = job_modify(108, event_time=T, user_name="user1", aps_string="system=10")
     assert rec.options3 == lsbatch.SUB3_APS and rec.job_id_str == "108"
     line = codec.encode(rec)
-    assert line.endswith(' 1 0 "system=10" "" "" "" "" ""')
+    assert line.endswith(' 1 0 "system=10" "" "" "" "" "" "" 0')
     assert fastdecode.decode(line) == rec
     rec = job_modify(108, event_time=T, user_name="u", array_index=2, queue="short",
                      user_priority=10, run_limit_s=600, aps_delete=True)

@@ -349,6 +349,7 @@ CASES = [
     C(["bmod", "-m", "nosuchhost", "4"], "nosuchhost: Bad host name, host group name or cluster name. "
       "Job not modified.\n", id="bmod-m-no-such-host"),
     C(["bmod", "-u", "a/b", "4"], "a/b: Bad argument. Job not modified.\n", id="bmod-u-slash"),
+    C(["bmod", "-We", "0", "4"], re.compile(r".+\. Job not modified\.\n\Z"), id="bmod-We-zero"),
     C(["bmod", "-B", "-Bn", "4"], "You cannot modify and set default at the same time. Job not modified.\n",
       id="bmod-B-and-Bn"),
     # ---- job IDs: abc, -1, 0x10, 20 digits, Unicode digits, shell and SQL text ----------------------------
