@@ -127,6 +127,7 @@ class _Watch:
         self.call, self.jid, self.stdin_free = call, jid, stdin_free
         self.token, self.out_off, self.err_off, self.mode = "-", "0", "0", "-"
         self.inp: _Input | None = None
+        self.saved_int: list = []  # SIGINT's handler before bsub took it for the job (once taken)
 
     def look(self) -> tuple[int | None, bool]:
         """One look: what it brought printed; (the exit code once the job has
@@ -155,6 +156,8 @@ class _Watch:
             return 255, True
         self.token, code, self.out_off, self.err_off = fields[:4]
         nmsg, nout, self.mode = int(fields[4]), int(fields[5]), fields[6]
+        if self.mode in TALKING and not self.saved_int:
+            self.saved_int.append(_take_sigint())  # before the job's output shows: Ctrl-C may follow it
         if inp is None and self.mode in TALKING and self.stdin_free:
             self.inp = _Input(raw=self.mode != "I")
         msg, text, errtext = rest[:nmsg], rest[nmsg:nmsg + nout], rest[nmsg + nout:]
@@ -202,3 +205,26 @@ def wait(call, jid: int, stdin_free: bool) -> int:
     finally:
         if w.inp is not None:
             w.inp.restore()
+        if w.saved_int:
+            _give_sigint(w.saved_int[0])
+
+
+def _take_sigint():
+    """Ctrl-C reaches an interactive bsub's job even when bsub was started with
+    SIGINT ignored (a background command of a shell without job control, a CI
+    runner, nohup): Python then installs no KeyboardInterrupt handler, and
+    Ctrl-C was lost while the job ran on to its end. nios sets its handler
+    whatever it inherited (OpenLava's nios: Signal_(SIGINT, PassSig)); so does
+    bsub -I, -Ip, -Is. The handler it replaced, to be restored."""
+    try:
+        return signal.signal(signal.SIGINT, signal.default_int_handler)
+    except (ValueError, OSError):  # not the main thread (bsub run in-process): left as it is
+        return None
+
+
+def _give_sigint(handler) -> None:
+    if handler is not None:
+        try:
+            signal.signal(signal.SIGINT, handler)
+        except (ValueError, OSError, TypeError):
+            pass

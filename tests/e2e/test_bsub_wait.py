@@ -230,6 +230,18 @@ def test_I_streams_output_as_the_job_runs_and_exits_with_its_code(wall):
     assert c.run("bkill 5", user="user1").rc == 0
 
 
+def test_I_passes_Ctrl_C_on_even_when_started_with_SIGINT_ignored(wall):
+    # a background command of a shell without job control (or a CI runner) inherits SIGINT
+    # ignored; nios takes SIGINT whatever it inherited, so Ctrl-C still reaches the job
+    c = wall
+    p = start_bsub(c, ["-I", "echo started; sleep 30"], preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    read_until(p.stdout, b"started\n")
+    p.send_signal(signal.SIGINT)
+    finish(p)
+    assert p.returncode == 130
+    assert c.run("bjobs -a -noheader -o 'stat exit_code' 1", user="user1").out.split() == ["EXIT", "130"]
+
+
 def test_I_passes_input_and_Ip_runs_on_a_terminal(wall):
     c = wall
     r = c.run(["bsub", "-I", "tr a-z A-Z; exit 2"], user="user1", stdin="hello\nworld\n")
