@@ -136,10 +136,11 @@ def parse(g: Grammar, argv: list[str]) -> tuple[dict, list[str]]:
             _set(values, last, argv[i + 1])
             i += 2
             continue
-        for o in sorted((o for o in g.opts if o.value is None and w.startswith(o.flag)),
-                        key=lambda o: -len(o.flag))[:1]:
-            _refuse_unbuilt(o)
-            raise OptionError("no_argument", o.flag)
+        switch = max((o for o in g.opts if o.value is None and w.startswith(o.flag)),
+                     key=lambda o: len(o.flag), default=None)
+        if switch is not None:  # a switch with letters after it
+            _refuse_unbuilt(switch)
+            raise OptionError("no_argument", switch.flag)
         raise OptionError("illegal", w)
     if g.args_dest is not None:
         values[g.args_dest] = args

@@ -1,4 +1,4 @@
-"""bjobs: the typer signature; the jobs selected by `ops.query` (as LSF does)
+"""bjobs: the command function (its options: lsfemu.options); the jobs selected by `ops.query` (as LSF does)
 go to the renderers, with the -aps values and the kept -aps text.
 
 Selection: by default the caller's unfinished jobs; -a adds jobs finished
@@ -25,7 +25,6 @@ from lsfemu.render import bjobs as R
 from lsfemu.render.bjobs import array_table
 from lsfemu.render import messages
 from lsfemu.views import JobView
-
 
 
 #: the job columns the tables (default, -p, -s, -aps, -w) print

@@ -1,4 +1,4 @@
-"""bsub's typer signature: the command comes from the arguments, or, when
+"""bsub's command function (its options: lsfemu.options): the command comes from the arguments, or, when
 there are none, from the script on stdin, whose `#BSUB` lines carry options
 (command-line options win); `ops.submit` checks and stores it; the answer is
 `Job <N> is submitted to [default ]queue <q>.` or `... Job not submitted.`.
@@ -17,8 +17,6 @@ from lsfemu.errors import NotSubmitted
 from lsfemu.ops import submit as ops
 from lsfemu.render import messages as M
 from lsfemu.render.command import join_words, script_command
-
-
 
 
 def parse_script(text: str) -> tuple[list[str], str]:

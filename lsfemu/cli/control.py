@@ -72,8 +72,6 @@ def _signal_number(spec: str) -> tuple[str, int] | None:
         return None
 
 
-
-
 def bkill(
     list_signals: bool = False,
     as_done: bool = False,
@@ -108,6 +106,11 @@ def bkill(
                                signal, remove=remove, as_done=as_done))
 
 
+def _selected(op, job_ids, user, queue, name, job_group, host, app) -> None:
+    """bstop's and bresume's body: the jobs their options select, the operation on them."""
+    c = ctx()
+    _need_selection(job_ids, user, queue, name, job_group, host, app)
+    answer(c, lambda: op(c.cluster, c.caller, selection(job_ids, user, queue, name, job_group, host, app=app)))
 
 
 def bstop(
@@ -119,12 +122,7 @@ def bstop(
     app: Optional[str] = None,
     job_ids: Optional[list[str]] = None,
 ) -> None:
-    c = ctx()
-    _need_selection(job_ids, user, queue, name, job_group, host, app)
-    answer(c, lambda: ops.stop(c.cluster, c.caller, selection(job_ids, user, queue, name, job_group, host,
-                                                                   app=app)))
-
-
+    _selected(ops.stop, job_ids, user, queue, name, job_group, host, app)
 
 
 def bresume(
@@ -136,12 +134,7 @@ def bresume(
     app: Optional[str] = None,
     job_ids: Optional[list[str]] = None,
 ) -> None:
-    c = ctx()
-    _need_selection(job_ids, user, queue, name, job_group, host, app)
-    answer(c, lambda: ops.resume(c.cluster, c.caller, selection(job_ids, user, queue, name, job_group, host,
-                                                                   app=app)))
-
-
+    _selected(ops.resume, job_ids, user, queue, name, job_group, host, app)
 
 
 def bswitch(
@@ -159,8 +152,6 @@ def bswitch(
     _need_selection(args, user, queue, name, host=host)
     sel = selection(args, user, queue, name, host=host)
     answer(c, lambda: ops.switch(c.cluster, c.caller, sel, dest), dest)
-
-
 
 
 def bmig(

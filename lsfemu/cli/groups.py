@@ -19,7 +19,6 @@ from lsfemu.render import messages
 from lsfemu.render.fairshare import share_info_block
 
 
-
 def bugroup(
     long: bool = False,
     wide: bool = False,
@@ -52,8 +51,6 @@ def bugroup(
     c.out.append(f"{'GROUP_NAME':<{width}}USERS\n")
     for g in rows:
         c.out.append(f"{g.name:<{width}}{' '.join(g.members)}\n")
-
-
 
 
 def bhpart(

@@ -1,5 +1,5 @@
-"""Cluster information: bqueues, bparams, bhosts, busers, lsid: their typer
-signatures; `ops.info` builds the plain views (configuration and live job
+"""Cluster information: bqueues, bparams, bhosts, busers, lsid: their command
+functions (options: lsfemu.options); `ops.info` builds the plain views (configuration and live job
 counts) and `lsfemu.render` makes the text.
 """
 
@@ -20,8 +20,6 @@ from lsfemu.render import messages
 from lsfemu.render import lsid as RL
 from lsfemu.render.aps import aps_table
 from lsfemu.render.fairshare import fairshare_section, share_info_block
-
-
 
 
 def bqueues(
@@ -66,14 +64,10 @@ def queue_sections(c: Ctx, recursive: bool = False) -> dict[str, str]:
     return out
 
 
-
-
 def bparams(long: bool = False) -> None:
     c = ctx()
     pv = ops.params_view(c.cluster.config)
     c.out.append(RP.long(pv) if long else RP.short(pv))
-
-
 
 
 def bhosts(
@@ -89,8 +83,6 @@ def bhosts(
     c.out.append(RH.table(views, wide=wide))
 
 
-
-
 def busers(
     wide: bool = False,
     names: Optional[list[str]] = None,
@@ -102,8 +94,6 @@ def busers(
         c.error(messages.error_text(e))
         return
     c.out.append(RU.table(views, wide=wide))
-
-
 
 
 def lsid() -> None:

@@ -18,7 +18,6 @@ from lsfemu.ops import modify as ops
 from lsfemu.render import messages
 
 
-
 def _job_ref(c: Ctx, args: list[str] | None) -> tuple | None:
     """The single job bmod names ((job ID, index ranges, as typed)), or None after printing LSF's error."""
     if not args:
@@ -163,18 +162,12 @@ def _move(c: Ctx, args: list[str] | None, to_top: bool) -> None:
     c.err.append(messages.moved(ids[0][2], moved.position, top=to_top) + "\n")
 
 
-
-
 def btop(args: Optional[list[str]] = None) -> None:
     _move(ctx(), args, True)
 
 
-
-
 def bbot(args: Optional[list[str]] = None) -> None:
     _move(ctx(), args, False)
-
-
 
 
 def brequeue(
