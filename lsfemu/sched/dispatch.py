@@ -24,6 +24,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
+from lsfemu.sched import hostres, placement
+
 # LSF's pending reason texts (the non-host ones are printed with a trailing ';').
 NEW_JOB = "New job is waiting for scheduling"
 QUEUE_INACTIVE = "The queue is inactivated by the administrator"
@@ -38,7 +40,7 @@ ADMIN_STOP = "The job was suspended by LSF admin or root while pending"
 # Host-based reasons.
 HOST_CLOSED = "Closed by LSF administrator"
 HOST_JOB_LIMIT = "Job slot limit reached"
-HOST_LESS_SLOTS = "Not enough job slot(s)"
+HOST_LESS_SLOTS = placement.LESS_SLOTS
 QUEUE_HOST_LIMIT = "Queue's per-host job slot limit reached"
 QUEUE_PROC_LIMIT = "Queue's per-CPU job slot limit reached"
 NOT_USABLE = "Not usable to the queue"
@@ -47,7 +49,8 @@ HOST_EXCLUSIVE = "Running an exclusive job"  # bsub -x: a host an exclusive job 
 EXCL_NOT_SATISFIED = "Job's requirement for exclusive execution not satisfied"  # -x: the host has jobs
 JUST_STARTED = "Just started a job recently"
 HOST_UNREACH = "Unable to reach slave batch server"
-NO_SPAN = "Not enough processors to meet the job's spanning requirement"
+NO_SPAN = placement.NO_SPAN
+RES_REQ = placement.RES_REQ  # select[] fails on the host (PEND_HOST_RES_REQ)
 # Job-level reasons decided before the pass (dependencies, lsfemu.sched.depend)
 # or in it (the %N limit of a job array).
 DEPEND = "Job dependency condition not satisfied"
@@ -82,6 +85,10 @@ class PendingJob:
     groups: tuple[str, ...] | None = field(default=None, init=False)
     # bsub -m / -x: a sched.hostpick.Placement, set by the caller (None: any host of its queue, shared)
     place: Any = field(default=None, init=False)
+    alternative: int = field(default=0, init=False)  # the requirement's alternative it started with
+    # its effective resource requirement, a sched.placement.Req (None: any host
+    # with free slots); set through require(), which keys its refusals by it too
+    req: Any = field(default=None, init=False)
 
     def __post_init__(self) -> None:
         # made once per job (the pass keeps it between passes); the pass reads
@@ -89,6 +96,11 @@ class PendingJob:
         # object per distinct value (a queue's jobs share a handful).
         self.key = (self.job_id, self.array_index)
         self.fit = sys.intern(f"{self.queue}\0{self.user}\0{self.slots}")
+
+    def require(self, req: Any) -> None:
+        """Give the job its compiled requirement (jobs sharing one share their refusals)."""
+        self.req = req
+        self.fit = sys.intern(f"{self.queue}\0{self.user}\0{self.slots}\0{req.key}")
 
 
 @dataclass
@@ -121,6 +133,22 @@ class HostInfo:
     accept_once: bool = False
     failed: bool = False  # lsfemu host fail
     exclusive: bool = False  # an exclusive job (bsub -x) runs there: no other job may
+    # Resources (issue 19): its sched.hostres.HostResources (None: slots only),
+    # its load indices, and what it has left to reserve (mem, swp, tmp, numeric
+    # resources; the running jobs' reservations taken off); `avail` changes
+    # as the pass starts jobs there, and `view` is what select[] reads of it
+    res: Any = None
+    load: dict = field(default_factory=dict)
+    avail: dict = field(default_factory=dict)
+    _view: dict | None = field(default=None, repr=False)
+
+    def view(self) -> dict:
+        """What select[] and order[] read of the host now (memory available after reservations)."""
+        v = self._view
+        if v is None:
+            v = self._view = hostres.namespace(self.res, {**self.load, **self.avail}) if self.res is not None \
+                else {"hname": self.name, **self.load, **self.avail}
+        return v
 
 
 @dataclass
@@ -345,17 +373,26 @@ def _try_start(job: PendingJob, inp: PassInput, reasons: dict,
         if u + n > limit:
             reasons[key] = [USER_JOB_LIMIT if u >= limit else USER_PJOB_LIMIT]
             return None
+    room_key = (job.queue, n, job.req.key if job.req is not None else None)
     if no_room is not None and job.place is None:
-        why = no_room.get((job.queue, n))
+        why = no_room.get(room_key)
         if why is not None:
             reasons[key] = why
             return None
-    alloc, host_reasons = _allocate(job, q, inp.hosts)
+    alloc, host_reasons, alternative = _allocate(job, q, inp.hosts)
     if alloc is None:
         why = reasons[key] = _host_reason(host_reasons) or [NO_SPAN]
         if no_room is not None and job.place is None:
-            no_room[(job.queue, n)] = why
+            no_room[room_key] = why
         return None
+    if job.req is not None:
+        job.alternative = alternative
+        for h, amounts in placement.reservation(job.req, alternative, alloc, n).items():
+            hi = inp.hosts[h]
+            for name, amount in amounts.items():
+                if name in hi.avail:
+                    hi.avail[name] -= amount
+            hi._view = None
     if job.place is not None and job.place.exclusive:
         for h in set(alloc):
             inp.hosts[h].exclusive = True
@@ -375,11 +412,13 @@ def _try_start(job: PendingJob, inp: PassInput, reasons: dict,
     return alloc
 
 
-def _allocate(job: PendingJob, q: QueueInfo, hosts: dict[str, HostInfo]) -> tuple[list[str] | None, dict[str, int]]:
-    """Take free slots host by host (cluster order) until the job has enough.
+def _allocate(job: PendingJob, q: QueueInfo, hosts: dict[str, HostInfo]) -> tuple[list[str] | None, dict[str, int], int]:
+    """Take free slots host by host (cluster order, or as the job's
+    requirement says: sched.placement) until the job has enough.
 
-    Returns the allocation (one host per slot) or None with the count of hosts
-    per reason that could not contribute.
+    Returns the allocation (one host per slot), the count of hosts per reason
+    that could not contribute, and the requirement's alternative used (-1:
+    not placed, 0 without a requirement).
     """
     free_by_host: list[tuple[str, int]] = []
     why: dict[str, int] = {}
@@ -435,14 +474,24 @@ def _allocate(job: PendingJob, q: QueueInfo, hosts: dict[str, HostInfo]) -> tupl
             continue
         free_by_host.append((name, job.slots if free is None else free))
     need = job.slots
+    if job.req is not None:
+        cands = [placement.Cand(name, free, hosts[name].view(), hosts[name].avail,
+                                hosts[name].res.ncpus if hosts[name].res is not None else hosts[name].ncpus)
+                 for name, free in free_by_host]
+        alloc_r, alternative, req_why = placement.fit(job.req, need, cands)
+        if alloc_r is not None:
+            return alloc_r, why, alternative
+        for reason, count in req_why.items():
+            why[reason] = why.get(reason, 0) + count
+        return None, why, -1
     alloc: list[str] = []
     for name, free in free_by_host:
         take = min(free, need - len(alloc))
         alloc.extend([name] * take)
         if len(alloc) == need:
-            return alloc, why
+            return alloc, why, 0
     if free_by_host:
         # Some hosts had room, but not enough in all for this job.
         for name, _ in free_by_host:
             note(HOST_LESS_SLOTS)
-    return None, why
+    return None, why, -1
