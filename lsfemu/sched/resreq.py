@@ -57,14 +57,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from lsfemu.sched import select
+
 BAD_RESREQ = "Bad resource requirement syntax"
 
 SECTIONS = ("select", "order", "rusage", "span", "same", "cu", "affinity")
 _BLOCK_KEYS = {"duration", "decay", "threshold"}
-_UNIT_MB = {
-    "k": 1 / 1024, "kb": 1 / 1024, "m": 1.0, "mb": 1.0, "g": 1024.0, "gb": 1024.0,
-    "t": 1024.0**2, "tb": 1024.0**2, "p": 1024.0**3, "pb": 1024.0**3, "e": 1024.0**4, "eb": 1024.0**4,
-}
+_UNIT_MB = select.UNIT_MB
 _MEMORY_KEYS = {"mem", "swp", "tmp"}
 _NUMBER = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
 _AMOUNT_RE = re.compile(rf"^({_NUMBER})\s*([A-Za-z]*)$")
@@ -202,72 +201,15 @@ def _name(text: str, what: str) -> str:
 
 # --- select[] -----------------------------------------------------------------
 
-_SELECT_TOKEN = re.compile(
-    r"\s*(?:(?P<num>(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?(?:[KkMmGgTtPpEe][Bb]?)?(?![A-Za-z0-9_]))"
-    r"|(?P<name>[A-Za-z_][A-Za-z0-9_.\-]*)|(?P<str>\"[^\"]*\"|'[^']*')"
-    r"|(?P<op>==|!=|<=|>=|&&|\|\||[<>!()+\-*/,]))")
-
-
-def _select_tokens(text: str) -> list[tuple[str, str]]:
-    out: list[tuple[str, str]] = []
-    i = 0
-    while i < len(text):
-        if text[i:].strip() == "":
-            break
-        m = _SELECT_TOKEN.match(text, i)
-        if m is None:
-            raise ResReqError(f"bad select expression near {text[i:].strip()[:20]!r}")
-        kind = m.lastgroup or "op"
-        out.append((kind, m.group(kind)))
-        i = m.end()
-    return out
-
-
 def check_select(text: str) -> None:
-    """A select expression (``select[...]``'s body or a bare select string)."""
-    toks = _select_tokens(text)
-    if not toks:
+    """A select expression (``select[...]``'s body or a bare select string):
+    its syntax, as select.py compiles it (the names are the caller's to check)."""
+    if not text.strip():
         raise ResReqError("empty select expression")
-    pos = 0
-
-    def peek() -> str | None:
-        return toks[pos][1] if pos < len(toks) else None
-
-    def take(value: str | None = None) -> tuple[str, str]:
-        nonlocal pos
-        if pos >= len(toks) or (value is not None and toks[pos][1] != value):
-            raise ResReqError(f"bad select expression {text.strip()!r}")
-        pos += 1
-        return toks[pos - 1]
-
-    def expr(level: int) -> None:
-        # levels: 0 ||, 1 &&, 2 comparison, 3 + -, 4 * /, 5 unary
-        ops = ({"||"}, {"&&"}, {"==", "!=", "<", "<=", ">", ">="}, {"+", "-"}, {"*", "/"})
-        if level == 5:
-            if peek() in ("!", "-"):
-                take()
-                expr(5)
-                return
-            kind, value = take()
-            if value == "(":
-                expr(0)
-                take(")")
-            elif kind == "name" and value == "defined":
-                take("(")
-                if take()[0] != "name":
-                    raise ResReqError("defined() needs a resource name")
-                take(")")
-            elif kind not in ("num", "name", "str"):
-                raise ResReqError(f"bad select expression {text.strip()!r}")
-            return
-        expr(level + 1)
-        while peek() in ops[level] and toks[pos][0] == "op":
-            take()
-            expr(level + 1)
-
-    expr(0)
-    if pos != len(toks):
-        raise ResReqError(f"bad select expression {text.strip()!r}")
+    try:
+        select.compile_select(text, "")
+    except select.SelectError as e:
+        raise ResReqError(e.detail) from None
 
 
 # --- order[], span[], same[], cu[], affinity[] ----------------------------------
