@@ -16,7 +16,7 @@ from lsfemu.config.lexer import Reporter, logical_lines, show, unquote
 from lsfemu.config.model import ConfigIssue
 from lsfemu.config.values import to_bool, to_int
 
-LSB_FILES = ("lsb.params", "lsb.queues", "lsb.users", "lsb.hosts", "lsb.applications")
+LSB_FILES = ("lsb.params", "lsb.queues", "lsb.users", "lsb.hosts", "lsb.applications", "lsb.resources")
 
 _CONF_KV = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$", re.DOTALL)
 _CLUSTER_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")

@@ -175,6 +175,8 @@ class ClusterConfig:
     host_partitions: dict[str, dict[str, str]] = field(default_factory=dict)
     # lsb.applications: application profiles by name, in file order (bsub -app, bapp).
     applications: dict[str, AppConf] = field(default_factory=dict)
+    # lsb.resources: the resource allocation limits (config.lsb_resources.LimitConf), in file order.
+    limits: list = field(default_factory=list)
     # Paths of the files actually read: "lsf.conf", "lsf.cluster", "lsb.params", ... -> path.
     files: dict[str, str] = field(default_factory=dict)
 

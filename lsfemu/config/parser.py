@@ -6,7 +6,7 @@ QUEUE_GROUP name real queues, HOSTS name real hosts, ...) and builds the
 typed `lsfemu.config.model.ClusterConfig`. The meaning of every key, column
 and section is in the file's module: `lsf_conf` (lsf.conf, and where the
 other files are), `lsf_cluster`, `lsb_params`, `lsb_queues`, `lsb_users`,
-`lsb_hosts`, `lsb_applications`; what they share (reading, sections, value conversions) is in
+`lsb_hosts`, `lsb_applications`, `lsb_resources`; what they share (reading, sections, value conversions) is in
 `values`.
 
 Public API: `load(envdir)` (raises `ConfigError` on fatal issues), `check(envdir)`
@@ -30,6 +30,7 @@ from lsfemu.config.lsb_applications import parse_applications
 from lsfemu.config.lsb_hosts import parse_hosts
 from lsfemu.config.lsb_params import parse_params
 from lsfemu.config.lsb_queues import parse_queues
+from lsfemu.config.lsb_resources import check_names, parse_resources
 from lsfemu.config.lsb_users import parse_users
 from lsfemu.config.lsf_cluster import parse_cluster
 from lsfemu.config.lsf_conf import LSB_FILES, locate, parse_lsf_conf
@@ -39,7 +40,7 @@ from lsfemu.config.values import read_file
 __all__ = ["load", "check", "find_files", "ConfigError", "ConfigIssue"]
 
 REQUIRED_FILES = ("lsf.conf", "lsf.cluster", "lsb.params", "lsb.queues")
-OPTIONAL_FILES = ("lsb.users", "lsb.hosts", "lsb.applications")
+OPTIONAL_FILES = ("lsb.users", "lsb.hosts", "lsb.applications", "lsb.resources")
 
 
 def find_files(envdir: str) -> dict:
@@ -131,7 +132,11 @@ def check(envdir: str) -> tuple[ClusterConfig | None, list[ConfigIssue]]:
                                       if texts["lsb.hosts"] is not None else ({}, {}, {}))
     applications = (parse_applications(texts["lsb.applications"], reps["lsb.applications"])
                     if texts["lsb.applications"] is not None else {})
+    limits = (parse_resources(texts["lsb.resources"], reps["lsb.resources"])
+              if texts["lsb.resources"] is not None else [])
     _cross_checks(reps, params, queues, cluster_hosts, hosts, host_groups)
+    check_names(limits, reps["lsb.resources"], {q.name for q in queues} if queues is not None else None,
+                {h.name for h in cluster_hosts} if cluster_hosts is not None else None, host_groups)
 
     issues: list[ConfigIssue] = reps["lsf.conf"].sorted() + locate_issues
     for key in ("lsf.cluster",) + LSB_FILES:
@@ -156,6 +161,7 @@ def check(envdir: str) -> tuple[ClusterConfig | None, list[ConfigIssue]]:
         host_groups=host_groups,
         host_partitions=partitions,
         applications=applications,
+        limits=limits,
         files={k: v for k, v in files.items() if k in REQUIRED_FILES + OPTIONAL_FILES and v and os.path.exists(v)},
     )
     return cfg, issues

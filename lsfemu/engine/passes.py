@@ -16,7 +16,7 @@ import gc
 import itertools
 import os
 
-from lsfemu.engine import apsrank, jobgroups, passrows
+from lsfemu.engine import apsrank, jobgroups, limitpass, passrows
 from lsfemu.engine.fairshare import ApsWithFairshare, FairshareOrder, LiveFairshare
 from lsfemu.jobstate import STARTED
 from lsfemu.sched import aps, dispatch, hostpick
@@ -43,6 +43,7 @@ class Passes:
         self.last_state: tuple | None = None  # the state the last pass ended with (None: unknown)
         self.slot_pools: dict = {}
         self.quiet_ok = False
+        self.limits = None  # lsb.resources: sched.limits.Limits (None: no Limit section)
 
     def configure(self, cfg) -> None:
         """A (new) configuration: rows and the last pass's state are forgotten
@@ -51,6 +52,7 @@ class Passes:
         self.reset()
         interval = cfg.params.job_accept_interval * cfg.params.mbd_sleep_time
         self.slot_pools = fs.parse_slot_pools(cfg.queues)  # pool -> [(queue, SLOT_SHARE)]
+        self.limits = limitpass.build(cfg)
         by_queue = self.cl.accounts.by_queue
         self.quiet_ok = (interval <= 0 and not self.slot_pools
                          and all(q.name in self.cl.aps_unit or by_queue.get(q.name) is None for q in cfg.queues))
@@ -192,6 +194,8 @@ class Passes:
         inp = dispatch.PassInput(pending, queues, hosts, limits, user_used, array_started)
         if self.cl.job_groups.limits():
             self.group_input(inp, held)
+        limitpass.count(self.cl, self.limits, inp, held)
+        limitpass.attach(self.cl, self.limits, pending)
         return inp
 
     def group_input(self, inp: dispatch.PassInput, held) -> None:
@@ -224,7 +228,8 @@ class Passes:
                       for n, h in inp.hosts.items()),
                 tuple((n, q.used, q.active, q.qjob_limit, tuple(sorted(q.used_by_user.items())),
                        tuple(sorted(q.used_on_host.items()))) for n, q in inp.queues.items()),
-                tuple(sorted(inp.user_used.items())), tuple(sorted(inp.array_started.items())))
+                tuple(sorted(inp.user_used.items())), tuple(sorted(inp.array_started.items())),
+                inp.limits.state() if inp.limits is not None else None)
 
     def quiet_input(self, dirty: set, t: float) -> dispatch.PassInput | None:
         """The input of a quiet pass, or None when a full pass is needed.
@@ -268,6 +273,7 @@ class Passes:
         for job in self.held:
             self.hold(job, hosts, queues, user_used, array_started)
         inp = dispatch.PassInput([], queues, hosts, {}, user_used, array_started)
+        limitpass.count(self.cl, self.limits, inp, self.held)
         if not dispatch.all_full(hosts) or self.state_key(inp) != last:
             return None
         look = {}
@@ -294,6 +300,7 @@ class Passes:
             if row.depend_json:
                 depends.append((pj.job_id, pj.array_index))
         inp.user_limits = {u: self.cl.user_limit(u) for u in {j.user for j in inp.jobs}}
+        limitpass.attach(self.cl, self.limits, inp.jobs)
         return inp
 
     def pending_job(self, job: Job, row: passrows.Row, now: float, depend_memo: dict) -> dispatch.PendingJob:

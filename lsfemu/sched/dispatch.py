@@ -89,6 +89,8 @@ class PendingJob:
     # its effective resource requirement, a sched.placement.Req (None: any host
     # with free slots); set through require(), which keys its refusals by it too
     req: Any = field(default=None, init=False)
+    # lsb.resources: a sched.limits.Demand, set by the caller (None: no limit covers the job)
+    limits: Any = field(default=None, init=False)
 
     def __post_init__(self) -> None:
         # made once per job (the pass keeps it between passes); the pass reads
@@ -162,6 +164,7 @@ class PassInput:
     # job group -> its limit, and its started jobs (its own and its subgroups'); bgadd -L
     group_limits: dict[str, int] = field(default_factory=dict)
     group_started: dict[str, int] = field(default_factory=dict)
+    limits: Any = None  # lsb.resources: a sched.limits.Limits with the started jobs' usage (None: no limits)
 
 
 @dataclass
@@ -373,16 +376,22 @@ def _try_start(job: PendingJob, inp: PassInput, reasons: dict,
         if u + n > limit:
             reasons[key] = [USER_JOB_LIMIT if u >= limit else USER_PJOB_LIMIT]
             return None
+    if job.limits is not None:  # lsb.resources limits without a host dimension
+        why = inp.limits.blocked(job.limits)
+        if why is not None:
+            reasons[key] = [why]
+            return None
     room_key = (job.queue, n, job.req.key if job.req is not None else None)
-    if no_room is not None and job.place is None:
+    roomy = job.place is None and (job.limits is None or not job.limits.by_host)  # host answers per room_key
+    if no_room is not None and roomy:
         why = no_room.get(room_key)
         if why is not None:
             reasons[key] = why
             return None
-    alloc, host_reasons, alternative = _allocate(job, q, inp.hosts)
+    alloc, host_reasons, alternative = _allocate(job, q, inp.hosts, inp.limits)
     if alloc is None:
         why = reasons[key] = _host_reason(host_reasons) or [NO_SPAN]
-        if no_room is not None and job.place is None:
+        if no_room is not None and roomy:
             no_room[room_key] = why
         return None
     if job.req is not None:
@@ -409,10 +418,13 @@ def _try_start(job: PendingJob, inp: PassInput, reasons: dict,
             inp.group_started[g] = inp.group_started.get(g, 0) + 1
     if job.array_index:
         inp.array_started[job.job_id] = inp.array_started.get(job.job_id, 0) + 1
+    if job.limits is not None:
+        inp.limits.hold(job.limits, alloc)
     return alloc
 
 
-def _allocate(job: PendingJob, q: QueueInfo, hosts: dict[str, HostInfo]) -> tuple[list[str] | None, dict[str, int], int]:
+def _allocate(job: PendingJob, q: QueueInfo, hosts: dict[str, HostInfo],
+              limits=None) -> tuple[list[str] | None, dict[str, int], int]:
     """Take free slots host by host (cluster order, or as the job's
     requirement says: sched.placement) until the job has enough.
 
@@ -473,6 +485,8 @@ def _allocate(job: PendingJob, q: QueueInfo, hosts: dict[str, HostInfo]) -> tupl
             note(HOST_JOB_LIMIT)
             continue
         free_by_host.append((name, job.slots if free is None else free))
+    if job.limits is not None and job.limits.by_host:  # lsb.resources HOSTS / PER_HOST limits
+        free_by_host = limits.cap(job.limits, free_by_host, note)
     need = job.slots
     if job.req is not None:
         cands = [placement.Cand(name, free, hosts[name].view(), hosts[name].avail,
