@@ -1,5 +1,8 @@
 """lsf.cluster.<name>: the cluster administrators (ClusterAdmins) and the
-hosts (the Host section: name, model, type, server, resources).
+hosts (the Host section: name, model, type, server, RESOURCES, and lsfemu's
+own columns ncpus, maxmem, maxswp, maxtmp, which LSF's LIM detects from the
+hardware). RESOURCES names are checked against lsf.shared: `name` for a
+Boolean resource, `name=value` for a static Numeric or String one.
 """
 
 from __future__ import annotations
@@ -7,17 +10,77 @@ from __future__ import annotations
 import re
 
 from lsfemu.config.lexer import Reporter, Section, inner, is_default, keyword_pairs, read_table, show, unquote
-from lsfemu.config.model import ClusterHost
-from lsfemu.config.values import read_sections, unsupported
+from lsfemu.config.lsf_shared import builtin_shared
+from lsfemu.config.model import ClusterHost, SharedConf
+from lsfemu.config.values import INT_MAX, read_sections, to_int, to_mb, unsupported
 
 _CLUSTER_SILENT_SECTIONS = {"CLUSTER", "PARAMETERS", "RESOURCEMAP", "REMOTECLUSTERS", "HOSTGROUP"}
 _CLUSTER_HOST_SILENT = (
     "r15s", "r1m", "r15m", "ut", "pg", "io", "ls", "it", "tmp", "swp", "swap", "mem",
-    "nd", "RUNWINDOW", "REXPRI", "LICENSE", "maxmem", "maxswp", "maxtmp", "ncpus",
+    "nd", "RUNWINDOW", "REXPRI", "LICENSE",
 )
 
 
-def parse_cluster(text: str, rep: Reporter) -> tuple[list[str], list[ClusterHost]]:
+def _host_resources(h: ClusterHost, shared: SharedConf, rep: Reporter) -> None:
+    """RESOURCES' words as the host's booleans and static values. A name lsf.shared
+    does not define is LSF's warning (lim.conf.c: "Invalid resource name ... ignored").
+    Without an lsf.shared file every word is taken as written: `name` a Boolean,
+    `name=value` a Numeric value when it reads as a number, else a String."""
+    for word in h.resources:
+        name, eq, value = word.lstrip("!").partition("=")
+        if not shared.present and name and not (eq and not value):
+            if not eq:
+                h.booleans.append(name)
+            else:
+                try:
+                    h.values[name] = float(value)
+                except ValueError:
+                    h.values[name] = value
+            continue
+        res = shared.resources.get(name)
+        if res is None or res.builtin:
+            rep.warn(h.line, f"invalid resource name {name} for host {h.name} in section Host "
+                             "(not defined in lsf.shared's Resource section); ignored")
+        elif res.type == "Boolean":
+            if eq:
+                rep.warn(h.line, f"resource {name} of host {h.name} is Boolean and takes no value; {word} ignored")
+            else:
+                h.booleans.append(name)
+        elif not eq or not value:
+            rep.warn(h.line, f"resource {name} of host {h.name} is {res.type} and needs a value ({name}=value): "
+                             "lsfemu has no ELIM to report dynamic values; ignored")
+        elif res.type == "Numeric":
+            try:
+                h.values[name] = float(value)
+            except ValueError:
+                rep.warn(h.line, f"resource {name} of host {h.name} is Numeric, got {show(value)}; ignored")
+        else:
+            h.values[name] = value
+
+
+def _host_kind(h: ClusterHost, shared: SharedConf, rep: Reporter) -> None:
+    """With an lsf.shared, model and type name one of its HostModel / HostType rows
+    (LSF's LIM drops the host otherwise: "Unknown host model ... Ignoring host")."""
+    if not shared.present:
+        return
+    if h.model != "!" and h.model not in shared.host_models:
+        rep.fatal(h.line, f"unknown host model {h.model} for host {h.name} (not in lsf.shared's HostModel section)")
+    if h.type != "!" and h.type not in shared.host_types:
+        rep.fatal(h.line, f"unknown host type {h.type} for host {h.name} (not in lsf.shared's HostType section)")
+
+
+def _hardware(h: ClusterHost, row: dict[str, str], rep: Reporter) -> None:
+    """lsfemu's columns ncpus, maxmem, maxswp, maxtmp (`-`: the local machine's)."""
+    if "NCPUS" in row and not is_default(row["NCPUS"]):
+        h.ncpus = to_int("ncpus", inner(row["NCPUS"]), rep, h.line, 1, INT_MAX)
+    for col in ("maxmem", "maxswp", "maxtmp"):
+        if col.upper() in row and not is_default(row[col.upper()]):
+            setattr(h, col, to_mb(col, inner(row[col.upper()]), rep, h.line))
+
+
+def parse_cluster(text: str, rep: Reporter, shared: SharedConf | None = None) -> tuple[list[str], list[ClusterHost]]:
+    if shared is None:
+        shared = builtin_shared()
     admins: list[str] = []
     hosts: list[ClusterHost] = []
     seen: dict[str, int] = {}
@@ -35,7 +98,8 @@ def parse_cluster(text: str, rep: Reporter) -> tuple[list[str], list[ClusterHost
                     rep.warn(line, f"unknown key {key} in ClusterAdmins (expected Administrators); ignored")
         elif sec.key == "HOST":
             host_section = host_section or sec
-            tab = read_table(sec, rep, required=("HOSTNAME",), known=("HOSTNAME", "MODEL", "TYPE", "SERVER", "RESOURCES"),
+            tab = read_table(sec, rep, required=("HOSTNAME",), known=("HOSTNAME", "MODEL", "TYPE", "SERVER", "RESOURCES",
+                                                                       "NCPUS", "MAXMEM", "MAXSWP", "MAXTMP"),
                              silent=_CLUSTER_HOST_SILENT)
             if tab is None:
                 continue
@@ -59,6 +123,9 @@ def parse_cluster(text: str, rep: Reporter) -> tuple[list[str], list[ClusterHost
                     h.server = v == "1"
                 if "RESOURCES" in row and not is_default(row["RESOURCES"]):
                     h.resources = inner(row["RESOURCES"]).split()
+                _host_resources(h, shared, rep)
+                _host_kind(h, shared, rep)
+                _hardware(h, row, rep)
                 hosts.append(h)
         elif sec.key in _CLUSTER_SILENT_SECTIONS:
             pass

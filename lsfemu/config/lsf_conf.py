@@ -141,6 +141,8 @@ def locate(envdir: str, conf: dict[str, str], conf_lines: dict[str, int], conf_r
         "confdir": confdir,
         "lsf.conf": os.path.join(envdir, "lsf.conf"),
         "lsf.cluster": cluster_file,
+        # lsf.shared sits with the cluster file (LSF_CONFDIR); optional for lsfemu
+        "lsf.shared": os.path.join(os.path.dirname(cluster_file), "lsf.shared") if cluster_file else None,
     }
     for f in LSB_FILES:
         files[f] = os.path.join(confdir, f)

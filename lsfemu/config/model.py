@@ -9,8 +9,9 @@ through these classes.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
+
+from lsfemu.config import machine
 
 
 @dataclass(frozen=True)
@@ -143,7 +144,12 @@ class HostConf:
 
 @dataclass
 class ClusterHost:
-    """A row of the Host section of lsf.cluster.<name>."""
+    """A row of the Host section of lsf.cluster.<name>.
+
+    `resources` is the RESOURCES column as written (lshosts shows it);
+    `booleans` and `values` are what it gives the host once checked against
+    lsf.shared. `ncpus` and `maxmem`/`maxswp`/`maxtmp` (MB) are lsfemu's own
+    columns (None = not given: the local machine's, see `hostres`)."""
 
     name: str
     model: str = "!"
@@ -151,6 +157,41 @@ class ClusterHost:
     server: bool = True
     resources: list[str] = field(default_factory=list)
     line: int = 0
+    booleans: list[str] = field(default_factory=list)
+    values: dict[str, float | str] = field(default_factory=dict)
+    ncpus: int | None = None
+    maxmem: float | None = None
+    maxswp: float | None = None
+    maxtmp: float | None = None
+
+
+@dataclass(frozen=True)
+class ResourceDef:
+    """A resource: one of LSF's built-in ones or a row of lsf.shared's Resource section."""
+
+    name: str
+    type: str = "Boolean"  # Numeric | Boolean | String
+    interval: int = 0  # seconds; > 0 = dynamic
+    increasing: bool | None = None  # Numeric only: Y = a higher value is more load; None = N/A
+    description: str = ""
+    builtin: bool = False
+    release: bool = False  # lsinfo -l's RELEASE column
+
+    @property
+    def order(self) -> str:
+        """lsinfo's ORDER column."""
+        return "N/A" if self.increasing is None else ("Inc" if self.increasing else "Dec")
+
+
+@dataclass
+class SharedConf:
+    """lsf.shared: resource definitions (built-in ones first), host types and
+    host models (name -> (CPU factor, architecture))."""
+
+    resources: dict[str, ResourceDef] = field(default_factory=dict)
+    host_types: list[str] = field(default_factory=list)
+    host_models: dict[str, tuple[float, str]] = field(default_factory=dict)
+    present: bool = False  # False: no lsf.shared file (built-in resources only; any type and model accepted)
 
 
 @dataclass
@@ -179,6 +220,8 @@ class ClusterConfig:
     limits: list = field(default_factory=list)
     # Paths of the files actually read: "lsf.conf", "lsf.cluster", "lsb.params", ... -> path.
     files: dict[str, str] = field(default_factory=dict)
+    # lsf.shared: resource definitions, host types and models (built-ins only when the file is absent).
+    shared: SharedConf = field(default_factory=SharedConf)
 
     # -- lookups used everywhere -------------------------------------------------
     def queue(self, name: str) -> QueueConf | None:
@@ -201,13 +244,38 @@ class ClusterConfig:
         """Server hosts in lsf.cluster order: the hosts jobs can run on."""
         return [h.name for h in self.cluster_hosts if h.server]
 
+    def cluster_host(self, host: str) -> ClusterHost | None:
+        """The lsf.cluster row of a host."""
+        # Indexed like `queue`: MXJ `!` looks a host up once per host per pass.
+        index = self.__dict__.get("_host_index")
+        if index is None or index[0] is not self.cluster_hosts or index[1] != len(self.cluster_hosts):
+            index = (self.cluster_hosts, len(self.cluster_hosts), {h.name: h for h in self.cluster_hosts})
+            self.__dict__["_host_index"] = index
+        return index[2].get(host)
+
+    def host_ncpus(self, host: str) -> int:
+        """A host's ncpus: lsf.cluster's ncpus column, else the local machine's CPUs."""
+        return int(self.host_hardware(host)["ncpus"])
+
+    def host_hardware(self, host: str) -> dict[str, float]:
+        """ncpus, maxmem, maxswp, maxtmp (MB) of a host: lsf.cluster's columns, each
+        one not given the local machine's (what LIM would detect here)."""
+        row = self.cluster_host(host)
+        hw = dict(machine.hardware())
+        for key in ("ncpus", "maxmem", "maxswp", "maxtmp"):
+            v = getattr(row, key) if row is not None else None
+            if v is not None:
+                hw[key] = float(v)
+        return hw
+
     def host_mxj(self, host: str) -> int | None:
-        """Job slots of a host (MXJ), falling back to the `default` row; None = unlimited."""
+        """Job slots of a host (MXJ), falling back to the `default` row; None = unlimited.
+        MXJ `!` is the host's ncpus."""
         row = self.hosts.get(host) or self.hosts.get("default")
         if row is None:
             return None
         if row.mxj_is_ncpus:
-            return os.cpu_count() or 1
+            return self.host_ncpus(host)
         return row.mxj
 
     def is_cluster_admin(self, user: str) -> bool:

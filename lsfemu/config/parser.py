@@ -11,7 +11,8 @@ other files are), `lsf_cluster`, `lsb_params`, `lsb_queues`, `lsb_users`,
 
 Public API: `load(envdir)` (raises `ConfigError` on fatal issues), `check(envdir)`
 (returns the config or None plus every issue, as `badmin ckconfig` needs) and
-`find_files(envdir)`. The lexical rules (comments, continuations, sections,
+`find_files(envdir)`. lsf.shared (`lsf_shared`) is read before the cluster
+file, whose RESOURCES it defines; without it the built-in resources only. The lexical rules (comments, continuations, sections,
 table rows) live in `lsfemu.config.lexer`.
 
 Every issue is a `ConfigIssue(file, line, message, fatal)`; `file` is the path
@@ -34,13 +35,14 @@ from lsfemu.config.lsb_resources import check_names, parse_resources
 from lsfemu.config.lsb_users import parse_users
 from lsfemu.config.lsf_cluster import parse_cluster
 from lsfemu.config.lsf_conf import LSB_FILES, locate, parse_lsf_conf
+from lsfemu.config.lsf_shared import builtin_shared, parse_shared
 from lsfemu.config.model import ClusterConfig, ClusterHost, ConfigError, ConfigIssue, HostConf, Params, QueueConf
 from lsfemu.config.values import read_file
 
 __all__ = ["load", "check", "find_files", "ConfigError", "ConfigIssue"]
 
 REQUIRED_FILES = ("lsf.conf", "lsf.cluster", "lsb.params", "lsb.queues")
-OPTIONAL_FILES = ("lsb.users", "lsb.hosts", "lsb.applications", "lsb.resources")
+OPTIONAL_FILES = ("lsf.shared", "lsb.users", "lsb.hosts", "lsb.applications", "lsb.resources")
 
 
 def find_files(envdir: str) -> dict:
@@ -102,7 +104,7 @@ def _cross_checks(
 def check(envdir: str) -> tuple[ClusterConfig | None, list[ConfigIssue]]:
     """Read and check every file; returns (config or None when any issue is fatal, all issues).
 
-    Issues come file by file (lsf.conf, cluster file, lsb.params, lsb.queues,
+    Issues come file by file (lsf.conf, lsf.shared, cluster file, lsb.params, lsb.queues,
     lsb.users, lsb.hosts, lsb.applications), each file's in line order.
     """
     envdir = os.fspath(envdir)
@@ -114,11 +116,17 @@ def check(envdir: str) -> tuple[ClusterConfig | None, list[ConfigIssue]]:
 
     admins: list[str] = []
     cluster_hosts: list[ClusterHost] | None = None
+    shared = builtin_shared()
+    if files["lsf.shared"] is not None:
+        reps["lsf.shared"] = rep = Reporter(files["lsf.shared"])
+        text = read_file(files["lsf.shared"], rep, required=False)
+        if text is not None:
+            shared = parse_shared(text, rep)
     if files["lsf.cluster"] is not None:
         reps["lsf.cluster"] = rep = Reporter(files["lsf.cluster"])
         text = read_file(files["lsf.cluster"], rep, required=True)
         if text is not None:
-            admins, cluster_hosts = parse_cluster(text, rep)
+            admins, cluster_hosts = parse_cluster(text, rep, shared)
 
     texts = {}
     for f in LSB_FILES:
@@ -139,7 +147,7 @@ def check(envdir: str) -> tuple[ClusterConfig | None, list[ConfigIssue]]:
                 {h.name for h in cluster_hosts} if cluster_hosts is not None else None, host_groups)
 
     issues: list[ConfigIssue] = reps["lsf.conf"].sorted() + locate_issues
-    for key in ("lsf.cluster",) + LSB_FILES:
+    for key in ("lsf.shared", "lsf.cluster") + LSB_FILES:
         if key in reps:
             issues += reps[key].sorted()
     if any(i.fatal for i in issues):
@@ -162,6 +170,7 @@ def check(envdir: str) -> tuple[ClusterConfig | None, list[ConfigIssue]]:
         host_partitions=partitions,
         applications=applications,
         limits=limits,
+        shared=shared,
         files={k: v for k, v in files.items() if k in REQUIRED_FILES + OPTIONAL_FILES and v and os.path.exists(v)},
     )
     return cfg, issues

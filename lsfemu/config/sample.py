@@ -1,5 +1,5 @@
 """A small working cluster's configuration: the files `lsfemu init` writes
-(three hosts, a few queues with fairshare and APS, two application profiles, a
+(three hosts of 4 CPUs and 16 GB with a few boolean resources, lsf.shared, a few queues with fairshare and APS, two application profiles, a
 virtual clock by default), used by `lsfemu init`, `lsfemu demo`, the pytest fixture and the tests."""
 
 from __future__ import annotations
@@ -32,15 +32,44 @@ LSF_ROOT_USER=Y
 # lsfemu: 'virtual' time moves only with 'lsfemu clock advance'; 'wall' is real time.
 LSFEMU_CLOCK={clock}
 {start_lines}""",
+        "lsf.shared": f"""# lsf.shared written by 'lsfemu init': the resources hosts may have
+# (lsf.cluster's RESOURCES column), host types and host models.
+Begin Cluster
+ClusterName
+{cluster}
+End Cluster
+
+Begin HostType
+TYPENAME
+X86_64
+LINUXPPC64LE
+End HostType
+
+Begin HostModel
+MODELNAME      CPUFACTOR   ARCHITECTURE
+Intel_EM64T    60          (x86_64)
+POWER9         25          (ppc64le)
+End HostModel
+
+Begin Resource
+RESOURCENAME  TYPE     INTERVAL  INCREASING  DESCRIPTION
+fs            Boolean  ()        ()          (File server)
+cs            Boolean  ()        ()          (Compute server)
+ssd           Boolean  ()        ()          (Local SSD scratch)
+End Resource
+""",
         f"lsf.cluster.{cluster}": """Begin ClusterAdmins
 Administrators = lsfadmin
 End ClusterAdmins
 
+# model and type ! = lsfemu's defaults (Intel_EM64T, X86_64). ncpus, maxmem,
+# maxswp, maxtmp are lsfemu's own columns (LSF detects them from the hardware);
+# sizes in MB or with a unit (16G); - = the local machine's.
 Begin Host
-HOSTNAME  model    type     server  r1m  mem  swp  RESOURCES
-hostA     !        !        1       -    -    -    ()
-hostB     !        !        1       -    -    -    ()
-hostC     !        !        1       -    -    -    ()
+HOSTNAME  model    type     server  ncpus  maxmem  maxswp  maxtmp  RESOURCES
+hostA     !        !        1       4      16G     4G      100G    (fs)
+hostB     !        !        1       4      16G     4G      100G    (cs ssd)
+hostC     !        !        1       4      16G     4G      100G    (cs)
 End Host
 """,
         f"{lsb}/lsb.params": """Begin Parameters

@@ -57,6 +57,20 @@ def to_float(key: str, value: str, rep: Reporter, line: int, lo: float = 0.0) ->
     return float(v)
 
 
+_MB_RE = re.compile(r"^([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*([KMGTP]B?)?$", re.IGNORECASE)
+_MB_SCALE = {"K": 1 / 1024, "M": 1.0, "G": 1024.0, "T": 1024.0**2, "P": 1024.0**3}
+
+
+def to_mb(key: str, value: str, rep: Reporter, line: int) -> float | None:
+    """A memory or disk size in MB: a bare number is MB (LIM's unit), `K`/`M`/`G`/`T`/`P`
+    (with an optional `B`) name another (`16G`, `512MB`)."""
+    m = _MB_RE.match(value.strip())
+    if m is None:
+        rep.fatal(line, f"{key}: expected a size in MB or with a unit (K, M, G, T: 16G, 512M), got {show(value)}")
+        return None
+    return float(m.group(1)) * _MB_SCALE[(m.group(2) or "M")[0].upper()]
+
+
 def to_bool(key: str, value: str, rep: Reporter, line: int) -> bool | None:
     v = value.strip().upper()
     if v in ("Y", "N"):

@@ -14,6 +14,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
+from lsfemu.config.model import ClusterConfig
+
+#: what lsf.cluster's `!` (and no lsf.shared row) gives a host: LIM's answer on
+#: an x86-64 Linux machine, and the CPU factor LSF's own examples show (bhosts -l)
+DEFAULT_TYPE = "X86_64"
+DEFAULT_MODEL = "Intel_EM64T"
+DEFAULT_CPUF = 60.0
+
 #: LSF's built-in load indices, in lsload -l's order
 LOAD_INDICES = ("r15s", "r1m", "r15m", "ut", "pg", "io", "ls", "it", "tmp", "swp", "mem")
 
@@ -49,3 +57,23 @@ def namespace(host: HostResources, load: Mapping[str, float]) -> dict[str, objec
     ns.update(host.values)
     ns.update(load)
     return ns
+
+
+def from_config(cfg: ClusterConfig) -> dict[str, HostResources]:
+    """Every server host of lsf.cluster, in cluster order: type and model as
+    written (`!` = DEFAULT_TYPE / DEFAULT_MODEL), the CPU factor of its model in
+    lsf.shared's HostModel table (else DEFAULT_CPUF), ncpus and max* from
+    lsfemu's columns (else the local machine's), RESOURCES' booleans and values."""
+    out: dict[str, HostResources] = {}
+    models = cfg.shared.host_models
+    for h in cfg.cluster_hosts:
+        if not h.server:
+            continue
+        model = DEFAULT_MODEL if h.model == "!" else h.model
+        hw = cfg.host_hardware(h.name)
+        out[h.name] = HostResources(
+            name=h.name, type=DEFAULT_TYPE if h.type == "!" else h.type, model=model,
+            cpuf=models[model][0] if model in models else DEFAULT_CPUF,
+            ncpus=int(hw["ncpus"]), maxmem=hw["maxmem"], maxswp=hw["maxswp"], maxtmp=hw["maxtmp"],
+            server=True, booleans=frozenset(h.booleans), values=dict(h.values))
+    return out
