@@ -77,3 +77,27 @@ def from_config(cfg: ClusterConfig) -> dict[str, HostResources]:
             ncpus=int(hw["ncpus"]), maxmem=hw["maxmem"], maxswp=hw["maxswp"], maxtmp=hw["maxtmp"],
             server=True, booleans=frozenset(h.booleans), values=dict(h.values))
     return out
+
+
+def virtual_load(host: HostResources, running_slots: int, reserved: Mapping[str, float]) -> dict[str, float]:
+    """A host's load indices in lsfemu's model (docs/semantics.md, "Hosts,
+    resources and load"): each running slot is one runnable process, so
+    r15s/r1m/r15m are the running slots and ut is running slots / ncpus (at
+    most 1.0); nothing pages, does disk I/O or logs in (pg, io, ls, it 0);
+    mem/swp/tmp are maxmem/maxswp/maxtmp less what the host's jobs reserve
+    (never below 0). *reserved* maps a resource to the amount reserved on the
+    host (MB for mem/swp/tmp); a static Numeric resource of the host it names
+    is given here as its value less the reservation."""
+    run = float(max(running_slots, 0))
+    load = {
+        "r15s": run, "r1m": run, "r15m": run, "ut": min(1.0, run / max(host.ncpus, 1)),
+        "pg": 0.0, "io": 0.0, "ls": 0.0, "it": 0.0,
+        "tmp": max(0.0, host.maxtmp - reserved.get("tmp", 0.0)),
+        "swp": max(0.0, host.maxswp - reserved.get("swp", 0.0)),
+        "mem": max(0.0, host.maxmem - reserved.get("mem", 0.0)),
+    }
+    for name, amount in reserved.items():
+        value = host.values.get(name)
+        if name not in load and isinstance(value, (int, float)) and not isinstance(value, bool):
+            load[name] = max(0.0, value - amount)
+    return load
