@@ -188,3 +188,47 @@ class ParamsView:
     fairshare_adjustment_factor: float = 0.0
     gpu_run_time_factor: float = 0.0
     fwd_job_factor: float | None = None
+
+
+@dataclass
+class HostLoadView:
+    """A server host for lshosts, lsload and bhosts -l: static resources (MB),
+    its RESOURCES as written, LIM's status, load indices after reservations
+    (`load`), what started jobs reserve (`reserved`) and its load thresholds."""
+
+    name: str
+    type: str
+    model: str
+    cpuf: float
+    ncpus: int
+    maxmem: float
+    maxswp: float
+    maxtmp: float
+    server: bool = True
+    resources: list[str] = field(default_factory=list)
+    status: str = "ok"
+    load: dict[str, float] = field(default_factory=dict)
+    reserved: dict[str, float] = field(default_factory=dict)
+    thresholds: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class ResourceInfoView:
+    """One resource as lsinfo shows it."""
+
+    name: str
+    type: str
+    order: str
+    description: str
+    interval: int = 0
+    builtin: bool = False
+    release: bool = False
+
+
+@dataclass
+class LsInfoView:
+    """lsinfo's sections: resources, host types, host models (name, CPU factor, architecture)."""
+
+    resources: list[ResourceInfoView] = field(default_factory=list)
+    types: list[str] = field(default_factory=list)
+    models: list[tuple[str, float, str]] = field(default_factory=list)

@@ -60,6 +60,7 @@ BAD_JOB_NAME = "Bad job name"
 DEST_QUEUE_FULL = "The destination queue has reached its job limit"
 BAD_RESREQ = "Bad resource requirement syntax"
 NOT_ENOUGH_HOSTS = "Not enough host(s) currently eligible"
+LIM_BAD_HOST = "Host name not recognizable by LIM"  # OpenLava lib.err.c LSE_LIM_BADHOST (lsload, lshosts)
 NOT_IN_USER_GROUP = "User not in the specified user group"
 BAD_USER_GROUP = "Bad user group name"
 ESUB_ABORT = "Request aborted by esub"

@@ -144,6 +144,7 @@ EFFECTS: dict[str, str] = {
     "bhist -t": "tests/e2e/test_bhist.py::test_chronicle_lists_bmod_items_on_one_line",
     "bhist -u": "tests/e2e/test_bhist.py::test_filters",
     "bhist -w": "tests/e2e/test_bhist.py::test_wide_summary",
+    "bhosts -l": "tests/e2e/test_hosts.py::test_lsload_and_bhosts_l_follow_the_jobs_and_their_reservations",
     "bhosts -w": "tests/e2e/test_option_effects.py::test_wide_and_long_info_views",
     "bhpart -r": "tests/e2e/test_fairshare.py::test_host_partition_one_priority_across_queues",
     "bjdepinfo -c": "tests/e2e/test_job_control.py::test_bjdepinfo_lists_parents_children_and_what_keeps_a_job_pending",
@@ -326,6 +327,18 @@ EFFECTS: dict[str, str] = {
     "bugroup -l": "tests/e2e/test_fairshare.py::test_bugroup",
     "bugroup -w": "tests/e2e/test_option_effects.py::test_wide_and_long_info_views",
     "busers -w": "tests/e2e/test_option_effects.py::test_wide_and_long_info_views",
+    "lshosts -R": "tests/e2e/test_hosts.py::test_lshosts_shows_the_configured_hosts",
+    "lshosts -l": "tests/e2e/test_hosts.py::test_lshosts_shows_the_configured_hosts",
+    "lshosts -w": "tests/e2e/test_hosts.py::test_lshosts_shows_the_configured_hosts",
+    "lsinfo -M": "tests/e2e/test_hosts.py::test_lsinfo",
+    "lsinfo -l": "tests/e2e/test_hosts.py::test_lsinfo",
+    "lsinfo -m": "tests/e2e/test_hosts.py::test_lsinfo",
+    "lsinfo -r": "tests/e2e/test_hosts.py::test_lsinfo",
+    "lsinfo -t": "tests/e2e/test_hosts.py::test_lsinfo",
+    "lsload -R": "tests/e2e/test_hosts.py::test_lsload_and_bhosts_l_follow_the_jobs_and_their_reservations",
+    "lsload -l": "tests/e2e/test_hosts.py::test_lsload_and_bhosts_l_follow_the_jobs_and_their_reservations",
+    "lsload -n": "tests/e2e/test_hosts.py::test_lsload_and_bhosts_l_follow_the_jobs_and_their_reservations",
+    "lsload -w": "tests/e2e/test_hosts.py::test_lsload_and_bhosts_l_follow_the_jobs_and_their_reservations",
 }
 
 

@@ -589,6 +589,23 @@ CASES = [
     C(["lsid", "-z"], illegal_option("lsid", "z"), id="lsid-unknown-option"),
     C(["lsid", "extra"], usage("lsid"), id="lsid-extra-argument",
       bug="prints click's 'lsid: Got unexpected extra argument(s) (extra)'; LSF prints the usage"),
+    C(["lshosts", "nosuch"], "ls_gethostinfo: Host name not recognizable by LIM\n", id="lshosts-unknown-host"),
+    C(["lshosts", "-R", "select[mem >"], "ls_gethostinfo(): Bad resource requirement syntax\n",
+      id="lshosts-R-bad-syntax"),
+    C(["lshosts", "-o", "HOST_NAME"], usage("lshosts", "lshosts: option -o is not supported by lsfemu yet"),
+      id="lshosts-o-unbuilt"),
+    C(["lshosts", "-z"], illegal_option("lshosts", "z"), id="lshosts-unknown-option"),
+    C(["lsload", "hostA", "nosuch"], "lsload: Host name not recognizable by LIM\n", id="lsload-unknown-host"),
+    C(["lsload", "-R", "select[nosuch > 1]"], "lsload: Bad resource requirement syntax\n", id="lsload-R-unknown-resource"),
+    C(["lsload", "-R", "select[maxmem > 1T]"], "lsload: Not enough host(s) currently eligible\n",
+      id="lsload-R-no-host"),
+    C(["lsload", "-n", "0"], usage("lsload"), id="lsload-n-zero"),
+    C(["lsload", "-n", "x"], usage("lsload"), id="lsload-n-text"),
+    C(["lsload", "-I", "mem"], usage("lsload", "lsload: option -I is not supported by lsfemu yet"),
+      id="lsload-I-unbuilt"),
+    C(["lsload", "-R"], needs_value("lsload", "R"), id="lsload-R-without-value"),
+    C(["lsinfo", "-w"], usage("lsinfo", "lsinfo: option -w is not supported by lsfemu yet"), id="lsinfo-w-unbuilt"),
+    C(["lsinfo", "-x"], illegal_option("lsinfo", "x"), id="lsinfo-unknown-option"),
     C(["bugroup", "nosuch"], "nosuch: No such user/host group\n", id="bugroup-unknown-group"),
     C(["bhpart", "nosuch"], "nosuch: No such host partition\n", id="bhpart-unknown-partition"),
     C(["bjobs", "-z"], illegal_option("bjobs", "z"), id="bjobs-unknown-option"),
@@ -749,7 +766,8 @@ def test_corpus_size():
     assert len(CASES) >= 60
     commands = {p.values[0][0] for p in CASES}
     assert commands >= {"bsub", "bjobs", "bkill", "bstop", "bresume", "bswitch", "bmod", "btop", "bbot",
-                        "brequeue", "bmig", "bqueues", "bparams", "bhosts", "busers", "lsid", "badmin", "lsfemu"}
+                        "brequeue", "bmig", "bqueues", "bparams", "bhosts", "busers", "lsid", "badmin", "lsfemu",
+                        "lshosts", "lsload", "lsinfo"}
 
 
 # -- good input that looks dangerous: accepted and kept verbatim -----------------------------------------------
