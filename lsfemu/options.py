@@ -398,12 +398,12 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
                      "-L -Ln", "-i -in", "-outdir -outdirn", "-u -un", "-B -Bn", "-N -Ne -Nn", "-x -xn",
                      "-E -En", "-Ep -Epn", "-We -Wen")),
     _g("bkill", (
-        ("-l", "list_signals", None), ("-b", None, None), ("-C", None, "kill_reason"), ("-d", "as_done", None),
+        ("-l", "list_signals", None), ("-b", "bucket", None), ("-C", "kill_reason", "kill_reason"), ("-d", "as_done", None),
         ("-s", "sig", "signal_value | -s signal_name"), ("-r", "remove", None),
         ("-stat", "stat", "run | pend | susp"),
     ) + _SELECT, "job_ids", "[0] " + _JOB_IDS, alternatives=("-r -s -d",)),
-    _g("bstop", (("-a", None, None), ("-C", None, "suspend_reason")) + _SELECT, "job_ids", "[0] " + _JOB_IDS),
-    _g("bresume", (("-C", None, "resume_reason"),) + _SELECT, "job_ids", "[0] " + _JOB_IDS),
+    _g("bstop", (("-a", None, None), ("-C", "suspend_reason", "suspend_reason")) + _SELECT, "job_ids", "[0] " + _JOB_IDS),
+    _g("bresume", (("-C", "resume_reason", "resume_reason"),) + _SELECT, "job_ids", "[0] " + _JOB_IDS),
     _g("bswitch", (
         ("-a", None, '"application_name(arg1 arg2 ...) ..."'), ("-J", "name", "job_name"),
         ("-m", "host", "host_name | -m host_group"), ("-q", "queue", "queue_name"),

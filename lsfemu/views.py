@@ -88,6 +88,10 @@ class JobView:
     mail_user: str | None = None  # -u: "Mail <u>" in the header
     notify: str = ""  # -B, -N, -Ne: "Notify when job begins/ends"
     est_runtime_min: float | None = None  # -We: -o estimated_run_time (seconds)
+    # --- job control and limits (issue 18) ---
+    kill_reason: str | None = None  # bkill -C: -o kill_reason
+    suspend_reason: str | None = None  # bstop -C: -o suspend_reason
+    resume_reason: str | None = None  # bresume -C: -o resume_reason
 
     @property
     def display_id(self) -> str:

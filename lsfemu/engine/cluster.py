@@ -189,6 +189,16 @@ class Cluster:
         self.session.expunge(job)
         return job
 
+    def clean(self, job: Job) -> None:
+        """A finished job leaves mbatchd's memory before the end of its
+        CLEAN_PERIOD (bkill -b of a pending job): JOB_CLEAN, and the store
+        marks it so that a daemon loading it again does not take it back."""
+        t = self.now()
+        job.clean_time = t
+        self.log(job, "CLEAN", None, t)
+        self.jobs.pop((job.id, job.array_index), None)
+        self.jobs_gen += 1
+
     def close(self) -> None:
         """Close the session, the event log and the store's connections."""
         self.session.close()
