@@ -517,6 +517,14 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
     _g("bgdel", (("-c", "below", "job_group_name"), ("-d", None, "idle_time"), ("-u", "user", "user_name | -u all")),
        "args", "job_group_name | 0"),
     _g("bjgroup", (("-N", None, None), ("-s", "sort", None)), "args", "[group_name]"),
+    _g("blimits", (
+        ("-a", "all_", None), ("-c", "config", None), ("-w", "wide", None), ("-gl", None, None),
+        ("-fwd", None, None), ("-o", None, "\"field_name[:[-][output_width]] ... [delimiter='character']\""),
+        ("-n", "names", "limit_name", "many"), ("-P", "projects", "project_name", "many"),
+        ("-q", "queues", "queue_name", "many"), ("-u", "users", "user_name | user_group", "many"),
+        ("-Lp", None, '"ls_license_project"'), ("-m", "hosts", "host_name | host_group", "many"),
+        ("-C", None, "cluster_name"), ("-A", "apps", "application_name", "many"),
+    ), alternatives=("-a -c",)),
     _g("bapp", (("-alloc", None, None), ("-l", "long", None), ("-w", "wide", None)), "names",
        "[application_profile ...]", alternatives=("-l -w",)),
 )}

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from lsfemu.cli import admin, bapp, bhist, bjobs, bsub, control, groups, info, jobgroups, jobinfo, lstools, modify
+from lsfemu.cli import (admin, bapp, bhist, bjobs, blimits, bsub, control, groups, info, jobgroups, jobinfo, lstools,
+                        modify)
 
 COMMANDS = {
     "bsub": bsub.run,
@@ -35,6 +36,7 @@ COMMANDS = {
     "bgdel": jobgroups.run_bgdel,
     "bjgroup": jobgroups.run_bjgroup,
     "bapp": bapp.run_bapp,
+    "blimits": blimits.run_blimits,
     "badmin": admin.badmin,
     "lsfemu": admin.lsfemu_remote,
 }

@@ -109,6 +109,7 @@ INPUT_EXCLUSIVE = "isn|is|in|i options are exclusive"  # bsub -i with -is (lsb.s
 FILE_NAME_TOO_LONG = "File name too long"  # lsb.sub.c, catgets 409
 MAIL_USER_TOO_LONG = "Mail destination name too long"  # bsub -u (lsb.sub.c, catgets 411)
 BAD_RUNTIME = "Bad runtime specification"  # bsub -We (IBM's support note: no object)
+NO_LIMIT_USAGE = "No resource usage found."  # blimits: no row to show (IBM's blimits(1) note; wording inferred)
 JOB_NOT_SUSPENDED = "Job is not suspended"
 ILLEGAL_JOB_ID = "Illegal job ID."
 JOB_ID_OUT_OF_RANGE = "Job ID out of valid range."

@@ -675,6 +675,14 @@ CASES = [
     C(["bapp", "nosuch"], "nosuch: No such application\n", id="bapp-unknown"),
     C(["bapp", "-z"], illegal_option("bapp", "z"), id="bapp-unknown-option"),
     C(["bapp", "-alloc"], usage("bapp", "bapp: option -alloc is not supported by lsfemu yet"), id="bapp-alloc-unbuilt"),
+    # ---- blimits (issue 19): no positional words, unknown and unbuilt options, a missing value ------------
+    C(["blimits", "limit1"], usage("blimits"), id="blimits-positional-word"),
+    C(["blimits", "-z"], illegal_option("blimits", "z"), id="blimits-unknown-option"),
+    C(["blimits", "-n"], needs_value("blimits", "n"), id="blimits-n-without-name"),
+    C(["blimits", "-o", "name"], usage("blimits", "blimits: option -o is not supported by lsfemu yet"),
+      id="blimits-o-unbuilt"),
+    C(["blimits", "-gl"], usage("blimits", "blimits: option -gl is not supported by lsfemu yet"),
+      id="blimits-gl-unbuilt"),
     # ---- badmin -------------------------------------------------------------------------------------------
     C(["badmin", "qclose", "nosuch"], "nosuch: No such queue\n", "lsfadmin", id="badmin-qclose-unknown-queue"),
     C(["badmin", "hclose", "nosuch"], "nosuch: Bad host name, host group name or cluster name\n", "lsfadmin",
