@@ -20,7 +20,7 @@ def lshosts(wide: bool = False, long: bool = False, res_req: Optional[str] = Non
             hosts: Optional[list[str]] = None) -> None:
     c = ctx()
     try:
-        views = ops.load_views(c.cluster, hosts, res_req, c.local_host)
+        views = ops.load_views(c.cluster, hosts, res_req, c.local_host, clients=True)
     except LsfError as e:
         # OpenLava lshosts.c: ls_perror("ls_gethostinfo()") without host names, "ls_gethostinfo" with
         c.error(messages.object_error("ls_gethostinfo" if hosts else "ls_gethostinfo()", e.reason))

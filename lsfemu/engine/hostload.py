@@ -10,6 +10,9 @@ host with RESOURCE_RESERVE_PER_SLOT=N, `/job` once on the job's first host,
 first alternative requirement; phases, duration and decay as time passes on
 the cluster's clock. Suspended jobs keep their slots and reservations but run
 nothing (they add nothing to r15s/r1m/r15m/ut).
+
+In wall clock mode a host named as this machine (its host name, or that
+name's first label) reports the machine's real load (hostres.real_load).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from lsfemu.config import machine
 from lsfemu.jobstate import RUN, STARTED
 from lsfemu.sched import hostres, placement, resreq
 
@@ -78,5 +82,12 @@ def host_loads(cl, names: list[str] | None = None) -> dict[str, HostLoad]:
                 mine = reserved[h]
                 for name, amount in amounts.items():
                     mine[name] = mine.get(name, 0.0) + amount
-    return {n: HostLoad(r, held[n], running[n], reserved[n], hostres.virtual_load(r, running[n], reserved[n]))
-            for n, r in wanted.items()}
+    local = machine.local_names() if cl.clock.mode == "wall" else frozenset()
+    out = {}
+    for n, r in wanted.items():
+        if n in local:
+            load = hostres.real_load(r, machine.current_load(), running[n], reserved[n])
+        else:
+            load = hostres.virtual_load(r, running[n], reserved[n])
+        out[n] = HostLoad(r, held[n], running[n], reserved[n], load)
+    return out

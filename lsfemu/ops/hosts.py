@@ -36,12 +36,14 @@ def _selector(cfg, res_req: str | None, local_type: str):
 
 
 def load_views(cl, names: list[str] | None, res_req: str | None = None, local_host: str | None = None,
-               by_load: bool = False) -> list[HostLoadView]:
-    """The server hosts (those named, in cluster order), those a -R
-    requirement selects; *by_load*: sorted by its order[] (LIM's default
-    r15s:pg), as lsload lists them. Raises LsfError with LIM's reason."""
+               by_load: bool = False, clients: bool = False) -> list[HostLoadView]:
+    """The server hosts (with *clients*, lshosts', the client hosts too), those
+    named, in cluster order, those a -R requirement selects; *by_load*: sorted
+    by its order[] (LIM's default r15s:pg), as lsload lists them. Raises
+    LsfError with LIM's reason."""
     cfg = cl.config
-    known = set(cfg.host_names)
+    rows_cfg = [h for h in cfg.cluster_hosts if h.server or clients]
+    known = {h.name for h in rows_cfg}
     if names and any(n not in known for n in names):
         raise LsfError(M.LIM_BAD_HOST)
     loads = hostload.host_loads(cl, names or None)
@@ -49,7 +51,10 @@ def load_views(cl, names: list[str] | None, res_req: str | None = None, local_ho
     local_type = local.res.type if local is not None else hostres.DEFAULT_TYPE
     sel, order = _selector(cfg, res_req, local_type)
     rows = []
-    for name, hl in loads.items():
+    for h in rows_cfg:
+        if names and h.name not in names:
+            continue
+        hl = loads.get(h.name) or hostload.HostLoad(hostres.host_resources(cfg, h), 0, 0, {}, {})
         ns = hostres.namespace(hl.res, hl.load)
         if sel is not None and not sel(ns):
             continue

@@ -74,7 +74,7 @@ def lshosts(hosts: Iterable[HostLoadView], *, wide: bool = False) -> str:
             head = f"{h.name:<25} {h.type:>10} {h.model:>11} {h.cpuf:5.1f}"
         else:
             head = f"{h.name[:11]:<11} {h.type[:7]:>7} {h.model[:8]:>8} {h.cpuf:5.1f}"
-        out.append(f"{head} {h.ncpus:>5} {_mem_or_dash(h.maxmem):>6} {_mem_or_dash(h.maxswp):>6} "
+        out.append(f"{head} {h.ncpus if h.ncpus > 0 else '-':>5} {_mem_or_dash(h.maxmem):>6} {_mem_or_dash(h.maxswp):>6} "
                    f"{'Yes' if h.server else 'No':>6} {_resources(h)}")
     return "\n".join(out) + "\n"
 
@@ -90,15 +90,18 @@ def lshosts_long(hosts: Iterable[HostLoadView]) -> str:
     out: list[str] = []
     for h in hosts:
         out += ["", f"HOST_NAME:  {h.name}",
-                "type             model  cpuf ncpus ndisks maxmem maxswp maxtmp rexpri server",
-                f"{h.type:<10} {h.model:>11} {h.cpuf:5.1f} {h.ncpus:>5} {'-':>6} {_mem_or_dash(h.maxmem):>6} "
-                f"{_mem_or_dash(h.maxswp):>6} {_mem_or_dash(h.maxtmp, 'tmp'):>6} {0:>6} {'Yes':>6}",
-                "",
-                "RESOURCES: " + (_resources(h) if h.resources else "Not defined"),
-                "RUN_WINDOWS:  (always open)",
-                "",
-                "LOAD_THRESHOLDS:",
-                *_threshold_table(h.thresholds)]
+                "type             model  cpuf ncpus ndisks maxmem maxswp maxtmp rexpri server"]
+        if h.server:
+            out.append(f"{h.type:<10} {h.model:>11} {h.cpuf:5.1f} {h.ncpus:>5} {'-':>6} {_mem_or_dash(h.maxmem):>6} "
+                       f"{_mem_or_dash(h.maxswp):>6} {_mem_or_dash(h.maxtmp, 'tmp'):>6} {0:>6} {'Yes':>6}")
+        else:  # OpenLava print_long: a client host has no values
+            out.append(f"{h.type:<10} {h.model:>11} {h.cpuf:5.1f} " + " ".join(f"{'-':>{w}}" for w in (5, 6, 6, 6, 6, 6))
+                       + f" {'No':>6}")
+        out += ["", "RESOURCES: " + (_resources(h) if h.resources else "Not defined")]
+        if not h.server:
+            out += ["RUN_WINDOWS: Not applicable for client-only host", ""]
+            continue
+        out += ["RUN_WINDOWS:  (always open)", "", "LOAD_THRESHOLDS:", *_threshold_table(h.thresholds)]
     return "\n".join(out) + "\n"
 
 

@@ -45,6 +45,14 @@ def test_lshosts_shows_the_configured_hosts(lsf_cluster):
     assert (r.out, r.err, r.rc) == ("", "ls_gethostinfo(): Not enough host(s) currently eligible\n", 255)
     r = c.run("lshosts hostA nosuch")
     assert (r.out, r.err, r.rc) == ("", "ls_gethostinfo: Host name not recognizable by LIM\n", 255)
+    # a client host (server 0): lshosts lists it, without values; it has no load
+    text = c.path_of("lsf.cluster.cluster1").read_text()
+    c.write("lsf.cluster.cluster1", text.replace("End Host", "client1   !        !        0       -      -       -       -       ()\nEnd Host"))
+    assert c.run("badmin reconfig", user="lsfadmin").rc == 0
+    assert c.run("lshosts").out.endswith("client1      X86_64 Intel_EM  60.0     -      -      -     No ()\n")
+    assert c.run("lshosts -l client1").out.endswith("RUN_WINDOWS: Not applicable for client-only host\n\n")
+    assert "client1" not in c.run("lsload").out
+    assert c.run("lsload client1").err == "lsload: Host name not recognizable by LIM\n"
 
 
 def test_lsload_and_bhosts_l_follow_the_jobs_and_their_reservations(lsf_cluster):

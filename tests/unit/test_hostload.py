@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from lsfemu.config import parser, sample
+from lsfemu.config import machine, parser, sample
 from lsfemu.engine import hostload
 from lsfemu.sched import hostres
 
@@ -34,13 +34,16 @@ def test_virtual_load_follows_slots_and_reservations():
     assert hostres.namespace(HOST, load)["gpus"] == 1.0
 
 
-def _cluster(tmp_path, jobs, now=1000.0, params=""):
-    sample.write_cluster(str(tmp_path))
+def _cluster(tmp_path, jobs, now=1000.0, params="", mode="virtual", cluster_file=None):
+    sample.write_cluster(str(tmp_path), force=True)
+    if cluster_file:
+        (tmp_path / "lsf.cluster.cluster1").write_text(cluster_file)
     if params:
         p = tmp_path / "lsbatch/cluster1/configdir/lsb.params"
         p.write_text(p.read_text().replace("End Parameters", params + "\nEnd Parameters"))
     cfg = parser.load(str(tmp_path))
-    return SimpleNamespace(config=cfg, jobs={i: j for i, j in enumerate(jobs)}, now=lambda: now)
+    return SimpleNamespace(config=cfg, jobs={i: j for i, j in enumerate(jobs)}, now=lambda: now,
+                           clock=SimpleNamespace(mode=mode))
 
 
 def _job(status, hosts, res_req=None, start=1000.0):
@@ -72,3 +75,20 @@ def test_per_slot_and_decay(tmp_path):
     assert hostload.host_loads(cl)["hostA"].reserved == {"mem": 1000.0}
     cl.now = lambda: 1100.0
     assert hostload.host_loads(cl)["hostA"].reserved == {}
+
+
+def test_wall_mode_reads_the_local_machines_load(tmp_path, monkeypatch):
+    me = sorted(machine.local_names())[0]
+    hosts = (f"Begin ClusterAdmins\nAdministrators = lsfadmin\nEnd ClusterAdmins\n"
+             f"Begin Host\nHOSTNAME model type server ncpus maxmem maxswp maxtmp RESOURCES\n"
+             f"{me} ! ! 1 4 16G 4G 100G ()\nhostB ! ! 1 4 16G 4G 100G ()\nEnd Host\n")
+    monkeypatch.setattr(machine, "current_load",
+                        lambda: {"r1m": 2.0, "r15m": 1.5, "mem": 8000.0, "swp": 1000.0, "tmp": 50000.0})
+    jobs = [_job("RUN", f"{me} hostB", "rusage[mem=500]")]
+    loads = hostload.host_loads(_cluster(tmp_path, jobs, mode="wall", cluster_file=hosts))
+    real, other = loads[me].load, loads["hostB"].load
+    assert (real["r15s"], real["r1m"], real["r15m"], real["ut"]) == (2.0, 2.0, 1.5, 0.5)
+    assert (real["mem"], real["swp"], real["tmp"]) == (7500.0, 1000.0, 50000.0)
+    assert (other["r1m"], other["mem"]) == (1.0, 16384.0 - 500.0)  # a virtual host: the model
+    virtual = hostload.host_loads(_cluster(tmp_path, jobs, mode="virtual", cluster_file=hosts))
+    assert virtual[me].load["mem"] == 16384.0 - 500.0  # virtual clock: the model for every host

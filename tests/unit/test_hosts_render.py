@@ -87,3 +87,14 @@ def test_bhosts_long():
 ])
 def test_sizes(mb, kind, text):
     assert lstools.size(mb, kind) == text
+
+
+def test_a_client_host_has_no_values():
+    client = HostLoadView("client1", "X86_64", "Intel_EM64T", 60.0, 0, 0.0, 0.0, 0.0, False)
+    assert lstools.lshosts([client]).splitlines()[1] == \
+        "client1      X86_64 Intel_EM  60.0     -      -      -     No ()"
+    assert lstools.lshosts_long([client]) == (
+        "\nHOST_NAME:  client1\n"
+        "type             model  cpuf ncpus ndisks maxmem maxswp maxtmp rexpri server\n"
+        "X86_64     Intel_EM64T  60.0     -      -      -      -      -      -     No\n\n"
+        "RESOURCES: Not defined\nRUN_WINDOWS: Not applicable for client-only host\n\n")
