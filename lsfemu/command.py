@@ -163,12 +163,7 @@ def daemon_status() -> None:
 @daemon_app.command("stop")
 def daemon_stop(kill_jobs: bool = typer.Option(False, "--kill-jobs", help="kill the running jobs too (they keep running otherwise)")) -> None:
     """Stop the daemon (the store keeps every job; running jobs keep running)."""
-    try:
-        stopped = client.stop_daemon(kill_jobs=kill_jobs)
-    except RuntimeError as e:
-        typer.echo(f"lsfemu: {e}", err=True)
-        raise typer.Exit(1)
-    typer.echo("daemon stopped" if stopped else "daemon: not running")
+    raise typer.Exit(client.daemon_stop(kill_jobs=kill_jobs))  # (the thin client's own path too)
 
 
 def _running_clock() -> float | None:
