@@ -517,9 +517,22 @@ def main() -> None:
 DAEMON_SUBCOMMANDS = ("clock", "explain", "host")
 
 
+def daemon_stop(kill_jobs: bool = False) -> int:
+    """`lsfemu daemon stop [--kill-jobs]`: what it prints, its exit code."""
+    try:
+        stopped = stop_daemon(kill_jobs=kill_jobs)
+    except RuntimeError as e:
+        return _emit("", f"lsfemu: {e}\n", 1)
+    return _emit("daemon stopped\n" if stopped else "daemon: not running\n", "", 0)
+
+
 def main_lsfemu() -> None:
     """Console-script entry for `lsfemu`."""
     argv = sys.argv[1:]
+    # `lsfemu daemon stop` without typer: every test cluster's teardown and every
+    # script's cleanup runs it, and typer (with pydantic) costs it ten times its work.
+    if argv in (["daemon", "stop"], ["daemon", "stop", "--kill-jobs"]):
+        sys.exit(daemon_stop(kill_jobs=len(argv) == 3))
     # `lsfemu clock` alone shows the clock; `lsfemu explain` alone is typer's help.
     if (argv[:1] and argv[0] in DAEMON_SUBCOMMANDS and (len(argv) > 1 or argv[0] == "clock")
             and not any(a in ("-h", "--help") for a in argv)):

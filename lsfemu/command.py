@@ -163,12 +163,7 @@ def daemon_status() -> None:
 @daemon_app.command("stop")
 def daemon_stop(kill_jobs: bool = typer.Option(False, "--kill-jobs", help="kill the running jobs too (they keep running otherwise)")) -> None:
     """Stop the daemon (the store keeps every job; running jobs keep running)."""
-    try:
-        stopped = client.stop_daemon(kill_jobs=kill_jobs)
-    except RuntimeError as e:
-        typer.echo(f"lsfemu: {e}", err=True)
-        raise typer.Exit(1)
-    typer.echo("daemon stopped" if stopped else "daemon: not running")
+    raise typer.Exit(client.daemon_stop(kill_jobs=kill_jobs))  # (the thin client's own path too)
 
 
 def _running_clock() -> float | None:
@@ -244,12 +239,6 @@ def clock_advance(duration: str = typer.Argument(..., help="90, 15m, 2h, 7d, 1h3
 def explain_aps(job_id: str = typer.Argument(..., metavar="JOBID")) -> None:
     """A pending job's APS value: every factor, weighted, limited, in or out of its grace period."""
     _forward(["explain", "aps", job_id])
-
-
-@explain_app.command("pending")
-def explain_pending(job_id: str = typer.Argument(..., metavar="JOBID")) -> None:
-    """Why a pending job is not running: what holds it back, host by host, in plain words."""
-    _forward(["explain", "pending", job_id])
 
 
 @explain_app.command("priority")

@@ -88,6 +88,10 @@ class JobView:
     mail_user: str | None = None  # -u: "Mail <u>" in the header
     notify: str = ""  # -B, -N, -Ne: "Notify when job begins/ends"
     est_runtime_min: float | None = None  # -We: -o estimated_run_time (seconds)
+    # --- job control and limits (issue 18) ---
+    kill_reason: str | None = None  # bkill -C: -o kill_reason
+    suspend_reason: str | None = None  # bstop -C: -o suspend_reason
+    resume_reason: str | None = None  # bresume -C: -o resume_reason
 
     @property
     def display_id(self) -> str:
@@ -188,3 +192,47 @@ class ParamsView:
     fairshare_adjustment_factor: float = 0.0
     gpu_run_time_factor: float = 0.0
     fwd_job_factor: float | None = None
+
+
+@dataclass
+class HostLoadView:
+    """A server host for lshosts, lsload and bhosts -l: static resources (MB),
+    its RESOURCES as written, LIM's status, load indices after reservations
+    (`load`), what started jobs reserve (`reserved`) and its load thresholds."""
+
+    name: str
+    type: str
+    model: str
+    cpuf: float
+    ncpus: int
+    maxmem: float
+    maxswp: float
+    maxtmp: float
+    server: bool = True
+    resources: list[str] = field(default_factory=list)
+    status: str = "ok"
+    load: dict[str, float] = field(default_factory=dict)
+    reserved: dict[str, float] = field(default_factory=dict)
+    thresholds: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class ResourceInfoView:
+    """One resource as lsinfo shows it."""
+
+    name: str
+    type: str
+    order: str
+    description: str
+    interval: int = 0
+    builtin: bool = False
+    release: bool = False
+
+
+@dataclass
+class LsInfoView:
+    """lsinfo's sections: resources, host types, host models (name, CPU factor, architecture)."""
+
+    resources: list[ResourceInfoView] = field(default_factory=list)
+    types: list[str] = field(default_factory=list)
+    models: list[tuple[str, float, str]] = field(default_factory=list)

@@ -74,6 +74,8 @@ def _signal_number(spec: str) -> tuple[str, int] | None:
 
 def bkill(
     list_signals: bool = False,
+    bucket: bool = False,
+    kill_reason: Optional[str] = None,
     as_done: bool = False,
     sig: Optional[str] = None,
     remove: bool = False,
@@ -103,17 +105,29 @@ def bkill(
     if stat is None:  # -stat alone names the caller's jobs in that state, as `0` would
         _need_selection(job_ids, user, queue, name, job_group, host, app)
     answer(c, lambda: ops.kill(c.cluster, c.caller, selection(job_ids, user, queue, name, job_group, host, stat, app),
-                               signal, remove=remove, as_done=as_done))
+                               signal, remove=remove, as_done=as_done, why=_reason(kill_reason), bucket=bucket))
 
 
-def _selected(op, job_ids, user, queue, name, job_group, host, app) -> None:
+#: the longest reason bkill/bstop/bresume -C keep (LSF 10.1: "maximum length is 4095 characters")
+REASON_MAX = 4095
+
+
+def _reason(text: str | None) -> str | None:
+    """-C's reason as kept: at most REASON_MAX characters (longer ones cut, as
+    LSF's fixed-size buffers do); an empty one is no reason."""
+    return text[:REASON_MAX] if text else None
+
+
+def _selected(op, job_ids, user, queue, name, job_group, host, app, why) -> None:
     """bstop's and bresume's body: the jobs their options select, the operation on them."""
     c = ctx()
     _need_selection(job_ids, user, queue, name, job_group, host, app)
-    answer(c, lambda: op(c.cluster, c.caller, selection(job_ids, user, queue, name, job_group, host, app=app)))
+    answer(c, lambda: op(c.cluster, c.caller, selection(job_ids, user, queue, name, job_group, host, app=app),
+                         _reason(why)))
 
 
 def bstop(
+    suspend_reason: Optional[str] = None,
     host: Optional[str] = None,
     user: Optional[str] = None,
     queue: Optional[str] = None,
@@ -122,10 +136,11 @@ def bstop(
     app: Optional[str] = None,
     job_ids: Optional[list[str]] = None,
 ) -> None:
-    _selected(ops.stop, job_ids, user, queue, name, job_group, host, app)
+    _selected(ops.stop, job_ids, user, queue, name, job_group, host, app, suspend_reason)
 
 
 def bresume(
+    resume_reason: Optional[str] = None,
     host: Optional[str] = None,
     user: Optional[str] = None,
     queue: Optional[str] = None,
@@ -134,7 +149,7 @@ def bresume(
     app: Optional[str] = None,
     job_ids: Optional[list[str]] = None,
 ) -> None:
-    _selected(ops.resume, job_ids, user, queue, name, job_group, host, app)
+    _selected(ops.resume, job_ids, user, queue, name, job_group, host, app, resume_reason)
 
 
 def bswitch(

@@ -11,6 +11,7 @@ from typing import Optional
 from lsfemu.cli.base import Ctx, Result, ctx, run_command
 from lsfemu.config.fairshare import parse_user_shares
 from lsfemu.errors import LsfError
+from lsfemu.ops import hosts as host_ops
 from lsfemu.ops import info as ops
 from lsfemu.render import bhosts as RH
 from lsfemu.render import bparams as RP
@@ -72,13 +73,19 @@ def bparams(long: bool = False) -> None:
 
 def bhosts(
     wide: bool = False,
+    long: bool = False,
     hosts: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
-    unknown, views = ops.host_views(c.cluster, hosts, wide)
+    unknown, views = ops.host_views(c.cluster, hosts, wide or long)
     for h in unknown:
         c.error(messages.object_error(h, messages.BAD_HOST))
     if hosts and not views:
+        return
+    if long:
+        loads = {v.name: v for v in host_ops.load_views(c.cluster, [v.name for v in views])}
+        c.out.append(RH.long((v, loads[v.name], None if v.max_slots is None else max(0, v.max_slots - v.njobs))
+                             for v in views))
         return
     c.out.append(RH.table(views, wide=wide))
 

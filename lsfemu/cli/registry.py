@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from lsfemu.cli import admin, bapp, bhist, bjobs, bsub, control, groups, info, jobgroups, jobinfo, modify
+from lsfemu.cli import (admin, bapp, bhist, bjobs, blimits, bsub, control, groups, info, jobgroups, jobinfo, lstools,
+                        modify)
 
 COMMANDS = {
     "bsub": bsub.run,
@@ -27,11 +28,15 @@ COMMANDS = {
     "bugroup": groups.run_bugroup,
     "bhpart": groups.run_bhpart,
     "lsid": info.run_lsid,
+    "lshosts": lstools.run_lshosts,
+    "lsload": lstools.run_lsload,
+    "lsinfo": lstools.run_lsinfo,
     "bgadd": jobgroups.run_bgadd,
     "bgmod": jobgroups.run_bgmod,
     "bgdel": jobgroups.run_bgdel,
     "bjgroup": jobgroups.run_bjgroup,
     "bapp": bapp.run_bapp,
+    "blimits": blimits.run_blimits,
     "badmin": admin.badmin,
     "lsfemu": admin.lsfemu_remote,
 }

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import os
 import shutil
+import socket
 
 
 def meminfo() -> dict[str, float]:
@@ -42,3 +43,21 @@ def hardware() -> dict[str, float]:
     mi = meminfo()
     return {"ncpus": float(os.cpu_count() or 1), "maxmem": mi.get("MemTotal", 0.0),
             "maxswp": mi.get("SwapTotal", 0.0), "maxtmp": tmp_mb()[0]}
+
+
+def local_names() -> frozenset[str]:
+    """The names this machine answers to: its host name and that name's first label."""
+    name = socket.gethostname()
+    return frozenset({name, name.split(".")[0]})
+
+
+def current_load() -> dict[str, float]:
+    """This machine's load now: the run queue averages (os.getloadavg: 1, 5 and
+    15 minutes), available memory and free swap (/proc/meminfo), free /tmp, in MB."""
+    try:
+        one, _five, fifteen = os.getloadavg()
+    except OSError:
+        one = fifteen = 0.0
+    mi = meminfo()
+    return {"r1m": one, "r15m": fifteen, "mem": mi.get("MemAvailable", mi.get("MemFree", 0.0)),
+            "swp": mi.get("SwapFree", 0.0), "tmp": tmp_mb()[1]}

@@ -47,7 +47,6 @@ from lsfemu.engine.jobs import NoJobId, Transitions
 from lsfemu.engine.listing import ApsListing, watch_writes
 from lsfemu.engine.loop import Loop
 from lsfemu.engine.passes import Passes
-from lsfemu.engine.requirements import Requirements
 from lsfemu.engine.peek import output_so_far
 from lsfemu.engine.runner import Runner
 from lsfemu.engine.views import job_view
@@ -101,7 +100,6 @@ class Cluster:
         self.transitions = Transitions(self)
         self.aps_listing = ApsListing(self)  # bjobs -aps
         self.job_groups = JobGroups(self)  # bgadd, bsub -g
-        self.requirements = Requirements(self)  # bsub -R, RES_REQ: compiled requirements, host resources
         self._derive()
         self.db_url = db_url or default_url(home)
         self.engine, self.Session = open_store(self.db_url)
@@ -190,6 +188,16 @@ class Cluster:
         job = self.jobs.pop(key)
         self.session.expunge(job)
         return job
+
+    def clean(self, job: Job) -> None:
+        """A finished job leaves mbatchd's memory before the end of its
+        CLEAN_PERIOD (bkill -b of a pending job): JOB_CLEAN, and the store
+        marks it so that a daemon loading it again does not take it back."""
+        t = self.now()
+        job.clean_time = t
+        self.log(job, "CLEAN", None, t)
+        self.jobs.pop((job.id, job.array_index), None)
+        self.jobs_gen += 1
 
     def close(self) -> None:
         """Close the session, the event log and the store's connections."""
@@ -289,7 +297,6 @@ class Cluster:
         self.rusage_units = resreq.units_from_conf(cfg.lsf_conf)
         self._rusage_cache: dict[tuple[str | None, int], dict[str, float]] = {}
         self.accounts.configure(cfg)
-        self.requirements.configure(cfg)
         self.passes.configure(cfg)
 
     # -- ids and events --------------------------------------------------------

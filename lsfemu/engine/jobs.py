@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from lsfemu.clock import parse_duration
 from lsfemu.engine import mail, prepost
+from lsfemu.events.lsbatch import TERM_REASONS
 from lsfemu.jobstate import ON_HOST, PENDING, STARTED, SUSPENDED
 from lsfemu.sched import dispatch, simulate
 from lsfemu.sched.priority import default_priority, frozen_at_dispatch, pending_clock_after_run
@@ -30,6 +31,8 @@ from lsfemu.store.models import HostState, Job, JobEvent
 
 #: LSF's termination reason of a job killed at its bsub -t time (TERM_DEADLINE, 6)
 DEADLINE_REASON = "TERM_DEADLINE: job killed after deadline"
+#: ... of a job killed by bkill -b (TERM_BUCKET_KILL, 23)
+BUCKET_KILL_REASON = TERM_REASONS[23]
 
 
 class NoJobId(Exception):
@@ -265,15 +268,22 @@ class Transitions:
         self.cl.accounts.charge(job, t)
 
     def kill(self, job: Job, actor: str, signum: int | None = None, *, remove: bool = False,
-             as_done: bool = False) -> None:
+             as_done: bool = False, why: str | None = None, bucket: bool = False) -> None:
         """End a job by a signal: bkill's default sequence (None) or `bkill -s`.
         `remove` (bkill -r): the job leaves at once, its processes killed
         without waiting for them; `as_done` (bkill -d of a started job): it is
-        recorded DONE when it ends."""
+        recorded DONE when it ends; `why` (bkill -C): the reason given, kept
+        with the job and its JOB_SIGNAL; `bucket` (bkill -b): the termination
+        reason is TERM_BUCKET_KILL."""
         t = self.cl.now()
-        self.cl.log(job, "SIGNAL", actor, t, signal="KILL" if signum is None else signum)
+        self.cl.log(job, "SIGNAL", actor, t, signal="KILL" if signum is None else signum,
+                    **({"reason": why} if why is not None else {}))
+        if why is not None:
+            job.kill_reason = why
         owner = actor == job.user
         reason = "TERM_OWNER: job killed by owner" if owner else "TERM_ADMIN: job killed by root or LSF administrator"
+        if bucket:
+            reason = BUCKET_KILL_REASON
         code = simulate.KILL_EXIT_CODE if signum is None else 128 + signum
         if remove:
             self.leave_run(job)
@@ -329,8 +339,11 @@ class Transitions:
         if self.running_real(job):
             self.cl.runner.send(job, int(signal.Signals["SIG" + signame]))
 
-    def stop(self, job: Job, actor: str) -> None:
+    def stop(self, job: Job, actor: str, why: str | None = None) -> None:
+        """bstop (`why`: bstop -C's reason)."""
         t = self.cl.now()
+        if why is not None:
+            job.suspend_reason = why
         admin = actor != job.user
         if job.status == "PEND":
             job.status = "PSUSP"
@@ -343,11 +356,14 @@ class Transitions:
             job.status = "USUSP"
             job.susp_reason = ("The job was suspended by LSF admin or root while running" if admin
                                else "The job was suspended by user")
-        self.cl.log(job, "SIGNAL", actor, t, signal="STOP")
+        self.cl.log(job, "SIGNAL", actor, t, signal="STOP", **({"reason": why} if why is not None else {}))
         self.cl.mark_dirty()
 
-    def resume(self, job: Job, actor: str) -> None:
+    def resume(self, job: Job, actor: str, why: str | None = None) -> None:
+        """bresume (`why`: bresume -C's reason)."""
         t = self.cl.now()
+        if why is not None:
+            job.resume_reason = why
         if job.status == "PSUSP":
             job.status = "PEND"
             job.pend_reasons = "Waiting for scheduling after resumed by user"
@@ -357,7 +373,7 @@ class Transitions:
             job.status = "RUN"
             job.segment_start = t
             job.susp_reason = None
-        self.cl.log(job, "SIGNAL", actor, t, signal="CONT")
+        self.cl.log(job, "SIGNAL", actor, t, signal="CONT", **({"reason": why} if why is not None else {}))
         self.cl.mark_dirty()
 
     def switch(self, job: Job, queue: str, actor: str) -> None:

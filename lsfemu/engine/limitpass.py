@@ -9,17 +9,19 @@ from __future__ import annotations
 
 from lsfemu.jobstate import STARTED
 from lsfemu.sched import limits as L
+from lsfemu.sched import resreq, select
 
 
 def build(cfg) -> L.Limits | None:
     """The limits of a configuration (None: lsb.resources has none)."""
     if not cfg.limits:
         return None
+    units = resreq.units_from_conf(cfg.lsf_conf)  # MEM/SWP/TMP as rusage reads a bare amount, into MB
     rules = []
     for i, lc in enumerate(cfg.limits):
         match = {kind: resolve(cfg, kind, c) for kind, c in lc.consumers.items() if kind != "hosts"}
         hosts = resolve(cfg, "hosts", lc.consumers["hosts"]) if "hosts" in lc.consumers else None
-        caps = dict(lc.amounts)
+        caps = {res: v * select.UNIT_MB[units[res].lower()] for res, v in lc.amounts.items()}
         caps.update(lc.resources)
         rules.append(L.Rule(i, lc.name, match, hosts, lc.slots, lc.slots_per_processor, lc.jobs, caps))
     return L.Limits(rules)
@@ -80,6 +82,7 @@ def usage(cl) -> L.Limits | None:
     """The limits with the started jobs' usage now (blimits)."""
     limits = build(cl.config)
     if limits is not None:
+        limits.ncpus = {name: h.ncpus for name, h in cl.passes.frame()[0].items()}
         for job in cl.passes.started_jobs():
             d = demand_of(cl, limits, job)
             if d is not None:

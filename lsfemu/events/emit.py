@@ -12,7 +12,7 @@ FINISH    DONE: JOB_STATUS 64 then JOB_STATUS 192 (DONE + post-job done);
           EXIT: JOB_STATUS 32 with the wait status, CPU time and TERM_* code
           (no post-job record: 192 is the only post-job value lsfemu writes)
 SIGNAL    JOB_SIGNAL (symbol ``KILL``, ``STOP``, ``CONT``, ``TERM``...; the
-          requester's name and uid), then for STOP/CONT a JOB_STATUS with the
+          requester's name and uid; the reason of bkill/bstop/bresume -C), then for STOP/CONT a JOB_STATUS with the
           new state: PSUSP / USUSP, PEND / RUN
 FORCE     JOB_FORCE (brun: the hosts named, the administrator), before the
           START of the same instant
@@ -28,6 +28,8 @@ RERUN     JOB_STATUS PEND (PEND_JOB_REQUEUED after a host failure,
 MIGRATE   nothing (LSF's MIG record is not modelled; the RERUN that follows
           at the same instant logs the state change)
 STATUS    JOB_STATUS UNKWN (``{status: "UNKWN"}``)
+CLEAN     JOB_CLEAN (the finished job left mbatchd's memory: bkill -b of a
+          pending job)
 other     nothing (forward compatible: a newer daemon kind is not an error)
 ========= ====================================================================
 
@@ -76,7 +78,7 @@ from lsfemu.events.lsbatch import (
     SUB_JOB_NAME, SUB_MODIFY, SUB_OUT_FILE, SUB_PROJECT_NAME, SUB_QUEUE, SUB_RES_REQ,
 )
 from lsfemu.events.records import (
-    HostCtrl, JobExecute, JobModify2, JobMove, JobNew, JobRequeue, JobSignal, JobStart, JobStartAccept, JobStatus,
+    HostCtrl, JobClean, JobExecute, JobModify2, JobMove, JobNew, JobRequeue, JobSignal, JobStart, JobStartAccept, JobStatus,
     JobForce, JobSwitch, MbdDie, MbdStart, QueueCtrl, Record, _NEG1_LIMITS,
 )
 from lsfemu.jobstate import ON_HOST, PENDING
@@ -509,7 +511,7 @@ def records_for(
     if kind == "SIGNAL":
         sym = signal_symbol(data.get("signal", "KILL"))
         out: list[Record] = [JobSignal(event_time=t, job_id=job.id, user_id=uid_of(who),
-                                       signal_symbol=sym, idx=idx, user_name=who)]
+                                       signal_symbol=sym, idx=idx, user_name=who, reason=data.get("reason") or "")]
         state = _get(job, "status", "")
         admin = actor is not None and actor != job.user
         if sym == "STOP":
@@ -559,6 +561,9 @@ def records_for(
         reason = {"MIGRATE": PEND_JOB_MIG, "PREEXEC": lsbatch.PEND_JOB_PRE_EXEC}.get(data.get("reason"),
                                                                                    PEND_JOB_REQUEUED)
         return [_status(job, time, lsbatch.JOB_STAT_PEND, reason=reason)]
+
+    if kind == "CLEAN":
+        return [JobClean(event_time=t, job_id=job.id, idx=idx)]
 
     if kind == "STATUS":
         code = lsbatch.STATUS_CODES.get(str(data.get("status", "")))

@@ -21,7 +21,7 @@ STATUS      status (required: PEND PSUSP RUN USUSP SSUSP UNKWN), reason
 FINISH      status (required: DONE or EXIT), exit_code, cpu_time,
             exit_reason (``TERM_OWNER: job killed by owner``)
 POST        ok (bool): post-job process done / failed
-SIGNAL      signal (``KILL``, ``DELETEJOB``...), user
+SIGNAL      signal (``KILL``, ``DELETEJOB``...), user, reason (bkill/bstop/bresume -C)
 SWITCH      queue, user
 MOVE        position, top (bool), user
 MODIFY      items (list of bhist item texts, without ``;``), user
@@ -519,7 +519,8 @@ class HistoryBuilder:
             self._add(h, t, "DISPATCH", hosts=list(rec.exec_hosts),
                       effective_res_req=rec.effective_res_req or None)
         elif kind is JobSignal:
-            self._add(h, t, "SIGNAL", signal=rec.signal_symbol, user=rec.user_name)
+            self._add(h, t, "SIGNAL", signal=rec.signal_symbol, user=rec.user_name,
+                      **({"reason": rec.reason} if rec.reason else {}))
         elif kind is JobForce:
             self._add(h, t, "FORCE", user=rec.user_name)
         elif kind is JobSwitch:

@@ -195,6 +195,7 @@ TERM_REASONS: dict[int, str] = {
     19: "TERM_ZOMBIE: job exited while LSF is not available",
     20: "TERM_SWAP: job killed after reaching LSF swap usage limit",
     21: "TERM_THREADLIMIT: job killed after reaching LSF thread limit",
+    23: "TERM_BUCKET_KILL: job killed with bkill -b",
     25: "TERM_CWD_NOTEXIST: current working directory is not accessible or does not exist on the execution host",
 }
 

@@ -542,7 +542,10 @@ class JobStatus(Record):
 @_register
 @dataclass(kw_only=True)
 class JobSignal(Record):
-    """A signal was requested for a job (bkill; ``DELETEJOB`` for removal)."""
+    """A signal was requested for a job (bkill; ``DELETEJOB`` for removal).
+    The tail ``reason`` (bkill -C, bstop -C, bresume -C; ``""`` when none
+    was given) is lsfemu's [lsfemu]; optional on reading (LSF's lines end
+    at ``user_name``)."""
 
     TYPE: ClassVar[str] = "JOB_SIGNAL"
     job_id: int = 0
@@ -551,6 +554,7 @@ class JobSignal(Record):
     signal_symbol: str = ""
     idx: int = 0
     user_name: str = ""
+    reason: str = ""
     _SCHEMA: ClassVar[tuple[_F, ...]] = (
         _F("job_id", "i"),
         _F("user_id", "i"),
@@ -558,6 +562,7 @@ class JobSignal(Record):
         _F("signal_symbol", "s"),
         _F("idx", "i"),
         _F("user_name", "s"),
+        _F("reason", "s", optional=True),
     )
 
 

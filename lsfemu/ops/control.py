@@ -106,13 +106,18 @@ def apply(cluster, caller: Caller, found: list, action: Callable[[object], str])
 
 
 def kill(cluster, caller: Caller, sel: Selection, signal: tuple[str, int] | None, *, remove: bool = False,
-         as_done: bool = False) -> list[Outcome]:
+         as_done: bool = False, why: str | None = None, bucket: bool = False) -> list[Outcome]:
     """bkill [-s signal]: `signal` is (name without SIG, number), None for bkill's own kill.
     `remove` (-r): the jobs leave at once, their processes killed without waiting;
     `as_done` (-d): a started job is recorded DONE when it ends (ignored with -s
-    or -r, and for jobs that have not started, as LSF documents)."""
+    or -r, and for jobs that have not started, as LSF documents); `why` (-C):
+    the reason given, kept with each job killed (not with other signals);
+    `bucket` (-b, ignored with -r or -s as LSF documents): TERM_BUCKET_KILL,
+    pending jobs cleaned at once, and with job ID 0 the jobs that cannot be
+    killed skipped silently."""
     signame, signum = signal or ("KILL", 9)
     user = caller.user
+    bucket = bucket and signal is None and not remove
 
     def on_pending(job) -> str:
         """No process to signal: only a kill, a suspend or a resume means anything."""
@@ -134,7 +139,11 @@ def kill(cluster, caller: Caller, sel: Selection, signal: tuple[str, int] | None
         if job.status in PENDING and signal is not None:
             return on_pending(job)
         if signal is None:
-            cluster.kill(job, user, remove=remove, as_done=as_done and not remove and job.status in ON_HOST)
+            pending = job.status in PENDING
+            cluster.kill(job, user, remove=remove, as_done=as_done and not remove and job.status in ON_HOST,
+                         why=why, bucket=bucket)
+            if bucket and pending:
+                cluster.clean(job)
             return TERMINATED
         if signame in ("KILL", "TERM", "INT"):
             cluster.kill(job, user, signum=signum)
@@ -150,31 +159,34 @@ def kill(cluster, caller: Caller, sel: Selection, signal: tuple[str, int] | None
             cluster.kill(job, user, signum=signum)
         return SIGNALED
 
-    return apply(cluster, caller, _chosen(cluster, caller, sel), one)
+    outcomes = apply(cluster, caller, _chosen(cluster, caller, sel), one)
+    if bucket and any(r[0] == 0 for r in sel.refs):  # bkill -b 0: the jobs that cannot be killed, skipped silently
+        outcomes = [o for o in outcomes if o.reason is None]
+    return outcomes
 
 
-def stop(cluster, caller: Caller, sel: Selection) -> list[Outcome]:
-    """bstop."""
+def stop(cluster, caller: Caller, sel: Selection, why: str | None = None) -> list[Outcome]:
+    """bstop (`why`: -C's reason, kept with each job stopped)."""
 
     def one(job) -> str:
         if job.status in FINISHED:
             raise JobError(M.JOB_FINISHED)
         if job.status in ("PEND", "RUN", "SSUSP"):
-            cluster.stop(job, caller.user)
+            cluster.stop(job, caller.user, why)
         return STOPPED
 
     return apply(cluster, caller, _chosen(cluster, caller, sel), one)
 
 
-def resume(cluster, caller: Caller, sel: Selection) -> list[Outcome]:
-    """bresume."""
+def resume(cluster, caller: Caller, sel: Selection, why: str | None = None) -> list[Outcome]:
+    """bresume (`why`: -C's reason, kept with each job resumed)."""
 
     def one(job) -> str:
         if job.status in FINISHED:
             raise JobError(M.JOB_FINISHED)
         if job.status not in ANY_SUSPENDED:
             raise JobError(M.JOB_NOT_SUSPENDED)
-        cluster.resume(job, caller.user)
+        cluster.resume(job, caller.user, why)
         return RESUMED
 
     return apply(cluster, caller, _chosen(cluster, caller, sel), one)

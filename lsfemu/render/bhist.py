@@ -24,7 +24,9 @@ otherwise):
   prints ``Exited;``;
 * ``Post job process done successfully;`` / ``Post job process failed;``;
 * ``Signal <KILL> requested by user or administrator <u>;`` (``Delete
-  requested by user or administrator <u>;`` for DELETEJOB);
+  requested by user or administrator <u>;`` for DELETEJOB); with the reason
+  given to bkill/bstop/bresume -C, ``..., Kill reason <text>;`` (``Suspend
+  reason``, ``Resume reason`` for STOP/CONT; lsfemu's words, see semantics.md);
 * ``Suspended by the user or administrator;`` (USUSP), ``... while pending;``
   (PSUSP), ``Running;`` (back to RUN), ``Pending: <reason>;``,
   ``Suspended: <reason>;`` (SSUSP), ``Unknown; unable to reach the execution
@@ -192,6 +194,10 @@ _STATUS_TEXT = {
 }
 
 
+#: how bhist -l names the reason given to bkill -C, bstop -C, bresume -C (lsfemu's words)
+_REASON_TITLE = {"STOP": "Suspend reason", "CONT": "Resume reason"}
+
+
 def _status_text(d: dict) -> str:
     st = d["status"]
     if st == "PEND":
@@ -251,7 +257,9 @@ def event_texts(
     if k == "SIGNAL":
         if d.get("signal") == "DELETEJOB":
             return [f"Delete requested by user or administrator <{d.get('user', '')}>;"]
-        return [f"Signal <{d.get('signal', '')}> requested by user or administrator <{d.get('user', '')}>;"]
+        why = d.get("reason")
+        said = f", {_REASON_TITLE.get(d.get('signal'), 'Kill reason')} <{why}>" if why else ""
+        return [f"Signal <{d.get('signal', '')}> requested by user or administrator <{d.get('user', '')}>{said};"]
     if k == "FORCE":
         return [f"Job is forced to run by user or administrator <{d.get('user', '')}>;"]
     if k == "SWITCH":

@@ -5,13 +5,21 @@ shows as ``closed``). ``-w``: host names never cut, full status
 (``closed_Adm``, ``closed_Full`` ...). The ``-w`` header widens STATUS to 14
 while rows keep 11 columns -- exactly what real LSF 10 ``bhosts -w`` captures
 show (``STATUS          JL/U`` over ``ok              -``).
+
+``-l`` (`long`): one block per host: its row with the CPU factor and
+DISPATCH_WINDOW, the load used for scheduling (Total: the indices after
+reservations, and the unused slots; Reserved: what started jobs reserve) and
+the load thresholds (lsfemu has none: every one `-`), each followed by an
+empty line; an unavailable host has no load block.
 """
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Mapping
 
-from lsfemu.views import HostView
+from lsfemu.render.bjobs.common import LOAD_HEADER, LOAD_SCHED, LOAD_STOP
+from lsfemu.render.lstools import index_value
+from lsfemu.views import HostLoadView, HostView
 
 HEADER = "HOST_NAME          STATUS       JL/U    MAX  NJOBS    RUN  SSUSP  USUSP    RSV "
 HEADER_WIDE = "HOST_NAME          STATUS          JL/U    MAX  NJOBS    RUN  SSUSP  USUSP    RSV "
@@ -35,4 +43,38 @@ def table(hosts: Iterable[HostView], *, wide: bool = False) -> str:
             f"{name:<18} {status:<11} {jlu:>5} {mx:>6} {h.njobs:>6} {h.run:>6} "
             f"{h.ssusp:>6} {h.ususp:>6} {h.rsv:>6}"
         )
+    return "\n".join(out) + "\n"
+
+
+# --- bhosts -l (lsf-breadth.md 4.3; OpenLava bhosts.c) --------------------------------
+
+#: CURRENT LOAD USED FOR SCHEDULING's columns: (index, width)
+_LOAD_COLS = (("r15s", 8), ("r1m", 6), ("r15m", 6), ("ut", 6), ("pg", 6), ("io", 6), ("ls", 5), ("it", 6),
+              ("tmp", 6), ("swp", 6), ("mem", 6))
+
+
+def _load_row(label: str, values: Mapping[str, float], slots: str) -> str:
+    cells = "".join(f"{index_value(n, values.get(n, 0.0)):>{w}}" for n, w in _LOAD_COLS)
+    return f" {label:<11}{cells}{slots:>7}"
+
+
+def long(hosts: Iterable[tuple[HostView, HostLoadView, float | None]]) -> str:
+    """One block per host: (bhosts' row, its load view, unused slots or None when unlimited)."""
+    out: list[str] = []
+    for h, load, free in hosts:
+        jlu = "-" if h.jl_u is None else str(h.jl_u)
+        mx = "-" if h.max_slots is None else str(h.max_slots)
+        out += [f"HOST  {h.name}",
+                "STATUS           CPUF  JL/U    MAX  NJOBS    RUN  SSUSP  USUSP    RSV DISPATCH_WINDOW",
+                f"{h.status:<15}{load.cpuf:6.2f} {jlu:>5} {mx:>6} {h.njobs:>6} {h.run:>6} {h.ssusp:>6} {h.ususp:>6} "
+                f"{h.rsv:>6} {'-':>6}",
+                ""]
+        if load.status != "unavail":
+            head = "".join(f"{n:>{w}}" for n, w in _LOAD_COLS)
+            out += [" CURRENT LOAD USED FOR SCHEDULING:",
+                    f" {'':<11}{head}{'slots':>7}",
+                    _load_row("Total", load.load, "-" if free is None else f"{free:.0f}"),
+                    _load_row("Reserved", load.reserved, "-"),
+                    ""]
+        out += [" LOAD THRESHOLD USED FOR SCHEDULING:", LOAD_HEADER, LOAD_SCHED.rstrip(), LOAD_STOP.rstrip(), ""]
     return "\n".join(out) + "\n"

@@ -59,11 +59,8 @@ SIG_NOT_SUPPORTED = "Signal not supported"
 BAD_JOB_NAME = "Bad job name"
 DEST_QUEUE_FULL = "The destination queue has reached its job limit"
 BAD_RESREQ = "Bad resource requirement syntax"
-# lsfemu's own (lsfemu explain pending of a job in another state)
-EXPLAIN_NOT_PENDING = "Not a pending job"
-# lsfemu's own: a part of a requirement LSF takes that placement does not build yet (subject: the part)
-RESREQ_NOT_BUILT = "Not supported by lsfemu yet in a resource requirement"
 NOT_ENOUGH_HOSTS = "Not enough host(s) currently eligible"
+LIM_BAD_HOST = "Host name not recognizable by LIM"  # OpenLava lib.err.c LSE_LIM_BADHOST (lsload, lshosts)
 NOT_IN_USER_GROUP = "User not in the specified user group"
 BAD_USER_GROUP = "Bad user group name"
 ESUB_ABORT = "Request aborted by esub"
@@ -112,6 +109,7 @@ INPUT_EXCLUSIVE = "isn|is|in|i options are exclusive"  # bsub -i with -is (lsb.s
 FILE_NAME_TOO_LONG = "File name too long"  # lsb.sub.c, catgets 409
 MAIL_USER_TOO_LONG = "Mail destination name too long"  # bsub -u (lsb.sub.c, catgets 411)
 BAD_RUNTIME = "Bad runtime specification"  # bsub -We (IBM's support note: no object)
+NO_LIMIT_USAGE = "No resource usage found."  # blimits: no row to show (IBM's blimits(1) note; wording inferred)
 JOB_NOT_SUSPENDED = "Job is not suspended"
 ILLEGAL_JOB_ID = "Illegal job ID."
 JOB_ID_OUT_OF_RANGE = "Job ID out of valid range."

@@ -64,16 +64,57 @@ def from_config(cfg: ClusterConfig) -> dict[str, HostResources]:
     written (`!` = DEFAULT_TYPE / DEFAULT_MODEL), the CPU factor of its model in
     lsf.shared's HostModel table (else DEFAULT_CPUF), ncpus and max* from
     lsfemu's columns (else the local machine's), RESOURCES' booleans and values."""
-    out: dict[str, HostResources] = {}
+    return {h.name: host_resources(cfg, h) for h in cfg.cluster_hosts if h.server}
+
+
+def host_resources(cfg: ClusterConfig, h) -> HostResources:
+    """One lsf.cluster row (config.model.ClusterHost) as `from_config` reads it; a
+    client host (server 0) has no CPUs nor memory (lshosts: `-`)."""
     models = cfg.shared.host_models
-    for h in cfg.cluster_hosts:
-        if not h.server:
-            continue
-        model = DEFAULT_MODEL if h.model == "!" else h.model
-        hw = cfg.host_hardware(h.name)
-        out[h.name] = HostResources(
-            name=h.name, type=DEFAULT_TYPE if h.type == "!" else h.type, model=model,
-            cpuf=models[model][0] if model in models else DEFAULT_CPUF,
-            ncpus=int(hw["ncpus"]), maxmem=hw["maxmem"], maxswp=hw["maxswp"], maxtmp=hw["maxtmp"],
-            server=True, booleans=frozenset(h.booleans), values=dict(h.values))
-    return out
+    model = DEFAULT_MODEL if h.model == "!" else h.model
+    hw = cfg.host_hardware(h.name) if h.server else {"ncpus": 0, "maxmem": 0.0, "maxswp": 0.0, "maxtmp": 0.0}
+    return HostResources(
+        name=h.name, type=DEFAULT_TYPE if h.type == "!" else h.type, model=model,
+        cpuf=models[model][0] if model in models else DEFAULT_CPUF,
+        ncpus=int(hw["ncpus"]), maxmem=hw["maxmem"], maxswp=hw["maxswp"], maxtmp=hw["maxtmp"],
+        server=h.server, booleans=frozenset(h.booleans), values=dict(h.values))
+
+
+def virtual_load(host: HostResources, running_slots: int, reserved: Mapping[str, float]) -> dict[str, float]:
+    """A host's load indices in lsfemu's model (docs/semantics.md, "Hosts,
+    resources and load"): each running slot is one runnable process, so
+    r15s/r1m/r15m are the running slots and ut is running slots / ncpus (at
+    most 1.0); nothing pages, does disk I/O or logs in (pg, io, ls, it 0);
+    mem/swp/tmp are maxmem/maxswp/maxtmp less what the host's jobs reserve
+    (never below 0). *reserved* maps a resource to the amount reserved on the
+    host (MB for mem/swp/tmp); a static Numeric resource of the host it names
+    is given here as its value less the reservation."""
+    run = float(max(running_slots, 0))
+    load = {
+        "r15s": run, "r1m": run, "r15m": run, "ut": min(1.0, run / max(host.ncpus, 1)),
+        "pg": 0.0, "io": 0.0, "ls": 0.0, "it": 0.0,
+        "tmp": max(0.0, host.maxtmp - reserved.get("tmp", 0.0)),
+        "swp": max(0.0, host.maxswp - reserved.get("swp", 0.0)),
+        "mem": max(0.0, host.maxmem - reserved.get("mem", 0.0)),
+    }
+    for name, amount in reserved.items():
+        value = host.values.get(name)
+        if name not in load and isinstance(value, (int, float)) and not isinstance(value, bool):
+            load[name] = max(0.0, value - amount)
+    return load
+
+
+def real_load(host: HostResources, measured: Mapping[str, float], running_slots: int,
+              reserved: Mapping[str, float]) -> dict[str, float]:
+    """The load of a host that is this machine, in wall clock mode: *measured*
+    (config.machine.current_load: r1m, r15m, mem, swp, tmp) instead of the
+    model's run queue and free space. r15s is r1m (the OS keeps no 15-second
+    average), ut is r1m / ncpus (at most 1.0), mem/swp/tmp what the machine
+    has free less what its jobs reserve; the rest as `virtual_load`."""
+    load = virtual_load(host, running_slots, reserved)
+    r1m = measured.get("r1m", 0.0)
+    load.update(r15s=r1m, r1m=r1m, r15m=measured.get("r15m", r1m), ut=min(1.0, r1m / max(host.ncpus, 1)))
+    for index in ("mem", "swp", "tmp"):
+        if index in measured:
+            load[index] = max(0.0, measured[index] - reserved.get(index, 0.0))
+    return load

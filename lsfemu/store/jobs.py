@@ -15,8 +15,10 @@ from lsfemu.store.models import HostState, Job, JobEvent, JobGroup, QueueState
 
 
 def live_jobs(session: Session, horizon: float):
-    """The jobs the commands may see: unfinished, or finished at *horizon* or later."""
-    return session.scalars(select(Job).where((Job.status.in_(UNFINISHED)) | (Job.finish_time >= horizon)))
+    """The jobs the commands may see: unfinished, or finished at *horizon* or
+    later and not cleaned before (bkill -b)."""
+    return session.scalars(select(Job).where((Job.status.in_(UNFINISHED))
+                                             | ((Job.finish_time >= horizon) & Job.clean_time.is_(None))))
 
 
 def queue_states(session: Session):

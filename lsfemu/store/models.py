@@ -122,6 +122,13 @@ class Job(Base):
     notify: Mapped[str] = mapped_column(String(16), default="")  # -B, -N, -Ne
     app_profile: Mapped[str | None] = mapped_column(Name, nullable=True)  # -app
     interactive: Mapped[str | None] = mapped_column(String(4), nullable=True)  # -I, -Ip, -Is, -K
+    # Job control and limits (issue 18; migration 0008).
+    kill_reason: Mapped[str | None] = mapped_column(Text, nullable=True)  # bkill -C
+    suspend_reason: Mapped[str | None] = mapped_column(Text, nullable=True)  # bstop -C
+    resume_reason: Mapped[str | None] = mapped_column(Text, nullable=True)  # bresume -C
+    cpu_limit_host: Mapped[str | None] = mapped_column(Text, nullable=True)  # bsub -c .../host_name | /host_model
+    clean_time: Mapped[float | None] = mapped_column(Float, nullable=True)  # left mbatchd's memory (bkill -b)
+    cpu_limit_min: Mapped[float | None] = mapped_column(Float, nullable=True)  # bsub -c: CPU time limit, minutes
 
     __table_args__ = (Index("ix_jobs_user_status", "user", "status"),)
 

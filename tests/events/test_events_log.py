@@ -103,7 +103,7 @@ def test_non_utf8_bytes_survive(tmp_path):
     (_, rec), = read_events(path)
     with EventWriter(tmp_path / "copy") as w:
         w.write(rec)
-    assert (tmp_path / "copy").read_bytes().endswith(b'"caf\xe9"\n')
+    assert (tmp_path / "copy").read_bytes().endswith(b'"caf\xe9" ""\n')  # (lsfemu's JOB_SIGNAL reason tail)
 
 
 def test_reading_streams_in_constant_memory(tmp_path):

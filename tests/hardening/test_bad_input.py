@@ -462,6 +462,16 @@ CASES = [
     C(["bkill", "-s", "FOO", "1"], "FOO: Illegal signal value\n", id="bkill-unknown-signal"),
     C(["bkill", "-s", "999", "1"], "999: Illegal signal value\n", id="bkill-signal-number-too-big"),
     C(["bkill", "-s", "KILL;rm", "1"], "KILL;rm: Illegal signal value\n", id="bkill-signal-shell"),
+    C(["bkill", "1", "-C"], needs_value("bkill", "C"), id="bkill-C-missing-reason"),
+    C(["bkill", "-C", "why", "3"], "Job <3>: User permission denied\n", id="bkill-C-other-users-job"),
+    C(["bkill", "-C", "why", "2"], "Job <2>: Job has already finished\n", id="bkill-C-finished-job"),
+    C(["bkill", "-b", "-C", "why", "1", "abc"], illegal("abc"), id="bkill-b-good-and-bad-id-kills-nothing"),
+    C(["bkill", "-b", "3"], "Job <3>: User permission denied\n", id="bkill-b-other-users-job"),
+    C(["bkill", "-b"], usage("bkill", SELECT_MSG.rstrip("\n")), id="bkill-b-nothing-selected"),
+    C(["bstop", "1", "-C"], needs_value("bstop", "C"), id="bstop-C-missing-reason"),
+    C(["bstop", "-C", "why", "2"], "Job <2>: Job has already finished\n", id="bstop-C-finished-job"),
+    C(["bresume", "-C", "why", "1"], "Job <1>: Job is not suspended\n", id="bresume-C-running-job"),
+    C(["bresume", "-C"], needs_value("bresume", "C"), id="bresume-C-missing-reason"),
     C(["bkill"], usage("bkill", SELECT_MSG.rstrip("\n")), id="bkill-nothing-selected"),
     C(["bstop"], usage("bstop", SELECT_MSG.rstrip("\n")), id="bstop-nothing-selected"),
     C(["btop"], usage("btop", "Job ID must be specified."), id="btop-no-job"),
@@ -589,6 +599,23 @@ CASES = [
     C(["lsid", "-z"], illegal_option("lsid", "z"), id="lsid-unknown-option"),
     C(["lsid", "extra"], usage("lsid"), id="lsid-extra-argument",
       bug="prints click's 'lsid: Got unexpected extra argument(s) (extra)'; LSF prints the usage"),
+    C(["lshosts", "nosuch"], "ls_gethostinfo: Host name not recognizable by LIM\n", id="lshosts-unknown-host"),
+    C(["lshosts", "-R", "select[mem >"], "ls_gethostinfo(): Bad resource requirement syntax\n",
+      id="lshosts-R-bad-syntax"),
+    C(["lshosts", "-o", "HOST_NAME"], usage("lshosts", "lshosts: option -o is not supported by lsfemu yet"),
+      id="lshosts-o-unbuilt"),
+    C(["lshosts", "-z"], illegal_option("lshosts", "z"), id="lshosts-unknown-option"),
+    C(["lsload", "hostA", "nosuch"], "lsload: Host name not recognizable by LIM\n", id="lsload-unknown-host"),
+    C(["lsload", "-R", "select[nosuch > 1]"], "lsload: Bad resource requirement syntax\n", id="lsload-R-unknown-resource"),
+    C(["lsload", "-R", "select[maxmem > 1T]"], "lsload: Not enough host(s) currently eligible\n",
+      id="lsload-R-no-host"),
+    C(["lsload", "-n", "0"], usage("lsload"), id="lsload-n-zero"),
+    C(["lsload", "-n", "x"], usage("lsload"), id="lsload-n-text"),
+    C(["lsload", "-I", "mem"], usage("lsload", "lsload: option -I is not supported by lsfemu yet"),
+      id="lsload-I-unbuilt"),
+    C(["lsload", "-R"], needs_value("lsload", "R"), id="lsload-R-without-value"),
+    C(["lsinfo", "-w"], usage("lsinfo", "lsinfo: option -w is not supported by lsfemu yet"), id="lsinfo-w-unbuilt"),
+    C(["lsinfo", "-x"], illegal_option("lsinfo", "x"), id="lsinfo-unknown-option"),
     C(["bugroup", "nosuch"], "nosuch: No such user/host group\n", id="bugroup-unknown-group"),
     C(["bhpart", "nosuch"], "nosuch: No such host partition\n", id="bhpart-unknown-partition"),
     C(["bjobs", "-z"], illegal_option("bjobs", "z"), id="bjobs-unknown-option"),
@@ -648,6 +675,14 @@ CASES = [
     C(["bapp", "nosuch"], "nosuch: No such application\n", id="bapp-unknown"),
     C(["bapp", "-z"], illegal_option("bapp", "z"), id="bapp-unknown-option"),
     C(["bapp", "-alloc"], usage("bapp", "bapp: option -alloc is not supported by lsfemu yet"), id="bapp-alloc-unbuilt"),
+    # ---- blimits (issue 19): no positional words, unknown and unbuilt options, a missing value ------------
+    C(["blimits", "limit1"], usage("blimits"), id="blimits-positional-word"),
+    C(["blimits", "-z"], illegal_option("blimits", "z"), id="blimits-unknown-option"),
+    C(["blimits", "-n"], needs_value("blimits", "n"), id="blimits-n-without-name"),
+    C(["blimits", "-o", "name"], usage("blimits", "blimits: option -o is not supported by lsfemu yet"),
+      id="blimits-o-unbuilt"),
+    C(["blimits", "-gl"], usage("blimits", "blimits: option -gl is not supported by lsfemu yet"),
+      id="blimits-gl-unbuilt"),
     # ---- badmin -------------------------------------------------------------------------------------------
     C(["badmin", "qclose", "nosuch"], "nosuch: No such queue\n", "lsfadmin", id="badmin-qclose-unknown-queue"),
     C(["badmin", "hclose", "nosuch"], "nosuch: Bad host name, host group name or cluster name\n", "lsfadmin",
@@ -749,7 +784,8 @@ def test_corpus_size():
     assert len(CASES) >= 60
     commands = {p.values[0][0] for p in CASES}
     assert commands >= {"bsub", "bjobs", "bkill", "bstop", "bresume", "bswitch", "bmod", "btop", "bbot",
-                        "brequeue", "bmig", "bqueues", "bparams", "bhosts", "busers", "lsid", "badmin", "lsfemu"}
+                        "brequeue", "bmig", "bqueues", "bparams", "bhosts", "busers", "lsid", "badmin", "lsfemu",
+                        "lshosts", "lsload", "lsinfo"}
 
 
 # -- good input that looks dangerous: accepted and kept verbatim -----------------------------------------------

@@ -91,7 +91,7 @@ def test_errors_name_the_option():
     assert refused("bjobs", "-zz") == ("illegal", "-zz")
     assert refused("bsub", "-q") == ("requires", "-q")
     assert refused("bjobs", "-q") == ("requires", "-q")
-    assert refused("bkill", "-bx") == ("not_implemented", "-b")  # a switch given a value: LSF's, unbuilt
+    assert refused("bstop", "-ax") == ("not_implemented", "-a")  # a switch given a value: LSF's, unbuilt
     assert refused("bkill", "-lx") == ("no_argument", "-l")  # ... and built
     assert refused("bjobs", "-wz") == ("no_argument", "-w")
 

@@ -114,6 +114,9 @@ FIELDS: dict[str, _FieldDef] = {
     "exec_home": _FieldDef(10),
     "exec_cwd": _FieldDef(10),
     "esub": _FieldDef(20),
+    "kill_reason": _FieldDef(50),
+    "suspend_reason": _FieldDef(50),
+    "resume_reason": _FieldDef(50),
 }
 
 _ALIASES: dict[str, str] = {}
@@ -263,6 +266,8 @@ def field_value(job: JobView, spec: FieldSpec, *, now: float, hms_mode: bool = F
         return str(job.exit_code) if job.status == "EXIT" and job.exit_code else None
     if n == "exit_reason":
         return job.exit_reason or None
+    if n in ("kill_reason", "suspend_reason", "resume_reason"):  # bkill -C, bstop -C, bresume -C
+        return getattr(job, n) or None
     if n == "from_host":
         return job.from_host
     if n == "first_host":

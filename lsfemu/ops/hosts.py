@@ -1,0 +1,97 @@
+"""The hosts' resources and load as plain views: lshosts, lsload, lsinfo
+and bhosts -l's load blocks (issue 19). The load is engine/hostload.py's;
+a `-R` requirement's select[] and order[] are sched/select.py's, evaluated on
+what placement reads of each host (hostres.namespace).
+
+LIM's refusals, as OpenLava's commands print them (ls_perror): a name that is
+no host of the cluster fails the whole request (`Host name not recognizable
+by LIM`), a requirement LIM cannot parse is `Bad resource requirement
+syntax`, one no host satisfies `Not enough host(s) currently eligible`.
+"""
+
+from __future__ import annotations
+
+from lsfemu.engine import hostload
+from lsfemu.errors import LsfError
+from lsfemu.render import messages as M
+from lsfemu.sched import hostres, resreq, select
+from lsfemu.views import HostLoadView, LsInfoView, ResourceInfoView
+
+
+def _selector(cfg, res_req: str | None, local_type: str):
+    """(select, order) of a -R string's first simple requirement; order None
+    when it has none (and *res_req* is None: no selection at all)."""
+    if res_req is None:
+        return None, None
+    units = resreq.units_from_conf(cfg.lsf_conf)
+    kinds = {r.name: r.type for r in cfg.shared.resources.values() if not r.builtin}
+    try:
+        parsed = resreq.parse(res_req, units)
+        simple = parsed.alternatives[0].terms[0].simple if parsed.alternatives else None
+        sel = select.compile_select(simple.select if simple else None, local_type, resources=kinds, units=units)
+        order = select.compile_order(simple.order, resources=kinds) if simple and simple.order else None
+    except (resreq.ResReqError, select.SelectError):
+        raise LsfError(M.BAD_RESREQ) from None
+    return sel, order
+
+
+def load_views(cl, names: list[str] | None, res_req: str | None = None, local_host: str | None = None,
+               by_load: bool = False, clients: bool = False) -> list[HostLoadView]:
+    """The server hosts (with *clients*, lshosts', the client hosts too), those
+    named, in cluster order, those a -R requirement selects; *by_load*: sorted
+    by its order[] (LIM's default r15s:pg), as lsload lists them. Raises
+    LsfError with LIM's reason."""
+    cfg = cl.config
+    rows_cfg = [h for h in cfg.cluster_hosts if h.server or clients]
+    known = {h.name for h in rows_cfg}
+    if names and any(n not in known for n in names):
+        raise LsfError(M.LIM_BAD_HOST)
+    loads = hostload.host_loads(cl, names or None)
+    local = loads.get(local_host or "") or next(iter(loads.values()), None)
+    local_type = local.res.type if local is not None else hostres.DEFAULT_TYPE
+    sel, order = _selector(cfg, res_req, local_type)
+    rows = []
+    for h in rows_cfg:
+        if names and h.name not in names:
+            continue
+        hl = loads.get(h.name) or hostload.HostLoad(hostres.host_resources(cfg, h), 0, 0, {}, {})
+        ns = hostres.namespace(hl.res, hl.load)
+        if sel is not None and not sel(ns):
+            continue
+        rows.append((ns, hl))
+    if not rows:
+        raise LsfError(M.NOT_ENOUGH_HOSTS)
+    if by_load:
+        key = order or select.compile_order(None)
+        rows.sort(key=lambda row: key(row[0]))
+    return [_view(cl, hl) for _, hl in rows]
+
+
+def _view(cl, hl: hostload.HostLoad) -> HostLoadView:
+    r = hl.res
+    row = cl.config.cluster_host(r.name)
+    return HostLoadView(
+        name=r.name, type=r.type, model=r.model, cpuf=r.cpuf, ncpus=r.ncpus, maxmem=r.maxmem, maxswp=r.maxswp,
+        maxtmp=r.maxtmp, server=r.server, resources=list(row.resources) if row else [],
+        status="unavail" if cl.host_failed(r.name) else "ok", load=hl.load, reserved=hl.reserved)
+
+
+def lsinfo_view(cfg, names: list[str] | None, all_models: bool) -> tuple[LsInfoView, list[str]]:
+    """lsinfo's resources (those named), host types and models (the cluster's
+    hosts' models, every model of lsf.shared with -M); and the names that are
+    no resource."""
+    res = [r for r in cfg.shared.resources.values() if not names or r.name in names]
+    missing = [n for i, n in enumerate(names or []) if n not in cfg.shared.resources and n not in names[:i]]
+    hosts = hostres.from_config(cfg)
+    types = list(cfg.shared.host_types) or list(dict.fromkeys(h.type for h in hosts.values()))
+    used = {h.model for h in hosts.values()}
+    models = [(m, cpuf, arch) for m, (cpuf, arch) in cfg.shared.host_models.items() if all_models or m in used]
+    known = {m for m, _, _ in models} | set(cfg.shared.host_models)
+    for h in hosts.values():  # a model lsf.shared does not list (no lsf.shared): lsfemu's default
+        if h.model not in known:
+            known.add(h.model)
+            models.append((h.model, h.cpuf, ""))
+    return LsInfoView(
+        resources=[ResourceInfoView(r.name, r.type, r.order, r.description, r.interval, r.builtin, r.release)
+                   for r in res],
+        types=types, models=models), missing

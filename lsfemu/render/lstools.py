@@ -1,0 +1,147 @@
+"""lshosts, lsload and lsinfo (lsf-breadth.md sections 3.2-3.5, OpenLava's
+lshosts.c, load.c and lsinfo.c layouts): data in, text out.
+
+Memory sizes come in MB and print with LSF 10's units (section 3.3): under
+1 GB integer MB (`551M`); tmp keeps MB while it fits in 5 characters
+(`8605M`) and otherwise integer GB (`100G`); swp, mem (and lshosts' maxmem,
+maxswp) GB with one decimal (`1.4G`, `15.4G`) unless the decimal is 0 or the
+value reaches 100 GB (`16G`, `163G`); TB the same way from 1024 GB (`2.9T`).
+A load column is its width with at least one blank before the value: a
+longer value pushes the rest of the line right.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Mapping
+
+from lsfemu.views import HostLoadView, LsInfoView
+
+#: lsload's columns: (index, width); `io` only with -l
+_LOAD_COLS = (("r15s", 6), ("r1m", 6), ("r15m", 6), ("ut", 5), ("pg", 6), ("io", 6), ("ls", 4), ("it", 6),
+              ("tmp", 6), ("swp", 6), ("mem", 6))
+
+
+def size(mb: float, kind: str = "mem") -> str:
+    """A size in MB as lsload / lshosts print it (module doc)."""
+    if mb < 1024:
+        return f"{mb:.0f}M"
+    if kind == "tmp":
+        whole = f"{mb:.0f}M"
+        return whole if len(whole) <= 5 else f"{mb / 1024:.0f}G"
+    value, unit = mb / 1024, "G"
+    if value >= 1024:
+        value, unit = value / 1024, "T"
+    if value >= 100:
+        return f"{value:.0f}{unit}"
+    one = f"{value:.1f}"
+    return (one[:-2] if one.endswith(".0") else one) + unit
+
+
+def index_value(name: str, value: float) -> str:
+    """One load index as lsload prints it."""
+    if name in ("r15s", "r1m", "r15m", "pg"):
+        return f"{value:.1f}"
+    if name == "ut":
+        return f"{min(value, 1.0) * 100:.0f}%"
+    if name in ("tmp", "swp", "mem"):
+        return size(value, name)
+    return f"{value:.0f}"
+
+
+def _field(text: str, width: int) -> str:
+    return " " + text.rjust(width - 1)
+
+
+# --- lshosts -----------------------------------------------------------------------
+
+
+def _resources(h: HostLoadView) -> str:
+    return "(" + " ".join(h.resources) + ")"
+
+
+def _mem_or_dash(mb: float, kind: str = "mem") -> str:
+    return size(mb, kind) if mb > 0 else "-"
+
+
+def lshosts(hosts: Iterable[HostLoadView], *, wide: bool = False) -> str:
+    if wide:
+        out = [f"{'HOST_NAME':<25} {'type':>10} {'model':>11} {'cpuf':>5} {'ncpus':>5} {'maxmem':>6} {'maxswp':>6} "
+               f"{'server':>6} RESOURCES"]
+    else:
+        out = ["HOST_NAME      type    model  cpuf ncpus maxmem maxswp server RESOURCES"]
+    for h in hosts:
+        if wide:
+            head = f"{h.name:<25} {h.type:>10} {h.model:>11} {h.cpuf:5.1f}"
+        else:
+            head = f"{h.name[:11]:<11} {h.type[:7]:>7} {h.model[:8]:>8} {h.cpuf:5.1f}"
+        out.append(f"{head} {h.ncpus if h.ncpus > 0 else '-':>5} {_mem_or_dash(h.maxmem):>6} {_mem_or_dash(h.maxswp):>6} "
+                   f"{'Yes' if h.server else 'No':>6} {_resources(h)}")
+    return "\n".join(out) + "\n"
+
+
+def _threshold_table(thresholds: Mapping[str, float]) -> list[str]:
+    # lshosts -l's LOAD_THRESHOLDS: every index, in lsload's widths
+    head = "".join(_field(n, w) for n, w in _LOAD_COLS)
+    vals = "".join(_field(index_value(n, thresholds[n]) if n in thresholds else "-", w) for n, w in _LOAD_COLS)
+    return [head, vals]
+
+
+def lshosts_long(hosts: Iterable[HostLoadView]) -> str:
+    out: list[str] = []
+    for h in hosts:
+        out += ["", f"HOST_NAME:  {h.name}",
+                "type             model  cpuf ncpus ndisks maxmem maxswp maxtmp rexpri server"]
+        if h.server:
+            out.append(f"{h.type:<10} {h.model:>11} {h.cpuf:5.1f} {h.ncpus:>5} {'-':>6} {_mem_or_dash(h.maxmem):>6} "
+                       f"{_mem_or_dash(h.maxswp):>6} {_mem_or_dash(h.maxtmp, 'tmp'):>6} {0:>6} {'Yes':>6}")
+        else:  # OpenLava print_long: a client host has no values
+            out.append(f"{h.type:<10} {h.model:>11} {h.cpuf:5.1f} " + " ".join(f"{'-':>{w}}" for w in (5, 6, 6, 6, 6, 6))
+                       + f" {'No':>6}")
+        out += ["", "RESOURCES: " + (_resources(h) if h.resources else "Not defined")]
+        if not h.server:
+            out += ["RUN_WINDOWS: Not applicable for client-only host", ""]
+            continue
+        out += ["RUN_WINDOWS:  (always open)", "", "LOAD_THRESHOLDS:", *_threshold_table(h.thresholds)]
+    return "\n".join(out) + "\n"
+
+
+# --- lsload ------------------------------------------------------------------------
+
+
+def lsload(hosts: Iterable[HostLoadView], *, wide: bool = False, long: bool = False) -> str:
+    cols = [(n, w) for n, w in _LOAD_COLS if long or n != "io"]
+    name_w = 23 if (wide or long) else 15
+    out = [f"{'HOST_NAME':<{name_w}} {'status':>6}" + "".join(_field(n, w) for n, w in cols)]
+    for h in hosts:
+        name = h.name if (wide or long) else h.name[:name_w]
+        line = f"{name:<{name_w}} {h.status:>6}"
+        if h.status != "unavail":
+            line += "".join(_field(index_value(n, h.load[n]), w) for n, w in cols)
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+# --- lsinfo ------------------------------------------------------------------------
+
+
+def lsinfo(info: LsInfoView, *, resources: bool, types: bool, models: bool, long: bool,
+           not_found: list[str]) -> str:
+    out: list[str] = []
+    if resources:
+        if long:
+            for i, r in enumerate(info.resources):
+                out += ([] if i == 0 else [""]) + [
+                    f"RESOURCE_NAME:  {r.name}", f"DESCRIPTION: {r.description}",
+                    "TYPE    ORDER   INTERVAL  BUILTIN  DYNAMIC  RELEASE",
+                    f"{r.type[:7]:<7} {r.order:>5}  {r.interval:>9} {'Yes' if r.builtin else 'No':>8} "
+                    f"{'Yes' if r.interval > 0 else 'No':>8} {'Yes' if r.release else 'No':>8}"]
+        else:
+            out.append("RESOURCE_NAME   TYPE   ORDER  DESCRIPTION")
+            out += [f"{r.name[:13]:<13} {r.type[:7]:>7} {r.order[:5]:>5}   {r.description}" for r in info.resources]
+        out += [f"{n}: Resource name not found" for n in not_found]
+    if types:
+        out += ([""] if resources else []) + ["TYPE_NAME", *info.types]
+    if models:
+        out += ([""] if resources or types else []) + ["MODEL_NAME      CPU_FACTOR      ARCHITECTURE"]
+        out += [f"{name:<16}    {cpuf:6.2f}      {arch}" for name, cpuf, arch in info.models]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,100 @@
+"""lshosts, lsload, lsinfo and bhosts -l rendered from the reference's values
+match the goldens derived from lsf-breadth.md 3.2-3.5 and 4.3 byte for byte
+(tests/unit/golden_hosts/README.md), and LSF 10's size units (issue 19)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lsfemu.render import bhosts, lstools
+from lsfemu.views import HostLoadView, HostView, LsInfoView, ResourceInfoView
+
+pytestmark = pytest.mark.slow(1)
+
+GOLDEN = Path(__file__).parent / "golden_hosts"
+G = 1024.0
+
+
+def _golden(name: str) -> str:
+    return (GOLDEN / name).read_text()
+
+
+def _host(name, type_="X86_64", model="PC6000", cpuf=116.1, ncpus=2, maxmem=0.0, maxswp=0.0, maxtmp=0.0,
+          resources=(), load=None, reserved=None, thresholds=None):
+    return HostLoadView(name, type_, model, cpuf, ncpus, maxmem, maxswp, maxtmp, True, list(resources), "ok",
+                        load or {}, reserved or {}, thresholds or {})
+
+
+def _load(r15s=0.0, ut=0.0, pg=0.0, io=0.0, ls=0.0, it=0.0, tmp=0.0, swp=0.0, mem=0.0):
+    return {"r15s": r15s, "r1m": 0.0, "r15m": 0.0, "ut": ut, "pg": pg, "io": io, "ls": ls, "it": it,
+            "tmp": tmp, "swp": swp, "mem": mem}
+
+
+def test_lshosts():
+    hosts = [_host("lsfrhel01", maxmem=1.4 * G, maxswp=1.4 * G, resources=["mg"]),
+             _host("icgen2host-10-240-128-21", model="Intel_E5", cpuf=12.5, ncpus=4, maxmem=15.4 * G)]
+    assert lstools.lshosts(hosts) == _golden("lshosts.txt")
+
+
+def test_lshosts_wide_pushes_a_long_type_right():
+    hosts = [_host("kilenc", "LINUXPPC64LE", "POWER9", 25.0, 32, 30.7 * G, 15.8 * G, resources=["mg", "docker"])]
+    assert lstools.lshosts(hosts, wide=True) == _golden("lshosts_w.txt")
+
+
+def test_lshosts_long():
+    hosts = [_host("hostA", maxmem=2016, maxswp=1983, maxtmp=72917, resources=["mg"], thresholds={"r1m": 3.5})]
+    assert lstools.lshosts_long(hosts) == _golden("lshosts_l.txt")
+
+
+def test_lsload():
+    hosts = [_host("lsfrhel01", load=_load(r15s=0.4, ls=1, it=179, tmp=10 * G, swp=1.4 * G, mem=1.1 * G)),
+             _host("icgen2host-10-240-128-21", load=_load(it=12818, tmp=76 * G, swp=0, mem=14.8 * G))]
+    assert lstools.lsload(hosts) == _golden("lsload.txt")
+
+
+def test_lsload_long_shows_io_and_whole_names():
+    text = lstools.lsload([_host("icgen2host-10-240-128-21", load=_load(io=12))], long=True)
+    assert text.splitlines() == [
+        "HOST_NAME               status  r15s   r1m  r15m   ut    pg    io  ls    it   tmp   swp   mem",
+        "icgen2host-10-240-128-21     ok   0.0   0.0   0.0   0%   0.0    12   0     0    0M    0M    0M"]
+
+
+def test_lsinfo():
+    res = [ResourceInfoView("r15s", "Numeric", "Inc", "15-second CPU run queue length"),
+           ResourceInfoView("it", "Numeric", "Dec", "Idle time (minutes) (alias: idle)"),
+           ResourceInfoView("rexpri", "Numeric", "N/A", "Remote execution priority"),
+           ResourceInfoView("server", "Boolean", "N/A", "LSF server host"),
+           ResourceInfoView("type", "String", "N/A", "Host type"),
+           ResourceInfoView("LSF_JobScheduler", "Boolean", "N/A", "JobScheduler product")]
+    info = LsInfoView(res, ["UNKNOWN_AUTO_DETECT", "X86_64"],
+                      [("Opteron2216", 8.0, "x15_3604_AMDOpterontmProcessor2216")])
+    text = lstools.lsinfo(info, resources=True, types=True, models=True, long=False, not_found=[])
+    assert text == _golden("lsinfo.txt")
+
+
+def test_bhosts_long():
+    row = HostView("hostA", "ok", None, 4, njobs=2, run=1, rsv=1)
+    load = _host("hostA", cpuf=60.0, load=_load(ut=0.30, io=193, ls=25, tmp=8605, swp=5.8 * G, mem=13.2 * G))
+    assert bhosts.long([(row, load, 3)]) == _golden("bhosts_l.txt")
+
+
+@pytest.mark.parametrize("mb,kind,text", [
+    (0, "mem", "0M"), (551, "mem", "551M"), (1023.4, "swp", "1023M"), (1.4 * G, "mem", "1.4G"),
+    (16 * G, "mem", "16G"), (163 * G, "mem", "163G"), (99.96 * G, "mem", "100G"), (2.9 * G * G, "mem", "2.9T"),
+    (2391, "tmp", "2391M"), (9999, "tmp", "9999M"), (10 * G, "tmp", "10G"), (452 * G, "tmp", "452G"),
+])
+def test_sizes(mb, kind, text):
+    assert lstools.size(mb, kind) == text
+
+
+def test_a_client_host_has_no_values():
+    client = HostLoadView("client1", "X86_64", "Intel_EM64T", 60.0, 0, 0.0, 0.0, 0.0, False)
+    assert lstools.lshosts([client]).splitlines()[1] == \
+        "client1      X86_64 Intel_EM  60.0     -      -      -     No ()"
+    assert lstools.lshosts_long([client]) == (
+        "\nHOST_NAME:  client1\n"
+        "type             model  cpuf ncpus ndisks maxmem maxswp maxtmp rexpri server\n"
+        "X86_64     Intel_EM64T  60.0     -      -      -      -      -      -     No\n\n"
+        "RESOURCES: Not defined\nRUN_WINDOWS: Not applicable for client-only host\n\n")
