@@ -241,6 +241,12 @@ def explain_aps(job_id: str = typer.Argument(..., metavar="JOBID")) -> None:
     _forward(["explain", "aps", job_id])
 
 
+@explain_app.command("pending")
+def explain_pending(job_id: str = typer.Argument(..., metavar="JOBID")) -> None:
+    """Why a pending job is not running: what holds it back, host by host, in plain words."""
+    _forward(["explain", "pending", job_id])
+
+
 @explain_app.command("priority")
 def explain_priority(user: str = typer.Argument(..., metavar="USER"),
                      queue: Optional[str] = typer.Option(None, "-q", metavar="QUEUE",

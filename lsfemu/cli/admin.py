@@ -19,6 +19,7 @@ from lsfemu.ops import admin as ops
 from lsfemu.ops import clock as ops_clock
 from lsfemu.ops import explain as ops_explain
 from lsfemu.render.aps import explain_aps, explain_aps_not_pending
+from lsfemu.render.explain_pending import explain_pending
 from lsfemu.render.fairshare import explain_priority
 from lsfemu.render import messages, timefmt
 
@@ -113,7 +114,24 @@ def _explain(c: Ctx, args: list[str]) -> Result:
         return Result(text, "", 0)
     if args[:1] == ["priority"]:
         return _explain_priority(c, args[1:])
-    return Result("", "Usage: lsfemu explain aps JOBID | priority USER [-q QUEUE]\n", 255)
+    if len(args) == 2 and args[0] == "pending":
+        return _explain_pending(c, args[1])
+    return Result("", "Usage: lsfemu explain aps JOBID | pending JOBID | priority USER [-q QUEUE]\n", 255)
+
+
+def _explain_pending(c: Ctx, arg: str) -> Result:
+    """`lsfemu explain pending JOBID`: why the job is not running, host by host."""
+    ids, bad = parse_job_ids([arg])
+    if bad or not ids:
+        return Result("", messages.object_error(arg, messages.ILLEGAL_JOB_ID) + "\n", 255)
+    try:
+        e = ops_explain.pending(c.cluster, ids[0])
+    except LsfError as err:
+        return Result("", messages.error_text(err) + "\n", 255)
+    text = explain_pending(job_id=ids[0][2], queue=e.job.queue, slots=e.job.num_processors, reasons=e.reasons,
+                           blocked=e.blocked, requirement=e.requirement, hosts=e.hosts, reads=e.reads,
+                           values=e.values)
+    return Result(text, "", 0)
 
 
 def _explain_priority(c: Ctx, args: list[str]) -> Result:

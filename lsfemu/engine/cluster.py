@@ -47,6 +47,7 @@ from lsfemu.engine.jobs import NoJobId, Transitions
 from lsfemu.engine.listing import ApsListing, watch_writes
 from lsfemu.engine.loop import Loop
 from lsfemu.engine.passes import Passes
+from lsfemu.engine.requirements import Requirements
 from lsfemu.engine.peek import output_so_far
 from lsfemu.engine.runner import Runner
 from lsfemu.engine.views import job_view
@@ -100,6 +101,7 @@ class Cluster:
         self.transitions = Transitions(self)
         self.aps_listing = ApsListing(self)  # bjobs -aps
         self.job_groups = JobGroups(self)  # bgadd, bsub -g
+        self.requirements = Requirements(self)  # bsub -R, RES_REQ: compiled requirements, host resources
         self._derive()
         self.db_url = db_url or default_url(home)
         self.engine, self.Session = open_store(self.db_url)
@@ -297,6 +299,7 @@ class Cluster:
         self.rusage_units = resreq.units_from_conf(cfg.lsf_conf)
         self._rusage_cache: dict[tuple[str | None, int], dict[str, float]] = {}
         self.accounts.configure(cfg)
+        self.requirements.configure(cfg)
         self.passes.configure(cfg)
 
     # -- ids and events --------------------------------------------------------

@@ -89,6 +89,7 @@ class Passes:
             hosts[name] = dispatch.HostInfo(name=name, max_slots=mxj, open=self.cl.host_open(name),
                                             ncpus=mxj if mxj else (os.cpu_count() or 1),
                                             failed=self.cl.host_failed(name))
+        self.cl.requirements.frame(hosts)
         queues = {}
         for i, q in enumerate(cfg.queues):
             queues[q.name] = dispatch.QueueInfo(
@@ -146,6 +147,7 @@ class Passes:
         escalate = escalation(self.cl.config.params.job_priority_over_time)
         make = dispatch.PendingJob
         append = pending.append
+        reqs = self.cl.requirements
         kept = True
         for job in self.cl.jobs.values():
             pj = made.get(job)  # (a plain pending job's PendingJob: dropped with its row when the job changes)
@@ -162,6 +164,7 @@ class Passes:
                     if status in STARTED:
                         held.add(job)
                         self.hold(job, hosts, queues, user_used, array_started)
+                        reqs.hold(job, hosts, now_t)
                     continue
                 if row.depend_json is not None:
                     pj = self.pending_job(job, row, now_t, depend_memo)
@@ -181,12 +184,13 @@ class Passes:
             if pj is None:
                 pj = make(row.job_id, row.index, row.user, row.queue, row.slots, prio, row.position,
                           row.migrated, None, row.array_limit, row)
-                pj.place = self.placement(job)
+                self.shape(job, pj)
                 if kept:
                     made[job] = pj
             elif pj.priority != prio:
                 pj.priority = prio
             append(pj)
+        reqs.finish(hosts, held)
         if self.slot_pools:
             self.apply_slot_pools(queues, hosts, [pj for pj in pending if not pj.blocked])
         # MAX_JOBS of each user with a pending job (none configured: no user has one)
@@ -224,7 +228,7 @@ class Passes:
     @staticmethod
     def state_key(inp: dispatch.PassInput) -> tuple:
         """What decides whether a job fits, besides the job (see quiet_input)."""
-        return (tuple((n, h.used, h.open, h.accepting, h.failed, h.max_slots, h.exclusive)
+        return (tuple((n, h.used, h.open, h.accepting, h.failed, h.max_slots, h.exclusive, tuple(h.avail.items()))
                       for n, h in inp.hosts.items()),
                 tuple((n, q.used, q.active, q.qjob_limit, tuple(sorted(q.used_by_user.items())),
                        tuple(sorted(q.used_on_host.items()))) for n, q in inp.queues.items()),
@@ -270,8 +274,11 @@ class Passes:
         hosts, queues = self.frame()
         user_used: dict[str, int] = {}
         array_started: dict[int, int] = {}
+        reqs = self.cl.requirements
         for job in self.held:
             self.hold(job, hosts, queues, user_used, array_started)
+            reqs.hold(job, hosts, t)
+        reqs.finish(hosts, self.held)
         inp = dispatch.PassInput([], queues, hosts, {}, user_used, array_started)
         limitpass.count(self.cl, self.limits, inp, self.held)
         if not dispatch.all_full(hosts) or self.state_key(inp) != last:
@@ -315,7 +322,7 @@ class Passes:
         if begin is not None and now < begin:  # bsub -b: not before its begin time (Loop wakes a pass then)
             pj = dispatch.PendingJob(row.job_id, row.index, row.user, row.queue, row.slots, prio, row.position,
                                      row.migrated, dispatch.START_TIME, row.array_limit, row)
-            pj.place = self.placement(job)
+            self.shape(job, pj)
             return pj
         if row.depend_json is None:
             pj = self.cache.pending.get(job)
@@ -330,10 +337,17 @@ class Passes:
             blocked = self.cl.depends.reason(job, lookup, depend_memo)
         pj = dispatch.PendingJob(row.job_id, row.index, row.user, row.queue, row.slots, prio, row.position,
                                  row.migrated, blocked, row.array_limit, row)
-        pj.place = self.placement(job)
+        self.shape(job, pj)
         if row.depend_json is None and job in self.cache.rows:
             self.cache.pending[job] = pj
         return pj
+
+    def shape(self, job: Job, pj: dispatch.PendingJob) -> None:
+        """Give a pending job its placement rules: -m/-x, and its resource requirement."""
+        pj.place = self.placement(job)
+        req = self.cl.requirements.of(job)
+        if req is not None:
+            pj.require(req)
 
     def placement(self, job: Job) -> hostpick.Placement | None:
         """bsub -m / -x for the pass (None for a job with neither: most jobs)."""
@@ -441,6 +455,7 @@ class Passes:
                 self.in_pass = False
             start = self.cl._start  # (through the cluster: the pass-equivalence test watches the starts there)
             for pj, hosts in result.started:
+                self.cl.requirements.started(pj)
                 start(self.cl.jobs[(pj.job_id, pj.array_index)], hosts, t)
             self.write_reasons(result.reasons, inp.jobs)
             # what the next pass may keep (see quiet_input)

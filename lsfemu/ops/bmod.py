@@ -45,7 +45,6 @@ from lsfemu.ops.modify import ArrayTarget, target
 from lsfemu.ops.permissions import Caller
 from lsfemu.render import messages as M
 from lsfemu.sched import aps as aps_mod
-from lsfemu.sched import resreq
 from lsfemu.sched.arrayspec import ArraySpecError, parse_array_name
 from lsfemu.sched.priority import PriorityError, check_user_priority
 
@@ -235,10 +234,7 @@ def _changes(cl, caller: Caller, job, req: ModifyRequest, array: bool) -> tuple[
             raise NotSubmitted(M.TOO_MANY_PROCS)
     if req.res_req is not None:
         text = " ".join(req.res_req)
-        try:
-            mem = resreq.rusage_amounts(text, 1, False, cl.rusage_units).get("mem")
-        except resreq.ResReqError:
-            raise NotSubmitted(M.BAD_RESREQ, text) from None
+        mem = subopts.res_req_mem(text, cl.rusage_units)
         attrs.update(res_req=text, mem_req_mb=mem)
         data["res_req"] = text
     elif req.res_req_n:

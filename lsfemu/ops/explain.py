@@ -58,3 +58,46 @@ def priority(cluster, user: str, queue: str | None) -> list[tuple[object, dict, 
     if not out:
         raise LsfError(M.NO_FAIRSHARE_QUEUE, "lsfemu")
     return out
+
+
+@dataclass
+class PendingExplained:
+    """Why a pending job is not running (`lsfemu explain pending`): the
+    reasons the last pass stored (what bjobs -p shows), the reason that keeps
+    it from every host (a dependency, a start time, a limit: `blocked`), its
+    requirement, and each host of its queue as the pass judges it now
+    (sched.dispatch.host_by_host), with the values its select[] reads there."""
+
+    job: object
+    reasons: list[str]
+    blocked: str | None
+    requirement: str | None
+    hosts: list[tuple[str, list[str], int]]
+    reads: list[str]
+    values: dict[str, dict[str, object]]
+
+
+def pending(cluster, ref: tuple[int, int, str]) -> PendingExplained:
+    """`lsfemu explain pending JOBID`: `ref` is (job ID, index, as typed)."""
+    from lsfemu.sched import dispatch  # (only this command needs the pass's own checks)
+
+    jid, idx, typed = ref
+    job = cluster.jobs.get((jid, idx))
+    if job is None:
+        raise NoJobFound(typed)
+    if job.status != "PEND":
+        raise LsfError(M.EXPLAIN_NOT_PENDING, f"Job <{typed}>")
+    inp = cluster.pass_input(cluster.now())
+    pj = next((p for p in inp.jobs if p.key == (jid, idx)), None)
+    stored = [r for r in (job.pend_reasons or "").split("\n") if r]
+    hosts = dispatch.host_by_host(pj, inp) if pj is not None and not pj.blocked else []
+    reads: list[str] = []
+    if pj is not None and pj.req is not None:
+        for terms in pj.req.alternatives:
+            for t in terms:
+                for name in sorted(getattr(t.select, "names", ()) or ()):
+                    if name not in reads:
+                        reads.append(name)
+    values = {name: {k: inp.hosts[name].view().get(k) for k in reads} for name, _, _ in hosts}
+    return PendingExplained(job, stored, pj.blocked if pj is not None else None,
+                            cluster.requirements.text_of(job), hosts, reads, values)

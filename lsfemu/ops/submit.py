@@ -19,7 +19,7 @@ from lsfemu.errors import NotSubmitted
 from lsfemu.ops import jobgroups, permissions, subopts
 from lsfemu.ops.permissions import Caller
 from lsfemu.render import messages as M
-from lsfemu.sched import depend, resreq
+from lsfemu.sched import depend
 from lsfemu.sched.arrayspec import ArraySpecError, parse_array_name
 from lsfemu.sched.fairshare import build_tree
 
@@ -252,11 +252,7 @@ def submit(cl, caller: Caller, r: SubmitRequest):
     res_req = " ".join(r.res_req) if r.res_req else None
     mem = None
     if res_req is not None:
-        try:
-            # The amount one slot reserves, as the fairshare plug-in's memory in use counts it.
-            mem = resreq.rusage_amounts(res_req, 1, False, cl.rusage_units).get("mem")
-        except resreq.ResReqError:
-            raise NotSubmitted(M.BAD_RESREQ, res_req) from None
+        mem = subopts.res_req_mem(res_req, cl.rusage_units)
     mem_limit_kb, mem_hard = None, False
     if r.mem_limit is not None:
         mem_limit_kb, mem_hard = parse_mem_limit(r.mem_limit, cl.limits_unit())

@@ -20,7 +20,7 @@ import time
 from lsfemu.engine.execopts import spool_path
 from lsfemu.errors import NotSubmitted
 from lsfemu.render import messages as M
-from lsfemu.sched import hostpick
+from lsfemu.sched import hostpick, placement, resreq
 
 #: LSF 10.1's bsub -Jd: "The maximum length is 4094 characters"; mbatchd keeps the
 #: first characters of a longer one (OpenLava's mbd.job.c truncates to its buffer)
@@ -210,3 +210,19 @@ def spool_input(cl, job, data: bytes) -> None:
     os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
     with open(path, "wb") as f:
         f.write(data)
+
+
+def res_req_mem(text: str, units: dict[str, str]) -> float | None:
+    """-R checked as bsub and bmod check it: LSF's grammar (else `Bad resource
+    requirement syntax`), and nothing placement does not build yet (cu[],
+    affinity[], span[block]/[stripe], ptile per model: refused naming the
+    part); returns the memory one slot reserves (what the fairshare plug-in
+    counts as memory in use)."""
+    try:
+        parsed = resreq.parse(text, units)
+    except resreq.ResReqError:
+        raise NotSubmitted(M.BAD_RESREQ, text) from None
+    part = placement.unsupported(parsed)
+    if part is not None:
+        raise NotSubmitted(M.RESREQ_NOT_BUILT, part)
+    return resreq.amounts_of(parsed, 1, False).get("mem")

@@ -59,6 +59,10 @@ SIG_NOT_SUPPORTED = "Signal not supported"
 BAD_JOB_NAME = "Bad job name"
 DEST_QUEUE_FULL = "The destination queue has reached its job limit"
 BAD_RESREQ = "Bad resource requirement syntax"
+# lsfemu's own (lsfemu explain pending of a job in another state)
+EXPLAIN_NOT_PENDING = "Not a pending job"
+# lsfemu's own: a part of a requirement LSF takes that placement does not build yet (subject: the part)
+RESREQ_NOT_BUILT = "Not supported by lsfemu yet in a resource requirement"
 NOT_ENOUGH_HOSTS = "Not enough host(s) currently eligible"
 LIM_BAD_HOST = "Host name not recognizable by LIM"  # OpenLava lib.err.c LSE_LIM_BADHOST (lsload, lshosts)
 NOT_IN_USER_GROUP = "User not in the specified user group"

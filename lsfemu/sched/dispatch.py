@@ -509,3 +509,37 @@ def _allocate(job: PendingJob, q: QueueInfo, hosts: dict[str, HostInfo],
         for name, _ in free_by_host:
             note(HOST_LESS_SLOTS)
     return None, why, -1
+
+
+def host_by_host(job: PendingJob, inp: PassInput) -> list[tuple[str, list[str], int]]:
+    """Each host of the job's queue as the pass judges it for *job* alone, for
+    `lsfemu explain pending`: (host, the LSF reasons it gives -- none when the
+    job could take slots there -- and the slots it could take). The same
+    checks as a pass (`_allocate`), one host at a time, nothing changed."""
+    q = inp.queues.get(job.queue)
+    if q is None:
+        return []
+    out = []
+    for name in q.hosts:
+        one = QueueInfo(name=q.name, priority=q.priority, order=q.order, active=q.active, hosts=[name],
+                        hjob_limit=q.hjob_limit, pjob_limit=q.pjob_limit, used_on_host=q.used_on_host)
+        alloc, why, _ = _allocate(job, one, inp.hosts, inp.limits)  # (it changes nothing)
+        if alloc is not None:
+            out.append((name, [], len(alloc)))
+            continue
+        room = 0
+        if not why or set(why) <= {HOST_LESS_SLOTS, NO_SPAN}:
+            room = _room(job, one, inp)
+        out.append((name, list(why) or [HOST_LESS_SLOTS], room))
+    return out
+
+
+def _room(job: PendingJob, q: QueueInfo, inp: PassInput) -> int:
+    """The most slots a one-host queue *q* could give *job* (a smaller job of the same kind)."""
+    for n in range(job.slots - 1, 0, -1):
+        trial = PendingJob(job.job_id, job.array_index, job.user, job.queue, n, job.priority, job.position)
+        trial.place, trial.req, trial.limits = job.place, job.req, job.limits
+        alloc, _, _ = _allocate(trial, q, inp.hosts, inp.limits)
+        if alloc is not None:
+            return n
+    return 0

@@ -37,7 +37,7 @@ def test_bsub_takes_lsf_s_own_spellings_and_aps_reads_their_amounts(c):
         ("rusage[mem=(500 200):duration=(10 20)]", "500.00"),  # seed 001: the first phase counts
         ("rusage[mem=16G]", "16384.00"),
         ("rusage[mem=500MB]", "500.00"),
-        ("select[mem>4G] order[-mem] rusage[mem=100:duration=1h] span[hosts=1] same[model] cu[maxcus=1]", "100.00"),
+        ("select[mem>4G] order[-mem] rusage[mem=100:duration=1h] span[hosts=1] same[model]", "100.00"),
         ("2*{rusage[mem=100]} + {rusage[mem=7]}", "107.00"),
     ]
     for n, (text, value) in enumerate(cases, start=2):

@@ -1,0 +1,144 @@
+"""Resource requirements as the cluster schedules them (issue 19): each job's
+compiled requirement, the hosts' resources and what the running jobs hold.
+
+`Requirements` is the cluster's component for it:
+
+* `of(job)` is the job's compiled `sched.placement.Req` (its bsub -R merged
+  with its queue's and application profile's RES_REQ), one per distinct
+  requirement and queue, or None when the job asks for nothing the hosts
+  could refuse (no requirement, and a cluster whose hosts are all of the
+  submission type: LSF's default `select[type == local]` then holds on every
+  host, and the pass's slot-only path serves it);
+* `frame(hosts)` gives the pass's hosts their resources and everything
+  to reserve; `hold(job, hosts, t)` takes a started job's reservation off its
+  hosts (at *t*: durations and decay count from the job's start); `finish(hosts)`
+  computes their load indices from what runs there.
+
+The chosen alternative of a started job (``{...} || {...}``) is kept in
+memory (`started`); after a daemon restart a running job is counted with the
+first alternative whose selection its hosts satisfy.
+"""
+
+from __future__ import annotations
+
+from lsfemu.sched import hostres, placement, resreq
+from lsfemu.sched import select as selection
+
+
+class Requirements:
+    """The cluster's resource requirements (see the module docstring)."""
+
+    def __init__(self, cluster):
+        self.cl = cluster
+        self.hosts: dict[str, hostres.HostResources] = {}
+        self.memo: dict[tuple, placement.Req | None] = {}
+        self.alternative: dict[tuple[int, int], int] = {}  # started job -> the alternative it was placed with
+        self.local_type = "X86_64"
+        self.uniform = True
+        self.per_slot = False
+        self.units: dict[str, str] = {}
+
+    def configure(self, cfg) -> None:
+        """A (new) configuration: host resources, units, and no compiled requirement kept."""
+        self.hosts = hostres.from_config(cfg)
+        self.per_slot = resreq.per_slot_from_params(cfg.params.extra)
+        self.units = resreq.units_from_conf(cfg.lsf_conf)
+        master = self.hosts.get(cfg.master_host) or next(iter(self.hosts.values()), None)
+        self.local_type = master.type if master is not None else "X86_64"
+        self.uniform = len({h.type for h in self.hosts.values()}) <= 1
+        self.memo.clear()
+
+    def type_of(self, host: str | None) -> str:
+        """The type `type == local` means for a job submitted from *host*
+        (a host outside the cluster: the master's type)."""
+        h = self.hosts.get(host or "")
+        return h.type if h is not None else self.local_type
+
+    def text_of(self, job) -> str | None:
+        """The job's effective requirement text (its -R; the queue's and
+        application's RES_REQ merged in by sched.select's rules when set)."""
+        d = job.__dict__
+        return d["res_req"] if "res_req" in d else job.res_req
+
+    def of(self, job) -> placement.Req | None:
+        """The job's compiled requirement, or None (see the module docstring)."""
+        text = self.text_of(job)
+        local = self.type_of(job.from_host)
+        if not text and (self.uniform and local == self.local_type):
+            return None
+        key = (text, local)
+        try:
+            return self.memo[key]
+        except KeyError:
+            pass
+        req = self.memo[key] = self.compile(text, local)
+        return req
+
+    def compile(self, text: str | None, local: str) -> placement.Req | None:
+        """*text* compiled for the pass (None when it cannot be: a requirement
+        taken before a reconfiguration that no longer parses places nowhere)."""
+        try:
+            parsed = resreq.parse(text, self.units)
+        except resreq.ResReqError:
+            parsed = resreq.parse(None)
+        return placement.compile_req(
+            f"{text or ''}\0{local}", parsed,
+            lambda s: selection.compile_select(s, local, units=self.units),
+            selection.compile_order, self.per_slot)
+
+    # -- the pass's hosts ----------------------------------------------------------
+    def frame(self, hosts: dict) -> None:
+        """Give the pass's hosts (dispatch.HostInfo) their resources, all free."""
+        for name, h in hosts.items():
+            res = self.hosts.get(name)
+            if res is None:
+                continue
+            h.res = res
+            h.avail = {"mem": res.maxmem, "swp": res.maxswp, "tmp": res.maxtmp}
+            for k, v in res.values.items():
+                if not isinstance(v, str):
+                    h.avail[k] = float(v)
+
+    def hold(self, job, hosts: dict, t: float) -> None:
+        """Take a started job's reservation off its hosts (at instant *t*)."""
+        req = self.of(job)
+        if req is None:
+            return
+        alloc = job.exec_hosts.split()
+        key = (job.id, job.array_index)
+        alt = self.alternative.get(key)
+        if alt is None:
+            alt = self.alternative[key] = self._guess(req, alloc, hosts)
+        start = job.start_time if job.start_time is not None else t
+        for h, amounts in placement.reservation(req, alt, alloc, job.num_processors, max(0.0, t - start) / 60.0).items():
+            hi = hosts.get(h)
+            if hi is None:
+                continue
+            for name, amount in amounts.items():
+                if name in hi.avail:
+                    hi.avail[name] -= amount
+
+    @staticmethod
+    def _guess(req: placement.Req, alloc: list[str], hosts: dict) -> int:
+        """The first alternative whose every selection holds on the job's hosts."""
+        for i, terms in enumerate(req.alternatives):
+            if all(t.select is None or all(t.select(hosts[h].view()) for h in set(alloc) if h in hosts)
+                   for t in terms):
+                return i
+        return 0
+
+    def started(self, pj) -> None:
+        """The pass started *pj* (a dispatch.PendingJob): remember its alternative."""
+        if pj.req is not None:
+            self.alternative[(pj.job_id, pj.array_index)] = pj.alternative
+
+    def finish(self, hosts: dict, held) -> None:
+        """The hosts' load indices from what runs there (after `hold`); the
+        alternatives of jobs no longer started are forgotten (*held*: the started jobs)."""
+        if len(self.alternative) > 2 * len(held) + 64:
+            keep = {(j.id, j.array_index) for j in held}
+            self.alternative = {k: v for k, v in self.alternative.items() if k in keep}
+        for h in hosts.values():
+            if h.res is None:
+                continue
+            h._view = None
