@@ -3,12 +3,10 @@ slots its started jobs hold, what their rusage[] reserves on it, and the load
 indices `sched.hostres.virtual_load` derives from them. lshosts, lsload and
 bhosts -l read it through ops/.
 
-A job's reservation on a host follows sched/placement.py's rules (one Req
-compiled per requirement text, without select/order): per slot, or once per
-host with RESOURCE_RESERVE_PER_SLOT=N, `/job` once on the job's first host,
-`/task` per slot; the first rusage alternative and, for `{...} || {...}`, the
-first alternative requirement; phases, duration and decay as time passes on
-the cluster's clock. Suspended jobs keep their slots and reservations but run
+A job's reservation on a host is the cluster's `requirements` component's
+(engine/requirements.py: sched/placement.py's rules, the alternative the job
+started with; phases, duration and decay as time passes on the cluster's
+clock), the same the scheduling pass takes off the host. Suspended jobs keep their slots and reservations but run
 nothing (they add nothing to r15s/r1m/r15m/ut).
 
 In wall clock mode a host named as this machine (its host name, or that
@@ -17,12 +15,11 @@ name's first label) reports the machine's real load (hostres.real_load).
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 from lsfemu.config import machine
 from lsfemu.jobstate import RUN, STARTED
-from lsfemu.sched import hostres, placement, resreq
+from lsfemu.sched import hostres
 
 
 @dataclass(frozen=True)
@@ -37,27 +34,18 @@ class HostLoad:
     load: dict[str, float]
 
 
-@functools.lru_cache(maxsize=256)
-def _req(text: str, per_slot: bool, units: tuple[tuple[str, str], ...]) -> placement.Req | None:
-    """The reservations of one requirement text (None: nothing it can reserve)."""
-    try:
-        parsed = resreq.parse(text, dict(units))
-    except resreq.ResReqError:  # accepted by an older lsfemu; reserves nothing now
-        return None
-    return placement.compile_req(text, parsed, lambda _s: None, lambda _s: None, per_slot)
+def job_reservation(cl, job, now: float) -> dict[str, dict[str, float]]:
+    """What *job* (started) reserves, host by host, at *now* (the cluster's
+    requirements component decides: the one place a reservation is computed)."""
+    return cl.requirements.reservation(job, now)
 
 
-def job_reservation(cfg, job, now: float) -> dict[str, dict[str, float]]:
-    """What *job* (started) reserves, host by host, at *now*."""
-    if not job.res_req or "rusage" not in job.res_req:
-        return {}
-    units = tuple(sorted(resreq.units_from_conf(cfg.lsf_conf).items()))
-    req = _req(job.res_req, resreq.per_slot_from_params(cfg.params.extra), units)
-    if req is None:
-        return {}
-    alloc = job.exec_hosts.split()
-    minutes = max(0.0, (now - job.start_time) / 60.0) if job.start_time is not None else 0.0
-    return placement.reservation(req, 0, alloc, len(alloc), minutes)
+def load_of(cl, res: hostres.HostResources, running: int, reserved: dict[str, float]) -> dict[str, float]:
+    """A host's load indices: this machine's real load for a host named as it
+    in wall clock mode, else the virtual load of what runs there."""
+    if cl.clock.mode == "wall" and res.name in machine.local_names():
+        return hostres.real_load(res, machine.current_load(), running, reserved)
+    return hostres.virtual_load(res, running, reserved)
 
 
 def host_loads(cl, names: list[str] | None = None) -> dict[str, HostLoad]:
@@ -77,17 +65,10 @@ def host_loads(cl, names: list[str] | None = None) -> dict[str, HostLoad]:
                 held[h] += 1
                 if job.status == RUN:
                     running[h] += 1
-        for h, amounts in job_reservation(cfg, job, now).items():
+        for h, amounts in job_reservation(cl, job, now).items():
             if h in reserved:
                 mine = reserved[h]
                 for name, amount in amounts.items():
                     mine[name] = mine.get(name, 0.0) + amount
-    local = machine.local_names() if cl.clock.mode == "wall" else frozenset()
-    out = {}
-    for n, r in wanted.items():
-        if n in local:
-            load = hostres.real_load(r, machine.current_load(), running[n], reserved[n])
-        else:
-            load = hostres.virtual_load(r, running[n], reserved[n])
-        out[n] = HostLoad(r, held[n], running[n], reserved[n], load)
-    return out
+    return {n: HostLoad(r, held[n], running[n], reserved[n], load_of(cl, r, running[n], reserved[n]))
+            for n, r in wanted.items()}

@@ -21,6 +21,7 @@ first alternative whose selection its hosts satisfy.
 
 from __future__ import annotations
 
+from lsfemu.engine import hostload
 from lsfemu.sched import hostres, placement, resreq
 from lsfemu.sched import select as selection
 
@@ -37,6 +38,8 @@ class Requirements:
         self.uniform = True
         self.per_slot = False
         self.units: dict[str, str] = {}
+        self.running: dict[str, int] = {}  # host -> slots of RUN jobs, counted by hold() for the load
+        self._totals: dict[str, dict[str, float]] = {}
 
     def configure(self, cfg) -> None:
         """A (new) configuration: host resources, units, and no compiled requirement kept."""
@@ -47,6 +50,17 @@ class Requirements:
         self.local_type = master.type if master is not None else "X86_64"
         self.uniform = len({h.type for h in self.hosts.values()}) <= 1
         self.memo.clear()
+        self._totals.clear()
+
+    def totals(self, res: hostres.HostResources) -> dict[str, float]:
+        """What a host has to reserve when nothing runs: mem, swp, tmp and its
+        static numeric resources (a dict kept per host; callers copy it)."""
+        tot = self._totals.get(res.name)
+        if tot is None:
+            tot = {"mem": res.maxmem, "swp": res.maxswp, "tmp": res.maxtmp}
+            tot.update((k, float(v)) for k, v in res.values.items() if not isinstance(v, str))
+            self._totals[res.name] = tot
+        return dict(tot)
 
     def type_of(self, host: str | None) -> str:
         """The type `type == local` means for a job submitted from *host*
@@ -89,28 +103,39 @@ class Requirements:
     # -- the pass's hosts ----------------------------------------------------------
     def frame(self, hosts: dict) -> None:
         """Give the pass's hosts (dispatch.HostInfo) their resources, all free."""
+        self.running = {}
         for name, h in hosts.items():
             res = self.hosts.get(name)
             if res is None:
                 continue
             h.res = res
-            h.avail = {"mem": res.maxmem, "swp": res.maxswp, "tmp": res.maxtmp}
-            for k, v in res.values.items():
-                if not isinstance(v, str):
-                    h.avail[k] = float(v)
+            h.avail = self.totals(res)
 
-    def hold(self, job, hosts: dict, t: float) -> None:
-        """Take a started job's reservation off its hosts (at instant *t*)."""
+    def reservation(self, job, t: float, hosts: dict | None = None) -> dict[str, dict[str, float]]:
+        """What a started job holds on each of its hosts at instant *t*: its
+        requirement's reservation with the alternative it started with
+        (unknown after a restart: the first whose selections *hosts*, the
+        pass's HostInfos, satisfy; without them the first)."""
         req = self.of(job)
-        if req is None:
-            return
+        if req is None or not req.alternatives:
+            return {}
         alloc = job.exec_hosts.split()
         key = (job.id, job.array_index)
         alt = self.alternative.get(key)
         if alt is None:
-            alt = self.alternative[key] = self._guess(req, alloc, hosts)
+            alt = 0
+            if hosts is not None and len(req.alternatives) > 1:
+                alt = self.alternative[key] = self._guess(req, alloc, hosts)
         start = job.start_time if job.start_time is not None else t
-        for h, amounts in placement.reservation(req, alt, alloc, job.num_processors, max(0.0, t - start) / 60.0).items():
+        return placement.reservation(req, alt, alloc, len(alloc), max(0.0, t - start) / 60.0)
+
+    def hold(self, job, hosts: dict, t: float) -> None:
+        """Take a started job's reservation off its hosts (at instant *t*) and
+        count its running slots for the hosts' load."""
+        if job.status == "RUN":
+            for h in job.exec_hosts.split():
+                self.running[h] = self.running.get(h, 0) + 1
+        for h, amounts in self.reservation(job, t, hosts).items():
             hi = hosts.get(h)
             if hi is None:
                 continue
@@ -138,7 +163,13 @@ class Requirements:
         if len(self.alternative) > 2 * len(held) + 64:
             keep = {(j.id, j.array_index) for j in held}
             self.alternative = {k: v for k, v in self.alternative.items() if k in keep}
-        for h in hosts.values():
+        for name, h in hosts.items():
             if h.res is None:
                 continue
+            total = self.totals(h.res)
+            reserved = {k: total[k] - v for k, v in h.avail.items() if k in total}
+            h.load = load = hostload.load_of(self.cl, h.res, self.running.get(name, 0), reserved)
+            for k in ("mem", "swp", "tmp"):  # (wall clock, this machine: its real free memory may be less)
+                if k in load and load[k] < h.avail.get(k, 0.0):
+                    h.avail[k] = load[k]
             h._view = None

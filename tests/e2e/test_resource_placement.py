@@ -94,3 +94,14 @@ def test_explain_pending_tells_host_by_host_why(c):
     assert any("the select[] reads: hname=hostC" in ln for ln in lines)
     r = c.run(f"lsfemu explain pending {job}")
     assert r.rc == 255 and r.err == f"Job <{job}>: Not a pending job\n"
+
+
+def test_select_reads_the_hosts_virtual_load(c):
+    busy = _submit(c, "-n 3 -R 'select[hname==hostA]' sleep 1000")
+    c.advance("20s")
+    idle = _submit(c, "-R 'select[ut<0.5 && r15s<1]' sleep 1000")  # hostA runs 3 of its 4 CPUs: ut 0.75
+    anywhere = _submit(c, "sleep 1000")
+    c.advance("20s")
+    assert _exec(c, busy) == "hostA:hostA:hostA"
+    assert _exec(c, idle) == "hostB"
+    assert _exec(c, anywhere) == "hostA"

@@ -10,6 +10,7 @@ import pytest
 
 from lsfemu.config import machine, parser, sample
 from lsfemu.engine import hostload
+from lsfemu.engine.requirements import Requirements
 from lsfemu.sched import hostres
 
 pytestmark = pytest.mark.slow(1)
@@ -42,12 +43,19 @@ def _cluster(tmp_path, jobs, now=1000.0, params="", mode="virtual", cluster_file
         p = tmp_path / "lsbatch/cluster1/configdir/lsb.params"
         p.write_text(p.read_text().replace("End Parameters", params + "\nEnd Parameters"))
     cfg = parser.load(str(tmp_path))
-    return SimpleNamespace(config=cfg, jobs={i: j for i, j in enumerate(jobs)}, now=lambda: now,
-                           clock=SimpleNamespace(mode=mode))
+    cl = SimpleNamespace(config=cfg, jobs={i: j for i, j in enumerate(jobs)}, now=lambda: now,
+                         clock=SimpleNamespace(mode=mode))
+    cl.requirements = Requirements(cl)
+    cl.requirements.configure(cfg)
+    return cl
+
+
+_ids = iter(range(1, 10**6))
 
 
 def _job(status, hosts, res_req=None, start=1000.0):
-    return SimpleNamespace(status=status, exec_hosts=hosts, res_req=res_req, start_time=start)
+    return SimpleNamespace(id=next(_ids), array_index=0, from_host="hostA", status=status, exec_hosts=hosts,
+                           res_req=res_req, start_time=start)
 
 
 def test_host_loads_count_started_jobs(tmp_path):
