@@ -214,6 +214,7 @@ class HostLoadView:
     load: dict[str, float] = field(default_factory=dict)
     reserved: dict[str, float] = field(default_factory=dict)
     thresholds: dict[str, float] = field(default_factory=dict)
+    busy: frozenset[str] = frozenset()  # the indices beyond their threshold (lsload marks them `*`)
 
 
 @dataclass

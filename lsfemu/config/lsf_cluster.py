@@ -1,7 +1,7 @@
 """lsf.cluster.<name>: the cluster administrators (ClusterAdmins) and the
 hosts (the Host section: name, model, type, server, RESOURCES, and lsfemu's
 own columns ncpus, maxmem, maxswp, maxtmp, which LSF's LIM detects from the
-hardware). RESOURCES names are checked against lsf.shared: `name` for a
+hardware) and the load index columns (r15s ... mem: LIM's busy thresholds). RESOURCES names are checked against lsf.shared: `name` for a
 Boolean resource, `name=value` for a static Numeric or String one.
 """
 
@@ -12,13 +12,12 @@ import re
 from lsfemu.config.lexer import Reporter, Section, inner, is_default, keyword_pairs, read_table, show, unquote
 from lsfemu.config.lsf_shared import builtin_shared
 from lsfemu.config.model import ClusterHost, SharedConf
-from lsfemu.config.values import INT_MAX, read_sections, to_int, to_mb, unsupported
+from lsfemu.config.values import INT_MAX, read_sections, to_float, to_int, to_mb, unsupported
 
 _CLUSTER_SILENT_SECTIONS = {"CLUSTER", "PARAMETERS", "RESOURCEMAP", "REMOTECLUSTERS", "HOSTGROUP"}
-_CLUSTER_HOST_SILENT = (
-    "r15s", "r1m", "r15m", "ut", "pg", "io", "ls", "it", "tmp", "swp", "swap", "mem",
-    "nd", "RUNWINDOW", "REXPRI", "LICENSE",
-)
+_CLUSTER_HOST_SILENT = ("nd", "RUNWINDOW", "REXPRI", "LICENSE")
+#: the load index columns: LIM's busy thresholds (`swap` is swp's alias)
+_THRESHOLDS = ("r15s", "r1m", "r15m", "ut", "pg", "io", "ls", "it", "tmp", "swp", "swap", "mem")
 
 
 def _host_resources(h: ClusterHost, shared: SharedConf, rep: Reporter) -> None:
@@ -76,6 +75,11 @@ def _hardware(h: ClusterHost, row: dict[str, str], rep: Reporter) -> None:
     for col in ("maxmem", "maxswp", "maxtmp"):
         if col.upper() in row and not is_default(row[col.upper()]):
             setattr(h, col, to_mb(col, inner(row[col.upper()]), rep, h.line))
+    for col in _THRESHOLDS:
+        if col.upper() in row and not is_default(row[col.upper()]):
+            v = to_float(col, inner(row[col.upper()]), rep, h.line)
+            if v is not None:
+                h.thresholds["swp" if col == "swap" else col] = v
 
 
 def parse_cluster(text: str, rep: Reporter, shared: SharedConf | None = None) -> tuple[list[str], list[ClusterHost]]:
@@ -99,7 +103,8 @@ def parse_cluster(text: str, rep: Reporter, shared: SharedConf | None = None) ->
         elif sec.key == "HOST":
             host_section = host_section or sec
             tab = read_table(sec, rep, required=("HOSTNAME",), known=("HOSTNAME", "MODEL", "TYPE", "SERVER", "RESOURCES",
-                                                                       "NCPUS", "MAXMEM", "MAXSWP", "MAXTMP"),
+                                                                       "NCPUS", "MAXMEM", "MAXSWP", "MAXTMP",
+                                                                       *(c.upper() for c in _THRESHOLDS)),
                              silent=_CLUSTER_HOST_SILENT)
             if tab is None:
                 continue

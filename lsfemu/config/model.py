@@ -163,6 +163,7 @@ class ClusterHost:
     maxmem: float | None = None
     maxswp: float | None = None
     maxtmp: float | None = None
+    thresholds: dict[str, float] = field(default_factory=dict)  # load index -> LIM's busy threshold
 
 
 @dataclass(frozen=True)

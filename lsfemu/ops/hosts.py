@@ -3,6 +3,8 @@ and bhosts -l's load blocks (issue 19). The load is engine/hostload.py's;
 a `-R` requirement's select[] and order[] are sched/select.py's, evaluated on
 what placement reads of each host (hostres.namespace).
 
+A host whose load passes one of lsf.cluster's thresholds is LIM's `busy`.
+
 LIM's refusals, as OpenLava's commands print them (ls_perror): a name that is
 no host of the cluster fails the whole request (`Host name not recognizable
 by LIM`), a requirement LIM cannot parse is `Bad resource requirement
@@ -55,7 +57,8 @@ def load_views(cl, names: list[str] | None, res_req: str | None = None, local_ho
         if names and h.name not in names:
             continue
         hl = loads.get(h.name) or hostload.HostLoad(hostres.host_resources(cfg, h), 0, 0, {}, {})
-        ns = hostres.namespace(hl.res, hl.load)
+        mxj = cfg.host_mxj(h.name) if h.server else None
+        ns = hostres.namespace(hl.res, hl.load, maxslots=mxj, slots=None if mxj is None else max(0, mxj - hl.held))
         if sel is not None and not sel(ns):
             continue
         rows.append((ns, hl))
@@ -70,10 +73,13 @@ def load_views(cl, names: list[str] | None, res_req: str | None = None, local_ho
 def _view(cl, hl: hostload.HostLoad) -> HostLoadView:
     r = hl.res
     row = cl.config.cluster_host(r.name)
+    thresholds = dict(row.thresholds) if row else {}
+    busy = hostres.busy(hl.load, thresholds)
     return HostLoadView(
         name=r.name, type=r.type, model=r.model, cpuf=r.cpuf, ncpus=r.ncpus, maxmem=r.maxmem, maxswp=r.maxswp,
         maxtmp=r.maxtmp, server=r.server, resources=list(row.resources) if row else [],
-        status="unavail" if cl.host_failed(r.name) else "ok", load=hl.load, reserved=hl.reserved)
+        status="unavail" if cl.host_failed(r.name) else "busy" if busy else "ok", load=hl.load,
+        reserved=hl.reserved, thresholds=thresholds, busy=busy)
 
 
 def lsinfo_view(cfg, names: list[str] | None, all_models: bool) -> tuple[LsInfoView, list[str]]:

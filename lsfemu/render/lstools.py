@@ -7,7 +7,8 @@ Memory sizes come in MB and print with LSF 10's units (section 3.3): under
 maxswp) GB with one decimal (`1.4G`, `15.4G`) unless the decimal is 0 or the
 value reaches 100 GB (`16G`, `163G`); TB the same way from 1024 GB (`2.9T`).
 A load column is its width with at least one blank before the value: a
-longer value pushes the rest of the line right.
+longer value pushes the rest of the line right. An index beyond its LIM
+threshold is marked with a leading `*` (`*4.0`).
 """
 
 from __future__ import annotations
@@ -116,7 +117,7 @@ def lsload(hosts: Iterable[HostLoadView], *, wide: bool = False, long: bool = Fa
         name = h.name if (wide or long) else h.name[:name_w]
         line = f"{name:<{name_w}} {h.status:>6}"
         if h.status != "unavail":
-            line += "".join(_field(index_value(n, h.load[n]), w) for n, w in cols)
+            line += "".join(_field(("*" if n in h.busy else "") + index_value(n, h.load[n]), w) for n, w in cols)
         out.append(line)
     return "\n".join(out) + "\n"
 

@@ -24,6 +24,8 @@ DEFAULT_CPUF = 60.0
 
 #: LSF's built-in load indices, in lsload -l's order
 LOAD_INDICES = ("r15s", "r1m", "r15m", "ut", "pg", "io", "ls", "it", "tmp", "swp", "mem")
+#: the indices where less is busier (lsinfo's Dec order)
+DECREASING_INDICES = frozenset({"it", "tmp", "swp", "mem"})
 
 
 @dataclass(frozen=True)
@@ -43,10 +45,12 @@ class HostResources:
     values: Mapping[str, float | str] = field(default_factory=dict)  # static numeric and string resources
 
 
-def namespace(host: HostResources, load: Mapping[str, float]) -> dict[str, object]:
+def namespace(host: HostResources, load: Mapping[str, float], *, slots: int | None = None,
+              maxslots: int | None = None) -> dict[str, object]:
     """What select[] and order[] read of *host* with load indices *load*
     (reservations already taken off): the static values, `hname`, each boolean
-    resource it has as 1, its static numeric/string resources, the indices."""
+    resource it has as 1, its static numeric/string resources, the indices;
+    `slots` (its unused job slots) and `maxslots` (MXJ) when given."""
     ns: dict[str, object] = {
         "hname": host.name, "type": host.type, "model": host.model, "cpuf": host.cpuf,
         "ncpus": host.ncpus, "maxmem": host.maxmem, "maxswp": host.maxswp, "maxtmp": host.maxtmp,
@@ -56,6 +60,10 @@ def namespace(host: HostResources, load: Mapping[str, float]) -> dict[str, objec
         ns[b] = 1
     ns.update(host.values)
     ns.update(load)
+    if slots is not None:
+        ns["slots"] = slots
+    if maxslots is not None:
+        ns["maxslots"] = maxslots
     return ns
 
 
@@ -118,3 +126,14 @@ def real_load(host: HostResources, measured: Mapping[str, float], running_slots:
         if index in measured:
             load[index] = max(0.0, measured[index] - reserved.get(index, 0.0))
     return load
+
+
+def busy(load: Mapping[str, float], thresholds: Mapping[str, float]) -> frozenset[str]:
+    """The indices beyond their threshold (LIM's busy indices): above it for
+    r15s ... ls, below it for it, tmp, swp and mem."""
+    out = set()
+    for name, limit in thresholds.items():
+        value = load.get(name)
+        if value is not None and (value < limit if name in DECREASING_INDICES else value > limit):
+            out.add(name)
+    return frozenset(out)

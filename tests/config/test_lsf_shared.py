@@ -98,6 +98,16 @@ def test_host_columns_and_from_config(tmp_path, make_env):
     assert (ns["mg"], ns["rack"], ns["gpus"], ns["mem"], ns["hname"]) == (1, "r12", 2.0, 100.0, "hostA")
 
 
+def test_load_index_columns_are_lims_thresholds(tmp_path, make_env):
+    cluster = CLUSTER.replace("RESOURCES", "r1m  swap  ut   RESOURCES").replace("(mg rack", "3.5  100   0.9  (mg rack") \
+        .replace("(bigmem)", "-    ()    -    (bigmem)").replace("-       ()\n", "-       -    -     -    ()\n")
+    cfg, issues = _load(tmp_path, make_env, lsf_cluster_mycluster=cluster)
+    assert cfg is not None, issues
+    assert [h.thresholds for h in cfg.cluster_hosts] == [{"r1m": 3.5, "swp": 100.0, "ut": 0.9}, {}, {}]
+    cfg, issues = _load(tmp_path, make_env, lsf_cluster_mycluster=cluster.replace("3.5", "fast"))
+    assert cfg is None and _issue(issues, "r1m: expected a non-negative number, got <fast>").line == 7
+
+
 def test_mxj_bang_is_the_hosts_ncpus(tmp_path, make_env):
     hosts = "Begin Host\nHOST_NAME MXJ JL/U\nhostA ! ()\nhostB ! ()\nEnd Host\n"
     cfg, issues = _load(tmp_path, make_env, lsb_hosts=hosts)

@@ -76,6 +76,9 @@ def test_lsload_and_bhosts_l_follow_the_jobs_and_their_reservations(lsf_cluster)
         "HOST_NAME               status  r15s   r1m  r15m   ut    pg  ls    it   tmp   swp   mem\n"
         "hostC                       ok   0.0   0.0   0.0   0%   0.0   0     0  100G    4G   16G\n"
         "hostB                       ok   2.0   2.0   2.0  50%   0.0   0     0  100G    4G 15.2G\n")
+    # slots: the unused job slots (MXJ 4 less the started jobs' slots)
+    assert [ln.split()[0] for ln in c.run("lsload -R 'select[slots == 1 && maxslots == 4]'").out.splitlines()[1:]] \
+        == ["hostB", "hostA"]
     assert c.run("lsload -n 1 -R 'order[-r1m]'").out == LSLOAD_HEAD + (
         "hostA               ok   3.0   3.0   3.0  75%   0.0   0     0  100G    3G   14G\n")
     r = c.run("bhosts -l hostA")
@@ -130,3 +133,24 @@ def test_lsinfo(lsf_cluster):
         "RESOURCE_NAME:  ut\nDESCRIPTION: 1-minute CPU utilization (0.0 to 1.0)\n"
         "TYPE    ORDER   INTERVAL  BUILTIN  DYNAMIC  RELEASE\n"
         "Numeric   Inc         15      Yes      Yes       No\n")
+
+
+def test_a_load_beyond_lsf_cluster_thresholds_makes_the_host_busy(lsf_cluster):
+    c = lsf_cluster
+    text = c.path_of("lsf.cluster.cluster1").read_text()
+    c.write("lsf.cluster.cluster1", text.replace("RESOURCES", "r1m  mem    RESOURCES")
+            .replace("100G    (fs)", "100G    2.5  15000  (fs)").replace("100G    (cs ssd)", "100G    -    -      (cs ssd)")
+            .replace("100G    (cs)", "100G    ()   ()     (cs)"))
+    assert c.run("badmin reconfig", user="lsfadmin").rc == 0
+    assert c.run("lshosts -l hostA").out.endswith(
+        "LOAD_THRESHOLDS:\n"
+        "  r15s   r1m  r15m   ut    pg    io  ls    it   tmp   swp   mem\n"
+        "     -   2.5     -    -     -     -   -     -     -     - 14.6G\n")
+    assert c.run("lsload hostA").out == LSLOAD_HEAD + f"{'hostA':<15} {IDLE}"
+    jid(c.run("bsub -m hostA -n 3 -R 'rusage[mem=2000]' sleep 600", user="user1"))
+    c.advance("1m")
+    # r1m 3.0 > 2.5 and mem 14G < 15000M: LIM's busy, the indices marked
+    assert c.run("lsload hostA hostB").out == LSLOAD_HEAD + (
+        f"{'hostB':<15} {IDLE}"
+        "hostA             busy   3.0  *3.0   3.0  75%   0.0   0     0  100G    4G  *14G\n")
+    assert c.run("lsload -R 'select[r1m > 2]'").out.splitlines()[1].startswith("hostA             busy")

@@ -100,3 +100,9 @@ def test_wall_mode_reads_the_local_machines_load(tmp_path, monkeypatch):
     assert (other["r1m"], other["mem"]) == (1.0, 16384.0 - 500.0)  # a virtual host: the model
     virtual = hostload.host_loads(_cluster(tmp_path, jobs, mode="virtual", cluster_file=hosts))
     assert virtual[me].load["mem"] == 16384.0 - 500.0  # virtual clock: the model for every host
+
+
+def test_busy_indices():
+    load = hostres.virtual_load(HOST, 3, {"mem": 2000.0})
+    assert hostres.busy(load, {"r1m": 2.5, "mem": 15000.0, "ut": 0.9, "tmp": 10.0}) == {"r1m", "mem"}
+    assert hostres.busy(load, {"r1m": 3.0}) == frozenset()  # at the threshold: not beyond it
