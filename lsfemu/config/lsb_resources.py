@@ -13,8 +13,8 @@ LSF's other Limit keys (LIC_PROJECTS, INELIGIBLE, ELIGIBLE_PEND_JOBS,
 JOBS_PER_SCHED_CYCLE, LICENSE, …) and the other sections of the file
 (HostExport, SharedResourceExport, ResourceReservation, GuaranteedResourcePool,
 ReservationUsage, …) are warned about, naming the file, the line and the key,
-and not used. A MEM/SWP/TMP percentage (of each host's memory) is warned
-about and not used either: lsfemu's hosts have no maxmem yet.
+and not used. A MEM/SWP/TMP percentage is of each host's maxmem, maxswp or
+maxtmp, and needs PER_HOST (as lsb.resources(5) says).
 """
 
 from __future__ import annotations
@@ -61,7 +61,8 @@ class LimitConf:
     slots: int | None = None
     slots_per_processor: int | None = None
     jobs: int | None = None
-    amounts: dict[str, float] = field(default_factory=dict)  # mem / swp / tmp -> MB
+    amounts: dict[str, float] = field(default_factory=dict)  # mem / swp / tmp -> amount (LSF_UNIT_FOR_LIMITS)
+    percents: dict[str, float] = field(default_factory=dict)  # mem / swp / tmp -> % of each host's max (PER_HOST)
     resources: dict[str, float] = field(default_factory=dict)  # RESOURCE=[name,value]
     items: list[tuple[str, str]] = field(default_factory=list)  # (KEY, value) as configured, for blimits -c
 
@@ -163,10 +164,12 @@ def _value(lim: LimitConf, key: str, value: str, line: int, rep: Reporter, given
             rep.fatal(line, f"{key}: expected an amount in MB or a percentage (e.g. 4096 or 10%), got {show(value)}")
             return False
         if m.group(2):
-            rep.warn(line, f"{key}: a percentage of each host's {key.lower()} is not supported by lsfemu "
-                           f"(hosts have no max{key.lower()} yet); this limit is ignored")
-            return False
-        lim.amounts[key.lower()] = float(m.group(1))
+            if float(m.group(1)) > 100:
+                rep.fatal(line, f"{key}: expected a percentage up to 100%, got {show(value)}")
+                return False
+            lim.percents[key.lower()] = float(m.group(1))
+        else:
+            lim.amounts[key.lower()] = float(m.group(1))
         given[key] = line
         return True
     if key == "RESOURCE":
@@ -199,8 +202,14 @@ def _complete(lim: LimitConf, given: dict[str, int], line: int, rep: Reporter) -
         rep.fatal(given["SLOTS_PER_PROCESSOR"], "SLOTS_PER_PROCESSOR: needs PER_HOST in the same Limit section "
                                                 "(slots per processor of each host)")
         return None
+    per_host = lim.consumers.get("hosts") is not None and lim.consumers["hosts"].per
+    for res in lim.percents:
+        if not per_host:
+            rep.fatal(given[res.upper()], f"{res.upper()}: a percentage needs PER_HOST in the same Limit section "
+                                          f"(a share of each host's max{res})")
+            return None
     if lim.slots is None and lim.slots_per_processor is None and lim.jobs is None and not lim.amounts \
-            and not lim.resources:
+            and not lim.percents and not lim.resources:
         rep.warn(line, f"Limit section{' ' + lim.name if lim.name else ''} limits no resource "
                        "(expected SLOTS, SLOTS_PER_PROCESSOR, MEM, SWP, TMP, JOBS or RESOURCE); ignored")
         return None

@@ -23,7 +23,9 @@ def build(cfg) -> L.Limits | None:
         hosts = resolve(cfg, "hosts", lc.consumers["hosts"]) if "hosts" in lc.consumers else None
         caps = {res: v * select.UNIT_MB[units[res].lower()] for res, v in lc.amounts.items()}
         caps.update(lc.resources)
-        rules.append(L.Rule(i, lc.name, match, hosts, lc.slots, lc.slots_per_processor, lc.jobs, caps))
+        host_caps = {h: {res: pct / 100.0 * cfg.host_hardware(h)["max" + res] for res, pct in lc.percents.items()}
+                     for h in cfg.host_names} if lc.percents else {}
+        rules.append(L.Rule(i, lc.name, match, hosts, lc.slots, lc.slots_per_processor, lc.jobs, caps, host_caps))
     return L.Limits(rules)
 
 

@@ -90,8 +90,10 @@ def _row(rule, consumers, key, counters, ncpus: int | None) -> LimitRow:
         slot_limit = rule.slots_per_processor * (ncpus or 1)
     internal = {"slots": (slots, slot_limit) if slot_limit is not None else None,
                 "jobs": (jobs, rule.jobs) if rule.jobs is not None else None}
+    caps = rule.caps_on(key[-1] if key else None)  # (a percentage: MB on the row's host)
+    capped = set(rule.caps) | {res for host_caps in rule.host_caps.values() for res in host_caps}
     for res in ("mem", "tmp", "swp"):
-        internal[res] = (amounts.get(res, 0.0), rule.caps[res]) if res in rule.caps else None
+        internal[res] = (amounts.get(res, 0.0), caps.get(res, 0.0)) if res in capped else None
     external = {res: (amounts.get(res, 0.0), cap) for res, cap in rule.caps.items() if res not in ("mem", "tmp", "swp")}
     return LimitRow(rule.name, consumers, internal, external)
 

@@ -21,8 +21,8 @@ INTERNAL = (("SLOTS", "slots"), ("MEM", "mem"), ("TMP", "tmp"), ("SWP", "swp"), 
 
 
 def number(v: float) -> str:
-    """A count or an amount in MB: whole numbers without a point, others to one decimal."""
-    return str(int(round(v))) if abs(v - round(v)) < 0.05 else f"{v:.1f}"
+    """A count or an amount in whole MB (IBM: 10% of a 249 MB host shows as 25)."""
+    return str(int(round(v)))
 
 
 def usage(pair) -> str:

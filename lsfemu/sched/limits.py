@@ -82,6 +82,13 @@ class Rule:
     slots_per_processor: int | None = None
     jobs: int | None = None
     caps: dict[str, float] = field(default_factory=dict)  # mem / swp / tmp / RESOURCE name -> amount
+    host_caps: dict[str, dict[str, float]] = field(default_factory=dict)  # host -> its caps (a MEM percentage)
+
+    def caps_on(self, host: str | None) -> dict[str, float]:
+        """What the limit caps on *host* (a percentage made an amount there)."""
+        if not self.host_caps or host is None:
+            return self.caps
+        return {**self.caps, **self.host_caps.get(host, {})}
 
     @property
     def kind(self) -> str:
@@ -131,7 +138,8 @@ class Limits:
         self.ncpus: dict[str, int] = {}  # host -> processors (SLOTS_PER_PROCESSOR), set by the caller
         self._demands: dict[tuple, Demand | None] = {}
         self._kinds = {k for r in rules for k in r.match}
-        self._capped = {res for r in rules for res in r.caps}  # the resources some rule caps
+        self._capped = ({res for r in rules for res in r.caps}  # the resources some rule caps
+                        | {res for r in rules for caps in r.host_caps.values() for res in caps})
 
     def reset(self) -> None:
         """Forget the usage (the caller counts the started jobs again)."""
@@ -222,7 +230,7 @@ class Limits:
             room = limit - slots - t_slots
         if rule.jobs is not None and not counted and jobs + 1 > rule.jobs:
             room, what = 0, "jobs"
-        for res, cap in rule.caps.items():
+        for res, cap in rule.caps_on(host).items():
             per = d.amounts.get(res, 0.0) / max(d.slots, 1)
             if per > 0:
                 n = math.floor((cap - amounts.get(res, 0.0) - t_amounts.get(res, 0.0)) / per + 1e-9)

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from lsfemu.config.sample import init_files
+
 pytestmark = pytest.mark.slow(30)  # seconds, quiet machine
 
 GOLDEN = Path(__file__).parents[1] / "render" / "golden"
@@ -157,6 +159,26 @@ def test_vertical_tabular_form_with_a_host_and_a_queue(lsf_cluster_factory):
     assert c.run("blimits -c -n NONAME000").out == L(
         "Begin Limit", "NAME = NONAME000", "USERS = user2", "QUEUES = normal", "MEM = 20", "End Limit")
     assert c.run("blimits -q priority").out == "No resource usage found.\n"
+
+
+def test_mem_percentage_of_each_host(lsf_cluster_factory):
+    """IBM's "View information about resource allocation limits": maxmem 249
+    MB, MEM limited to 10% of it on the host, 10 MB used: blimits shows 10/25
+    (both in MB). A job that would pass the 10% waits on that host."""
+    cluster = init_files()["lsf.cluster.cluster1"].replace("hostA     !        !        1       4      16G",
+                                                           "hostA     !        !        1       4      249")
+    c = lsf_cluster_factory(files={"lsf.cluster.cluster1": cluster, "lsb.resources": L(
+        "Begin Limit", "NAME = mem10", "PER_HOST = hostA", "MEM = 10%", "End Limit")})
+    assert c.run(["bsub", "-m", "hostA", "-R", "rusage[mem=10]", "sleep", "600"], user="user1").rc == 0
+    assert c.run(["bsub", "-m", "hostA", "-R", "rusage[mem=20]", "sleep", "600"], user="user1").rc == 0
+    assert c.run(["bsub", "-R", "rusage[mem=20]", "sleep", "600"], user="user1").rc == 0
+    c.advance("30s")
+    assert stats(c, 1, 2, 3) == ["RUN", "PEND", "RUN"]
+    assert hosts_of(c, 1, 3) == ["hostA", "hostB"]
+    assert reasons(c, 2) == [" Not specified in job submission: 2 hosts;",
+                             " Resource (mem) limit defined on host and/or host group has been reached: 1 host;"]
+    rows = [ln.split() for ln in c.run("blimits").out.splitlines()[3:]]
+    assert rows == [["mem10", "-", "-", "hostA", "-", "-", "10/25", "-", "-", "-"]]
 
 
 def test_blimits_w_shows_long_names_whole(lsf_cluster_factory):
