@@ -13,6 +13,10 @@ from lsfemu.render.aps import aps_cell
 from lsfemu.sched import aps as A
 from lsfemu.sched import aps_rank as AR
 
+import pytest
+
+pytestmark = pytest.mark.slow(10)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
 
 def _ids(jobs):
     return [j.job_id for j in jobs]

@@ -13,6 +13,10 @@ from lsfemu.sched import aps_rank as AR
 from lsfemu.sched import priority as P
 from lsfemu.sched.resreq import ResReqError, rusage_amounts
 
+import pytest
+
+pytestmark = pytest.mark.slow(17)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
 FAST = settings(max_examples=150, deadline=None)
 ALPHABET = "WEIGHTLIMGRACE_PODFSMJQXYZwght[], :=0123456789.-+shm{}|*/()rusagemswp"
 any_text = st.one_of(st.text(max_size=80), st.text(alphabet=ALPHABET, max_size=80))

@@ -13,6 +13,8 @@ from lsfemu.config import parser
 from lsfemu.config.lexer import Reporter, logical_lines, tokenize_row
 from lsfemu.config.model import ClusterConfig, ConfigError, ConfigIssue
 
+pytestmark = pytest.mark.slow(19)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
 FILES = ["lsf.conf", "lsf.cluster.mycluster", "lsb.params", "lsb.queues", "lsb.users", "lsb.hosts"]
 
 # Lines that mean something in one file or another, plus syntax characters, so

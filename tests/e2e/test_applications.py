@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-pytestmark = pytest.mark.slow(12)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+pytestmark = pytest.mark.slow(15)  # seconds, quiet machine: scheduled early (tests/conftest.py)
 
 
 def jid(r) -> str:

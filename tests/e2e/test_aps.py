@@ -3,6 +3,8 @@ rules, bjobs -l items, the bqueues -l table, explain."""
 
 import pytest
 
+pytestmark = pytest.mark.slow(34)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
 SEED_QUEUES = """Begin Queue
 QUEUE_NAME = priority
 PRIORITY = 43

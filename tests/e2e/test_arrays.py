@@ -11,7 +11,7 @@ import pytest
 from lsfemu.events.records import JobNew, JobStart
 from lsfemu.events.log import read_events
 
-pytestmark = pytest.mark.slow(78)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+pytestmark = pytest.mark.slow(51)  # seconds, quiet machine: scheduled early (tests/conftest.py)
 
 HEADER = "JOBID   USER    STAT  QUEUE      FROM_HOST   EXEC_HOST   JOB_NAME   SUBMIT_TIME\n"
 

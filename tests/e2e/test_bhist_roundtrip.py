@@ -7,6 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow(9)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

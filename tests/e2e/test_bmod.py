@@ -10,7 +10,7 @@ import pytest
 
 from lsfemu.testing import FIXED_START
 
-pytestmark = pytest.mark.slow(12)
+pytestmark = pytest.mark.slow(49)  # seconds, quiet machine: scheduled early (tests/conftest.py)
 
 ONE_SLOT = {"lsb.hosts": "Begin Host\nHOST_NAME MXJ\nhostA 1\nhostB 0\nhostC 0\nEnd Host\n"}
 CHANGED = "Parameters of job <{}> are being changed\n"

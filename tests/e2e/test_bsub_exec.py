@@ -10,7 +10,7 @@ import pytest
 
 from tests.e2e.test_execution import shared, sub, wait_file, wait_stat  # noqa: F401 (shared: a fixture)
 
-pytestmark = pytest.mark.slow(15)
+pytestmark = pytest.mark.slow(7)  # seconds, quiet machine: scheduled early (tests/conftest.py)
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-pytestmark = pytest.mark.slow(8)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+pytestmark = pytest.mark.slow(10)  # seconds, quiet machine: scheduled early (tests/conftest.py)
 
 SUBMITTED = re.compile(r"Job <(\d+)> is submitted to (default )?queue <(\w+)>\.")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-pytestmark = pytest.mark.slow(12)
+pytestmark = pytest.mark.slow(29)  # seconds, quiet machine: scheduled early (tests/conftest.py)
 
 
 def _status(c, jid: int) -> str:

@@ -27,7 +27,7 @@ from lsfemu.events.log import read_events
 from lsfemu.testing import _command_path
 from tests.hardening.test_bad_input import snapshot, socket_call
 
-pytestmark = pytest.mark.slow(50)
+pytestmark = pytest.mark.slow(33)  # seconds, quiet machine: scheduled early (tests/conftest.py)
 
 GOLDEN = Path(__file__).parent / "golden"
 WATCH_USAGE = "Usage: lsfemu watch JOB_ID TOKEN OUT_OFFSET ERR_OFFSET [in=HEX] [eof] [size=ROWSxCOLS]\n"

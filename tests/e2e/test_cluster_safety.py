@@ -4,6 +4,10 @@ or the order of time.
 Times: the fixture's virtual clock starts Mon Jan 5 09:00:00 2026 UTC.
 """
 
+import pytest
+
+pytestmark = pytest.mark.slow(19)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
 
 def _stat(c, jid: int) -> str:
     return c.run(f"bjobs -noheader -o stat {jid}").out.strip()

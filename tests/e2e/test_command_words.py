@@ -16,7 +16,7 @@ from lsfemu.render.command import join_words, script_command
 from tests.e2e.test_execution import shared  # noqa: F401 - the module's wall-clock cluster (a fixture)
 from tests.hardening.test_shell_quoting import _wait_done
 
-pytestmark = pytest.mark.slow(12)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+pytestmark = pytest.mark.slow(6)  # seconds, quiet machine: scheduled early (tests/conftest.py)
 
 # -- the text (CopyCommand) ---------------------------------------------------------------------
 @pytest.mark.parametrize("words, text", [

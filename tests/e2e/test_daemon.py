@@ -11,7 +11,7 @@ import pytest
 
 from lsfemu.daemon.dispatch import user_for
 
-pytestmark = pytest.mark.slow(74)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+pytestmark = pytest.mark.slow(72)  # seconds, quiet machine: scheduled early (tests/conftest.py)
 
 
 def _daemon_pid(c) -> int:

@@ -8,6 +8,10 @@ from lsfemu.events import lsbatch
 from lsfemu.events.records import JobNew
 from lsfemu.events.log import read_events
 
+import pytest
+
+pytestmark = pytest.mark.slow(37)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
 NOT_YET = "Job dependency condition not satisfied"
 NEVER = "Dependency condition invalid or never satisfied"
 

@@ -3,7 +3,7 @@ seed's historical-run-time scenario, bqueues -l share tables, explain."""
 
 import pytest
 
-pytestmark = pytest.mark.slow(53)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+pytestmark = pytest.mark.slow(64)  # seconds, quiet machine: scheduled early (tests/conftest.py)
 
 FAIR_QUEUES = """Begin Queue
 QUEUE_NAME = fair

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow(100)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+pytestmark = pytest.mark.slow(25)  # seconds, quiet machine: scheduled early (tests/conftest.py)
 
 ROOT = Path(__file__).resolve().parents[2]
 SUBCOMMANDS = ("init", "demo", "replay", "daemon", "clock", "explain", "host")

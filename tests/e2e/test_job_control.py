@@ -14,7 +14,7 @@ import pytest
 from lsfemu.events.log import read_events
 from lsfemu.events.records import JobForce, JobRequeue, JobSignal, JobStart, JobStatus
 
-pytestmark = pytest.mark.slow(45)
+pytestmark = pytest.mark.slow(78)  # seconds, quiet machine: scheduled early (tests/conftest.py)
 
 
 def _stat(c, jid, field="stat"):

@@ -17,7 +17,7 @@ from lsfemu.events.records import JobSignal, JobStatus
 from lsfemu.events import lsbatch
 from tests.e2e.test_execution import TRAPS, field, job_pgid, shared, sub, wait_file, wait_stat  # noqa: F401
 
-pytestmark = pytest.mark.slow(20)
+pytestmark = pytest.mark.slow(6)  # seconds, quiet machine: scheduled early (tests/conftest.py)
 
 
 def _group_gone(pgid: int, timeout: float = 10.0) -> bool:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow(20)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+pytestmark = pytest.mark.slow(25)  # seconds, quiet machine: scheduled early (tests/conftest.py)
 
 GOLDEN = Path(__file__).parents[1] / "render" / "golden"
 

@@ -14,6 +14,8 @@ import pytest
 
 from lsfemu.events import lsbatch
 
+pytestmark = pytest.mark.slow(21)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
 PARAMS = ("Begin Parameters\nDEFAULT_QUEUE = normal\nMBD_SLEEP_TIME = 1\nJOB_TERMINATE_INTERVAL = 1\n"
           "End Parameters\n")
 

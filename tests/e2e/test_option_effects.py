@@ -19,7 +19,7 @@ import pytest
 
 from lsfemu.testing import LsfCluster
 
-pytestmark = pytest.mark.slow(25)
+pytestmark = pytest.mark.slow(14)  # seconds, quiet machine: scheduled early (tests/conftest.py)
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ import pytest
 from lsfemu import options
 from tests.hardening.test_bad_input import _drop, _new_cluster, snapshot, socket_call
 
-pytestmark = pytest.mark.slow(20)
+pytestmark = pytest.mark.slow(12)  # seconds, quiet machine: scheduled early (tests/conftest.py)
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -5,6 +5,10 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow(14)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -17,7 +17,7 @@ from tests.e2e.test_command_words import _long_command
 from tests.e2e.test_execution import shared  # noqa: F401 - the module's wall-clock cluster (a fixture)
 from tests.hardening.test_shell_quoting import _wait_done
 
-pytestmark = pytest.mark.slow(14)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+pytestmark = pytest.mark.slow(15)  # seconds, quiet machine: scheduled early (tests/conftest.py)
 
 
 def _sub(c, args: list[str], env: dict | None = None, cwd: str | None = None) -> int:

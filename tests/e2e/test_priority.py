@@ -2,7 +2,7 @@
 
 import pytest
 
-pytestmark = pytest.mark.slow(47)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+pytestmark = pytest.mark.slow(83)  # seconds, quiet machine: scheduled early (tests/conftest.py)
 
 ONE_SLOT = {"lsb.hosts": "Begin Host\nHOST_NAME MXJ\nhostA 1\nhostB 0\nhostC 0\nEnd Host\n"}
 PARAMS = ("Begin Parameters\nDEFAULT_QUEUE = normal\nMBD_SLEEP_TIME = 10\nMAX_USER_PRIORITY = 100\n"

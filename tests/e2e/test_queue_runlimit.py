@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+pytestmark = pytest.mark.slow(10)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
 QUEUES = """Begin Queue
 QUEUE_NAME = normal
 PRIORITY   = 30

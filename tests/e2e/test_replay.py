@@ -12,7 +12,7 @@ import pytest
 
 from lsfemu.testing import FIXED_START
 
-pytestmark = pytest.mark.slow(90)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+pytestmark = pytest.mark.slow(37)  # seconds, quiet machine: scheduled early (tests/conftest.py)
 
 T0 = FIXED_START
 

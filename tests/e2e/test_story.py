@@ -5,6 +5,10 @@ Times: the fixture's virtual clock starts Mon Jan 5 09:00:00 2026 UTC and
 MBD_SLEEP_TIME is 10 s, so the first scheduling pass is at 09:00:10.
 """
 
+import pytest
+
+pytestmark = pytest.mark.slow(35)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
 HEADER = "JOBID   USER    STAT  QUEUE      FROM_HOST   EXEC_HOST   JOB_NAME   SUBMIT_TIME\n"
 
 

@@ -19,6 +19,8 @@ import pytest
 from lsfemu import protocol
 from lsfemu.daemon.tcp import TcpGate
 
+pytestmark = pytest.mark.slow(38)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
 HOST_ROW = "hostC     !        !        1       -    -    -    ()\n"
 
 

@@ -21,6 +21,8 @@ import pytest
 
 from lsfemu.testing import LsfCluster
 
+pytestmark = pytest.mark.slow(40)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
 PARAMS = ("Begin Parameters\nDEFAULT_QUEUE = normal\nMBD_SLEEP_TIME = 1\nJOB_TERMINATE_INTERVAL = 1\n"
           "End Parameters\n")
 BIN = Path(__file__).resolve().parents[2] / "bin"

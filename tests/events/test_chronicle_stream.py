@@ -24,6 +24,8 @@ from lsfemu.events.history import CannotStream
 from lsfemu.events.log import EventWriter
 from lsfemu.events.synth import write_events
 
+pytestmark = pytest.mark.slow(24)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
 T0 = calendar.timegm((2024, 3, 5, 9, 0, 0))
 USERS = ("alice", "bob", "carol")
 STATUS = [lsbatch.JOB_STAT_PEND, lsbatch.JOB_STAT_PSUSP, lsbatch.JOB_STAT_RUN, lsbatch.JOB_STAT_USUSP, lsbatch.JOB_STAT_SSUSP,

@@ -12,6 +12,10 @@ from lsfemu.events.records import (
     JobMove, JobNew, JobSignal, JobStart, JobStatus, RECORD_TYPES, Record, _default,
 )
 
+import pytest
+
+pytestmark = pytest.mark.slow(42)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
 _FRAGMENTS = st.sampled_from([
     '"JOB_NEW"', '"JOB_STATUS"', '"JOB_START"', '"JOB_SIGNAL"', '"JOB_MODIFY2"', '"MBD_START"',
     '"JOB_CLEAN"', '"X"', '"10.1"', '"9.13"', '"0"', "0", "1", "-1", "19", "2", "1.5", "nan",

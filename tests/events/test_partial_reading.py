@@ -13,6 +13,8 @@ from lsfemu.events.records import JobNew, JobStart, JobStatus, RECORD_TYPES
 from lsfemu.replay.tracker import _FIELDS, _UNUSED
 from test_events_props import _EDITS, _ODD, _records
 
+pytestmark = pytest.mark.slow(54)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
 _BASE = frozenset(("event_time", "version", "extra"))
 
 

@@ -17,6 +17,8 @@ from lsfemu.events.synth import RECORDS_PER_JOB, write_events
 from lsfemu.replay import ReplayError, order_files
 from lsfemu.replay.tracker import JobTracker
 
+pytestmark = pytest.mark.slow(9)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
 T = 1767603600
 
 

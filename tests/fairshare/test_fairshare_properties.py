@@ -12,6 +12,8 @@ from lsfemu.render.fairshare import user_shares_line
 from lsfemu.config.fairshare import ShareSyntaxError, parse_user_shares
 from lsfemu.sched.fairshare import Factors, FairshareState, Usage, build_tree, dynamic_priority, job_usage
 
+pytestmark = pytest.mark.slow(37)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
 H = 3600.0
 nonneg = st.floats(min_value=0, max_value=1e6, allow_nan=False, allow_infinity=False)
 small = st.floats(min_value=0, max_value=100, allow_nan=False, allow_infinity=False)

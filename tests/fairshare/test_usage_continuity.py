@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-pytestmark = pytest.mark.slow(30)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+pytestmark = pytest.mark.slow(7)  # seconds, quiet machine: scheduled early (tests/conftest.py)
 
 QUEUES = """Begin Queue
 QUEUE_NAME = fair

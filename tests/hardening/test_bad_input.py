@@ -58,6 +58,8 @@ import pytest
 from lsfemu.protocol import decode_fields, encode_request
 from lsfemu.testing import LsfCluster, _command_path
 
+pytestmark = pytest.mark.slow(75)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
 EXTRA_QUEUES = """
 Begin Queue
 QUEUE_NAME   = closedq

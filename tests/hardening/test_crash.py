@@ -18,7 +18,7 @@ import pytest
 from lsfemu.events.records import JobNew
 from lsfemu.events.log import read_events
 
-pytestmark = pytest.mark.slow(75)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+pytestmark = pytest.mark.slow(53)  # seconds, quiet machine: scheduled early (tests/conftest.py)
 
 # Each client submits this many per round: the kill comes within its first one or two
 # (0.05-0.4 s in), the rest start the daemon again and go on; more only lengthen the round.

@@ -30,6 +30,8 @@ from lsfemu.protocol import NOT_MASTER_RC, decode_fields, encode_request, recv_f
 from lsfemu.events.records import JobNew, MbdStart
 from lsfemu.events.log import read_events
 
+pytestmark = pytest.mark.slow(42)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
 SUBMITTED = re.compile(r"^Job <(\d+)> is submitted to default queue <normal>\.\n$")
 HOSTS = ("fo-a", "fo-b")
 

@@ -11,6 +11,8 @@ import pytest
 
 from lsfemu.testing import LsfCluster
 
+pytestmark = pytest.mark.slow(33)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
 ROLES = {"owner": "user1", "other": "user2", "queue_admin": "user3", "cluster_admin": "lsfadmin"}
 ALL = {"owner", "other", "queue_admin", "cluster_admin"}
 ADMINS = {"queue_admin", "cluster_admin"}

@@ -18,7 +18,7 @@ from lsfemu.events.records import JobNew
 from lsfemu.events.log import read_events
 from lsfemu.store.db import WRITER_LOCK_KEY
 
-pytestmark = pytest.mark.slow(90)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+pytestmark = pytest.mark.slow(31)  # seconds, quiet machine: scheduled early (tests/conftest.py)
 
 SUBMITTED = re.compile(r"^Job <(\d+)> is submitted to default queue <normal>\.\n$")
 

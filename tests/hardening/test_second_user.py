@@ -30,6 +30,8 @@ from store_snapshot import snapshot
 
 import lsfemu
 
+pytestmark = pytest.mark.slow(13)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
 USER = "lsfemu_t2"
 PKG_ROOT = str(Path(lsfemu.__file__).resolve().parent.parent)
 CLIENT = ("import sys; sys.path.insert(0, sys.argv[1]); from lsfemu.client import run; "

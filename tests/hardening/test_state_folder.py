@@ -35,6 +35,8 @@ from store_snapshot import snapshot
 from lsfemu.events.records import JobNew
 from lsfemu.events.log import read_events
 
+pytestmark = pytest.mark.slow(49)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
 SUBMITTED = re.compile(r"^Job <(\d+)> is submitted to (default )?queue <normal>\.\n$")
 NO_SPACE = r"System call failed: No space left on device \({home}\)\. Job not submitted\."
 

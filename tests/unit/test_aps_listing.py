@@ -23,6 +23,8 @@ from test_pass_equivalence import _spec  # (the SubmitSpec of a random job)
 
 from lsfemu.sched import aps
 
+pytestmark = pytest.mark.slow(27)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
 USERS = ["ua", "ub", "uc", "ud"]
 
 

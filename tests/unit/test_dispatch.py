@@ -5,6 +5,10 @@ from hypothesis import strategies as st
 
 from lsfemu.sched import dispatch as D
 
+import pytest
+
+pytestmark = pytest.mark.slow(9)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
 
 def _q(name, prio, order=0, hosts=("hA", "hB"), **kw):
     return D.QueueInfo(name=name, priority=prio, order=order, hosts=list(hosts), **kw)

@@ -10,6 +10,10 @@ from lsfemu.config.sample import write_cluster
 from lsfemu.engine.cluster import Cluster
 from lsfemu.engine.jobs import SubmitSpec
 
+import pytest
+
+pytestmark = pytest.mark.slow(17)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
 
 class ScanningCluster(Cluster):
     """The reference: no heap, every step looks at every job."""

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import insert
 
+pytestmark = pytest.mark.slow(27)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
 MAX_ID = 999999  # LSF's default MAX_JOBID, the smallest it allows
 
 

@@ -18,6 +18,10 @@ from hypothesis import strategies as st
 
 from lsfemu.sched import dispatch
 
+import pytest
+
+pytestmark = pytest.mark.slow(20)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
 USERS = ["ua", "ub", "uc", "ud", "ue"]
 
 QUEUES = """Begin Queue

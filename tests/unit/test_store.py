@@ -17,6 +17,8 @@ from lsfemu.store.db import integrity_ok, open_store
 from lsfemu.store.models import Base, Counter
 from concurrency import errors_of_threads  # (tests/unit, beside this file)
 
+pytestmark = pytest.mark.slow(8)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def empty_store_url(request, tmp_path):
