@@ -92,6 +92,11 @@ class JobView:
     kill_reason: str | None = None  # bkill -C: -o kill_reason
     suspend_reason: str | None = None  # bstop -C: -o suspend_reason
     resume_reason: str | None = None  # bresume -C: -o resume_reason
+    # SLOT_RESERVE / RESOURCE_RESERVE: the slots a pending job reserves (one
+    # host per slot), since when, and its predicted start (backfill queues only)
+    reserved_hosts: list[str] = field(default_factory=list)
+    reserve_time: float | None = None
+    predicted_start: float | None = None
 
     @property
     def display_id(self) -> str:
@@ -131,6 +136,7 @@ class QueueView:
     run_limit_default: float | None = None  # minutes: RUNLIMIT's default, when it has one
     job_accept_interval_s: int | None = None  # "Interval for a host to accept two jobs is N seconds"
     policies: list[str] = field(default_factory=list)  # e.g. ["FAIRSHARE", "APS_PRIORITY"]
+    slot_hold_s: int | None = None  # SLOT_RESERVE / RESOURCE_RESERVE: MAX_RESERVE_TIME x MBD_SLEEP_TIME
 
 
 @dataclass

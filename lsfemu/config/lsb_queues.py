@@ -8,7 +8,8 @@ from __future__ import annotations
 from lsfemu.config.lexer import Reporter, Section
 from lsfemu.config.lsb_params import FACTORS
 from lsfemu.config.model import QueueConf
-from lsfemu.config.values import INT_MAX, named, named_sections, section_keys, to_float, to_int, to_minutes
+from lsfemu.config.values import (INT_MAX, max_reserve_time, named, named_sections, section_keys, to_float, to_int,
+                                  to_minutes)
 
 _Q_INT: dict[str, tuple[str, int | None]] = {
     "PRIORITY": ("priority", 0),
@@ -64,6 +65,10 @@ def _parse_queue(sec: Section, rep: Reporter) -> QueueConf | None:
             f = to_float(key, value, rep, line)
             if f is not None:
                 q.factors[key] = f
+        elif key in ("SLOT_RESERVE", "RESOURCE_RESERVE") and max_reserve_time(value) is None:
+            rep.warn(line, f"{key}: value <{value}> is not MAX_RESERVE_TIME[integer] with an integer of 1 or more; ignored")
+        elif key == "BACKFILL" and value.strip().upper() not in ("Y", "N"):
+            rep.warn(line, f"BACKFILL: value <{value}> is not Y or N; ignored")
         elif key in _QUEUE_EXTRA_UP:
             q.extra[key] = value
         else:

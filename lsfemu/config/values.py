@@ -118,6 +118,17 @@ def to_minutes(key: str, value: str, rep: Reporter, line: int) -> list[float] | 
     return out
 
 
+_MAX_RESERVE = re.compile(r"^\s*MAX_RESERVE_TIME\s*\[\s*(\d+)\s*\]\s*$", re.IGNORECASE)
+
+
+def max_reserve_time(value: str | None) -> int | None:
+    """n of SLOT_RESERVE / RESOURCE_RESERVE's ``MAX_RESERVE_TIME[n]`` (None: not that form, or n < 1)."""
+    m = _MAX_RESERVE.match(value or "")
+    if m is None or int(m.group(1)) < 1:
+        return None
+    return int(m.group(1))
+
+
 def read_file(path: str, rep: Reporter, required: bool) -> str | None:
     """The text of a file; None when absent (fatal if required) or unreadable (fatal)."""
     try:

@@ -17,6 +17,7 @@ import itertools
 import os
 
 from lsfemu.engine import apsrank, jobgroups, limitpass, passrows
+from lsfemu.engine.reserve import Reservations
 from lsfemu.engine.fairshare import ApsWithFairshare, FairshareOrder, LiveFairshare
 from lsfemu.jobstate import STARTED
 from lsfemu.sched import aps, dispatch, hostpick
@@ -44,6 +45,7 @@ class Passes:
         self.slot_pools: dict = {}
         self.quiet_ok = False
         self.limits = None  # lsb.resources: sched.limits.Limits (None: no Limit section)
+        self.reserve = Reservations(cluster)  # SLOT_RESERVE / RESOURCE_RESERVE / BACKFILL
 
     def configure(self, cfg) -> None:
         """A (new) configuration: rows and the last pass's state are forgotten
@@ -53,8 +55,10 @@ class Passes:
         interval = cfg.params.job_accept_interval * cfg.params.mbd_sleep_time
         self.slot_pools = fs.parse_slot_pools(cfg.queues)  # pool -> [(queue, SLOT_SHARE)]
         self.limits = limitpass.build(cfg)
+        self.reserve.configure(cfg)
         by_queue = self.cl.accounts.by_queue
-        self.quiet_ok = (interval <= 0 and not self.slot_pools
+        # (reservations change between passes without a job changing: no quiet pass with them)
+        self.quiet_ok = (interval <= 0 and not self.slot_pools and not self.reserve.active
                          and all(q.name in self.cl.aps_unit or by_queue.get(q.name) is None for q in cfg.queues))
 
     def reset(self) -> None:
@@ -200,6 +204,7 @@ class Passes:
             self.group_input(inp, held)
         limitpass.count(self.cl, self.limits, inp, held)
         limitpass.attach(self.cl, self.limits, pending)
+        inp.reserve = self.reserve.pass_reserve(pending, held, now_t)
         return inp
 
     def group_input(self, inp: dispatch.PassInput, held) -> None:
@@ -466,6 +471,8 @@ class Passes:
                 gc.enable()
         self.cl.clock_state.last_pass = t
         self.cl.loop.dirty = False
+        if self.reserve.due:
+            self.cl.mark_dirty()  # reservations are renewed each pass and expire by time (MAX_RESERVE_TIME)
         if result.started:
             started = {(pj.job_id, pj.array_index) for pj, _ in result.started}
             if any(k not in started for k in self.conditioned):

@@ -90,4 +90,20 @@ def job_view(cluster, job: Job, now: float | None = None) -> JobView:
         kill_reason=job.kill_reason, suspend_reason=job.suspend_reason, resume_reason=job.resume_reason,
         pre_exec=job.pre_exec, post_exec=job.post_exec,
         **usage_fields(job.usage_json, job.status in STARTED),
+        **reserve_fields(cluster, job),
     )
+
+
+def reserve_fields(cluster, job) -> dict:
+    """A pending job's reservation (SLOT_RESERVE / RESOURCE_RESERVE): its
+    hosts, since when, and its predicted start (LSF computes it only when a
+    backfill queue exists)."""
+    res = cluster.passes.reserve
+    if not res.active or job.status not in PENDING:
+        return {}
+    hold = res.of((job.id, job.array_index))
+    if hold is None:
+        return {}
+    hosts = [h for h, n in hold.held.items() for _ in range(n)]
+    predicted = hold.predicted if res.backfill_queues() else None
+    return {"reserved_hosts": hosts, "reserve_time": hold.since, "predicted_start": predicted}

@@ -8,6 +8,7 @@ import pwd
 from lsfemu.errors import LsfError
 from lsfemu.jobstate import FINISHED, STARTED
 from lsfemu.render import messages as M
+from lsfemu.sched import reserve
 from lsfemu.views import HostView, ParamsView, QueueView, UserView
 
 
@@ -41,6 +42,9 @@ def queue_views(cl, names: list[str] | None = None) -> list[QueueView]:
             policies.append("FAIRSHARE")
         if q.aps_priority:
             policies.append("APS_PRIORITY")
+        pol = reserve.policy_of(q.extra)
+        if pol is not None and pol.backfill:
+            policies.append("BACKFILL")
         views.append(QueueView(
             name=q.name, priority=q.priority, nice=q.nice, status=status, max_slots=q.qjob_limit,
             jl_u=q.ujob_limit, jl_p=q.pjob_limit, jl_h=q.hjob_limit,
@@ -51,6 +55,7 @@ def queue_views(cl, names: list[str] | None = None) -> list[QueueView]:
             run_limit_default=q.run_limit_default,
             job_accept_interval_s=cfg.params.job_accept_interval * cfg.params.mbd_sleep_time,
             policies=policies,
+            slot_hold_s=pol.cycles * cfg.params.mbd_sleep_time if pol is not None and pol.cycles else None,
         ))
     # bqueues lists by priority, highest first; equal priorities keep file order.
     views.sort(key=lambda v: -v.priority)
@@ -97,7 +102,8 @@ def host_views(cl, hosts: list[str] | None, wide: bool) -> tuple[list[str], list
     for h in names:
         d = per_host.get(h, {"RUN": 0, "USUSP": 0, "SSUSP": 0, "UNKWN": 0})
         mxj = cfg.host_mxj(h)
-        njobs = sum(d.values())
+        rsv = cl.passes.reserve.on_host(h)  # slots pending jobs reserve there (SLOT_RESERVE / RESOURCE_RESERVE)
+        njobs = sum(d.values()) + rsv  # LSF: NJOBS counts the reserved slots too
         if cl.host_failed(h):
             status = "unavail"
         elif not cl.host_open(h):
@@ -112,7 +118,7 @@ def host_views(cl, hosts: list[str] | None, wide: bool) -> tuple[list[str], list
             status = "closed"
         row = cfg.hosts.get(h) or cfg.hosts.get("default")
         views.append(HostView(name=h, status=status, jl_u=row.jl_u if row else None, max_slots=mxj,
-                              njobs=njobs, run=d["RUN"], ssusp=d["SSUSP"], ususp=d["USUSP"]))
+                              njobs=njobs, run=d["RUN"], ssusp=d["SSUSP"], ususp=d["USUSP"], rsv=rsv))
     return unknown, views
 
 

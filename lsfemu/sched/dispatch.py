@@ -165,6 +165,9 @@ class PassInput:
     group_limits: dict[str, int] = field(default_factory=dict)
     group_started: dict[str, int] = field(default_factory=dict)
     limits: Any = None  # lsb.resources: a sched.limits.Limits with the started jobs' usage (None: no limits)
+    # SLOT_RESERVE / RESOURCE_RESERVE / BACKFILL: a sched.reserve.PassReserve
+    # (None: no queue has them, and the pass takes none of their paths)
+    reserve: Any = None
 
 
 @dataclass
@@ -268,10 +271,27 @@ def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_f
     # likewise until the next start (a big queue has many users, few sizes).
     no_room: dict[tuple[str, int], list[str]] = {}
     early = [0]
+    res = inp.reserve
+    if res is not None:
+        res.apply(inp.hosts)  # the reservations kept from the last pass hold their slots
 
     def consider(job: PendingJob) -> bool:
         """Try to start the job (True: it started)."""
         plain = job.blocked is None and job.array_limit is None and job.groups is None and job.place is None
+        if res is not None and res.concerns(job):
+            # Reservation and backfill (sched.reserve): the job's own hold is
+            # given back, and a reservation it makes changes the hosts as a
+            # start does: the refusals remembered so far no longer hold.
+            alloc = _reserving(job, inp, reasons, res)
+            refused.clear()
+            no_room.clear()
+            if alloc is not None:
+                started.append((job, alloc))
+                res.started(job, alloc)
+                early[0] = len(reasons)
+                return True
+            early[0] = len(reasons)
+            return False
         if plain:
             why = refused.get(job.fit)
             if why is not None:
@@ -283,6 +303,8 @@ def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_f
             refused.clear()
             no_room.clear()
             early[0] = len(reasons)
+            if res is not None:
+                res.started(job, alloc)  # its run limit may free slots a reserving job waits for
             return True
         if plain:
             refused[job.fit] = reasons[job.key]
@@ -305,7 +327,9 @@ def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_f
     # Once every host is full no job can start: the remaining jobs need their
     # reasons only, not their order (an Order with rest() skips the ordering;
     # the reasons do not depend on it, the state no longer changing).
-    full = all_full(inp.hosts)
+    # (With reservations the hosts look full while a reserving job's own
+    # slots wait for it, and a backfill job may use reserved slots: no shortcut.)
+    full = all_full(inp.hosts) and res is None
     for unit, group in units(inp.jobs, inp.queues, unit_of):
         # Migrated and rerun jobs go before the unit's pending jobs (LSF: "always
         # scheduled before pending jobs"), among themselves in the default order.
@@ -322,7 +346,7 @@ def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_f
             for job in o:
                 if consider(job):
                     order.started(job)
-                    if hasattr(o, "rest") and all_full(inp.hosts):
+                    if hasattr(o, "rest") and res is None and all_full(inp.hosts):
                         full = True
                         break
             if full and hasattr(o, "rest"):
@@ -337,6 +361,31 @@ def all_full(hosts: dict[str, HostInfo]) -> bool:
                 or (h.max_slots is not None and h.used >= h.max_slots)):
             return False
     return True
+
+
+def _reserving(job: PendingJob, inp: PassInput, reasons: dict, res) -> list[str] | None:
+    """_try_start for a job of a queue that reserves or backfills (sched.reserve):
+    its own reservation given back, a start on the free slots, else on the
+    slots of reservations it ends before (BACKFILL), else a reservation of
+    what is free for it (SLOT_RESERVE / RESOURCE_RESERVE) when only the hosts
+    refused it."""
+    res.release(job, inp.hosts)
+    alloc = _try_start(job, inp, reasons)
+    if alloc is not None:
+        return alloc
+    why = reasons[job.key]
+    alloc = res.backfill(job, inp.hosts, lambda: _try_start(job, inp, reasons))
+    if alloc is not None:
+        return alloc
+    reasons[job.key] = why  # (the reasons of the start on free slots, not of the backfill try)
+    if res.may_reserve(job) and all(r == NO_SPAN or r.endswith((" host", " hosts")) for r in why):
+        q = inp.queues[job.queue]
+        amounts = ((lambda alloc: placement.reservation(job.req, 0, alloc, job.slots)) if job.req is not None
+                   else (lambda alloc: {}))
+        res.reserve(job, inp.hosts, lambda name, upto: _room(job, _one_host(q, name), inp, upto), amounts, q.hosts)
+    else:
+        res.forget(job)
+    return None
 
 
 def _try_start(job: PendingJob, inp: PassInput, reasons: dict,
@@ -521,8 +570,7 @@ def host_by_host(job: PendingJob, inp: PassInput) -> list[tuple[str, list[str], 
         return []
     out = []
     for name in q.hosts:
-        one = QueueInfo(name=q.name, priority=q.priority, order=q.order, active=q.active, hosts=[name],
-                        hjob_limit=q.hjob_limit, pjob_limit=q.pjob_limit, used_on_host=q.used_on_host)
+        one = _one_host(q, name)
         alloc, why, _ = _allocate(job, one, inp.hosts, inp.limits)  # (it changes nothing)
         if alloc is not None:
             out.append((name, [], len(alloc)))
@@ -534,9 +582,16 @@ def host_by_host(job: PendingJob, inp: PassInput) -> list[tuple[str, list[str], 
     return out
 
 
-def _room(job: PendingJob, q: QueueInfo, inp: PassInput) -> int:
-    """The most slots a one-host queue *q* could give *job* (a smaller job of the same kind)."""
-    for n in range(job.slots - 1, 0, -1):
+def _one_host(q: QueueInfo, name: str) -> QueueInfo:
+    """Queue *q* as if host *name* were its only host (its per-host counts shared)."""
+    return QueueInfo(name=q.name, priority=q.priority, order=q.order, active=q.active, hosts=[name],
+                     hjob_limit=q.hjob_limit, pjob_limit=q.pjob_limit, used_on_host=q.used_on_host)
+
+
+def _room(job: PendingJob, q: QueueInfo, inp: PassInput, upto: int | None = None) -> int:
+    """The most slots (at most *upto*, default one less than the job's) a
+    one-host queue *q* could give *job* (a smaller job of the same kind)."""
+    for n in range(job.slots - 1 if upto is None else upto, 0, -1):
         trial = PendingJob(job.job_id, job.array_index, job.user, job.queue, n, job.priority, job.position)
         trial.place, trial.req, trial.limits = job.place, job.req, job.limits
         alloc, _, _ = _allocate(trial, q, inp.hosts, inp.limits)

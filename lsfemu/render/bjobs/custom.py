@@ -89,6 +89,7 @@ FIELDS: dict[str, _FieldDef] = {
     "nreq_slot": _FieldDef(10),
     "submit_time": _FieldDef(15),
     "start_time": _FieldDef(15),
+    "estimated_start_time": _FieldDef(20, ("estart_time",)),
     "time_left": _FieldDef(11),
     "finish_time": _FieldDef(16),
     "pend_time": _FieldDef(12),
@@ -292,6 +293,8 @@ def field_value(job: JobView, spec: FieldSpec, *, now: float, hms_mode: bool = F
         return table_time(job.submit_time, year)
     if n == "start_time":
         return table_time(job.start_time, year) if started else None
+    if n == "estimated_start_time":  # a reserving job's predicted start (a backfill queue exists)
+        return table_time(job.predicted_start, year) if job.predicted_start is not None else None
     if n == "finish_time":
         return _finish_time(job, year)
     if n == "time_left":

@@ -177,6 +177,12 @@ def _long_one(
     out.append(rec(stamp(job.submit_time) + submit_record(job)))
 
     if job.status in PENDING:
+        if job.reserved_hosts:  # SLOT_RESERVE / RESOURCE_RESERVE (OpenLava's prtJobReserv, LSF 10's "(s)" wording)
+            hosts = short_hosts(job.reserved_hosts) if short_hostlist else job.reserved_hosts
+            out.append(rec(stamp(job.reserve_time) + f"Reserved <{len(job.reserved_hosts)}> job slot(s) on "
+                           f"host(s){host_list(hosts)};"))
+        if job.predicted_start is not None:  # OpenLava's predictedStartTime line
+            out.append(rec(stamp(job.predicted_start) + "Will be started;"))
         out.append(" PENDING REASONS:\n")
         out.extend(f" {r};\n" for r in job.pend_reasons)
     else:
