@@ -503,7 +503,7 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
         ("-a", None, None), ("-cname", None, None), ("-E", None, None), ("-gpu", None, None),
         ("-gpuload", None, None), ("-json", None, None), ("-l", "long", None), ("-loc", None, None),
         ("-N", None, None), ("-s", None, None), ("-w", "wide", None),
-        ("-I", None, "load_index[:load_index] ..."), ("-n", "num_hosts", "num_hosts"),
+        ("-I", "indices", "load_index[:load_index] ..."), ("-n", "num_hosts", "num_hosts"),
         ("-o", None, '"field_name[:[-][output_width]] ... [delimiter=\'character\']"'),
         ("-R", "res_req", '"res_req"'),
     ), "hosts", "[host_name ... | host_group ... | cluster_name ...]", alternatives=("-l -w", "-N -E")),

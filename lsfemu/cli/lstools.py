@@ -29,18 +29,19 @@ def lshosts(wide: bool = False, long: bool = False, res_req: Optional[str] = Non
 
 
 def lsload(wide: bool = False, long: bool = False, res_req: Optional[str] = None, num_hosts: Optional[str] = None,
-           hosts: Optional[list[str]] = None) -> None:
+           indices: Optional[str] = None, hosts: Optional[list[str]] = None) -> None:
     c = ctx()
     if num_hosts is not None and not (num_hosts.isdigit() and int(num_hosts) > 0):
         raise UsageExit()  # OpenLava lsload.c: -n needs a positive number, else the usage
     try:
+        shown = ops.index_list(indices) if indices is not None else None
         views = ops.load_views(c.cluster, hosts, res_req, c.local_host, by_load=True)
     except LsfError as e:
         c.error(messages.object_error("lsload", e.reason), rc=246)  # exit(-10)
         return
     if num_hosts is not None:
         views = views[:int(num_hosts)]
-    c.out.append(R.lsload(views, wide=wide, long=long))
+    c.out.append(R.lsload(views, wide=wide, long=long, indices=shown))
 
 
 def lsinfo(long: bool = False, resources: bool = False, types: bool = False, models: bool = False,

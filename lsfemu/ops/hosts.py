@@ -8,7 +8,7 @@ A host whose load passes one of lsf.cluster's thresholds is LIM's `busy`.
 LIM's refusals, as OpenLava's commands print them (ls_perror): a name that is
 no host of the cluster fails the whole request (`Host name not recognizable
 by LIM`), a requirement LIM cannot parse is `Bad resource requirement
-syntax`, one no host satisfies `Not enough host(s) currently eligible`.
+syntax`, one naming no resource `Unknown resource name`, one no host satisfies `Not enough host(s) currently eligible`.
 """
 
 from __future__ import annotations
@@ -32,7 +32,9 @@ def _selector(cfg, res_req: str | None, local_type: str):
         simple = parsed.alternatives[0].terms[0].simple if parsed.alternatives else None
         sel = select.compile_select(simple.select if simple else None, local_type, resources=kinds, units=units)
         order = select.compile_order(simple.order, resources=kinds) if simple and simple.order else None
-    except (resreq.ResReqError, select.SelectError):
+    except select.SelectError as e:  # OpenLava LIM: PARSE_BAD_NAME -> LIME_UNKWN_RNAME
+        raise LsfError(M.UNKNOWN_RESNAME if e.unknown else M.BAD_RESREQ) from None
+    except resreq.ResReqError:
         raise LsfError(M.BAD_RESREQ) from None
     return sel, order
 
@@ -101,3 +103,12 @@ def lsinfo_view(cfg, names: list[str] | None, all_models: bool) -> tuple[LsInfoV
         resources=[ResourceInfoView(r.name, r.type, r.order, r.description, r.interval, r.builtin, r.release)
                    for r in res],
         types=types, models=models), missing
+
+
+def index_list(text: str) -> list[str]:
+    """lsload -I's `index[:index]...`: the load indices to show, in that order
+    (LIM's filter: a name that is no load index is `Bad index name list`)."""
+    names = text.split(":")
+    if not text or any(n not in hostres.LOAD_INDICES for n in names):
+        raise LsfError(M.BAD_INDEX_LIST)
+    return list(dict.fromkeys(names))

@@ -109,8 +109,14 @@ def lshosts_long(hosts: Iterable[HostLoadView]) -> str:
 # --- lsload ------------------------------------------------------------------------
 
 
-def lsload(hosts: Iterable[HostLoadView], *, wide: bool = False, long: bool = False) -> str:
-    cols = [(n, w) for n, w in _LOAD_COLS if long or n != "io"]
+def lsload(hosts: Iterable[HostLoadView], *, wide: bool = False, long: bool = False,
+           indices: list[str] | None = None) -> str:
+    """lsload's table: every index but io, all with *long*, those of *indices* (-I) in their order."""
+    widths = dict(_LOAD_COLS)
+    if indices and not long:
+        cols = [(n, widths[n]) for n in indices]
+    else:
+        cols = [(n, w) for n, w in _LOAD_COLS if long or n != "io"]
     name_w = 23 if (wide or long) else 15
     out = [f"{'HOST_NAME':<{name_w}} {'status':>6}" + "".join(_field(n, w) for n, w in cols)]
     for h in hosts:

@@ -79,6 +79,10 @@ def test_lsload_and_bhosts_l_follow_the_jobs_and_their_reservations(lsf_cluster)
     # slots: the unused job slots (MXJ 4 less the started jobs' slots)
     assert [ln.split()[0] for ln in c.run("lsload -R 'select[slots == 1 && maxslots == 4]'").out.splitlines()[1:]] \
         == ["hostB", "hostA"]
+    # -I: those indices, in that order (io too)
+    assert c.run("lsload -I mem:r1m:io hostA").out == (
+        "HOST_NAME       status   mem   r1m    io\n"
+        "hostA               ok   14G   3.0     0\n")
     assert c.run("lsload -n 1 -R 'order[-r1m]'").out == LSLOAD_HEAD + (
         "hostA               ok   3.0   3.0   3.0  75%   0.0   0     0  100G    3G   14G\n")
     r = c.run("bhosts -l hostA")
@@ -108,7 +112,10 @@ def test_lsload_refusals(lsf_cluster):
     for cmd, err in (("lsload nosuch", "lsload: Host name not recognizable by LIM\n"),
                      ("lsload -R 'select[mem > 99999]'", "lsload: Not enough host(s) currently eligible\n"),
                      ("lsload -R 'select[mem >'", "lsload: Bad resource requirement syntax\n"),
-                     ("lsload -R 'select[nosuch > 1]'", "lsload: Bad resource requirement syntax\n")):
+                     ("lsload -R 'select[nosuch > 1]'", "lsload: Unknown resource name\n"),
+                     ("lsload -R 'order[nosuch]'", "lsload: Unknown resource name\n"),
+                     ("lsload -I r1m:nosuch", "lsload: Bad index name list\n"),
+                     ("lsload -I ''", "lsload: Bad index name list\n")):
         r = c.run(cmd)
         assert (r.out, r.err, r.rc) == ("", err, 246), cmd
 

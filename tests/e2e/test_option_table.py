@@ -348,6 +348,7 @@ EFFECTS: dict[str, str] = {
     "lsinfo -m": "tests/e2e/test_hosts.py::test_lsinfo",
     "lsinfo -r": "tests/e2e/test_hosts.py::test_lsinfo",
     "lsinfo -t": "tests/e2e/test_hosts.py::test_lsinfo",
+    "lsload -I": "tests/e2e/test_hosts.py::test_lsload_and_bhosts_l_follow_the_jobs_and_their_reservations",
     "lsload -R": "tests/e2e/test_hosts.py::test_lsload_and_bhosts_l_follow_the_jobs_and_their_reservations",
     "lsload -l": "tests/e2e/test_hosts.py::test_lsload_and_bhosts_l_follow_the_jobs_and_their_reservations",
     "lsload -n": "tests/e2e/test_hosts.py::test_lsload_and_bhosts_l_follow_the_jobs_and_their_reservations",
