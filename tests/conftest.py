@@ -1,11 +1,15 @@
 """Test-suite setup: the lsfemu pytest plugin (registered by the package's
 entry point when installed; loaded here when running from a bare checkout)."""
 
+import compileall
 import os
 import time
 from importlib.metadata import entry_points
+from pathlib import Path
 
 import pytest
+
+import lsfemu
 
 _installed = any(ep.value == "lsfemu.testing" for ep in entry_points(group="pytest11"))
 pytest_plugins = ["pytester"] + ([] if _installed else ["lsfemu.testing"])
@@ -24,6 +28,17 @@ def utc():
         os.environ["TZ"] = old
     time.tzset()
 
+
+
+def pytest_configure(config):
+    """Byte-compile lsfemu once, before any test (in the controller, not in each
+    xdist worker). Every daemon and command the tests start imports it from this
+    checkout in a process of its own; where PYTHONDONTWRITEBYTECODE is set (as on
+    some CI runners and shared machines) none of them writes the .pyc files, and
+    each daemon start compiled some 150 modules again: a third of a second of CPU,
+    hundreds of times a run. compileall writes them whatever that setting says."""
+    if not hasattr(config, "workerinput"):
+        compileall.compile_dir(Path(lsfemu.__file__).parent, quiet=1)
 
 
 def pytest_collection_modifyitems(config, items):
