@@ -229,7 +229,7 @@ _BSUB_ROWS = (
     ("-B", "notify_begin", None),
     ("-b", "begin", "[[year:][month:]day:]hour:minute"),
     ("-C", None, "core_limit"),
-    ("-c", None, "[hour:]minute[/host_name | /host_model]"),
+    ("-c", "cpulimit", "[hour:]minute[/host_name | /host_model]"),
     ("-clusters", None, '"all [~cluster_name] ... | cluster_name[+[pref_level]] ..."'),
     ("-cn_cu", None, '"cu_spec"'),
     ("-cn_mem", None, "mem_size"),
@@ -352,7 +352,7 @@ _BMOD_DESTS = {
     "-B": "notify_begin", "-Bn": "notify_begin_n", "-N": "notify_end", "-Ne": "notify_exit", "-Nn": "notify_end_n",
     "-x": "exclusive", "-xn": "exclusive_n", "-m": "hosts", "-mn": "hosts_n", "-E": "pre_exec", "-En": "pre_exec_n",
     "-g": "job_group", "-gn": "job_group_n", "-app": "app", "-appn": "app_n", "-Ep": "post_exec",
-    "-Epn": "post_exec_n", "-We": "estimate", "-Wen": "estimate_n",
+    "-Epn": "post_exec_n", "-We": "estimate", "-Wen": "estimate_n", "-c": "cpulimit", "-cn": "cpulimit_n",
 }
 _BMOD_ROWS = (
     tuple((r[0], _BMOD_DESTS.get(r[0])) + tuple(r[2:]) for r in _BSUB_ROWS if r[0] not in _BMOD_NOT_FROM_BSUB)
@@ -396,7 +396,7 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
        alternatives=("-sp -spn", "-aps -apsn", "-cwd -cwdn", "-e -eo -en", "-G -Gn", "-J -Jn", "-M -Mn",
                      "-n -nn", "-o -oo -on", "-P -Pn", "-q -qn", "-R -Rn", "-r -rn", "-W -Wn", "-w -wn", "-Jd -Jdn", "-b -bn", "-t -tn",
                      "-L -Ln", "-i -in", "-outdir -outdirn", "-u -un", "-B -Bn", "-N -Ne -Nn", "-x -xn",
-                     "-E -En", "-Ep -Epn", "-We -Wen")),
+                     "-E -En", "-Ep -Epn", "-We -Wen", "-c -cn")),
     _g("bkill", (
         ("-l", "list_signals", None), ("-b", "bucket", None), ("-C", "kill_reason", "kill_reason"), ("-d", "as_done", None),
         ("-s", "sig", "signal_value | -s signal_name"), ("-r", "remove", None),
@@ -418,8 +418,8 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
         ("-p", None, None), ("-r", "running", None),
         ("-J", "name", 'job_name | -J "job_name[index_list]"'), ("-u", "user", "user_name | -u all"),
     ), "job_ids", _JOB_IDS),
-    _g("btop", (("-u", None, None),), "args", 'job_ID | "job_ID[index_list]" [position]'),
-    _g("bbot", (("-u", None, None),), "args", 'job_ID | "job_ID[index_list]" [position]'),
+    _g("btop", (("-u", "owner_list", None),), "args", 'job_ID | "job_ID[index_list]" [position]'),
+    _g("bbot", (("-u", "owner_list", None),), "args", 'job_ID | "job_ID[index_list]" [position]'),
     _g("bpeek", (
         ("-f", None, None), ("-q", "queue", "queue_name"), ("-m", "host", "host_name"),
         ("-J", "name", "job_name"),

@@ -92,6 +92,7 @@ class JobView:
     kill_reason: str | None = None  # bkill -C: -o kill_reason
     suspend_reason: str | None = None  # bstop -C: -o suspend_reason
     resume_reason: str | None = None  # bresume -C: -o resume_reason
+    cpu_limit_min: float | None = None  # bsub -c (minutes, as given): the CPULIMIT block of bjobs -l
     # SLOT_RESERVE / RESOURCE_RESERVE: the slots a pending job reserves (one
     # host per slot), since when, and its predicted start (backfill queues only)
     reserved_hosts: list[str] = field(default_factory=list)

@@ -76,6 +76,7 @@ def bsub(
     notify_exit: bool = False,
     mail_user: Optional[str] = None,
     est_runtime: Optional[str] = None,
+    cpulimit: Optional[str] = None,
     command: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
@@ -97,7 +98,8 @@ def bsub(
                 asked_hosts=asked_hosts,
                 pre_exec=pre_exec, post_exec=post_exec,
                 notify_begin=notify_begin or None, notify_end=notify_end or None,
-                notify_exit=notify_exit or None, mail_user=mail_user, est_runtime=est_runtime)
+                notify_exit=notify_exit or None, mail_user=mail_user, est_runtime=est_runtime,
+                cpulimit=cpulimit)
     try:
         script = None
         if command and not _parse_job_script(c, command):

@@ -90,6 +90,8 @@ def bmod(
     post_exec_n: bool = False,
     estimate: Optional[str] = None,
     estimate_n: bool = False,
+    cpulimit: Optional[str] = None,
+    cpulimit_n: bool = False,
     sp: Optional[str] = None,
     spn: bool = False,
     aps: Optional[str] = None,
@@ -114,7 +116,7 @@ def bmod(
         notify_begin=notify_begin, notify_begin_n=notify_begin_n, notify_end=notify_end, notify_exit=notify_exit,
         notify_end_n=notify_end_n, exclusive=exclusive, exclusive_n=exclusive_n, hosts=hosts, hosts_n=hosts_n,
         pre_exec=pre_exec, pre_exec_n=pre_exec_n, post_exec=post_exec, post_exec_n=post_exec_n,
-        estimate=estimate, estimate_n=estimate_n, sp=sp, spn=spn, aps=aps, apsn=apsn,
+        estimate=estimate, estimate_n=estimate_n, cpulimit=cpulimit, cpulimit_n=cpulimit_n, sp=sp, spn=spn, aps=aps, apsn=apsn,
         job_group=job_group, job_group_n=job_group_n, app=app, app_n=app_n)
     if not req.given():
         raise UsageExit()
@@ -133,7 +135,7 @@ def bmod(
         c.err.append(line + "\n")
 
 
-def _move(c: Ctx, args: list[str] | None, to_top: bool) -> None:
+def _move(c: Ctx, args: list[str] | None, to_top: bool, owner_list: bool = False) -> None:
     if not args:
         raise UsageExit(messages.NEED_JOB_ID)
     if len(args) > 2:
@@ -152,7 +154,7 @@ def _move(c: Ctx, args: list[str] | None, to_top: bool) -> None:
         c.error(messages.JOB_ID_ZERO)
         return
     try:
-        moved = ops.move(c.cluster, c.caller, ids[0], position, to_top)
+        moved = ops.move(c.cluster, c.caller, ids[0], position, to_top, owner_list)
     except LsfError as e:
         c.error(messages.error_text(e))
         return
@@ -162,12 +164,12 @@ def _move(c: Ctx, args: list[str] | None, to_top: bool) -> None:
     c.err.append(messages.moved(ids[0][2], moved.position, top=to_top) + "\n")
 
 
-def btop(args: Optional[list[str]] = None) -> None:
-    _move(ctx(), args, True)
+def btop(owner_list: bool = False, args: Optional[list[str]] = None) -> None:
+    _move(ctx(), args, True, owner_list)
 
 
-def bbot(args: Optional[list[str]] = None) -> None:
-    _move(ctx(), args, False)
+def bbot(owner_list: bool = False, args: Optional[list[str]] = None) -> None:
+    _move(ctx(), args, False, owner_list)
 
 
 def brequeue(

@@ -94,6 +94,8 @@ class SubmitSpec:
     exclusive: bool = False  # bsub -x
     mail_user: str | None = None  # bsub -u
     est_runtime_min: float | None = None  # bsub -We
+    cpu_limit_min: float | None = None  # bsub -c: CPU time limit, minutes
+    cpu_limit_host: str | None = None  # bsub -c .../host_name or /host_model: the normalizing host
     notify: str = ""  # bsub -B, -N, -Ne: "B", "N", "Ne" joined with ","
     asked_hosts: str | None = None  # bsub -m, its words
 
@@ -178,7 +180,7 @@ class Transitions:
             rerun_never=spec.rerun_never, env_spec=spec.env_spec, outdir=spec.outdir,
             login_shell=spec.login_shell, input_file=spec.input_file, input_spooled=spec.input_spooled,
             exclusive=spec.exclusive, asked_hosts=spec.asked_hosts, mail_user=spec.mail_user, notify=spec.notify,
-            est_runtime_min=spec.est_runtime_min,
+            est_runtime_min=spec.est_runtime_min, cpu_limit_min=spec.cpu_limit_min, cpu_limit_host=spec.cpu_limit_host,
             pre_exec=spec.pre_exec, post_exec=spec.post_exec,
         )
         job.position = self.next_position()
@@ -416,6 +418,8 @@ class Transitions:
         for key in ("begin_time", "term_time"):  # bmod -b / -t: the loop wakes then
             if attrs.get(key) is not None:
                 self.cl.loop.wake_at(attrs[key])
+        if "cpu_limit_min" in attrs and self.running_real(job):  # bmod -c/-cn of a running job
+            self.cl.runner.cpu_limit(self.cl, job)
         if job.status in PENDING and ("command" in attrs or "num_processors" in attrs):
             job.sim_runtime, job.sim_cputime, job.sim_exit_code = simulate.plan(
                 job.command, json.loads(job.env_json or "{}"), job.num_processors, parse_duration)

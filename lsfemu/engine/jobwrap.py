@@ -53,6 +53,12 @@ import termios
 import time
 
 SAMPLE_INTERVAL = 1.0
+#: bsub -c: the kernel sends SIGXCPU at RLIMIT_CPU's soft limit (every second after it, to a
+#: job that catches it) and SIGKILL at the hard one, this much CPU time later -- LSF's
+#: SIGXCPU first, the kill after. The reason is lsfemu.engine.cpulimit's (this script
+#: runs on its own, with the standard library only).
+CPU_GRACE = 10
+CPULIMIT_REASON = "TERM_CPULIMIT: job killed after reaching LSF CPU usage limit"
 DASHES = "-" * 60
 _CLK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 _PAGE_KB = (os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096) // 1024
@@ -484,8 +490,10 @@ def _spawn(spec: dict, argv: list[str], fo, fe, relay: Relay | None = None,
                     resource.setrlimit(resource.RLIMIT_RSS, (lim, lim))
                 except (OSError, ValueError):
                     pass
+            if spec.get("rlimit_cpu"):  # bsub -c: SIGXCPU at the limit, SIGKILL CPU_GRACE seconds later
+                _limit_cpu(int(spec["rlimit_cpu"]))
             for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGCHLD,
-                      signal.SIGPIPE, signal.SIGXFSZ):
+                      signal.SIGPIPE, signal.SIGXFSZ, signal.SIGXCPU):
                 signal.signal(s, signal.SIG_DFL)
             os.execve(argv[0], argv, env)
         except BaseException as e:  # noqa: BLE001 - report and leave with LSF's "command not found"
@@ -496,6 +504,18 @@ def _spawn(spec: dict, argv: list[str], fo, fe, relay: Relay | None = None,
     if relay is not None:
         relay.forked()
     return pid, cwd
+
+
+def _limit_cpu(seconds: int) -> None:
+    """RLIMIT_CPU of the job's process (its children inherit it), within the hard limit it has."""
+    soft, hard = max(1, seconds), max(1, seconds) + CPU_GRACE
+    cur_hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
+    if cur_hard != resource.RLIM_INFINITY:
+        soft, hard = min(soft, cur_hard), min(hard, cur_hard)
+    try:
+        resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
+    except (OSError, ValueError):
+        pass
 
 
 def _run_to_end(spec: dict, command: str, fo, fe, env_extra: dict | None = None) -> int:
@@ -598,6 +618,9 @@ def run(jobdir: str) -> int:
     reason = None
     if sig.get("reason") and (sig.get("signal") is None or (os.WIFSIGNALED(status) and os.WTERMSIG(status) == sig["signal"])):
         reason = sig["reason"]
+    elif os.WIFSIGNALED(status) and (os.WTERMSIG(status) == signal.SIGXCPU or os.WTERMSIG(status) == signal.SIGKILL
+                                     and spec.get("rlimit_cpu") and usage.cpu >= int(spec["rlimit_cpu"]) - 1):
+        reason = CPULIMIT_REASON  # the kernel ended it at its RLIMIT_CPU (bsub -c, or bmod -c since)
     st = {"status": "DONE" if code == 0 and reason is None else "EXIT", "exit_code": code, "reason": reason,
           "start": start, "end": end, "cwd": cwd, "cpu": round(usage.cpu, 2), "usage": rec, "post": post_ok}
     try:

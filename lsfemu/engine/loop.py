@@ -13,6 +13,7 @@ from __future__ import annotations
 import heapq
 import math
 
+from lsfemu.engine import cpulimit
 from lsfemu.sched import simulate
 from lsfemu.store.models import Job
 
@@ -56,12 +57,13 @@ class Loop:
             if job.term_time is not None and job.term_time <= t:
                 self.cl.transitions.deadline(job, t)
 
-    def end_instant(self, job: Job) -> tuple[float, bool] | None:
-        """When a simulated running job ends, and whether by its run limit."""
+    def end_instant(self, job: Job) -> tuple[float, str | bool] | None:
+        """When a simulated running job ends, and whether by its run limit
+        ("RUNLIMIT") or its CPU time limit ("CPULIMIT")."""
         if job.status != "RUN" or job.segment_start is None or job.real_run:
             return None  # a real job ends when its process does (lsfemu.engine.runner)
         return simulate.end_of_run(job.sim_runtime, self.cl.effective_run_limit(job), job.work_done,
-                                   job.segment_start)
+                                   job.segment_start, job.sim_cputime, cpulimit.limit_seconds(self.cl.config, job))
 
     def next_finish(self, ends: list | None = None) -> tuple[float, Job, bool] | None:
         """The earliest simulated job end (ties: queue position). With *ends*,
@@ -157,7 +159,9 @@ class Loop:
                     clock.virtual_now = max(clock.virtual_now, t)
                 if kind == 0:
                     _, job, by_limit = fin
-                    if by_limit:
+                    if by_limit == "CPULIMIT":
+                        finish(job, t, "EXIT", cpulimit.CPULIMIT_EXIT_CODE, cpulimit.CPULIMIT_REASON)
+                    elif by_limit:
                         finish(job, t, "EXIT", simulate.RUNLIMIT_EXIT_CODE,
                                "TERM_RUNLIMIT: job killed after reaching LSF run time limit")
                     elif job.sim_exit_code == 0:

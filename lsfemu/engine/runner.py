@@ -45,14 +45,15 @@ import fcntl
 import json
 import logging
 import os
+import resource
 import shutil
 import signal
 import subprocess
 import sys
 import time
 
-from lsfemu.engine import execopts
-from lsfemu.engine.jobwrap import read_json, write_json
+from lsfemu.engine import cpulimit, execopts
+from lsfemu.engine.jobwrap import CPU_GRACE, read_json, write_json
 from lsfemu.jobstate import ON_HOST, SUSPENDED
 from lsfemu.sched import resreq, simulate
 
@@ -86,6 +87,11 @@ def output_path(spec: str, job_id: int, index: int, cwd: str, kind: str) -> tupl
         shown += f"{job_id}.{kind}"
     full = shown if os.path.isabs(shown) else os.path.join(cwd, shown)
     return os.path.normpath(full), shown
+
+
+def _whole(seconds: float | None) -> int | None:
+    """A limit in whole seconds, rounded up (None: no limit)."""
+    return None if seconds is None else int(-(-seconds // 1))
 
 
 def _read_at(path: str, offset: int, limit: int) -> bytes:
@@ -320,6 +326,8 @@ class Runner:
             # LSB_JOB_MEMLIMIT=Y makes it a per-job limit LSF alone enforces.
             "rlimit_rss": (job.mem_limit_kb * 1024 if job.mem_limit_kb is not None and cfg.lsf_conf.get(
                 "LSB_JOB_MEMLIMIT", "N").strip().upper() not in ("Y", "YES") else None),
+            # bsub -c: RLIMIT_CPU, whole seconds on this host (lsfemu.engine.cpulimit)
+            "rlimit_cpu": _whole(cpulimit.limit_seconds(cfg, job)),
             "report": {
                 "job_id": str(jid) if idx == 0 else f"{jid}[{idx}]",
                 "name": job.name if job.name is not None else command, "from_host": job.from_host,
@@ -488,6 +496,19 @@ class Runner:
         interval = max(0, cl.config.params.job_terminate_interval)
         for i, s in enumerate(self._sequence(cl, job)):
             self._queue(d, now + i * interval, [s])
+
+    def cpu_limit(self, cl, job) -> None:
+        """bmod -c / -cn of a running job: its process's RLIMIT_CPU as the new limit
+        says (prlimit; processes it started before keep theirs). Raising a hard
+        limit needs privileges an ordinary user lacks: then the old one stays."""
+        pid = self._pgid(self.job_dir(job))
+        secs = _whole(cpulimit.limit_seconds(cl.config, job))
+        inf = resource.RLIM_INFINITY
+        try:
+            if pid is not None:
+                resource.prlimit(pid, resource.RLIMIT_CPU, (inf, inf) if secs is None else (secs, secs + CPU_GRACE))
+        except (OSError, ValueError) as e:
+            log.warning("job %s: cannot set its CPU limit: %s", job.id, e)
 
     # -- signals ---------------------------------------------------------------------
     def _pgid(self, d: str) -> int | None:

@@ -212,6 +212,12 @@ def job_new(job: Any, time: float, *, uid_of: Callable[[str], int], queue: str |
     mem_limit = _get(job, "mem_limit_kb")
     if mem_limit is not None:
         rlimits[lsbatch.RLIMIT_RSS] = int(mem_limit)  # KB, as LSF logs it
+    cpu_limit = _get(job, "cpu_limit_min")  # bsub -c: seconds, normalized to host_spec
+    if cpu_limit is not None:
+        rlimits[lsbatch.RLIMIT_CPU] = int(round(float(cpu_limit) * 60))
+    host_spec = _get(job, "cpu_limit_host") or ""
+    if host_spec:
+        options |= lsbatch.SUB_HOST_SPEC
     nproc = int(_get(job, "num_processors", 1) or 1)
     submit = _t(_get(job, "submit_time", time) or time)
     return JobNew(
@@ -227,7 +233,7 @@ def job_new(job: Any, time: float, *, uid_of: Callable[[str], int], queue: str |
         pre_exec_cmd=pre_exec,
         user_priority=int(sp) if sp is not None else -1,
         begin_time=_t(_get(job, "begin_time", 0)), term_time=_t(_get(job, "term_time", 0)),
-        in_file=in_file, login_shell=login_shell, asked_hosts=asked, mail_user=mail_user,
+        in_file=in_file, login_shell=login_shell, asked_hosts=asked, mail_user=mail_user, host_spec=host_spec,
     )
 
 
@@ -255,6 +261,8 @@ def job_modify(
     num_processors: tuple[int, int] | None = None,
     mem_limit_kb: int | None = None,
     mem_limit_delete: bool = False,
+    cpu_limit_s: int | None = None,
+    cpu_limit_delete: bool = False,
     depend_cond: str | None = None,
     user_group: str | None = None,
     cwd: str | None = None,
@@ -319,6 +327,10 @@ def job_modify(
         rl[lsbatch.RLIMIT_RSS] = mem_limit_kb
     if mem_limit_delete:
         rl[lsbatch.RLIMIT_RSS] = DELETE_NUMBER
+    if cpu_limit_s is not None:
+        rl[lsbatch.RLIMIT_CPU] = cpu_limit_s
+    if cpu_limit_delete:
+        rl[lsbatch.RLIMIT_CPU] = DELETE_NUMBER
     if num_processors is not None:
         kw["num_processors"], kw["max_num_processors"] = num_processors
     if rerunnable is True:
@@ -402,6 +414,11 @@ def _modify_kwargs(data: dict) -> dict[str, Any]:
             kw["run_limit_delete"] = True
         else:
             kw["run_limit_s"] = int(round(float(data["run_limit"]) * 60))
+    if "cpu_limit" in data:  # bmod -c / -cn
+        if data["cpu_limit"] is None:
+            kw["cpu_limit_delete"] = True
+        else:
+            kw["cpu_limit_s"] = int(round(float(data["cpu_limit"]) * 60))
     if "mem_limit_kb" in data:
         if data["mem_limit_kb"] is None:
             kw["mem_limit_delete"] = True

@@ -293,6 +293,8 @@ def modify_items(rec: JobModify2) -> list[str]:
         items.append("Job group changes to default")
     if rec.del_options3 & lsbatch.SUB3_APP:
         items.append("Application profile changes to default")
+    if cpu == lsbatch.DELETE_NUMBER:
+        items.append("bmod -cn used. CPU limit set to queue CPU limit")
     if mem == lsbatch.DELETE_NUMBER:
         items.append("bmod -Mn used. Memory limit set to queue memory limit")
     if run == lsbatch.DELETE_NUMBER:

@@ -115,6 +115,8 @@ class ModifyRequest:
     post_exec_n: bool = False
     estimate: str | None = None
     estimate_n: bool = False
+    cpulimit: str | None = None  # -c
+    cpulimit_n: bool = False  # -cn
     sp: str | None = None
     spn: bool = False
     aps: str | None = None
@@ -130,7 +132,7 @@ class ModifyRequest:
 
 
 #: what a started job takes (LSF 10 with LSB_MOD_ALL_JOBS=Y, its default: -c -M -W -o -e -r and -R)
-RUNNING_OK = frozenset({"runlimit", "runlimit_n", "mem_limit", "mem_limit_n", "out", "out_over", "out_n",
+RUNNING_OK = frozenset({"cpulimit", "cpulimit_n", "runlimit", "runlimit_n", "mem_limit", "mem_limit_n", "out", "out_over", "out_n",
                         "err", "err_over", "err_n", "rerun", "rerun_n", "res_req", "res_req_n"})
 #: a value and its reset form
 _PAIRS = (("queue", "queue_n"), ("nproc", "nproc_n"), ("res_req", "res_req_n"), ("runlimit", "runlimit_n"),
@@ -141,7 +143,7 @@ _PAIRS = (("queue", "queue_n"), ("nproc", "nproc_n"), ("res_req", "res_req_n"), 
           ("outdir", "outdir_n"), ("mail_user", "mail_user_n"), ("notify_begin", "notify_begin_n"),
           ("notify_end", "notify_end_n"), ("notify_exit", "notify_end_n"), ("exclusive", "exclusive_n"),
           ("hosts", "hosts_n"), ("pre_exec", "pre_exec_n"), ("post_exec", "post_exec_n"),
-          ("estimate", "estimate_n"),
+          ("estimate", "estimate_n"), ("cpulimit", "cpulimit_n"),
           ("job_group", "job_group_n"), ("app", "app_n"))
 _ARRAY_LIMIT = re.compile(r"%([0-9]{1,9})")
 
@@ -200,6 +202,8 @@ def _check_started(cluster, job, req: ModifyRequest, given: set[str]) -> None:
     if "mem_limit" in given or "mem_limit_n" in given:
         if conf.get("LSB_JOB_MEMLIMIT", "N").strip().upper() not in ("Y", "YES"):
             raise NotModified(M.MOD_MEMLIMIT)
+    if given & {"cpulimit", "cpulimit_n"} and conf.get("LSB_JOB_CPULIMIT", "N").strip().upper() not in ("Y", "YES"):
+        raise NotModified(M.MOD_CPULIMIT)
     if given & {"err", "err_over"} and not job.error_file:
         raise NotModified(M.MOD_ERRFILE)
 
@@ -256,6 +260,13 @@ def _changes(cl, caller: Caller, job, req: ModifyRequest, array: bool) -> tuple[
         attrs["project"] = req.project if req.project is not None else (
             env.get("LSB_DEFAULTPROJECT") or cfg.params.default_project)
         data["project"] = req.project
+    if req.cpulimit is not None:
+        minutes, host = sub.parse_cpulimit(req.cpulimit, cfg)
+        attrs.update(cpu_limit_min=minutes, cpu_limit_host=host)
+        data["cpu_limit"] = minutes
+    elif req.cpulimit_n:
+        attrs.update(cpu_limit_min=None, cpu_limit_host=None)
+        data["cpu_limit"] = None
     if req.mem_limit is not None:
         kb, hard = sub.parse_mem_limit(req.mem_limit, cl.limits_unit())
         attrs.update(mem_limit_kb=kb, mem_limit_hard=hard)

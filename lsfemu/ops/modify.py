@@ -57,9 +57,11 @@ class Moved:
     beyond: bool = False
 
 
-def move(cluster, caller: Caller, ref: tuple, position: int, to_top: bool) -> Moved:
+def move(cluster, caller: Caller, ref: tuple, position: int, to_top: bool, owner_list: bool = False) -> Moved:
     """btop (to_top) / bbot: the job `ref` to `position` from the top or bottom
-    among the pending jobs of its queue and priority."""
+    among the pending jobs of its queue and priority: an administrator's among
+    all of them, or with `owner_list` (-u) among the job owner's own; a user's
+    among the user's own (-u changes nothing for a user, as LSF documents)."""
     jid, ranges, typed = ref
     job = target(cluster, jid, ranges)
     if job is None:
@@ -73,18 +75,20 @@ def move(cluster, caller: Caller, ref: tuple, position: int, to_top: bool) -> Mo
     if job.status != "PEND":
         raise JobError(M.JOB_STARTED, typed)
     now = cluster.now()
+    among = (job.user if owner_list else None) if admin else caller.user  # whose jobs count (None: all)
     if isinstance(job, ArrayTarget):  # every pending element, keeping their order
         elements = [e for e in job.pending if e.status == "PEND"]
         for e in (reversed(elements) if to_top else elements):
-            used, _ = _move_one(cluster, caller, e, to_top, position, admin, now)
+            used, _ = _move_one(cluster, caller, e, to_top, position, among, now)
         return Moved(used)
-    return Moved(*_move_one(cluster, caller, job, to_top, position, admin, now))
+    return Moved(*_move_one(cluster, caller, job, to_top, position, among, now))
 
 
-def _move_one(cluster, caller: Caller, job, to_top: bool, position: int, admin: bool, now: float) -> tuple[int, bool]:
+def _move_one(cluster, caller: Caller, job, to_top: bool, position: int, among: str | None,
+              now: float) -> tuple[int, bool]:
     prio = cluster.effective_priority(job, now)
     same = [j for j in cluster.jobs.values() if j.status == "PEND" and j.queue == job.queue
             and cluster.effective_priority(j, now) == prio]
     same.sort(key=lambda j: (j.position, j.id, j.array_index))
-    movable = [j for j in same if admin or j.user == caller.user]
+    movable = [j for j in same if among is None or j.user == among]
     return cluster.move(job, to_top, position, same, movable, caller.user), position > len(movable)

@@ -14,6 +14,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from lsfemu.engine.cpulimit import cpu_factor
 from lsfemu.engine.jobs import NoJobId, SubmitSpec
 from lsfemu.errors import NotSubmitted
 from lsfemu.ops import jobgroups, permissions, subopts
@@ -76,6 +77,7 @@ class SubmitRequest:
     notify_exit: bool | None = None  # -Ne
     mail_user: str | None = None  # -u
     est_runtime: str | None = None  # -We
+    cpulimit: str | None = None  # -c
 
 
 #: bsub's waiting modes (the `interactive` column): -K waits, the others also talk to the job
@@ -95,6 +97,24 @@ def parse_runlimit(text: str, estimate: bool = False) -> float:
     if total <= 0 or total > MAX_LIMIT_MINUTES:
         raise NotSubmitted(M.BAD_RUNTIME) if estimate else NotSubmitted(M.BAD_RUNLIMIT, text)
     return float(total)
+
+
+def parse_cpulimit(text: str, cfg) -> tuple[float, str | None]:
+    """`-c [hour:]minute[/host_name | /host_model]` -> (minutes, the host or model
+    named or None), read as OpenLava's bsub does (lsb.sub.c): `value: Bad
+    CPULIMIT specification` for what is not [hour:]minute, `CPULIMIT value is
+    too big` past LSF's 32-bit seconds; a name that is neither a host nor a
+    host model: LSBE_BAD_HOST_SPEC. A limit of 0 minutes is refused as -W's is."""
+    value, _, host = text.partition("/")
+    m = re.fullmatch(r"(?:([0-9]{1,9}):)?([0-9]{1,9})", value)
+    if not m or int(m.group(1) or 0) * 60 + int(m.group(2)) <= 0:
+        raise NotSubmitted(M.BAD_CPULIMIT, text)
+    total = int(m.group(1) or 0) * 60 + int(m.group(2))
+    if total > MAX_LIMIT_MINUTES:
+        raise NotSubmitted(M.CPULIMIT_TOO_BIG, text)
+    if host and cpu_factor(cfg, host) is None:
+        raise NotSubmitted(M.BAD_HOST_SPEC)
+    return float(total), host or None
 
 
 _LIMIT_UNITS = {"K": 0, "KB": 0, "M": 1, "MB": 1, "G": 2, "GB": 2, "T": 3, "TB": 3, "P": 4, "PB": 4,
@@ -233,6 +253,7 @@ def submit(cl, caller: Caller, r: SubmitRequest):
     # Run limit
     run_limit = parse_runlimit(r.runlimit) if r.runlimit is not None else (app.run_limit if app else None)
     estimate = parse_runlimit(r.est_runtime, estimate=True) if r.est_runtime is not None else None  # -We
+    cpu_limit, cpu_host = parse_cpulimit(r.cpulimit, cfg) if r.cpulimit is not None else (None, None)  # -c
     # Only the maximum bounds -W; the default applies to jobs without one (Cluster.effective_run_limit).
     if run_limit is not None and q.run_limit is not None and run_limit > q.run_limit:
         raise NotSubmitted(M.EXCEED_QUEUE_LIMIT, "RUNLIMIT")
@@ -292,7 +313,7 @@ def submit(cl, caller: Caller, r: SubmitRequest):
         script=r.script,
         job_group=group, app_profile=app.name if app else None,
         pre_exec=exec_command(r.pre_exec), post_exec=exec_command(r.post_exec),
-        est_runtime_min=estimate, **more,
+        est_runtime_min=estimate, cpu_limit_min=cpu_limit, cpu_limit_host=cpu_host, **more,
         interactive=r.interactive,
     )
     if group is not None and cl.job_groups.get(group) is None:

@@ -94,6 +94,10 @@ RUNNING_JOB_MOD = (
     "Only the following parameters can be used to modify a running job: -c, -M, -W, -o, -e, -r"
 )
 MOD_MEMLIMIT = "You must set LSB_JOB_MEMLIMIT in lsf.conf to modify the memory limit of a running job"
+MOD_CPULIMIT = "You must set LSB_JOB_CPULIMIT in lsf.conf to modify the CPU limit of a running job"
+BAD_CPULIMIT = "Bad CPULIMIT specification"  # bsub -c (OpenLava lsb.sub.c)
+CPULIMIT_TOO_BIG = "CPULIMIT value is too big"
+BAD_HOST_SPEC = "Bad host specification"  # LSBE_BAD_HOST_SPEC: -c's /host_name or /host_model
 MOD_ERRFILE = ("No error file specified before job dispatch. Error file does not exist, so error file name "
                "cannot be changed")
 ARRAY_NAME_MOD = "Change job name is not allowed for job array"

@@ -3,7 +3,7 @@ when it ends. Pure functions over plain numbers (no clock, no store).
 
 A simulated job needs `runtime` seconds of running (not suspended) time.
 Its CPU time accrues in proportion to the work done. A run limit (minutes)
-ends it early with TERM_RUNLIMIT.
+ends it early with TERM_RUNLIMIT, a CPU time limit (bsub -c) with TERM_CPULIMIT.
 """
 
 from __future__ import annotations
@@ -55,12 +55,19 @@ def work_at(work_done: float, segment_start: float | None, now: float) -> float:
     return work_done + max(0.0, now - segment_start)
 
 
-def end_of_run(runtime: float, run_limit_min: float | None, work_done: float, segment_start: float) -> tuple[float, bool]:
-    """The instant the running segment ends the job, and whether by the run limit."""
-    limit = run_limit_min * 60.0 if run_limit_min is not None else None
-    if limit is not None and limit < runtime:
-        return segment_start + max(0.0, limit - work_done), True
-    return segment_start + max(0.0, runtime - work_done), False
+def end_of_run(runtime: float, run_limit_min: float | None, work_done: float, segment_start: float,
+               cputime: float = 0.0, cpu_limit_s: float | None = None) -> tuple[float, str | bool]:
+    """The instant the running segment ends the job, and what ends it: False (its
+    own end), "RUNLIMIT" (the run limit, minutes) or "CPULIMIT" (`cpu_limit_s`
+    seconds of CPU time, which accrues with the work as cpu_at says). Ties go
+    to the job's own end, then to the run limit."""
+    ends: list[tuple[float, str | bool]] = [(runtime, False)]
+    if run_limit_min is not None:
+        ends.append((run_limit_min * 60.0, "RUNLIMIT"))
+    if cpu_limit_s is not None and cputime > cpu_limit_s:
+        ends.append((cpu_limit_s * runtime / cputime if runtime > 0 else 0.0, "CPULIMIT"))
+    work, why = min(ends, key=lambda e: e[0])
+    return segment_start + max(0.0, work - work_done), why
 
 
 def cpu_at(runtime: float, cputime: float, work: float) -> float:

@@ -95,6 +95,27 @@ def test_btop_bbot(one_slot):
     assert "Job Priority <50>" in c.run("bjobs -UF 2").out
 
 
+def test_btop_bbot_u_moves_among_the_owners_jobs(one_slot):
+    """-u (administrators): the position counts among the job owner's own pending
+    jobs, as the owner's btop would; for a user -u changes nothing (LSF 10.1)."""
+    c = one_slot
+    c.run("bsub sleep 1000", user="user1")  # runs
+    for u in ("user1", "user2", "user1", "user2"):
+        c.run("bsub sleep 100", user=u)  # jobs 2..5 pend
+    c.advance("10s")
+    r = c.run("btop -u 5", user="lsfadmin")  # top of user2's list: right above job 3, not above job 2
+    assert (r.err, r.rc) == ("Job <5> has been moved to position 1 from top.\n", 0)
+    assert order(c)[2::2] == ["2", "5", "3", "4"]
+    r = c.run("bbot -u 2", user="lsfadmin")  # bottom of user1's list: below job 4
+    assert r.err == "Job <2> has been moved to position 1 from bottom.\n"
+    assert order(c)[2::2] == ["5", "3", "4", "2"]
+    r = c.run("btop -u 2 5", user="lsfadmin")  # user1 has 2 pending jobs
+    assert r.err == ("Warning: position value <5> is beyond movable range.\n"
+                     "Job <2> has been moved to position 2 from top.\n")
+    assert c.run("btop -u 3", user="user2").rc == 0  # a user's -u: its own list, as without -u
+    assert order(c)[2::2] == ["3", "5", "4", "2"]
+
+
 @pytest.mark.lsfemu_stores  # also on PostgreSQL
 def test_brequeue_resets_priority(one_slot):
     c = one_slot

@@ -22,6 +22,7 @@ LOAD_TABLE = f"{LOAD_HEADER}\n{LOAD_SCHED}\n{LOAD_STOP}\n"
 
 #: bjobs -l limit block for RUNLIMIT (title padded to 25 columns, as seen)
 RUNLIMIT_TITLE = " RUNLIMIT                "
+CPULIMIT_TITLE = " CPULIMIT                "  # (both " %-24s", OpenLava's prtResourceLimit)
 
 # ---------------------------------------------------------------------------
 # small helpers shared by the formats
