@@ -192,3 +192,4 @@ def test_blimits_w_shows_long_names_whole(lsf_cluster_factory):
     wide = c.run("blimits -w -A fluent").out.splitlines()
     assert wide[3].split() == ["a_rather_long_limit_name", "-", "-", "-", "-", "fluent", "1/5", "-", "-", "-", "-"]
     assert c.run("blimits -A short").out == "No resource usage found.\n"
+

@@ -16,6 +16,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from lsfemu.engine import limitpass
 from lsfemu.sched import dispatch
 
 import pytest
@@ -67,6 +68,42 @@ End Parameters
 """
 
 
+#: lsb.resources for the runs with limits (issue 19): per user, per host of a
+#: queue, memory of two users together, jobs of a queue, one user per host
+LIMITS = """Begin Limit
+NAME = per_user
+PER_USER = all
+SLOTS = 4
+End Limit
+
+Begin Limit
+NAME = low_host
+QUEUES = low
+PER_HOST = all
+SLOTS = 2
+End Limit
+
+Begin Limit
+NAME = mem
+USERS = ua ub
+MEM = 5000
+End Limit
+
+Begin Limit
+NAME = jobs
+PER_QUEUE = plain
+JOBS = 3
+End Limit
+
+Begin Limit
+NAME = ua_host
+USERS = ua
+PER_HOST = all
+SLOTS = 1
+End Limit
+"""
+
+
 def _hosts(mxj: list[int]) -> tuple[str, str]:
     hosts = "Begin Host\nHOST_NAME MXJ JL/U\n" + "".join(f"h{i} {m} ()\n" for i, m in enumerate(mxj)) + "End Host\n"
     cluster = ("Begin ClusterAdmins\nAdministrators = lsfadmin\nEnd ClusterAdmins\n\nBegin Host\n"
@@ -75,7 +112,7 @@ def _hosts(mxj: list[int]) -> tuple[str, str]:
     return hosts, cluster
 
 
-def _cluster(root: Path, mxj: list[int], with_fair: bool = True):
+def _cluster(root: Path, mxj: list[int], with_fair: bool = True, with_limits: bool = False):
     from lsfemu.config.sample import write_cluster
     from lsfemu.engine.cluster import Cluster
 
@@ -88,6 +125,8 @@ def _cluster(root: Path, mxj: list[int], with_fair: bool = True):
     (lsb / "lsb.users").write_text(USERS_FILE)
     (lsb / "lsb.params").write_text(PARAMS)
     (lsb / "lsb.hosts").write_text(hosts)
+    if with_limits:
+        (lsb / "lsb.resources").write_text(LIMITS)
     (envdir / "lsf.cluster.cluster1").write_text(cluster)
     os.environ["LSFEMU_CLOCK_START"] = "1767603600"
     return Cluster(str(envdir), str(root / "home"))
@@ -112,6 +151,7 @@ def reference_pass(cl, t: float):
         if job.status == "PEND":
             jobs.append(dispatch.PendingJob(job.id, job.array_index, job.user, job.queue, job.num_processors,
                                             cl.effective_priority(job) or 0, job.position, first=job.migrated))
+    limitpass.attach(cl, cl.passes.limits, jobs)  # lsb.resources: each job's demand, as the pass gives it
     live = cl.fairshare(t)
     started, reasons = [], {}
 
@@ -189,13 +229,14 @@ step_st = st.one_of(
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                   HealthCheck.function_scoped_fixture])
 @given(mxj=st.lists(st.integers(1, 6), min_size=1, max_size=3), first=st.lists(job_st, min_size=1, max_size=40),
-       steps=st.lists(step_st, max_size=8), bulk=st.booleans(), with_fair=st.booleans())
-def test_the_pass_equals_the_straightforward_pass(tmp_path_factory, mxj, first, steps, bulk, with_fair, monkeypatch):
+       steps=st.lists(step_st, max_size=8), bulk=st.booleans(), with_fair=st.booleans(), with_limits=st.booleans())
+def test_the_pass_equals_the_straightforward_pass(tmp_path_factory, mxj, first, steps, bulk, with_fair, with_limits,
+                                                  monkeypatch):
     from lsfemu.engine import passes as cluster_mod
 
     # bulk: every change of reasons goes the set-based way (else the row-by-row way)
     monkeypatch.setattr(cluster_mod, "_BULK_ROWS", 1 if bulk else 10**9)
-    cl = _cluster(tmp_path_factory.mktemp("c"), mxj, with_fair)
+    cl = _cluster(tmp_path_factory.mktemp("c"), mxj, with_fair, with_limits)
 
     def spec(user, queue, *rest):
         return _spec(user, queue if with_fair or queue != "fair" else "plain", *rest)

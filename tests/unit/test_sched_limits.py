@@ -97,3 +97,15 @@ def test_the_pass_keeps_limits_across_starts_and_names_hosts():
     res = dispatch.schedule_pass(inp)
     assert [(pj.job_id, alloc) for pj, alloc in res.started] == [(1, ["hostA"]), (2, ["hostB"])]
     assert res.reasons[(3, 0)] == ["Resource (slot) limit defined on host and/or host group has been reached: 2 hosts"]
+
+
+def test_the_quiet_pass_state_key_holds_the_usage():
+    """Hosts and queues as before but a limit's usage changed (a job of
+    another project in the slot): the quiet pass may not reuse the reasons."""
+    from lsfemu.engine.passes import Passes
+
+    lim = Limits([Rule(0, "p", {"projects": only("proj1")}, jobs=1)])
+    inp = dispatch.PassInput([], {}, {"hostA": dispatch.HostInfo("hostA", 1)}, {}, {}, limits=lim)
+    before = Passes.state_key(inp)
+    lim.hold(lim.demand("u", "normal", "proj1", None, 1, {}), ["hostA"])
+    assert Passes.state_key(inp) != before
