@@ -500,9 +500,9 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
         ("-R", "res_req", '"res_req"'),
     ), "hosts", "[host_name ... | host_group ... | cluster_name ...]", alternatives=("-w -l",)),
     _g("lsload", (
-        ("-a", None, None), ("-cname", None, None), ("-E", None, None), ("-gpu", None, None),
+        ("-a", None, None), ("-cname", None, None), ("-E", "effective", None), ("-gpu", None, None),
         ("-gpuload", None, None), ("-json", None, None), ("-l", "long", None), ("-loc", None, None),
-        ("-N", None, None), ("-s", None, None), ("-w", "wide", None),
+        ("-N", "normalized", None), ("-s", None, None), ("-w", "wide", None),
         ("-I", "indices", "load_index[:load_index] ..."), ("-n", "num_hosts", "num_hosts"),
         ("-o", None, '"field_name[:[-][output_width]] ... [delimiter=\'character\']"'),
         ("-R", "res_req", '"res_req"'),

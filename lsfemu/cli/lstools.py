@@ -29,10 +29,13 @@ def lshosts(wide: bool = False, long: bool = False, res_req: Optional[str] = Non
 
 
 def lsload(wide: bool = False, long: bool = False, res_req: Optional[str] = None, num_hosts: Optional[str] = None,
-           indices: Optional[str] = None, hosts: Optional[list[str]] = None) -> None:
+           indices: Optional[str] = None, normalized: bool = False, effective: bool = False,
+           hosts: Optional[list[str]] = None) -> None:
     c = ctx()
     if num_hosts is not None and not (num_hosts.isdigit() and int(num_hosts) > 0):
         raise UsageExit()  # OpenLava lsload.c: -n needs a positive number, else the usage
+    if normalized and effective:
+        raise UsageExit()  # -N and -E exclude each other (lsload.c: the usage)
     try:
         shown = ops.index_list(indices) if indices is not None else None
         views = ops.load_views(c.cluster, hosts, res_req, c.local_host, by_load=True)
@@ -41,6 +44,8 @@ def lsload(wide: bool = False, long: bool = False, res_req: Optional[str] = None
         return
     if num_hosts is not None:
         views = views[:int(num_hosts)]
+    if normalized or effective:
+        ops.run_queues(views, "normalized" if normalized else "effective")
     c.out.append(R.lsload(views, wide=wide, long=long, indices=shown))
 
 

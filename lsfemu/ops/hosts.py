@@ -105,6 +105,14 @@ def lsinfo_view(cfg, names: list[str] | None, all_models: bool) -> tuple[LsInfoV
         types=types, models=models), missing
 
 
+def run_queues(views: list[HostLoadView], kind: str) -> None:
+    """lsload -N / -E: r15s, r1m and r15m of *views* as LIM's normalized or
+    effective run queue lengths (the raw ones otherwise)."""
+    fn = hostres.normalized_rq if kind == "normalized" else hostres.effective_rq
+    for v in views:
+        v.load = {**v.load, **{i: fn(v.load[i], v.cpuf, v.ncpus) for i in ("r15s", "r1m", "r15m") if i in v.load}}
+
+
 def index_list(text: str) -> list[str]:
     """lsload -I's `index[:index]...`: the load indices to show, in that order
     (LIM's filter: a name that is no load index is `Bad index name list`)."""

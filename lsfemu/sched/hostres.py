@@ -137,3 +137,26 @@ def busy(load: Mapping[str, float], thresholds: Mapping[str, float]) -> frozense
         if value is not None and (value < limit if name in DECREASING_INDICES else value > limit):
             out.add(name)
     return frozenset(out)
+
+
+def normalized_rq(raw: float, cpuf: float, ncpus: int) -> float:
+    """LIM's normalized run queue length (OpenLava lim.load.c normalizeRq): the
+    raw length spread over the host's CPUs, plus one, divided by its CPU factor
+    (lsload -N)."""
+    if raw < 0:
+        return 0.0
+    if ncpus < 1:
+        return (raw + 1) / cpuf
+    floor = int(raw / ncpus)
+    k1 = (raw - ncpus * floor) / ncpus
+    slope = 1.0 - 1.0 / ncpus
+    k2 = min(k1, 0.9, slope)
+    slope = min(slope, 0.9)
+    f = slope * (1.0 - k1) / (1.0 - k2)
+    return max(0.0, (f * floor + (1.0 - f) * raw / ncpus + 1) / cpuf)
+
+
+def effective_rq(raw: float, cpuf: float, ncpus: int) -> float:
+    """LIM's effective run queue length (lim.policy.c effectiveRq): the
+    normalized length times the CPU factor, less one, never below 0 (lsload -E)."""
+    return max(0.0, normalized_rq(raw, cpuf, ncpus) * cpuf - 1)

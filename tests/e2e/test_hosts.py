@@ -79,6 +79,9 @@ def test_lsload_and_bhosts_l_follow_the_jobs_and_their_reservations(lsf_cluster)
     # slots: the unused job slots (MXJ 4 less the started jobs' slots)
     assert [ln.split()[0] for ln in c.run("lsload -R 'select[slots == 1 && maxslots == 4]'").out.splitlines()[1:]] \
         == ["hostB", "hostA"]
+    # -E / -N: LIM's effective and normalized run queues (3 running on 4 CPUs of CPU factor 60)
+    assert c.run("lsload -E hostA").out.splitlines()[1].startswith("hostA               ok   0.2   0.2   0.2  75%")
+    assert c.run("lsload -N hostA").out.splitlines()[1].startswith("hostA               ok   0.0   0.0   0.0  75%")
     # -I: those indices, in that order (io too)
     assert c.run("lsload -I mem:r1m:io hostA").out == (
         "HOST_NAME       status   mem   r1m    io\n"

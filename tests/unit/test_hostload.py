@@ -106,3 +106,12 @@ def test_busy_indices():
     load = hostres.virtual_load(HOST, 3, {"mem": 2000.0})
     assert hostres.busy(load, {"r1m": 2.5, "mem": 15000.0, "ut": 0.9, "tmp": 10.0}) == {"r1m", "mem"}
     assert hostres.busy(load, {"r1m": 3.0}) == frozenset()  # at the threshold: not beyond it
+
+
+@pytest.mark.parametrize("raw,ncpus,normalized,effective", [
+    (0.0, 4, 1 / 60, 0.0), (3.0, 4, 1.1875 / 60, 0.1875), (8.0, 4, 3 / 60, 2.0), (1.0, 1, 2 / 60, 1.0),
+])
+def test_normalized_and_effective_run_queues(raw, ncpus, normalized, effective):
+    # OpenLava's normalizeRq and effectiveRq with a CPU factor of 60
+    assert hostres.normalized_rq(raw, 60.0, ncpus) == pytest.approx(normalized)
+    assert hostres.effective_rq(raw, 60.0, ncpus) == pytest.approx(effective)
