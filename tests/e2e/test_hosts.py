@@ -110,6 +110,20 @@ def test_lsload_and_bhosts_l_follow_the_jobs_and_their_reservations(lsf_cluster)
     assert c.run("lsload hostA").out == LSLOAD_HEAD + f"{'hostA':<15} {IDLE}"
 
 
+def test_an_unavailable_host(lsf_cluster):
+    c = lsf_cluster
+    assert c.run("lsfemu host fail hostC", user="lsfadmin").rc == 0
+    assert c.run("lsload hostC").out == LSLOAD_HEAD + "hostC           unavail\n"
+    assert c.run("bhosts -l hostC").out == (
+        "HOST  hostC\n"
+        "STATUS           CPUF  JL/U    MAX  NJOBS    RUN  SSUSP  USUSP    RSV DISPATCH_WINDOW\n"
+        "unavail         60.00     -      4      0      0      0      0      0      -\n\n"
+        " LOAD THRESHOLD USED FOR SCHEDULING:\n"
+        "           r15s   r1m  r15m   ut      pg    io   ls    it    tmp    swp    mem\n"
+        " loadSched   -     -     -     -       -     -    -     -     -      -      -\n"
+        " loadStop    -     -     -     -       -     -    -     -     -      -      -\n\n")
+
+
 def test_lsload_refusals(lsf_cluster):
     c = lsf_cluster
     for cmd, err in (("lsload nosuch", "lsload: Host name not recognizable by LIM\n"),
