@@ -282,7 +282,7 @@ def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_f
             # Reservation and backfill (sched.reserve): the job's own hold is
             # given back, and a reservation it makes changes the hosts as a
             # start does: the refusals remembered so far no longer hold.
-            alloc = _reserving(job, inp, reasons, res)
+            alloc = res.consider(job, inp, reasons)
             refused.clear()
             no_room.clear()
             if alloc is not None:
@@ -361,31 +361,6 @@ def all_full(hosts: dict[str, HostInfo]) -> bool:
                 or (h.max_slots is not None and h.used >= h.max_slots)):
             return False
     return True
-
-
-def _reserving(job: PendingJob, inp: PassInput, reasons: dict, res) -> list[str] | None:
-    """_try_start for a job of a queue that reserves or backfills (sched.reserve):
-    its own reservation given back, a start on the free slots, else on the
-    slots of reservations it ends before (BACKFILL), else a reservation of
-    what is free for it (SLOT_RESERVE / RESOURCE_RESERVE) when only the hosts
-    refused it."""
-    res.release(job, inp.hosts)
-    alloc = _try_start(job, inp, reasons)
-    if alloc is not None:
-        return alloc
-    why = reasons[job.key]
-    alloc = res.backfill(job, inp.hosts, lambda: _try_start(job, inp, reasons))
-    if alloc is not None:
-        return alloc
-    reasons[job.key] = why  # (the reasons of the start on free slots, not of the backfill try)
-    if res.may_reserve(job) and all(r == NO_SPAN or r.endswith((" host", " hosts")) for r in why):
-        q = inp.queues[job.queue]
-        amounts = ((lambda alloc: placement.reservation(job.req, 0, alloc, job.slots)) if job.req is not None
-                   else (lambda alloc: {}))
-        res.reserve(job, inp.hosts, lambda name, upto: _room(job, _one_host(q, name), inp, upto), amounts, q.hosts)
-    else:
-        res.forget(job)
-    return None
 
 
 def _try_start(job: PendingJob, inp: PassInput, reasons: dict,

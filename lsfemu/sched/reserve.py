@@ -34,6 +34,10 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from lsfemu.config.values import max_reserve_time
+from lsfemu.sched import dispatch, placement
+
+# The host reasons of a reservation that does not fit start so (placement.rsv_reason).
+_RSV_PREFIX = placement.rsv_reason("\0").split("\0")[0]
 
 
 @dataclass(frozen=True)
@@ -98,6 +102,43 @@ class PassReserve:
         """Does *job* need the reservation path (its queue reserves or backfills, or it holds slots)?"""
         return job.queue in self.policies or job.key in self.holds
 
+    def consider(self, job, inp, reasons: dict) -> list[str] | None:
+        """dispatch._try_start for a job of a queue that reserves or
+        backfills: its own reservation given back, a start on the free slots,
+        else on the slots of reservations it ends before (BACKFILL), else a
+        reservation of what is free for it (SLOT_RESERVE / RESOURCE_RESERVE)
+        when only the hosts refused it. (The pass's own steps, from
+        sched.dispatch: this module is its reservation phase.)"""
+        self.release(job, inp.hosts)
+        alloc = dispatch._try_start(job, inp, reasons)
+        if alloc is not None:
+            return alloc
+        why = reasons[job.key]
+        alloc = self.backfill(job, inp.hosts, lambda: dispatch._try_start(job, inp, reasons))
+        if alloc is not None:
+            return alloc
+        reasons[job.key] = why  # (the reasons of the start on free slots, not of the backfill try)
+        if not (self.may_reserve(job) and all(r == placement.NO_SPAN or r.endswith((" host", " hosts"))
+                                              for r in why)):
+            self.forget(job)
+            return None
+        q = inp.queues[job.queue]
+        req = job.req
+        amounts = (lambda alloc: placement.reservation(req, 0, alloc, job.slots)) if req is not None else (lambda alloc: {})
+        hold = self.reserve(job, inp.hosts, lambda name, upto: dispatch._room(job, dispatch._one_host(q, name), inp, upto),
+                            amounts, q.hosts)
+        if not hold.hosts and job.slots == 1 and self.policies[job.queue].resources and req is not None:
+            # RESOURCE_RESERVE, a sequential job short of resources: what is
+            # left of them on the first host of its queue that only they refuse
+            for name in q.hosts:
+                placed, host_why, _ = dispatch._allocate(job, dispatch._one_host(q, name), inp.hosts, inp.limits)
+                if placed is None and host_why and all(r.startswith(_RSV_PREFIX) for r in host_why):
+                    wanted = placement.reservation(req, 0, [name], 1).get(name, {})
+                    if wanted:
+                        self.accumulate(job, inp.hosts, name, wanted)
+                    break
+        return None
+
     def apply(self, hosts: dict) -> None:
         """At the pass's start: each kept reservation holds what is still free
         of what it reserved (a backfilled job may sit on a reserved slot) and
@@ -149,6 +190,22 @@ class PassReserve:
             hold.amounts = amounts([h for h, n in hold.hosts.items() for _ in range(n)])
         self._hold(hold, hosts, hold.hosts)
         hold.predicted = predicted_start(job.slots, hold.slots, usable, self.ends, self.now)
+        self.holds[job.key] = hold
+        return hold
+
+    def accumulate(self, job, hosts: dict, name: str, wanted: dict[str, float]) -> Hold:
+        """RESOURCE_RESERVE for a job short of a resource on every host: one
+        slot on host *name* (the first the resources alone refuse) and, of each
+        amount it *wanted* there, what the host has left. It gives them back at
+        its next turn and reserves again, the amounts freed meanwhile added: so
+        it accumulates until it can start (LSF's memory reservation). Its
+        predicted start is not computed (the run limits free slots, not memory,
+        here): such a reservation lends nothing to backfill."""
+        old = self.holds.get(job.key)
+        hold = Hold(job.key, job.queue, old.since if old is not None else self.now, job.slots, hosts={name: 1})
+        avail = hosts[name].avail
+        hold.amounts = {name: {res: max(0.0, min(amount, avail.get(res, 0.0))) for res, amount in wanted.items()}}
+        self._hold(hold, hosts, hold.hosts)
         self.holds[job.key] = hold
         return hold
 

@@ -22,6 +22,12 @@ QUEUE_NAME = short
 PRIORITY   = 20
 BACKFILL   = Y
 End Queue
+
+Begin Queue
+QUEUE_NAME = mem
+PRIORITY   = 10
+RESOURCE_RESERVE = MAX_RESERVE_TIME[{cycles}]
+End Queue
 """
 PARAMS = """Begin Parameters
 DEFAULT_QUEUE  = normal
@@ -108,3 +114,20 @@ def test_backfill_jobs_run_on_reserved_slots_only_if_they_end_before_the_predict
     assert _stat(c, big) == "RUN"
     start = c.run(f"bjobs -noheader -o start_time {big}").out.strip()
     assert start == "Jan  5 09:30", start
+
+
+def test_resource_reserve_accumulates_memory_for_a_sequential_job(lsf_cluster_factory):
+    c = _cluster(lsf_cluster_factory)
+    on_a = "select[hname==hostA]"
+    first = _submit(c, f"-q mem -W 5 -R 'rusage[mem=10000] {on_a}' sleep 10000", user="user2")
+    c.advance("15s")
+    assert _stat(c, first) == "RUN"  # hostA: 16384 MB, 6384 left
+    second = _submit(c, f"-q mem -R 'rusage[mem=10000] {on_a}' sleep 10000", user="user3")
+    third = _submit(c, f"-q mem -R 'rusage[mem=4000] {on_a}' sleep 10000", user="user4")
+    c.advance("20s")
+    # the second reserves hostA's 6384 MB left: the third, which would fit in them, waits
+    assert (_stat(c, second), _stat(c, third)) == ("PEND", "PEND")
+    assert "Reserved <1> job slot(s) on host(s) <hostA>;" in c.run(f"bjobs -l {second}").out
+    assert "Job's requirements for reserving resource (mem) not satisfied: 1 host" in c.run(f"bjobs -l {third}").out
+    c.advance("5m")  # the first ends by its run limit: the second has its 10000 MB and starts first
+    assert _stat(c, second) == "RUN"

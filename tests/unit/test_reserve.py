@@ -12,7 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lsfemu.sched import dispatch as D
+from lsfemu.sched import placement as P
 from lsfemu.sched import reserve as R
+from lsfemu.sched import resreq
 
 pytestmark = pytest.mark.slow(4)
 
@@ -178,3 +180,26 @@ def test_property_reservations_never_overcommit_and_backfill_ends_in_time(hosts_
         for job, alloc, used in inp.reserve.backfilled:
             for hold in used:  # ends, by its run limit, no later than each reservation it used may start
                 assert NOW + limits[job.job_id] <= hold.predicted
+
+
+def test_resource_reserve_accumulates_what_is_left_for_a_sequential_job():
+    req = P.compile_req("rusage[mem=1000]", resreq.parse("rusage[mem=1000]"), lambda t: None, lambda t: None, False)
+    hosts = {"hA": D.HostInfo(name="hA", max_slots=4, avail={"mem": 600.0})}
+    queues = {"mem": D.QueueInfo(name="mem", priority=10, order=0, hosts=["hA"])}
+    big, small = _job(1, queue="mem"), _job(2, queue="mem")
+    big.require(req)
+    small.require(P.compile_req("rusage[mem=500]", resreq.parse("rusage[mem=500]"), lambda t: None,
+                                lambda t: None, False))
+    policies = {"mem": R.Policy(5, True, False)}
+    inp = D.PassInput([big, small], queues, hosts, {}, {})
+    inp.reserve = _reserve(policies)
+    res = D.schedule_pass(inp)
+    assert res.started == []  # the 600 MB left are the first job's now: the second, which would fit, waits
+    hold = inp.reserve.holds[(1, 0)]
+    assert (hold.hosts, hold.amounts, hold.predicted) == ({"hA": 1}, {"hA": {"mem": 600.0}}, None)
+    # next pass: 500 MB more came free; the first job takes back its 600 and starts with 1100
+    hosts = {"hA": D.HostInfo(name="hA", max_slots=4, avail={"mem": 1100.0})}
+    inp = D.PassInput([big, small], queues, hosts, {}, {})
+    inp.reserve = _reserve(policies, holds={hold.key: hold})
+    res = D.schedule_pass(inp)
+    assert [j.job_id for j, _ in res.started] == [1]
