@@ -407,9 +407,8 @@ def bhist(
         return
     for h in selected:
         if not h.limit_lines:
-            run_limit = next((ch.data.get("run_limit_min") for ch in h.changes if ch.kind == "SUBMIT"), None)
-            if run_limit is not None:
-                h.limit_lines = R.runlimit_lines(run_limit)
+            sub = next((ch.data for ch in h.changes if ch.kind == "SUBMIT"), {})
+            h.limit_lines = R.runlimit_lines(sub.get("run_limit_min"), sub.get("cpu_limit_min"))
     if long:
         c.out.append(R.long(selected, now=now, year=year, wide=wide))
     elif brief:

@@ -465,6 +465,7 @@ class HistoryBuilder:
                 user_priority=rec.user_priority if rec.options2 & lsbatch.SUB2_JOB_PRIORITY else None,
                 hold=bool(rec.options2 & lsbatch.SUB2_HOLD),
                 run_limit_min=run / 60 if run >= 0 else None,
+                cpu_limit_min=rec.rlimits[lsbatch.RLIMIT_CPU] / 60 if rec.rlimits and rec.rlimits[0] >= 0 else None,
                 begin_time=rec.begin_time or None, term_time=rec.term_time or None,
                 rerunnable=bool(rec.options & lsbatch.SUB_RERUNNABLE),
                 input_file=rec.in_file or None, input_spooled=bool(rec.options2 & lsbatch.SUB2_IN_FILE_SPOOL),

@@ -57,8 +57,8 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from lsfemu.events.history import STATES, Change, JobHistory
-from lsfemu.render.bjobs import RUNLIMIT_TITLE, home_relative
-from lsfemu.render.bjobs.common import input_text, notify_text, placement_texts, specified_times
+from lsfemu.render.bjobs import home_relative
+from lsfemu.render.bjobs.common import input_text, notify_text, placement_texts, specified_times, time_limit_lines
 from lsfemu.render.messages import NO_MATCHING_JOB
 from lsfemu.render.timefmt import PREFIX_LEN, PREFIX_LEN_YEAR, long_prefix
 from lsfemu.render.wrap import SOFT_SPACE, host_list, wrap_record
@@ -336,9 +336,9 @@ def long(
     return (JOB_SEPARATOR + "\n").join(blocks)
 
 
-def runlimit_lines(minutes: float) -> list[str]:
-    """The limit block lines for a run limit, as bjobs -l prints them."""
-    return [RUNLIMIT_TITLE, f" {minutes:.1f} min"]
+def runlimit_lines(minutes: float | None, cpu_minutes: float | None = None) -> list[str]:
+    """The limit block lines for a run limit and a CPU limit (bsub -c), as bjobs -l prints them."""
+    return time_limit_lines(cpu_minutes, minutes)
 
 
 def render(

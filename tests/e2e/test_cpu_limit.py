@@ -53,7 +53,7 @@ def test_a_job_reaching_its_cpu_limit_is_killed_with_TERM_CPULIMIT(lsf_cluster):
     assert f"Mon Jan  5 09:05:10: Completed <exit>; {TERM_CPULIMIT};\n" in text
 
 
-def test_bjobs_l_shows_the_cpu_limit_beside_the_run_limit(lsf_cluster):
+def test_bjobs_l_and_bhist_l_show_the_cpu_limit_beside_the_run_limit(lsf_cluster):
     c = lsf_cluster
     c.run("bsub -c 90 sleep 60", user="user1")
     c.run("bsub -c 1:30/hostB -W 120 sleep 60", user="user1")
@@ -61,6 +61,9 @@ def test_bjobs_l_shows_the_cpu_limit_beside_the_run_limit(lsf_cluster):
     assert "\n CPULIMIT                \n 90.0 min\n" in long1
     long2 = c.run("bjobs -l 2", user="user1").out
     assert "\n CPULIMIT                 RUNLIMIT                \n 90.0 min                 120.0 min\n" in long2
+    assert "\n CPULIMIT                 RUNLIMIT                \n 90.0 min                 120.0 min\n" in c.run(
+        "bhist -l 2", user="user1").out  # bhist reads both from JOB_NEW
+    assert "\n CPULIMIT                \n 90.0 min\n" in c.run("bhist -l 1", user="user1").out
     new = {r.job_id: r for r in _records(c, JobNew)}
     assert (new[2].rlimits[0], new[2].host_spec, bool(new[2].options & 0x10000)) == (5400, "hostB", True)
 

@@ -24,6 +24,18 @@ LOAD_TABLE = f"{LOAD_HEADER}\n{LOAD_SCHED}\n{LOAD_STOP}\n"
 RUNLIMIT_TITLE = " RUNLIMIT                "
 CPULIMIT_TITLE = " CPULIMIT                "  # (both " %-24s", OpenLava's prtResourceLimit)
 
+
+def time_limit_lines(cpu_min: float | None, run_min: float | None) -> list[str]:
+    """The CPULIMIT / RUNLIMIT rows of the limit block (bjobs -l, bhist -l): a name
+    row and a value row, each limit a column of 25 (OpenLava's prtResourceLimit:
+    " %-24s" names, " %-.1f min" values padded to 25); the last value is not
+    padded, as LSF 10 prints RUNLIMIT's. No limit: no rows."""
+    times = [(t, v) for t, v in ((CPULIMIT_TITLE, cpu_min), (RUNLIMIT_TITLE, run_min)) if v is not None]
+    if not times:
+        return []
+    values = [f" {v:.1f} min" for _, v in times]
+    return ["".join(t for t, _ in times), "".join(f"{v:<25}" for v in values[:-1]) + values[-1]]
+
 # ---------------------------------------------------------------------------
 # small helpers shared by the formats
 # ---------------------------------------------------------------------------

@@ -10,9 +10,8 @@ from typing import Iterable
 
 from lsfemu.jobstate import FINISHED, PENDING, SUSPENDED
 from lsfemu.render.bjobs.common import (
-    CPULIMIT_TITLE, JOB_SEPARATOR, LOAD_TABLE, RUNLIMIT_TITLE, aps_number, display_id, has_started, home_relative,
-    job_name,
-    input_text, limit_text, mem_text, notify_text, placement_texts, short_hosts, specified_times,
+    JOB_SEPARATOR, LOAD_TABLE, aps_number, display_id, has_started, home_relative, job_name,
+    input_text, limit_text, mem_text, notify_text, placement_texts, short_hosts, specified_times, time_limit_lines,
 )
 from lsfemu.render.timefmt import PREFIX_LEN, PREFIX_LEN_YEAR, long_prefix
 from lsfemu.render.wrap import SOFT_SPACE, host_list, wrap_record
@@ -233,15 +232,8 @@ def _long_one(
     # The limit section: an empty line, then the limit groups separated by
     # empty lines; every later block is introduced by its own empty line.
     out.append("\n")
-    # CPULIMIT and RUNLIMIT share a name row and a value row, each in a column
-    # of 25 (OpenLava's prtResourceLimit: " %-24s" names, " %-.1f min" values
-    # padded to 25); the last value is not padded, as LSF 10 prints RUNLIMIT's.
-    times = [(t, v) for t, v in ((CPULIMIT_TITLE, job.cpu_limit_min), (RUNLIMIT_TITLE, job.run_limit))
-             if v is not None]
-    if times:
-        values = [f" {v:.1f} min" for _, v in times]
-        out.append("".join(t for t, _ in times) + "\n"
-                   + "".join(f"{v:<25}" for v in values[:-1]) + values[-1] + "\n")
+    times = time_limit_lines(job.cpu_limit_min, job.run_limit)
+    out.extend(line + "\n" for line in times)
     if job.mem_limit_kb is not None:
         # LSF 10: a name row, then each value right-aligned in 6 with its unit
         # letter and a space on both sides (` CORELIMIT MEMLIMIT` / `      0 M     3.9 G `).
