@@ -51,9 +51,7 @@ def load_views(cl, names: list[str] | None, res_req: str | None = None, local_ho
     if names and any(n not in known for n in names):
         raise LsfError(M.LIM_BAD_HOST)
     loads = hostload.host_loads(cl, names or None)
-    local = loads.get(local_host or "") or next(iter(loads.values()), None)
-    local_type = local.res.type if local is not None else hostres.DEFAULT_TYPE
-    sel, order = _selector(cfg, res_req, local_type)
+    sel, order = _selector(cfg, res_req, cl.requirements.type_of(local_host))  # type == local: the caller's host
     rows = []
     for h in rows_cfg:
         if names and h.name not in names:

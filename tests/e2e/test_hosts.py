@@ -47,8 +47,15 @@ def test_lshosts_shows_the_configured_hosts(lsf_cluster):
     assert (r.out, r.err, r.rc) == ("", "ls_gethostinfo: Host name not recognizable by LIM\n", 255)
     # a client host (server 0): lshosts lists it, without values; it has no load
     text = c.path_of("lsf.cluster.cluster1").read_text()
-    c.write("lsf.cluster.cluster1", text.replace("End Host", "client1   !        !        0       -      -       -       -       ()\nEnd Host"))
+    c.write("lsf.cluster.cluster1", text.replace("End Host", "client1   !        !        0       -      -       -       -       ()\nEnd Host")
+            .replace("hostC     !        !", "hostC     POWER9   LINUXPPC64LE"))
     assert c.run("badmin reconfig", user="lsfadmin").rc == 0
+    # hostC of another type: a selection naming no type means the caller's type (type == local)
+    assert "hostC       LINUXPP   POWER9  25.0     4" in c.run("lshosts").out
+    assert [ln.split()[0] for ln in c.run("lshosts -R 'maxmem > 1'").out.splitlines()[1:]] == ["hostA", "hostB"]
+    assert [ln.split()[0] for ln in c.run("lsload -R 'select[type == any && mem > 1]'").out.splitlines()[1:]] == \
+        ["hostA", "hostB", "hostC"]
+    assert [ln.split()[0] for ln in c.run("lsload -R 'type == LINUXPPC64LE'").out.splitlines()[1:]] == ["hostC"]
     assert c.run("lshosts").out.endswith("client1      X86_64 Intel_EM  60.0     -      -      -     No ()\n")
     assert c.run("lshosts -l client1").out.endswith("RUN_WINDOWS: Not applicable for client-only host\n\n")
     assert "client1" not in c.run("lsload").out
