@@ -26,7 +26,10 @@ def build(cfg) -> L.Limits | None:
         host_caps = {h: {res: pct / 100.0 * cfg.host_hardware(h)["max" + res] for res, pct in lc.percents.items()}
                      for h in cfg.host_names} if lc.percents else {}
         rules.append(L.Rule(i, lc.name, match, hosts, lc.slots, lc.slots_per_processor, lc.jobs, caps, host_caps))
-    return L.Limits(rules)
+    limits = L.Limits(rules)
+    if any(r.slots_per_processor is not None for r in rules):  # SLOTS_PER_PROCESSOR: the hosts' processors
+        limits.ncpus = {h: int(cfg.host_ncpus(h)) for h in cfg.host_names}
+    return limits
 
 
 def resolve(cfg, kind: str, consumer) -> L.Match:
@@ -60,7 +63,6 @@ def count(cl, limits: L.Limits | None, inp, held) -> None:
     if limits is None:
         return
     limits.reset()
-    limits.ncpus = {name: h.ncpus for name, h in inp.hosts.items()}
     for job in held:
         if job.status in STARTED:
             d = demand_of(cl, limits, job)
@@ -84,7 +86,6 @@ def usage(cl) -> L.Limits | None:
     """The limits with the started jobs' usage now (blimits)."""
     limits = build(cl.config)
     if limits is not None:
-        limits.ncpus = {name: h.ncpus for name, h in cl.passes.frame()[0].items()}
         for job in cl.passes.started_jobs():
             d = demand_of(cl, limits, job)
             if d is not None:

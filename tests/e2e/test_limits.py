@@ -181,6 +181,25 @@ def test_mem_percentage_of_each_host(lsf_cluster_factory):
     assert rows == [["mem10", "-", "-", "hostA", "-", "-", "10/25", "-", "-", "-"]]
 
 
+def test_slots_per_processor_of_a_user_group_but_one(lsf_cluster_factory):
+    """lsb.resources(5)'s example, on one host: a group except one user gets 2
+    slots per processor on each host (hostA: 4 CPUs, MXJ 10 here: 8 slots);
+    the excluded user is not held."""
+    c = lsf_cluster_factory(files={
+        "lsb.hosts": L("Begin Host", "HOST_NAME MXJ JL/U", "hostA 10 ()", "hostB 4 ()", "hostC 4 ()", "End Host"),
+        "lsb.resources": L("Begin Limit", "NAME = limit1", "SLOTS_PER_PROCESSOR = 2", "QUEUES = normal priority",
+                           "USERS = research ~user1", "PER_HOST = hostA", "End Limit")})
+    for _ in range(9):
+        assert c.run("bsub -m hostA sleep 600", user="user2").rc == 0
+    assert c.run("bsub -m hostA sleep 600", user="user1").rc == 0
+    c.advance("30s")
+    assert stats(c, *range(1, 11)) == ["RUN"] * 8 + ["PEND", "RUN"]
+    assert reasons(c, 9)[-1] == " Resource (slot) limit defined on host and/or host group has been reached: 1 host;"
+    rows = [ln.split() for ln in c.run("blimits -w -m hostA").out.splitlines()[3:]]
+    assert rows == [["limit1", "(research", "~user1)", "(normal", "priority)", "hostA", "-", "8/8", "-", "-", "-",
+                     "-"]]
+
+
 def test_blimits_w_shows_long_names_whole(lsf_cluster_factory):
     c = limited(lsf_cluster_factory, "NAME = a_rather_long_limit_name", "PER_APP = all", "SLOTS = 5")
     assert c.run("bsub -app fluent sleep 600", user="user1").rc == 0
