@@ -7,6 +7,12 @@ and string values). `LOAD_INDICES` are LSF's built-in load indices, in
 lsload's order. What a resource requirement's select[] and order[] read of a
 host is one flat mapping (`namespace`): the static values, each boolean
 resource the host has as 1, and the load indices after reservations.
+
+`from_config` / `host_resources` read the configuration into them; the load
+indices come from `virtual_load` (lsfemu's model of what runs on a host) or
+`real_load` (this machine's, in wall clock mode); `busy` says which indices
+pass LIM's thresholds; `normalized_rq` / `effective_rq` are LIM's scaled run
+queue lengths (lsload -N / -E).
 """
 
 from __future__ import annotations
