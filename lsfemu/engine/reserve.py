@@ -91,6 +91,16 @@ class Reservations:
         """Slots reserved on *host* (bhosts RSV)."""
         return sum(h.held.get(host, 0) for h in self.holds.values())
 
+    def slots_by(self, attr: str) -> dict[str, int]:
+        """Reserved slots per value of the reserving jobs' *attr* ("queue", "user": bqueues and busers RSV)."""
+        out: dict[str, int] = {}
+        for key, hold in self.holds.items():
+            job = self.cl.jobs.get(key)
+            if job is not None and hold.held:
+                k = getattr(job, attr)
+                out[k] = out.get(k, 0) + sum(hold.held.values())
+        return out
+
     def backfill_queues(self) -> bool:
         """Is some queue a backfill queue (LSF predicts reserving jobs' start only then)?"""
         return any(p.backfill for p in self.policies.values())

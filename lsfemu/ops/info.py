@@ -31,6 +31,7 @@ def queue_views(cl, names: list[str] | None = None) -> list[QueueView]:
     cfg = cl.config
     counts = slot_counts(cl.jobs.values(), lambda j: j.queue)
     defaults = [q for q in cfg.params.default_queues if cfg.queue(q)]
+    reserved = cl.passes.reserve.slots_by("queue")  # RSV: slots its pending jobs reserve (SLOT_RESERVE ...)
     views = []
     for q in cfg.queues:
         if names is not None and q.name not in names:
@@ -56,6 +57,7 @@ def queue_views(cl, names: list[str] | None = None) -> list[QueueView]:
             job_accept_interval_s=cfg.params.job_accept_interval * cfg.params.mbd_sleep_time,
             policies=policies,
             slot_hold_s=pol.cycles * cfg.params.mbd_sleep_time if pol is not None and pol.cycles else None,
+            rsv=reserved.get(q.name, 0),
         ))
     # bqueues lists by priority, highest first; equal priorities keep file order.
     views.sort(key=lambda v: -v.priority)
@@ -154,6 +156,7 @@ def user_views(cl, caller_user: str, names: list[str] | None) -> list[UserView]:
             with_jobs = with_jobs if with_jobs is not None else {j.user for j in cl.jobs.values()}
             if name not in with_jobs:
                 raise LsfError(M.UNKNOWN_USER, name)
+    reserved = cl.passes.reserve.slots_by("user")  # RSV: slots the user's pending jobs reserve
     views = []
     for name in wanted:
         if name in cfg.user_groups:
@@ -163,14 +166,15 @@ def user_views(cl, caller_user: str, names: list[str] | None) -> list[UserView]:
                 if u in members or "all" in cfg.user_groups[name].members:
                     for k in d:
                         d[k] += du[k]
+            rsv = sum(n for u, n in reserved.items() if u in members or "all" in cfg.user_groups[name].members)
             row = cfg.user_limits.get(name)
             views.append(UserView(name=name + "/", max_jobs=row.max_jobs if row else None,
                                   jl_p=row.jl_p if row else None, njobs=sum(d.values()), pend=d["PEND"],
-                                  run=d["RUN"], ssusp=d["SSUSP"], ususp=d["USUSP"]))
+                                  run=d["RUN"], ssusp=d["SSUSP"], ususp=d["USUSP"], rsv=rsv))
             continue
         d = counts.get(name, {"PEND": 0, "RUN": 0, "SSUSP": 0, "USUSP": 0})
         row = cfg.user_limits.get(name)
         views.append(UserView(name=name, max_jobs=cl.user_limit(name), jl_p=row.jl_p if row else None,
                               njobs=sum(d.values()), pend=d["PEND"], run=d["RUN"], ssusp=d["SSUSP"],
-                              ususp=d["USUSP"]))
+                              ususp=d["USUSP"], rsv=reserved.get(name, 0)))
     return views

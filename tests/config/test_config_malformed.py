@@ -69,6 +69,12 @@ CASES = [
     # ---- lsb.queues -------------------------------------------------------------
     Case("unknown-queue-key", {"lsb.queues": Q("PRIORITY = 3", "FOO_BAR = 1")},
          False, "lsb.queues", 4, "Unknown queue parameter FOO_BAR"),
+    Case("slot-reserve-not-max-reserve-time", {"lsb.queues": Q("SLOT_RESERVE = 5")},
+         False, "lsb.queues", 3, "SLOT_RESERVE: value <5> is not MAX_RESERVE_TIME[integer]"),
+    Case("resource-reserve-zero", {"lsb.queues": Q("RESOURCE_RESERVE = MAX_RESERVE_TIME[0]")},
+         False, "lsb.queues", 3, "RESOURCE_RESERVE: value <MAX_RESERVE_TIME[0]> is not MAX_RESERVE_TIME[integer]"),
+    Case("backfill-maybe", {"lsb.queues": Q("BACKFILL = maybe")},
+         False, "lsb.queues", 3, "BACKFILL: value <maybe> is not Y or N; ignored"),
     Case("priority-abc", {"lsb.queues": Q("NICE = 1", "PRIORITY = abc")},
          True, "lsb.queues", 4, "PRIORITY: expected a non-negative integer, got <abc>"),
     Case("priority-negative", {"lsb.queues": Q("PRIORITY = -1")},

@@ -73,7 +73,9 @@ def test_a_parallel_job_reserves_the_free_slots_and_smaller_jobs_wait(lsf_cluste
     assert " Job slot limit reached: 3 hosts;\n" in c.run(f"bjobs -l {small}").out
     hosts = c.run("bhosts hostC").out.splitlines()[1].split()
     assert hosts == ["hostC", "closed", "-", "4", "4", "2", "0", "0", "2"]
+    assert c.run("busers user3").out.splitlines()[1].split()[-1] == "2"  # RSV
     bq = c.run("bqueues -l normal short").out
+    assert " 30    0  Open:Active       -    -    -    -    15     5    10     0     0    2\n" in bq  # RSV 2
     assert "Maximum slot reservation time: 300 seconds\n" in bq
     assert "SCHEDULING POLICIES:  BACKFILL\n" in bq
     c.advance("30m")  # the fillers end at 09:30:10: the big job starts first, on the slots it reserved
