@@ -11,7 +11,7 @@ import pytest
 
 from lsfemu.config.sample import init_files
 
-pytestmark = pytest.mark.slow(30)  # seconds, quiet machine
+pytestmark = pytest.mark.slow(45)  # seconds, quiet machine (nine clusters)
 
 GOLDEN = Path(__file__).parents[1] / "render" / "golden"
 
