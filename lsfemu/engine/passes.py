@@ -204,7 +204,6 @@ class Passes:
             self.group_input(inp, held)
         limitpass.count(self.cl, self.limits, inp, held)
         limitpass.attach(self.cl, self.limits, pending)
-        inp.reserve = self.reserve.pass_reserve(pending, held, now_t)
         return inp
 
     def group_input(self, inp: dispatch.PassInput, held) -> None:
@@ -450,6 +449,9 @@ class Passes:
             inp = self.quiet_input(dirty, t)
             if inp is None:
                 inp = self.pass_input(t)
+                # (here, not in pass_input: it renews and expires the kept
+                # reservations, which lsfemu explain's pass_input must not)
+                inp.reserve = self.reserve.pass_reserve(inp.jobs, self.held, t)
             live = self.cl.fairshare(t)
             self.in_pass = True
             try:

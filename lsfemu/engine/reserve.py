@@ -82,6 +82,15 @@ class Reservations:
         limit = self.cl.effective_run_limit(job) if job is not None else None
         return None if limit is None else limit * 60.0
 
+    def show(self, hosts: dict, key: tuple[int, int]) -> None:
+        """The slots the other jobs' reservations held at the last pass, taken
+        off *hosts* (`lsfemu explain pending`: nothing renewed or dropped)."""
+        for k, hold in self.holds.items():
+            if k != key:
+                for name, n in hold.held.items():
+                    if name in hosts:
+                        hosts[name].used += n
+
     def of(self, key: tuple[int, int]) -> reserve.Hold | None:
         """The job's reservation (None: it reserves nothing)."""
         hold = self.holds.get(key)

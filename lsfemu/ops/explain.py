@@ -88,6 +88,7 @@ def pending(cluster, ref: tuple[int, int, str]) -> PendingExplained:
     if job.status != "PEND":
         raise LsfError(M.EXPLAIN_NOT_PENDING, f"Job <{typed}>")
     inp = cluster.pass_input(cluster.now())
+    cluster.passes.reserve.show(inp.hosts, (jid, idx))  # the slots other jobs reserve are not free for it
     pj = next((p for p in inp.jobs if p.key == (jid, idx)), None)
     stored = [r for r in (job.pend_reasons or "").split("\n") if r]
     hosts = dispatch.host_by_host(pj, inp) if pj is not None and not pj.blocked else []

@@ -71,6 +71,7 @@ def test_a_parallel_job_reserves_the_free_slots_and_smaller_jobs_wait(lsf_cluste
     assert "Mon Jan  5 09:30:10: Will be started;\n" in long
     assert c.run(f"bjobs -noheader -o estimated_start_time {big}").out.strip() == "Jan  5 09:30"
     assert " Job slot limit reached: 3 hosts;\n" in c.run(f"bjobs -l {small}").out
+    assert "  hostC  every job slot it has is taken\n" in c.run(f"lsfemu explain pending {small}").out  # reserved
     hosts = c.run("bhosts hostC").out.splitlines()[1].split()
     assert hosts == ["hostC", "closed", "-", "4", "4", "2", "0", "0", "2"]
     assert c.run("busers user3").out.splitlines()[1].split()[-1] == "2"  # RSV
