@@ -5,7 +5,10 @@ factors; the real keys lsfemu keeps for later in `extra`).
 
 from __future__ import annotations
 
-from lsfemu.config.lexer import Reporter, Section
+import re
+from dataclasses import dataclass
+
+from lsfemu.config.lexer import Reporter, Section, show
 from lsfemu.config.lsb_params import FACTORS
 from lsfemu.config.model import QueueConf
 from lsfemu.config.values import (INT_MAX, max_reserve_time, named, named_sections, section_keys, to_float, to_int,
@@ -69,8 +72,69 @@ def _parse_queue(sec: Section, rep: Reporter) -> QueueConf | None:
             rep.warn(line, f"{key}: value <{value}> is not MAX_RESERVE_TIME[integer] with an integer of 1 or more; ignored")
         elif key == "BACKFILL" and value.strip().upper() not in ("Y", "N"):
             rep.warn(line, f"BACKFILL: value <{value}> is not Y or N; ignored")
+        elif key == "PREEMPTION":
+            try:
+                parse_preemption(value)
+            except ValueError as e:
+                rep.warn(line, f"PREEMPTION: {e} in {show(value)}; ignored")
+            else:
+                q.extra[key] = value
         elif key in _QUEUE_EXTRA_UP:
             q.extra[key] = value
         else:
             rep.warn(line, f"Unknown queue parameter {key}; ignored")
     return named(q, sec, rep, "Queue", "QUEUE_NAME")
+
+
+@dataclass(frozen=True)
+class Preemption:
+    """A queue's PREEMPTION value. `preemptive`: PREEMPTIVE was given, with
+    `low` the (queue, preference level) pairs it names (None: every
+    lower-priority queue); `preemptable`: PREEMPTABLE was given, with `high`
+    the queues it names (None: every higher-priority queue)."""
+
+    preemptive: bool = False
+    low: tuple[tuple[str, int], ...] | None = None
+    preemptable: bool = False
+    high: tuple[str, ...] | None = None
+
+
+_PREEMPT_WORD = re.compile(r"\s*(PREEMPTIVE|PREEMPTABLE)\s*(\[([^\]]*)\])?", re.IGNORECASE)
+_LOW_QUEUE = re.compile(r"^([A-Za-z0-9_.-]+)(\+([0-9]+))?$")
+
+
+def parse_preemption(text: str) -> Preemption:
+    """lsb.queues PREEMPTION: ``PREEMPTIVE[low_queue+pref ...]`` and/or
+    ``PREEMPTABLE[hi_queue ...]`` (either without a list: every lower /
+    higher priority queue). Raises ValueError on anything else."""
+    out = {"preemptive": False, "low": None, "preemptable": False, "high": None}
+    pos, text = 0, text.strip()
+    if not text:
+        raise ValueError("empty value")
+    while pos < len(text):
+        m = _PREEMPT_WORD.match(text, pos)
+        if m is None:
+            raise ValueError(f"expected PREEMPTIVE[...] or PREEMPTABLE[...] at {show(text[pos:])}")
+        word = m.group(1).upper()
+        if out[word.lower()]:
+            raise ValueError(f"{word} given twice")
+        out[word.lower()] = True
+        if m.group(2) is not None:
+            names = m.group(3).split()
+            if word == "PREEMPTIVE":
+                low = []
+                for n in names:
+                    qm = _LOW_QUEUE.match(n)
+                    if qm is None:
+                        raise ValueError(f"bad queue name {show(n)}")
+                    low.append((qm.group(1), int(qm.group(3) or 0)))
+                out["low"] = tuple(low) or None
+            else:
+                for n in names:
+                    if _LOW_QUEUE.match(n) is None or "+" in n:
+                        raise ValueError(f"bad queue name {show(n)}")
+                out["high"] = tuple(names) or None
+        pos = m.end()
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
+    return Preemption(**out)

@@ -47,6 +47,7 @@ from lsfemu.engine.jobs import NoJobId, Transitions
 from lsfemu.engine.listing import ApsListing, watch_writes
 from lsfemu.engine.loop import Loop
 from lsfemu.engine.passes import Passes
+from lsfemu.engine.preemption import Preemption
 from lsfemu.engine.requirements import Requirements
 from lsfemu.engine.peek import output_so_far
 from lsfemu.engine.runner import Runner
@@ -102,6 +103,7 @@ class Cluster:
         self.aps_listing = ApsListing(self)  # bjobs -aps
         self.job_groups = JobGroups(self)  # bgadd, bsub -g
         self.requirements = Requirements(self)  # bsub -R, RES_REQ: compiled requirements, host resources
+        self.preemption = Preemption(self)  # lsb.queues PREEMPTION
         self._derive()
         self.db_url = db_url or default_url(home)
         self.engine, self.Session = open_store(self.db_url)
@@ -300,6 +302,7 @@ class Cluster:
         self._rusage_cache: dict[tuple[str | None, int], dict[str, float]] = {}
         self.accounts.configure(cfg)
         self.requirements.configure(cfg)
+        self.preemption.configure(cfg)
         self.passes.configure(cfg)
 
     # -- ids and events --------------------------------------------------------

@@ -109,8 +109,8 @@ class Loop:
             return None
         cl = self.cl
         # Newest first: the pending jobs are mostly the recent ones, the old ones finished.
-        if not any(j.status == "PEND" for j in reversed(cl.jobs.values())):
-            self.dirty = False  # nothing to schedule; the next change starts a new wait
+        if not any(j.status == "PEND" for j in reversed(cl.jobs.values())) and not cl.preemption.waiting():
+            self.dirty = False  # nothing to schedule or resume; the next change starts a new wait
             return None
         sleep = max(1, cl.config.params.mbd_sleep_time)
         last = cl.clock_state.last_pass

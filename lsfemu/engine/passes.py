@@ -464,9 +464,10 @@ class Passes:
             for pj, hosts in result.started:
                 self.cl.requirements.started(pj)
                 start(self.cl.jobs[(pj.job_id, pj.array_index)], hosts, t)
+            preempted = self.cl.preemption.after_pass(inp, result, t)  # (nothing without PREEMPTION)
             self.write_reasons(result.reasons, inp.jobs)
-            # what the next pass may keep (see quiet_input)
-            self.last_state = self.state_key(inp)
+            # what the next pass may keep (see quiet_input; after a preemption: nothing)
+            self.last_state = None if preempted else self.state_key(inp)
             self.early = list(itertools.islice(result.reasons, result.early))
         finally:
             if collecting:

@@ -27,7 +27,8 @@ RERUN     JOB_STATUS PEND (PEND_JOB_REQUEUED after a host failure,
           PEND_JOB_MIG after bmig, PEND_JOB_PRE_EXEC after a failed bsub -E)
 MIGRATE   nothing (LSF's MIG record is not modelled; the RERUN that follows
           at the same instant logs the state change)
-STATUS    JOB_STATUS UNKWN (``{status: "UNKWN"}``)
+STATUS    JOB_STATUS of ``{status: "UNKWN"}``, or of a preempted job:
+          SSUSP with reason SUSP_MBD_PREEMPT, RUN when it resumes
 CLEAN     JOB_CLEAN (the finished job left mbatchd's memory: bkill -b of a
           pending job)
 other     nothing (forward compatible: a newer daemon kind is not an error)
@@ -586,7 +587,7 @@ def records_for(
         code = lsbatch.STATUS_CODES.get(str(data.get("status", "")))
         if code is None:
             return []
-        return [_status(job, time, code)]
+        return [_status(job, time, code, reason=int(data.get("reason") or 0))]
 
     return []  # MIGRATE and kinds this module does not know
 

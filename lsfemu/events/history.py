@@ -554,7 +554,8 @@ class HistoryBuilder:
             if code & (lsbatch.JOB_STAT_PDONE | lsbatch.JOB_STAT_PERR):
                 self._add(h, t, "POST", ok=not code & lsbatch.JOB_STAT_PERR)
         elif name in STATES:
-            reason = _pend_reason(rec.reason) if name == "PEND" else None
+            reason = _pend_reason(rec.reason) if name == "PEND" else \
+                lsbatch.PREEMPTED_REASON if name == "SSUSP" and rec.reason & lsbatch.SUSP_MBD_PREEMPT else None
             if name == "PEND" and rec.reason == lsbatch.PEND_JOB_REQUEUED and h.changes \
                     and h.changes[-1].kind == "REQUEUE":
                 return  # JOB_REQUEUE already said so

@@ -173,6 +173,11 @@ PRE_EXEC_REASON = "The job's pre-exec command exited with non-zero status"  # it
 PEND_USER_STOP = 21  # job held/stopped by user while pending
 PEND_JOB_REQUEUED = 23
 
+# suspending reasons (LSF lsbatch.h)
+SUSP_MBD_PREEMPT = 0x80  # preempted by mbatchd for a higher priority job
+#: its text in bjobs -l and bhist (LSF 10's own wording not found: lsbatch.h's description of the bit)
+PREEMPTED_REASON = "The job was preempted by a higher priority job"
+
 #: JOB_STATUS ``exit_info`` (TERM_* termination reasons) -> bjobs/bhist text
 TERM_REASONS: dict[int, str] = {
     1: "TERM_PREEMPT: job killed after preemption",

@@ -46,6 +46,7 @@ def queue_views(cl, names: list[str] | None = None) -> list[QueueView]:
         pol = reserve.policy_of(q.extra)
         if pol is not None and pol.backfill:
             policies.append("BACKFILL")
+        policies += cl.preemption.rules.policies(q.name)  # PREEMPTIVE, PREEMPTABLE
         views.append(QueueView(
             name=q.name, priority=q.priority, nice=q.nice, status=status, max_slots=q.qjob_limit,
             jl_u=q.ujob_limit, jl_p=q.pjob_limit, jl_h=q.hjob_limit,
