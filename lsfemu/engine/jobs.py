@@ -351,15 +351,28 @@ class Transitions:
             job.status = "PSUSP"
             job.pend_reasons = dispatch.ADMIN_STOP if admin else dispatch.USER_STOP
         elif job.status in ("RUN", "SSUSP"):
-            if job.real_run:
-                self.cl.runner.send(job, signal.SIGSTOP)
-            job.work_done = simulate.work_at(job.work_done, job.segment_start, t)
-            job.segment_start = None
-            job.status = "USUSP"
-            job.susp_reason = ("The job was suspended by LSF admin or root while running" if admin
-                               else "The job was suspended by user")
+            self.pause(job, t, "USUSP", "The job was suspended by LSF admin or root while running" if admin
+                       else "The job was suspended by user")
         self.cl.log(job, "SIGNAL", actor, t, signal="STOP", **({"reason": why} if why is not None else {}))
         self.cl.mark_dirty()
+
+    def pause(self, job: Job, t: float, status: str, reason: str) -> None:
+        """A started job stops running (bstop: USUSP; preemption: SSUSP): a
+        real one gets SIGSTOP, a simulated one's work stops counting."""
+        if job.real_run:
+            self.cl.runner.send(job, signal.SIGSTOP)
+        job.work_done = simulate.work_at(job.work_done, job.segment_start, t)
+        job.segment_start = None
+        job.status = status
+        job.susp_reason = reason
+
+    def unpause(self, job: Job, t: float) -> None:
+        """A suspended job runs again (SIGCONT for a real one)."""
+        if job.real_run:
+            self.cl.runner.send(job, signal.SIGCONT)
+        job.status = "RUN"
+        job.segment_start = t
+        job.susp_reason = None
 
     def resume(self, job: Job, actor: str, why: str | None = None) -> None:
         """bresume (`why`: bresume -C's reason)."""
@@ -370,11 +383,7 @@ class Transitions:
             job.status = "PEND"
             job.pend_reasons = "Waiting for scheduling after resumed by user"
         elif job.status in SUSPENDED:
-            if job.real_run:
-                self.cl.runner.send(job, signal.SIGCONT)
-            job.status = "RUN"
-            job.segment_start = t
-            job.susp_reason = None
+            self.unpause(job, t)
         self.cl.log(job, "SIGNAL", actor, t, signal="CONT", **({"reason": why} if why is not None else {}))
         self.cl.mark_dirty()
 

@@ -25,10 +25,9 @@ from __future__ import annotations
 
 import itertools
 import re
-import signal
 
 from lsfemu.events.lsbatch import PREEMPTED_REASON, SUSP_MBD_PREEMPT
-from lsfemu.sched import dispatch, preempt, simulate
+from lsfemu.sched import dispatch, preempt
 
 #: a pending reason that counts hosts (``Job slot limit reached: 3 hosts``): a host-based one
 _HOST_REASON = re.compile(r": [0-9]+ hosts?$")
@@ -181,22 +180,13 @@ class Preemption:
 
     def suspend(self, job, t: float) -> None:
         """Preempted: SSUSP, its run stopped (a real job gets SIGSTOP, LSF's default SUSPEND action)."""
-        if job.real_run:
-            self.cl.runner.send(job, signal.SIGSTOP)
-        job.work_done = simulate.work_at(job.work_done, job.segment_start, t)
-        job.segment_start = None
-        job.status = "SSUSP"
-        job.susp_reason = PREEMPTED_REASON
+        self.cl.transitions.pause(job, t, "SSUSP", PREEMPTED_REASON)
         self.cl.log(job, "STATUS", None, t, status="SSUSP", reason=SUSP_MBD_PREEMPT)
         self.cl.mark_dirty()
 
     def resume(self, job, t: float) -> None:
         """A preempted job runs again."""
-        if job.real_run:
-            self.cl.runner.send(job, signal.SIGCONT)
-        job.status = "RUN"
-        job.segment_start = t
-        job.susp_reason = None
+        self.cl.transitions.unpause(job, t)
         self.cl.log(job, "STATUS", None, t, status="RUN")
         if self.cl.loop.started is not None:
             self.cl.loop.started.append(job)  # run_until files its end

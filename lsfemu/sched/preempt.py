@@ -108,8 +108,8 @@ def choose(candidates: list[Victim], fits: Callable[[dict[str, int]], bool],
     them are not enough. Candidates with no host that is *useful* are skipped."""
     chosen: list[Victim] = []
     freed: dict[str, int] = {}
-    ok = False
-    for v in candidates:
+    ok = fits(freed)  # (no job to preempt when it fits already)
+    for v in candidates if not ok else ():
         if not any(useful(h) for h in v.hosts):
             continue
         chosen.append(v)
