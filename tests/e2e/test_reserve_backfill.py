@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-pytestmark = pytest.mark.slow(20)
+pytestmark = pytest.mark.slow(30)
 
 QUEUES = """Begin Queue
 QUEUE_NAME = normal
@@ -134,3 +134,18 @@ def test_resource_reserve_accumulates_memory_for_a_sequential_job(lsf_cluster_fa
     assert "Job's requirements for reserving resource (mem) not satisfied: 1 host" in c.run(f"bjobs -l {third}").out
     c.advance("5m")  # the first ends by its run limit: the second has its 10000 MB and starts first
     assert _stat(c, second) == "RUN"
+
+
+def test_a_daemon_restart_drops_reservations_and_the_job_reserves_anew(lsf_cluster_factory):
+    c = _cluster(lsf_cluster_factory)
+    _filled(c)
+    big = _submit(c, "-n 4 sleep 10000", user="user3")
+    small = _submit(c, "sleep 10000", user="user4")
+    c.advance("10s")
+    assert "Mon Jan  5 09:00:20: Reserved <2> job slot(s)" in c.run(f"bjobs -l {big}").out
+    assert c.run("lsfemu daemon restart").rc == 0
+    assert "Reserved" not in c.run(f"bjobs -l {big}").out  # kept in the daemon's memory only
+    c.advance("20s")  # the next pass: the big job (first in order) reserves again, its clock started anew
+    long = c.run(f"bjobs -l {big}").out
+    assert re.search(r"Mon Jan  5 09:00:[34]0: Reserved <2> job slot\(s\) on host\(s\) <hostC> <hostC>;", long), long
+    assert _stat(c, small) == "PEND"
