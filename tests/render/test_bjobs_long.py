@@ -177,3 +177,21 @@ def test_memory_text():
     assert R.mem_text(0) == "0 Mbytes"
     assert R.mem_text(344 * 1024) == "344 Mbytes"
     assert R.mem_text(int(5.2 * 1024 * 1024)) == "5.2 Gbytes"
+
+
+def test_reserved_slots_and_predicted_start_of_a_pending_job():
+    """SLOT_RESERVE (issue 19, part 4): the Reserved line after the submission
+    line, one host per slot or counted with LSB_SHORT_HOSTLIST=1, then the
+    predicted start (OpenLava's prtJobReserv and predictedStartTime lines)."""
+    job = JobView(11, "user3", "PEND", "normal", "hostA", "sleep 10000", at("2026 Jan 5 09:00:15"),
+                  num_processors=4, pend_reasons=["Job slot limit reached: 2 hosts"],
+                  reserved_hosts=["hostC", "hostC"], reserve_time=at("2026 Jan 5 09:00:20"),
+                  predicted_start=at("2026 Jan 5 09:30:10"))
+    lines = R.long([job], now=at("2026 Jan 5 09:01:00"), max_user_priority_set=False).splitlines()
+    at_submit = next(i for i, line in enumerate(lines) if "Submitted from host" in line)
+    assert lines[at_submit + 1:at_submit + 4] == [
+        "Mon Jan  5 09:00:20: Reserved <2> job slot(s) on host(s) <hostC> <hostC>;",
+        "Mon Jan  5 09:30:10: Will be started;",
+        " PENDING REASONS:"]
+    short = R.long([job], now=at("2026 Jan 5 09:01:00"), max_user_priority_set=False, short_hostlist=True)
+    assert "Mon Jan  5 09:00:20: Reserved <2> job slot(s) on host(s) <2*hostC>;\n" in short
