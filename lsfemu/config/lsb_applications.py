@@ -24,7 +24,7 @@ NOT_BUILT = frozenset({
     "MAX_PREEXEC_RETRY", "MAX_TOTAL_TIME_PREEMPT", "MIG", "NETWORK_REQ", "NICE", "NO_PREEMPT_INTERVAL",
     "NO_PREEMPT_FINISH_TIME", "NO_PREEMPT_RUN_TIME", "PEND_TIME_LIMIT", "PERSISTENT_HOST_ORDER", "POST_EXEC",
     "PRE_EXEC", "PREEMPT_DELAY", "PRIORITY", "PROCESSLIMIT", "PROCLIMIT", "REMOTE_MAX_PREEXEC_RETRY",
-    "REQUEUE_EXIT_VALUES", "RES_REQ", "RERUNNABLE", "RESIZABLE_JOBS", "RESIZE_NOTIFY_CMD", "RESUME_CONTROL", "RTASK_GONE_ACTION",
+    "REQUEUE_EXIT_VALUES", "RERUNNABLE", "RESIZABLE_JOBS", "RESIZE_NOTIFY_CMD", "RESUME_CONTROL", "RTASK_GONE_ACTION",
     "RUNTIME", "STACKLIMIT", "SUCCESS_EXIT_VALUES", "SUSPEND_CONTROL", "SWAPLIMIT", "TASKLIMIT", "TERMINATE_CONTROL",
     "THREADLIMIT", "USE_PAM_CREDS", "WATCHDOG",
 })
@@ -53,6 +53,8 @@ def _parse_app(sec: Section, rep: Reporter) -> AppConf | None:
             n = to_int(key, value, rep, line, 1, INT_MAX)
             if n is not None:
                 app.mem_limit = n
+        elif key == "RES_REQ":
+            app.res_req = value or None
         elif key in NOT_BUILT:
             rep.warn(line, f"application parameter {key} is not supported by lsfemu; ignored")
         else:

@@ -64,6 +64,8 @@ def _parse_queue(sec: Section, rep: Reporter) -> QueueConf | None:
             q.fairshare = value
         elif key == "APS_PRIORITY":
             q.aps_priority = value
+        elif key == "RES_REQ":
+            q.res_req = value or None
         elif key in FACTORS:
             f = to_float(key, value, rep, line)
             if f is not None:

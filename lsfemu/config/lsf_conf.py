@@ -54,6 +54,8 @@ def parse_lsf_conf(text: str, rep: Reporter) -> tuple[dict[str, str], dict[str, 
         "LSF_UNIT_FOR_LIMITS": lambda k, v, n: v.upper() in ("KB", "MB", "GB", "TB", "PB", "EB")
         or rep.fatal(n, f"{k}: expected one of KB MB GB TB PB EB, got {show(v)}"),
         "LSB_SHORT_HOSTLIST": lambda k, v, n: v in ("0", "1") or rep.fatal(n, f"{k}: expected 1 or 0, got {show(v)}"),
+        "BJOBS_RES_REQ_DISPLAY": lambda k, v, n: v.strip().lower() in ("none", "brief", "full")
+        or rep.fatal(n, f"{k}: expected none, brief or full, got {show(v)}"),
         "LSFEMU_CLOCK": lambda k, v, n: v.lower() in ("wall", "virtual")
         or rep.fatal(n, f"{k}: expected wall or virtual, got {show(v)}"),
         "LSFEMU_CLOCK_START": lambda k, v, n: _check_start(k, v, rep, n),

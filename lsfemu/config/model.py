@@ -91,6 +91,7 @@ class QueueConf:
     # Scheduling keys kept verbatim (their parsers belong to the fairshare / APS features).
     fairshare: str | None = None
     aps_priority: str | None = None
+    res_req: str | None = None  # RES_REQ, verbatim (merged with bsub -R by sched/resmerge.py)
     queue_group: list[str] = field(default_factory=list)
     # Per-queue fairshare factor overrides (CPU_TIME_FACTOR, ...), upper-case key -> value.
     factors: dict[str, float] = field(default_factory=dict)
@@ -108,6 +109,7 @@ class AppConf:
     description: str | None = None
     run_limit: float | None = None  # minutes (RUNLIMIT)
     mem_limit: int | None = None  # MEMLIMIT, in LSF_UNIT_FOR_LIMITS (KB when unset)
+    res_req: str | None = None  # RES_REQ, verbatim (merged with bsub -R by sched/resmerge.py)
     lines: dict[str, int] = field(default_factory=dict)
 
 

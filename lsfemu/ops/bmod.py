@@ -238,7 +238,7 @@ def _changes(cl, caller: Caller, job, req: ModifyRequest, array: bool) -> tuple[
             raise NotSubmitted(M.TOO_MANY_PROCS)
     if req.res_req is not None:
         text = " ".join(req.res_req)
-        mem = subopts.res_req_mem(text, cl.rusage_units)
+        mem = subopts.res_req_mem(text, cl.rusage_units, cl.config)
         attrs.update(res_req=text, mem_req_mb=mem)
         data["res_req"] = text
     elif req.res_req_n:

@@ -273,7 +273,7 @@ def submit(cl, caller: Caller, r: SubmitRequest):
     res_req = " ".join(r.res_req) if r.res_req else None
     mem = None
     if res_req is not None:
-        mem = subopts.res_req_mem(res_req, cl.rusage_units)
+        mem = subopts.res_req_mem(res_req, cl.rusage_units, cfg)
     mem_limit_kb, mem_hard = None, False
     if r.mem_limit is not None:
         mem_limit_kb, mem_hard = parse_mem_limit(r.mem_limit, cl.limits_unit())

@@ -20,7 +20,7 @@ import time
 from lsfemu.engine.execopts import spool_path
 from lsfemu.errors import NotSubmitted
 from lsfemu.render import messages as M
-from lsfemu.sched import hostpick, placement, resreq
+from lsfemu.sched import hostpick, placement, resmerge, resreq, select
 
 #: LSF 10.1's bsub -Jd: "The maximum length is 4094 characters"; mbatchd keeps the
 #: first characters of a longer one (OpenLava's mbd.job.c truncates to its buffer)
@@ -212,16 +212,22 @@ def spool_input(cl, job, data: bytes) -> None:
         f.write(data)
 
 
-def res_req_mem(text: str, units: dict[str, str]) -> float | None:
+def res_req_mem(text: str, units: dict[str, str], cfg=None) -> float | None:
     """-R checked as bsub and bmod check it: LSF's grammar (else `Bad resource
-    requirement syntax`), and nothing placement does not build yet (cu[],
-    affinity[], span[block]/[stripe], ptile per model: refused naming the
-    part); returns the memory one slot reserves (what the fairshare plug-in
-    counts as memory in use)."""
+    requirement syntax`), every name a select[] reads a resource of the
+    cluster *cfg* (built-in, lsf.shared, a host's RESOURCES: else LSF 10's
+    `Error in select section: Error near "NAME" ...`), and nothing placement
+    does not build yet (cu[], affinity[], span[block]/[stripe], ptile per
+    model: refused naming the part); returns the memory one slot reserves
+    (what the fairshare plug-in counts as memory in use)."""
     try:
         parsed = resreq.parse(text, units)
     except resreq.ResReqError:
         raise NotSubmitted(M.BAD_RESREQ, text) from None
+    if cfg is not None:
+        bad = resmerge.unknown_name(parsed, select.cluster_resources(cfg))
+        if bad is not None:
+            raise NotSubmitted(M.SELECT_BAD_NAME.format(bad))
     part = placement.unsupported(parsed)
     if part is not None:
         raise NotSubmitted(M.RESREQ_NOT_BUILT, part)

@@ -63,6 +63,9 @@ BAD_RESREQ = "Bad resource requirement syntax"
 EXPLAIN_NOT_PENDING = "Not a pending job"
 # lsfemu's own: a part of a requirement LSF takes that placement does not build yet (subject: the part)
 RESREQ_NOT_BUILT = "Not supported by lsfemu yet in a resource requirement"
+# LSF 10's refusal of a select[] naming no resource (seen: equinor/ert issue 7550)
+SELECT_BAD_NAME = ('Error in select section: Error near "{}" : incorrect section name, resource name, '
+                   "or resource function name")
 NOT_ENOUGH_HOSTS = "Not enough host(s) currently eligible"
 LIM_BAD_HOST = "Host name not recognizable by LIM"  # OpenLava lib.err.c LSE_LIM_BADHOST (lsload, lshosts)
 UNKNOWN_RESNAME = "Unknown resource name"  # LSE_UNKWN_RESNAME: LIM's answer to -R naming no resource

@@ -28,8 +28,9 @@ the fairshare plug-in and the job report count.
   ``stripe[=N]``; ``same[]``: names joined by ``:``; ``cu[]``: ``key[=value]``
   items joined by ``:``; ``affinity[]``: anything balanced and not empty.
 
-Sections other than rusage are checked for syntax only: lsfemu's placement
-does not use them (hosts are chosen by slots alone).
+select[] is read by sched/select.py's compiler (the same grammar evaluates
+it per host); sched/resmerge.py merges a job's requirement with its queue's
+and application's RES_REQ; the placement (sched/placement.py) reads the rest.
 
 Units: a bare mem or swp amount is in ``LSF_UNIT_FOR_LIMITS`` when lsf.conf
 sets it, else MB (LSF: the parameter "also controls the resource rusage

@@ -447,3 +447,24 @@ def compile_order(text: str | None, *, decreasing: Collection[str] = DECREASING,
             raise SelectError(f"unknown resource {raw!r}", unknown=raw)
         keys.append((name, (name in decreasing) != reverse))
     return Order(text, tuple(keys))
+
+
+# --- the names a cluster knows ------------------------------------------------------
+
+
+def cluster_resources(cfg: object) -> dict[str, str]:
+    """The resources a select[] may name in this cluster beyond the built-ins
+    (name -> "Boolean"/"Numeric"/"String"), for bsub's and bmod's check:
+    lsf.shared's Resource section (``cfg.shared.resources``, its built-ins
+    included) and what lsf.cluster's Host section gives a host (its
+    ``booleans`` and ``values``)."""
+    out: dict[str, str] = {}
+    for name, spec in (getattr(getattr(cfg, "shared", None), "resources", None) or {}).items():
+        kind = getattr(spec, "type", "Numeric")
+        out[name] = kind if kind in ("Boolean", "Numeric", "String") else "Numeric"
+    for host in getattr(cfg, "cluster_hosts", None) or ():
+        for name in getattr(host, "booleans", None) or ():
+            out.setdefault(name, "Boolean")
+        for name, value in (getattr(host, "values", None) or {}).items():
+            out.setdefault(name, "String" if isinstance(value, str) else "Numeric")
+    return out

@@ -148,7 +148,7 @@ End Queue
     assert q.administrators == ["qadmin"]
     assert (q.qjob_limit, q.ujob_limit, q.pjob_limit, q.hjob_limit) == (100, 10, 2, 4)
     assert q.factors == {"CPU_TIME_FACTOR": 0.5, "RUN_TIME_FACTOR": 1.0, "HIST_HOURS": 0.0}
-    assert q.extra == {"RES_REQ": "select[type==any]"}
+    assert q.extra == {} and q.res_req == "select[type==any]"
     assert q.run_limit == 720.0 and q.nice == -5
     assert q.description == "quoted # text"
     assert q.priority == 1  # default

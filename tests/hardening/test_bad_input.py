@@ -326,6 +326,9 @@ CASES = [
       id="bmod-M-not-a-number"),
     C(["bmod", "-R", "rusage[mem=", "4"], "rusage[mem=: Bad resource requirement syntax. Job not modified.\n",
       id="bmod-R-malformed"),
+    C(["bmod", "-R", "select[bigmemory]", "4"],
+      'Error in select section: Error near "bigmemory" : incorrect section name, resource name, or resource'
+      ' function name. Job not modified.\n', id="bmod-R-select-unknown-name"),
     C(["bmod", "-G", "nogroup", "4"], "nogroup: Bad user group name. Job not modified.\n", id="bmod-G-no-such-group"),
     C(["bmod", "-J", "a[1]", "4"], "a[1]: Bad job name. Job not modified.\n", id="bmod-J-array-name-on-a-job"),
     C(["bmod", "-Z", "", "4"], "No command is specified. Job not modified.\n", id="bmod-Z-empty"),
@@ -569,6 +572,9 @@ CASES = [
       id="bsub-R-unbalanced"),
     C(["bsub", "-R", "rusage[mem=abc]", "sleep", "1"],
       "rusage[mem=abc]: Bad resource requirement syntax. Job not submitted.\n", id="bsub-R-mem-not-a-number"),
+    C(["bsub", "-R", "rusage[mem=20] select[gpus > 0 && mem>1]", "sleep", "1"],
+      'Error in select section: Error near "gpus" : incorrect section name, resource name, or resource function'
+      ' name. Job not submitted.\n', id="bsub-R-select-unknown-name"),
     C(["bsub", "-G", "nosuch", "sleep", "1"], "nosuch: Bad user group name. Job not submitted.\n", id="bsub-G-unknown"),
     C(["bsub", "-G", "research", "sleep", "1"], "research: User not in the specified user group. Job not submitted.\n",
       "user3", id="bsub-G-not-a-member"),
