@@ -69,6 +69,8 @@ class JobView:
     avg_mem_kb: int | None = None  # MEMORY USAGE block / -o avg_mem
     combined_res_req: str | None = None  # " Combined: ..." (None -> res_req)
     effective_res_req: str | None = None  # " Effective: ..." (None -> res_req once started)
+    app_res_req: str | None = None  # its application profile's RES_REQ (BJOBS_RES_REQ_DISPLAY=full)
+    queue_res_req: str | None = None  # its queue's RES_REQ (BJOBS_RES_REQ_DISPLAY=full)
     mem_limit_kb: int | None = None  # bsub -M (KB); MEMLIMIT block / -o memlimit
     limits_unit: str = "KB"  # LSF_UNIT_FOR_LIMITS: the unit limits are shown in
     # --- bsub's plain options (issue 18, part 3) ---

@@ -171,7 +171,8 @@ def bjobs(
         c.out.append(R.custom(views, parsed_fmt, now=now, header=not noheader, hms=hms, year=year))
     elif long or uf:
         c.out.append(R.long(views, now=now, max_user_priority_set=cfg.params.max_user_priority is not None,
-                            year=year, uf=uf, short_hostlist=cfg.lsf_conf.get("LSB_SHORT_HOSTLIST") == "1"))
+                            year=year, uf=uf, short_hostlist=cfg.lsf_conf.get("LSB_SHORT_HOSTLIST") == "1",
+                            res_req_display=(cfg.lsf_conf.get("BJOBS_RES_REQ_DISPLAY") or "brief").strip().lower()))
     elif aps:
         c.out.append(R.aps_table(views, wide=wide, jobid_width=width, year=year, header=not noheader))
     elif pend:

@@ -56,7 +56,7 @@ from lsfemu.events import emit
 from lsfemu.events.log import event_files
 from lsfemu.jobstate import PENDING, UNFINISHED
 from lsfemu.render import messages
-from lsfemu.sched import aps, resreq
+from lsfemu.sched import aps, resmerge, resreq
 from lsfemu.sched.aps_rank import ApsJobInput, aps_rank, aps_value
 from lsfemu.sched.priority import escalation
 from lsfemu.store import jobs as stored
@@ -300,6 +300,7 @@ class Cluster:
         self.per_slot = resreq.per_slot_from_params(cfg.params.extra)
         self.rusage_units = resreq.units_from_conf(cfg.lsf_conf)
         self._rusage_cache: dict[tuple[str | None, int], dict[str, float]] = {}
+        self._merged_cache: dict[tuple[str | None, str | None, str | None], tuple] = {}
         self.accounts.configure(cfg)
         self.requirements.configure(cfg)
         self.preemption.configure(cfg)
@@ -398,6 +399,35 @@ class Cluster:
             queue_priority=q.priority if q else 0,
             fs_priority=(live or self.fairshare(now)).priority(d["user"], d["queue"]) if q and q.fairshare else None,
             admin_value=d["aps_admin"], system_value=d["aps_system"])
+
+    def effective_req(self, res_req: str | None, app: str | None, queue: str | None) -> tuple:
+        """(merged ResReq, Combined text, Effective text of its first alternative)
+        of a job's -R with its application profile's and its queue's RES_REQ
+        (sched/resmerge.py), once per distinct triple and configuration."""
+        key = (res_req, app, queue)
+        got = self._merged_cache.get(key)
+        if got is None:
+            cfg = self.config
+            a = cfg.applications.get(app) if app else None
+            q = cfg.queue(queue) if queue else None
+            try:
+                job = resreq.parse(res_req, self.rusage_units)
+            except resreq.ResReqError:  # (a string bsub took under another configuration's units)
+                job = resreq.ResReq()
+            req = resmerge.merge(job, resmerge.parse_level(a.res_req if a else None, self.rusage_units),
+                                 resmerge.parse_level(q.res_req if q else None, self.rusage_units))
+            got = (req, resmerge.combined_text(req, self.rusage_units), resmerge.effective_text(req, self.rusage_units))
+            if len(self._merged_cache) > 10_000:
+                self._merged_cache.clear()
+            self._merged_cache[key] = got
+        return got
+
+    def effective_res_req(self, job: Job) -> str:
+        """The Effective string of a started job: the alternative the pass
+        placed it with (engine/requirements.py keeps it; the first otherwise)."""
+        req, _, effective = self.effective_req(job.res_req, job.app_profile, job.queue)
+        alternative = self.requirements.alternative.get((job.id, job.array_index), 0)
+        return resmerge.effective_text(req, self.rusage_units, alternative) if alternative else effective
 
     def rusage(self, res_req: str | None, slots: int) -> dict[str, float]:
         """rusage amounts of a resource requirement (parsed once per distinct

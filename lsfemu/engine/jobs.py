@@ -193,6 +193,9 @@ class Transitions:
         return float(take_counter(self.cl.session, "position"))
 
     def start(self, job: Job, hosts: list[str], t: float) -> None:
+        """Dispatch *job* to *hosts* (one per slot). JOB_START's effective
+        requirement (bhist -l's Effective RES_REQ) is the alternative of
+        ``{...} || {...}`` the pass placed it with (engine/requirements.py)."""
         if job.priority is not None:  # escalation stops at dispatch
             since = job.priority_base_time if job.priority_base_time is not None else job.submit_time
             job.priority, job.priority_base_time = frozen_at_dispatch(
@@ -208,7 +211,7 @@ class Transitions:
             job.sim_runtime = job.sim_cputime = 0.0
             job.usage_json = None
             self.cl.runner.start(job)
-        self.cl.log(job, "START", None, t, hosts=hosts)
+        self.cl.log(job, "START", None, t, hosts=hosts, effective_res_req=self.cl.effective_res_req(job))
         if job.pre_exec and not job.real_run and prepost.simulated_preexec_fails(self.cl, job):
             prepost.after_failure(self, job, t)  # bsub -E, virtual mode: the attempt fails at once
             return

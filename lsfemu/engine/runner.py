@@ -303,8 +303,8 @@ class Runner:
             env["LSB_OUTPUTFILE"] = out_shown
         if err_shown is not None:
             env["LSB_ERRORFILE"] = err_shown
-        if job.res_req:
-            env["LSB_EFFECTIVE_RSRCREQ"] = job.res_req
+        # LSF sets it for every job: the merged requirement (-R, application, queue) it runs with
+        env["LSB_EFFECTIVE_RSRCREQ"] = cl.effective_req(job.res_req, job.app_profile, job.queue)[2].rstrip()
         if made:
             env["LSB_OUTDIR"] = made
         env.setdefault("HOME", job.home or "/")  # sbatchd's: the execution home, whatever -env kept

@@ -85,6 +85,7 @@ def job_view(cluster, job: Job, now: float | None = None) -> JobView:
         rerunnable=job.rerunnable, rerun_never=job.rerun_never, interactive=job.interactive,
         input_file=job.input_file, input_spooled=job.input_spooled, login_shell=job.login_shell,
         application=job.app_profile,
+        **_res_req_fields(cluster, job, started),
         exclusive=job.exclusive, asked_hosts=job.asked_hosts, mail_user=job.mail_user, notify=job.notify or "",
         est_runtime_min=job.est_runtime_min,
         cpu_limit_min=job.cpu_limit_min,
@@ -108,3 +109,15 @@ def reserve_fields(cluster, job) -> dict:
     hosts = [h for h, n in hold.held.items() for _ in range(n)]
     predicted = hold.predicted if res.backfill_queues() else None
     return {"reserved_hosts": hosts, "reserve_time": hold.since, "predicted_start": predicted}
+
+
+def _res_req_fields(cluster, job, started: bool) -> dict:
+    """bjobs -l's RESOURCE REQUIREMENT DETAILS: the Combined requirement (-R
+    merged with the application's and the queue's RES_REQ), the Effective one
+    once the job started, and the levels BJOBS_RES_REQ_DISPLAY=full lists."""
+    combined = cluster.effective_req(job.res_req, job.app_profile, job.queue)[1]
+    cfg = cluster.config
+    app = cfg.applications.get(job.app_profile) if job.app_profile else None
+    queue = cfg.queue(job.queue)
+    return {"combined_res_req": combined, "effective_res_req": cluster.effective_res_req(job) if started else "",
+            "app_res_req": app.res_req if app else None, "queue_res_req": queue.res_req if queue else None}

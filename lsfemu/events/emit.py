@@ -501,7 +501,8 @@ def records_for(
         p = synthetic_pid(job.id, idx) if pid is None else pid
         return [
             JobStart(event_time=t, job_id=job.id, status=lsbatch.JOB_STAT_RUN, exec_hosts=hosts,
-                     user_group=_get(job, "user_group", ""), idx=idx),
+                     user_group=_get(job, "user_group", ""), idx=idx,
+                     effective_res_req=data.get("effective_res_req") or ""),
             JobStartAccept(event_time=t, job_id=job.id, job_pid=p, job_pgid=p, idx=idx),
             JobExecute(event_time=t, job_id=job.id, exec_uid=uid_of(job.user), job_pgid=p,
                        exec_cwd=_get(job, "specified_cwd", "") or _get(job, "cwd", ""),

@@ -179,7 +179,7 @@ def test_bhist_and_the_event_log(lsf_cluster):
     assert starts == [(1, 1), (1, 2), (1, 3)]
     r = c.run('bhist -l "1[3]"', user="user1")
     assert r.out.startswith("\nJob <1[3]>, Job Name <h[3]>, User <user1>, Project <default>, Command <sleep 30\n")
-    assert "Mon Jan  5 09:00:40: Dispatched to <hostA>;" in r.out
+    assert "Mon Jan  5 09:00:40: Dispatched to <hostA>, Effective RES_REQ <select[type == local] order[r15s:pg] >;" in r.out.replace("\n                     ", "")
     r = c.run("bhist -a", user="user1")
     rows = [line.split()[:2] for line in r.out.splitlines()[2:]]
     assert rows == [["1[1]", "user1"], ["1[2]", "user1"], ["1[3]", "user1"]]

@@ -145,7 +145,8 @@ def test_script_option_event_log_and_bhist(lsf_cluster):
         (1, "", False), (2, "done(first)", True)]
     r = c.run("bhist -l 2", user="user1")
     assert "Dependency Condition <done(first)>;" in r.out.replace("\n                     ", "")
-    assert "Mon Jan  5 09:00:30: Dispatched to <hostA>;" in r.out  # the pass right after first ended
+    assert "Mon Jan  5 09:00:30: Dispatched to <hostA>, Effective RES_REQ <select[type == local] order[r15s:pg] >;" in r.out.replace("\n                     ", "")
+    # (the pass right after first ended)
 
 
 def test_wall_clock_dependency_chain(lsf_cluster_factory):

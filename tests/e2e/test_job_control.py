@@ -46,9 +46,9 @@ def test_brun_forces_a_pending_job_past_the_user_limit(lsf_cluster):
     assert [(f.job_id, f.exec_hosts, f.user_name, f.options) for f in force] == [(9, ("hostC",), "lsfadmin", 0)]
     starts = [s for s in _records(c, JobStart) if s.job_id == 9]
     assert len(starts) == 1 and starts[0].event_time == force[0].event_time
-    lines = c.run("bhist -l 9", user="user1").out.splitlines()
+    lines = c.run("bhist -l 9", user="user1").out.replace("\n                     ", "").splitlines()
     at = lines.index("Mon Jan  5 09:00:10: Job is forced to run by user or administrator <lsfadmin>;")
-    assert lines[at + 1] == "Mon Jan  5 09:00:10: Dispatched to <hostC>;"
+    assert lines[at + 1] == "Mon Jan  5 09:00:10: Dispatched to <hostC>, Effective RES_REQ <select[type == local] order[r15s:pg] >;"
     c.advance("10m")  # the forced job runs its course like any other
     assert _stat(c, 9) == "DONE"
 

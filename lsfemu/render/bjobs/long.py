@@ -160,6 +160,7 @@ def _long_one(
     year: bool,
     uf: bool,
     short_hostlist: bool,
+    res_req_display: str = "brief",
 ) -> str:
     indent = PREFIX_LEN_YEAR if year else PREFIX_LEN
     pad = " " * indent
@@ -245,7 +246,13 @@ def _long_one(
         avg = mem_text(job.avg_mem_kb) if job.avg_mem_kb is not None else "-"
         out.append(f"\n MEMORY USAGE:\n MAX MEM: {mem_text(job.max_mem_kb)};  AVG MEM: {avg}\n")
     out.append("\n SCHEDULING PARAMETERS:\n" + LOAD_TABLE)
+    if res_req_display == "none":  # BJOBS_RES_REQ_DISPLAY=none: no block
+        return "".join(out)
     out.append("\n RESOURCE REQUIREMENT DETAILS:\n")
+    if res_req_display == "full":  # the levels merged, then the result
+        for label, value in (("Job-level", job.res_req), ("App-level", job.app_res_req),
+                             ("Queue-level", job.queue_res_req)):
+            out.append(rec(f" {label}: {value or '-'}"))
     combined = job.combined_res_req if job.combined_res_req is not None else job.res_req
     if job.effective_res_req is not None:
         effective = job.effective_res_req
@@ -264,11 +271,13 @@ def long(
     year: bool = False,
     uf: bool = False,
     short_hostlist: bool = False,
+    res_req_display: str = "brief",
 ) -> str:
     """``bjobs -l`` (``uf=True``: ``bjobs -UF``). Each job starts with an empty
     line; jobs are separated by 78 dashes; the output ends with an empty line.
     ``Job Priority <N>`` shows when *max_user_priority_set* and the job has a
-    priority. ``short_hostlist`` mirrors ``LSB_SHORT_HOSTLIST=1``."""
+    priority. ``short_hostlist`` mirrors ``LSB_SHORT_HOSTLIST=1``;
+    ``res_req_display`` is BJOBS_RES_REQ_DISPLAY (none, brief, full)."""
     blocks = [
         _long_one(
             j,
@@ -277,6 +286,7 @@ def long(
             year=year,
             uf=uf,
             short_hostlist=short_hostlist,
+            res_req_display=res_req_display,
         )
         for j in jobs
     ]
