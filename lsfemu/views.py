@@ -137,6 +137,7 @@ class QueueView:
     administrators: list[str] = field(default_factory=list)
     run_limit: float | None = None  # minutes: RUNLIMIT's maximum
     run_limit_default: float | None = None  # minutes: RUNLIMIT's default, when it has one
+    res_req: str | None = None  # RES_REQ as configured ("RES_REQ:  ..." in bqueues -l)
     job_accept_interval_s: int | None = None  # "Interval for a host to accept two jobs is N seconds"
     policies: list[str] = field(default_factory=list)  # e.g. ["FAIRSHARE", "APS_PRIORITY"]
     slot_hold_s: int | None = None  # SLOT_RESERVE / RESOURCE_RESERVE: MAX_RESERVE_TIME x MBD_SLEEP_TIME

@@ -54,7 +54,7 @@ def queue_views(cl, names: list[str] | None = None) -> list[QueueView]:
             description=q.description, is_default=q.name in defaults, several_defaults=len(defaults) > 1,
             users=[u + "/" if u in cfg.user_groups else u for u in q.users],
             hosts=q.hosts, administrators=q.administrators, run_limit=q.run_limit,
-            run_limit_default=q.run_limit_default,
+            run_limit_default=q.run_limit_default, res_req=q.res_req,
             job_accept_interval_s=cfg.params.job_accept_interval * cfg.params.mbd_sleep_time,
             policies=policies,
             slot_hold_s=pol.cycles * cfg.params.mbd_sleep_time if pol is not None and pol.cycles else None,

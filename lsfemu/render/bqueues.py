@@ -85,6 +85,8 @@ def _long_one(q: QueueView, extra: str) -> str:
     out.append("HOSTS:  " + " ".join(q.hosts))
     if q.administrators:
         out.append("ADMINISTRATORS:  " + " ".join(q.administrators))
+    if q.res_req:  # OpenLava's prtQueuesLong: the queue's RES_REQ as configured
+        out.append("RES_REQ:  " + q.res_req.strip())
     if q.slot_hold_s:  # OpenLava's bqueues -l line for a reserving queue
         out.append(f"Maximum slot reservation time: {q.slot_hold_s} seconds")
     return "\n".join(out) + "\n"

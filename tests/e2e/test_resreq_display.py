@@ -81,6 +81,13 @@ def test_job_queue_and_application_merged(c):
         "span[hosts=1]")
 
 
+def test_bqueues_l_shows_the_queues_res_req(c):
+    out = c.run("bqueues -l big normal").out
+    big, normal = out.split("-" * 79)
+    assert "\nRES_REQ:  select[ncpus>=1] order[-mem] rusage[mem=200:duration=20] span[hosts=1]\n" in big
+    assert "RES_REQ" not in normal
+
+
 def test_res_req_display_none_and_full(c):
     c.run(["bsub", "-q", "big", "-app", "solver", "-R", "rusage[mem=50]", "sleep", "600"], user="user1")
     with open(c.path_of("lsf.conf"), "a") as f:
