@@ -273,7 +273,7 @@ def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_f
     early = [0]
     res = inp.reserve
     if res is not None:
-        res.apply(inp.hosts)  # the reservations kept from the last pass hold their slots
+        res.apply(inp)  # the reservations kept from the last pass hold their slots
 
     def consider(job: PendingJob) -> bool:
         """Try to start the job (True: it started)."""

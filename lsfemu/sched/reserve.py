@@ -72,6 +72,7 @@ class Hold:
     amounts: dict[str, dict[str, float]] = field(default_factory=dict)  # RESOURCE_RESERVE: per host
     held: dict[str, int] = field(default_factory=dict)  # of those, counted as used in this pass
     predicted: float | None = None  # its predicted start (None: unknown)
+    user: str = ""  # the job's user: reserved slots count against its user's limits
 
     @property
     def slots(self) -> int:
@@ -97,6 +98,7 @@ class PassReserve:
         self.limit_of = limit_of
         self.cooldown = cooldown or set()
         self.backfilled: list[tuple[Any, list[str], list[Hold]]] = []  # job, hosts, the holds it used
+        self.inp = None  # the pass's dispatch.PassInput (apply): its queue and user counts hold reserved slots too
 
     def concerns(self, job) -> bool:
         """Does *job* need the reservation path (its queue reserves or backfills, or it holds slots)?"""
@@ -139,12 +141,13 @@ class PassReserve:
                     break
         return None
 
-    def apply(self, hosts: dict) -> None:
-        """At the pass's start: each kept reservation holds what is still free
-        of what it reserved (a backfilled job may sit on a reserved slot) and
-        gets its predicted start from the running jobs' run limits."""
+    def apply(self, inp) -> None:
+        """At the pass's start (*inp*: its dispatch.PassInput): each kept
+        reservation holds what is still free of what it reserved (a
+        backfilled job may sit on a reserved slot)."""
+        self.inp = inp
         for hold in self.holds.values():
-            self._hold(hold, hosts, hold.hosts)
+            self._hold(hold, inp.hosts, hold.hosts)
 
     def release(self, job, hosts: dict) -> Hold | None:
         """The job's own reservation given back before it tries to start."""
@@ -173,7 +176,7 @@ class PassReserve:
         its size; *amounts(alloc)* gives what they would reserve per host
         (RESOURCE_RESERVE). An existing hold keeps its `since`."""
         old = self.holds.get(job.key)
-        hold = Hold(job.key, job.queue, old.since if old is not None else self.now, job.slots)
+        hold = Hold(job.key, job.queue, old.since if old is not None else self.now, job.slots, user=job.user)
         need = job.slots
         for name in usable:
             if need <= 0:
@@ -202,7 +205,8 @@ class PassReserve:
         predicted start is not computed (the run limits free slots, not memory,
         here): such a reservation lends nothing to backfill."""
         old = self.holds.get(job.key)
-        hold = Hold(job.key, job.queue, old.since if old is not None else self.now, job.slots, hosts={name: 1})
+        hold = Hold(job.key, job.queue, old.since if old is not None else self.now, job.slots, hosts={name: 1},
+                    user=job.user)
         avail = hosts[name].avail
         hold.amounts = {name: {res: max(0.0, min(amount, avail.get(res, 0.0))) for res, amount in wanted.items()}}
         self._hold(hold, hosts, hold.hosts)
@@ -252,10 +256,10 @@ class PassReserve:
                     if res in h.avail:
                         h.avail[res] -= amount * n / wanted[name]
                         h._view = None
+                self._count(hold, name, n)
         hold.held = held
 
-    @staticmethod
-    def _unhold(hold: Hold, hosts: dict) -> None:
+    def _unhold(self, hold: Hold, hosts: dict) -> None:
         for name, n in hold.held.items():
             h = hosts[name]
             h.used -= n
@@ -263,7 +267,22 @@ class PassReserve:
                 if res in h.avail:
                     h.avail[res] += amount * n / hold.hosts[name]
                     h._view = None
+            self._count(hold, name, -n)
         hold.held = {}
+
+    def _count(self, hold: Hold, host: str, n: int) -> None:
+        """Reserved slots count against the queue's and the user's slot limits
+        too (LSF: "job slots that are reserved by pending jobs also count
+        against all job slot limits"): *n* more (or fewer) of *hold*'s on *host*."""
+        inp = self.inp
+        if inp is None:
+            return
+        q = inp.queues.get(hold.queue)
+        if q is not None:
+            q.used += n
+            q.used_by_user[hold.user] = q.used_by_user.get(hold.user, 0) + n
+            q.used_on_host[host] = q.used_on_host.get(host, 0) + n
+        inp.user_used[hold.user] = inp.user_used.get(hold.user, 0) + n
 
 
 def has_rusage(req) -> bool:

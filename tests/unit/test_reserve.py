@@ -203,3 +203,18 @@ def test_resource_reserve_accumulates_what_is_left_for_a_sequential_job():
     inp.reserve = _reserve(policies, holds={hold.key: hold})
     res = D.schedule_pass(inp)
     assert [j.job_id for j, _ in res.started] == [1]
+
+
+def test_reserved_slots_count_against_the_queue_slot_limit():
+    # LSF: "job slots that are reserved by pending jobs also count against all job slot limits"
+    from lsfemu.sched.hostpick import Placement
+    hosts = {h: D.HostInfo(name=h, max_slots=4, used=u) for h, u in (("hA", 4), ("hB", 4), ("hC", 2), ("hD", 0))}
+    queues = {"normal": D.QueueInfo(name="normal", priority=30, order=0, hosts=list(hosts), qjob_limit=3)}
+    big, first, second = _job(1, slots=3), _job(2), _job(3)
+    big.place = Placement(hosts=("hC",))  # bsub -m hC: 2 free there, it reserves them
+    inp = D.PassInput([big, first, second], queues, hosts, {}, {})
+    inp.reserve = _reserve({"normal": RES})
+    res = D.schedule_pass(inp)
+    assert [(j.job_id, a) for j, a in res.started] == [(2, ["hD"])]  # 2 reserved + 1 = the queue's 3
+    assert res.reasons[(3, 0)] == ["The queue has reached its job slot limit"]
+    assert queues["normal"].used == 3 and inp.user_used == {"u1": 2, "u2": 1}
