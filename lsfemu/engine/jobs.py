@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from lsfemu.clock import parse_duration
 from lsfemu.engine import mail, prepost
-from lsfemu.events.lsbatch import TERM_REASONS
+from lsfemu.events.lsbatch import PREEMPTED_REASON, TERM_REASONS
 from lsfemu.jobstate import ON_HOST, PENDING, STARTED, SUSPENDED
 from lsfemu.sched import dispatch, simulate
 from lsfemu.sched.priority import default_priority, frozen_at_dispatch, pending_clock_after_run
@@ -385,8 +385,8 @@ class Transitions:
         if job.status == "PSUSP":
             job.status = "PEND"
             job.pend_reasons = "Waiting for scheduling after resumed by user"
-        elif job.status in SUSPENDED:
-            self.unpause(job, t)
+        elif job.status in SUSPENDED and job.susp_reason != PREEMPTED_REASON:
+            self.unpause(job, t)  # (a preempted job resumes when the scheduler gives its slots back)
         self.cl.log(job, "SIGNAL", actor, t, signal="CONT", **({"reason": why} if why is not None else {}))
         self.cl.mark_dirty()
 

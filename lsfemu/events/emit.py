@@ -13,7 +13,8 @@ FINISH    DONE: JOB_STATUS 64 then JOB_STATUS 192 (DONE + post-job done);
           (no post-job record: 192 is the only post-job value lsfemu writes)
 SIGNAL    JOB_SIGNAL (symbol ``KILL``, ``STOP``, ``CONT``, ``TERM``...; the
           requester's name and uid; the reason of bkill/bstop/bresume -C), then for STOP/CONT a JOB_STATUS with the
-          new state: PSUSP / USUSP, PEND / RUN
+          new state: PSUSP / USUSP, PEND / RUN (none for a preempted job, which
+          bresume leaves SSUSP)
 FORCE     JOB_FORCE (brun: the hosts named, the administrator), before the
           START of the same instant
 SWITCH    JOB_SWITCH
@@ -542,7 +543,7 @@ def records_for(
         elif sym == "CONT":
             if state in PENDING:
                 out.append(_status(job, time, lsbatch.JOB_STAT_PEND, reason=PEND_USER_RESUME))
-            elif state in ON_HOST:
+            elif state == "RUN":  # (a preempted job stays SSUSP: no state change to log)
                 out.append(_status(job, time, lsbatch.JOB_STAT_RUN))
         return out
 

@@ -162,3 +162,16 @@ def test_a_bad_preemption_value_is_reported_and_ignored(make):
     c.run("bsub -q high sleep 600", user="user2")
     c.advance("10s")
     assert _stat(c, 3, 4) == ["RUN", "PEND"]
+
+
+def test_bresume_leaves_a_preempted_job_to_the_scheduler(make):
+    c = make()
+    _fill(c)
+    c.run("bsub -q high sleep 600", user="user2")
+    c.advance("10s")
+    r = c.run("bresume 3")  # as the LSF administrator
+    assert r.out == "Job <3> is being resumed\n", r.text
+    assert _stat(c, 3, 4) == ["SSUSP", "RUN"]  # job 4 still holds its slot
+    assert _statuses(c, 3) == [(JOB_STAT_SSUSP, SUSP_MBD_PREEMPT)]  # no JOB_STATUS RUN for the bresume
+    c.advance("10m")
+    assert _stat(c, 3, 4) == ["RUN", "DONE"]
