@@ -53,6 +53,7 @@ class Params:
     max_job_array_size: int = 1000
     pg_susp_it: int = 180
     max_sbd_fail: int = 3
+    max_job_preempt: int | None = None  # MAX_JOB_PREEMPT: times a job may be preempted (None: no limit)
     hist_hours: float = 5.0
     cpu_time_factor: float = 0.7
     run_time_factor: float = 0.7

@@ -28,6 +28,7 @@ import re
 
 from lsfemu.events.lsbatch import PREEMPTED_REASON, SUSP_MBD_PREEMPT
 from lsfemu.sched import dispatch, preempt
+from lsfemu.store.jobs import preemption_counts
 
 #: a pending reason that counts hosts (``Job slot limit reached: 3 hosts``): a host-based one
 _HOST_REASON = re.compile(r": [0-9]+ hosts?$")
@@ -41,12 +42,16 @@ class Preemption:
         self.rules = preempt.Rules([])
         self.terminate: set[str] = set()  # queues with TERMINATE_WHEN=PREEMPT
         self.maybe = True  # some job may be preempted (checked on the first look)
+        self.max_times: int | None = None  # lsb.params MAX_JOB_PREEMPT
+        self.times: dict[tuple[int, int], int] | None = None  # ... and each job's preemptions (read when needed)
 
     def configure(self, cfg) -> None:
         self.rules = preempt.Rules((q.name, q.priority, q.extra.get("PREEMPTION")) for q in cfg.queues)
         self.terminate = {q.name for q in cfg.queues
                           if "PREEMPT" in q.extra.get("TERMINATE_WHEN", "").upper().split()}
         self.maybe = True
+        self.max_times = cfg.params.max_job_preempt
+        self.times = None
 
     @staticmethod
     def is_preempted(job) -> bool:
@@ -71,7 +76,8 @@ class Preemption:
         preempted: list[preempt.Victim] = []
         for job in itertools.chain(self.cl.passes.held, started):
             status = job.status
-            if status == "RUN" and job.queue in self.rules.preemptable and not job.exclusive:
+            if status == "RUN" and job.queue in self.rules.preemptable and not job.exclusive \
+                    and not self.preempted_enough(job):
                 victims[(job.id, job.array_index)] = self.victim(job, False)
             elif status == "SSUSP" and job.susp_reason == PREEMPTED_REASON:
                 v = preempted_v = self.victim(job, True)
@@ -87,6 +93,19 @@ class Preemption:
         if preempted:
             changed = self.resume_what_fits(inp, preempted, t) or changed
         return changed
+
+    def preempted_enough(self, job) -> bool:
+        """MAX_JOB_PREEMPT: has the job been preempted that many times already?"""
+        if self.max_times is None:
+            return False
+        if self.times is None:
+            self.times = preemption_counts(self.cl.session)
+        return self.times.get((job.id, job.array_index), 0) >= self.max_times
+
+    def count(self, job) -> None:
+        if self.times is not None:
+            key = (job.id, job.array_index)
+            self.times[key] = self.times.get(key, 0) + 1
 
     @staticmethod
     def victim(job, suspended: bool) -> preempt.Victim:
@@ -146,6 +165,7 @@ class Preemption:
                 job = self.cl.jobs[v.key]
                 if v.suspended:
                     continue  # preempted already: its slots pass to this job
+                self.count(job)
                 if job.queue in self.terminate:
                     self.cl.transitions.requeue(job, None)  # TERMINATE_WHEN=PREEMPT
                     del victims[v.key]

@@ -7,7 +7,7 @@ The engine calls these with plain values and gets ORM objects back."""
 
 from __future__ import annotations
 
-from sqlalchemy import bindparam, func, select, update
+from sqlalchemy import and_, bindparam, func, or_, select, update
 from sqlalchemy.orm import Session, aliased
 
 from lsfemu.jobstate import FINISHED, UNFINISHED
@@ -63,6 +63,18 @@ def history(session: Session, job_id: int, array_index: int) -> list[JobEvent]:
     return list(session.scalars(
         select(JobEvent).where(JobEvent.job_id == job_id, JobEvent.array_index == array_index)
         .order_by(JobEvent.id)))
+
+
+def preemption_counts(session: Session) -> dict[tuple[int, int], int]:
+    """How many times each job was preempted: its STATUS rows that suspended it
+    for preemption (SUSP_MBD_PREEMPT, 128) and the REQUEUE rows of no one
+    (TERMINATE_WHEN=PREEMPT's; brequeue's name their user)."""
+    rows = session.execute(
+        select(JobEvent.job_id, JobEvent.array_index, func.count())
+        .where(or_(and_(JobEvent.kind == "STATUS", JobEvent.data.like('%"reason": 128%')),
+                   and_(JobEvent.kind == "REQUEUE", JobEvent.actor.is_(None))))
+        .group_by(JobEvent.job_id, JobEvent.array_index))
+    return {(jid, idx): n for jid, idx, n in rows}
 
 
 def finished_runs_since(session: Session, horizon: float):

@@ -175,3 +175,18 @@ def test_bresume_leaves_a_preempted_job_to_the_scheduler(make):
     assert _statuses(c, 3) == [(JOB_STAT_SSUSP, SUSP_MBD_PREEMPT)]  # no JOB_STATUS RUN for the bresume
     c.advance("10m")
     assert _stat(c, 3, 4) == ["RUN", "DONE"]
+
+
+def test_max_job_preempt_protects_a_job_preempted_that_many_times(lsf_cluster_factory):
+    params = PARAMS.replace("End Parameters", "MAX_JOB_PREEMPT = 1\nEnd Parameters")
+    c = lsf_cluster_factory(files={"lsb.queues": queues(), "lsb.params": params})
+    _fill(c)
+    c.run("bsub -q high sleep 600", user="user2")  # job 4 preempts job 3 (the newest)
+    c.advance("10s")
+    assert _stat(c, 2, 3, 4) == ["RUN", "SSUSP", "RUN"]
+    c.advance("10m")
+    assert _stat(c, 3, 4) == ["RUN", "DONE"]
+    c.run("bsub -q high sleep 600", user="user2")  # job 5: job 3 had its one preemption, job 2 goes
+    c.advance("10s")
+    assert _stat(c, 2, 3, 5) == ["SSUSP", "RUN", "RUN"]
+    assert c.run("bjobs -noheader -o exec_host 5").out == "hostB\n"
