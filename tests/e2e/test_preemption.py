@@ -12,7 +12,7 @@ from lsfemu.events.lsbatch import JOB_STAT_RUN, JOB_STAT_SSUSP, SUSP_MBD_PREEMPT
 from lsfemu.events.log import read_events
 from lsfemu.events.records import JobRequeue, JobStatus
 
-pytestmark = pytest.mark.slow(12)
+pytestmark = pytest.mark.slow(25)  # ten clusters
 
 PARAMS = """Begin Parameters
 DEFAULT_QUEUE  = low
