@@ -42,6 +42,7 @@ class Passes:
         self.early: list[tuple[int, int]] = []  # jobs the last pass decided before its last start
         self.in_pass = False
         self.last_state: tuple | None = None  # the state the last pass ended with (None: unknown)
+        self.settled = False  # no pending job could start in that state (dispatch.PassResult.settled)
         self.slot_pools: dict = {}
         self.quiet_ok = False
         self.limits = None  # lsb.resources: sched.limits.Limits (None: no Limit section)
@@ -65,6 +66,7 @@ class Passes:
         """Forget every row and the last pass's state (reconfiguration, reload after a rollback)."""
         self.cache.clear()
         self.last_state = None
+        self.settled = False
 
     def row(self, job: Job) -> passrows.Row:
         """What the pass reads of *job* (its passrows.Row: kept between
@@ -242,8 +244,11 @@ class Passes:
     def quiet_input(self, dirty: set, t: float) -> dispatch.PassInput | None:
         """The input of a quiet pass, or None when a full pass is needed.
 
-        A pass where every host is full starts nothing, and a job's reasons
-        then depend only on the job and the state of hosts, queues and users.
+        A pass where every host is full (or where no pending job's shape fits
+        what the hosts have left: the last pass `settled`) starts none of the
+        jobs it saw, and a job's reasons then depend only on the job and the
+        state of hosts, queues and users. (A changed job may still start in a
+        settled state: scheduling_pass then drops the quiet outcome for a full pass.)
         If that state is the one the last pass ended with, the reasons that
         pass gave (after its last start) still hold: only the jobs changed
         since (*dirty*, from the ORM events), the jobs it decided before its
@@ -285,7 +290,7 @@ class Passes:
         reqs.finish(hosts, self.held)
         inp = dispatch.PassInput([], queues, hosts, {}, user_used, array_started)
         limitpass.count(self.cl, self.limits, inp, self.held)
-        if not dispatch.all_full(hosts) or self.state_key(inp) != last:
+        if not (self.settled or dispatch.all_full(hosts)) or self.state_key(inp) != last:
             return None
         look = {}
         for job in touched:
@@ -447,19 +452,18 @@ class Passes:
         try:
             dirty = self.cache.take_dirty()
             inp = self.quiet_input(dirty, t)
+            quiet = inp is not None
             if inp is None:
-                inp = self.pass_input(t)
-                # (here, not in pass_input: it renews and expires the kept
-                # reservations, which lsfemu explain's pass_input must not)
-                inp.reserve = self.reserve.pass_reserve(inp.jobs, self.held, t)
-            live = self.cl.fairshare(t)
-            self.in_pass = True
-            try:
-                result = dispatch.schedule_pass(inp, unit_of=self.cl.aps_unit,
-                                                order_for=lambda unit, jobs: self.order_for(unit, jobs, t, live),
-                                                yields_all=self.yields_all)
-            finally:
-                self.in_pass = False
+                inp = self.full_input(t)
+            result = self.run_pass(inp, t)
+            if quiet and result.started:
+                # A quiet pass does not rank what it looks at: fine while nothing can
+                # start (every host full), not when hosts had room a changed job may
+                # take (a settled state). Its outcome is dropped (nothing applied
+                # yet) and a full pass, in order, decides.
+                quiet = False
+                inp = self.full_input(t)
+                result = self.run_pass(inp, t)
             start = self.cl._start  # (through the cluster: the pass-equivalence test watches the starts there)
             for pj, hosts in result.started:
                 self.cl.requirements.started(pj)
@@ -469,6 +473,8 @@ class Passes:
             # what the next pass may keep (see quiet_input; after a preemption: nothing)
             self.last_state = None if preempted else self.state_key(inp)
             self.early = list(itertools.islice(result.reasons, result.early))
+            if not quiet:
+                self.settled = result.settled
         finally:
             if collecting:
                 gc.enable()
@@ -482,6 +488,25 @@ class Passes:
                 self.cl.mark_dirty()  # a start may meet a dependency (started(), numrun()): look again next pass
             elif any(self.cl.jobs[k].status == "PEND" for k in started):
                 self.cl.mark_dirty()  # a pre-execution command failed at once (bsub -E, virtual): try again
+
+    def full_input(self, t: float) -> dispatch.PassInput:
+        """A full pass's input: pass_input, and the slot reservations kept
+        from the last pass, renewed and expired (here, not in pass_input,
+        which lsfemu explain uses too: it must not change them)."""
+        inp = self.pass_input(t)
+        inp.reserve = self.reserve.pass_reserve(inp.jobs, self.held, t)
+        return inp
+
+    def run_pass(self, inp: dispatch.PassInput, t: float) -> dispatch.PassResult:
+        """The pure pass over *inp* with each unit's Order at instant *t* (fairshare states made anew)."""
+        live = self.cl.fairshare(t)
+        self.in_pass = True
+        try:
+            return dispatch.schedule_pass(inp, unit_of=self.cl.aps_unit,
+                                          order_for=lambda unit, jobs: self.order_for(unit, jobs, t, live),
+                                          yields_all=self.yields_all)
+        finally:
+            self.in_pass = False
 
     def yields_all(self, unit: str) -> bool:
         """Does the unit's Order give out every job (see dispatch.schedule_pass)?"""

@@ -4,8 +4,8 @@ compiled requirement, the hosts' resources and what the running jobs hold.
 `Requirements` is the cluster's component for it:
 
 * `of(job)` is the job's compiled `sched.placement.Req` (its bsub -R merged
-  with its queue's and application profile's RES_REQ), one per distinct
-  requirement and queue, or None when the job asks for nothing the hosts
+  with its queue's and application profile's RES_REQ by sched/resmerge.py),
+  one per distinct requirement (and queue and profile when they have one), or None when the job asks for nothing the hosts
   could refuse (no requirement, and a cluster whose hosts are all of the
   submission type: LSF's default `select[type == local]` then holds on every
   host, and the pass's slot-only path serves it);
@@ -20,6 +20,8 @@ first alternative whose selection its hosts satisfy.
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 from lsfemu.engine import hostload
 from lsfemu.sched import hostres, placement, resreq
@@ -38,6 +40,8 @@ class Requirements:
         self.uniform = True
         self.per_slot = False
         self.units: dict[str, str] = {}
+        self.queue_reqs: set[str] = set()  # queues with a RES_REQ (merged into their jobs' -R)
+        self.app_reqs: set[str] = set()  # application profiles with one
         self.running: dict[str, int] = {}  # host -> slots of RUN jobs, counted by hold() for the load
         self._totals: dict[str, dict[str, float]] = {}
 
@@ -49,6 +53,8 @@ class Requirements:
         master = self.hosts.get(cfg.master_host) or next(iter(self.hosts.values()), None)
         self.local_type = master.type if master is not None else "X86_64"
         self.uniform = len({h.type for h in self.hosts.values()}) <= 1
+        self.queue_reqs = {q.name for q in cfg.queues if q.res_req}
+        self.app_reqs = {a.name for a in cfg.applications.values() if a.res_req}
         self.memo.clear()
         self._totals.clear()
 
@@ -68,35 +74,60 @@ class Requirements:
         h = self.hosts.get(host or "")
         return h.type if h is not None else self.local_type
 
-    def text_of(self, job) -> str | None:
-        """The job's effective requirement text (its -R; the queue's and
-        application's RES_REQ merged in by sched.select's rules when set)."""
+    @staticmethod
+    def _fields(job) -> tuple[str | None, str | None, str]:
+        """The job's -R, application profile and queue (the loaded values,
+        without the ORM's attribute machinery: the pass reads every job)."""
         d = job.__dict__
-        return d["res_req"] if "res_req" in d else job.res_req
+        return (d["res_req"] if "res_req" in d else job.res_req,
+                d["app_profile"] if "app_profile" in d else job.app_profile,
+                d["queue"] if "queue" in d else job.queue)
+
+    def text_of(self, job) -> str | None:
+        """The job's requirement as placement reads it: its -R, or LSF's
+        Combined string when its queue or application has a RES_REQ."""
+        text, app, queue = self._fields(job)
+        if queue in self.queue_reqs or (app and app in self.app_reqs):
+            return self.cl.effective_req(text, app, queue)[1]
+        return text
 
     def of(self, job) -> placement.Req | None:
         """The job's compiled requirement, or None (see the module docstring)."""
-        text = self.text_of(job)
+        text, app, queue = self._fields(job)
         local = self.type_of(job.from_host)
-        if not text and (self.uniform and local == self.local_type):
+        levels = queue in self.queue_reqs or (app and app in self.app_reqs)
+        if not text and not levels and self.uniform and local == self.local_type:
             return None
-        key = (text, local)
+        key = (text, app, queue, local) if levels else (text, local)
         try:
             return self.memo[key]
         except KeyError:
             pass
-        req = self.memo[key] = self.compile(text, local)
+        req = self.memo[key] = self.compile(key, text, app if levels else None, queue if levels else None, local)
         return req
 
-    def compile(self, text: str | None, local: str) -> placement.Req | None:
-        """*text* compiled for the pass (None when it cannot be: a requirement
-        taken before a reconfiguration that no longer parses places nowhere)."""
-        try:
-            parsed = resreq.parse(text, self.units)
-        except resreq.ResReqError:
-            parsed = resreq.parse(None)
+    def compile(self, key: tuple, text: str | None, app: str | None, queue: str | None,
+                local: str) -> placement.Req:
+        """A requirement compiled for the pass: the job's -R merged with its
+        application's and queue's RES_REQ (sched/resmerge.py, through the
+        cluster's cache) when they have one. A string that no longer parses
+        (taken under another configuration's units) is no requirement."""
+        if app or queue:
+            parsed = self.cl.effective_req(text, app, queue)[0]
+            cfg = self.cl.config
+            given = [text, cfg.applications[app].res_req if app in cfg.applications else None,
+                     q.res_req if (q := cfg.queue(queue)) is not None else None]
+            if not any("order[" in (g or "") for g in given):
+                # the merge writes LSF's default order[r15s:pg] into the Combined
+                # string; placement orders hosts only by an order someone gave
+                parsed = _without_order(parsed)
+        else:
+            try:
+                parsed = resreq.parse(text, self.units)
+            except resreq.ResReqError:
+                parsed = resreq.parse(None)
         return placement.compile_req(
-            f"{text or ''}\0{local}", parsed,
+            "\0".join(str(k) for k in key), parsed,
             lambda s: selection.compile_select(s, local, units=self.units),
             selection.compile_order, self.per_slot)
 
@@ -173,3 +204,11 @@ class Requirements:
                 if k in load and load[k] < h.avail.get(k, 0.0):
                     h.avail[k] = load[k]
             h._view = None
+
+
+def _without_order(req):
+    """*req* (a sched.resreq.ResReq) with no order[] in any of its terms."""
+    return dataclasses.replace(req, alternatives=tuple(
+        dataclasses.replace(alt, terms=tuple(dataclasses.replace(t, simple=dataclasses.replace(t.simple, order=None))
+                                             for t in alt.terms))
+        for alt in req.alternatives))

@@ -178,6 +178,9 @@ class PassResult:
     # last start (under a state that no longer holds); the others hold for
     # the state the pass ends with.
     early: int = 0
+    # No pending job could start in the state the pass ends with (every host
+    # full, or every shape of job refused: see schedule_pass's stuck())
+    settled: bool = False
 
 
 def fcfs_key(j: PendingJob) -> tuple:
@@ -274,6 +277,26 @@ def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_f
     res = inp.reserve
     if res is not None:
         res.apply(inp)  # the reservations kept from the last pass hold their slots
+    shapes: list = []  # [the shapes of the jobs that may start], made when first needed
+
+    def stuck() -> bool:
+        """Every shape a job may start with -- (queue, slots, requirement) --
+        has been refused by the hosts since the last start, so no job can
+        start: hosts may have free slots but not what the jobs ask (memory,
+        span, select). Never for a pass with -m or host-limited jobs (their
+        answer is not kept per shape)."""
+        if not shapes:
+            s: set | None = set()
+            for j in inp.jobs:
+                if j.blocked is not None:
+                    continue
+                if j.place is not None or (j.limits is not None and j.limits.by_host):
+                    s = None
+                    break
+                s.add((j.queue, j.slots, j.req.key if j.req is not None else None))
+            shapes.append(s)
+        s = shapes[0]
+        return s is not None and len(no_room) >= len(s) and all(k in no_room for k in s)
 
     def consider(job: PendingJob) -> bool:
         """Try to start the job (True: it started)."""
@@ -343,15 +366,22 @@ def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_f
             if full and hasattr(o, "rest"):
                 refuse(o.rest(), order)
                 continue
+            seen = len(no_room)
             for job in o:
                 if consider(job):
                     order.started(job)
+                    seen = 0
                     if hasattr(o, "rest") and res is None and all_full(inp.hosts):
+                        full = True
+                        break
+                elif len(no_room) > seen:  # a new shape refused: maybe none can start any more
+                    seen = len(no_room)
+                    if hasattr(o, "rest") and res is None and stuck():
                         full = True
                         break
             if full and hasattr(o, "rest"):
                 refuse(o.rest(), order)
-    return PassResult(started, reasons, early[0])
+    return PassResult(started, reasons, early[0], res is None and (full or all_full(inp.hosts) or stuck()))
 
 
 def all_full(hosts: dict[str, HostInfo]) -> bool:

@@ -105,3 +105,43 @@ def test_select_reads_the_hosts_virtual_load(c):
     assert _exec(c, busy) == "hostA:hostA:hostA"
     assert _exec(c, idle) == "hostB"
     assert _exec(c, anywhere) == "hostA"
+
+
+def test_what_if_places_a_real_logs_jobs_by_their_requirements(lsf_cluster_factory, tmp_path):
+    """A log written on 32 GB hosts, replayed on the 16 GB hosts of the
+    default configuration: two 12000 MB jobs no longer share a host, so half
+    of them wait for the others to end."""
+    import json
+
+    big = lsf_cluster_factory()
+    text = big.path_of("lsf.cluster.cluster1").read_text().replace(" 16G ", " 32G ")
+    big.write("lsf.cluster.cluster1", text)
+    for _ in range(6):
+        _submit(big, "-R 'rusage[mem=12000]' sleep 600")
+    big.advance("30m")
+    done = big.run("bjobs -a -noheader -o 'exec_host start_time' -u all").out.splitlines()
+    assert len(done) == 6 and len({ln.split()[1:] and " ".join(ln.split()[1:]) for ln in done}) == 1  # all at once
+    out = tmp_path / "r.json"
+    small = lsf_cluster_factory()  # the default configuration: 16 GB hosts
+    r = small.run(["lsfemu", "replay", str(big.home / "logdir" / "lsb.events"), "--what-if", str(small.envdir),
+                   "--json", str(out)])
+    assert r.rc == 0, r.text
+    rep = json.loads(out.read_text())
+    assert rep["jobs"] == 6 and rep["unstarted"] == 0
+    row = rep["per_user"][0]
+    assert row["mean_wait_log"] < 20 and row["mean_wait_whatif"] == pytest.approx(row["mean_wait_log"] + 300, abs=20)
+
+
+def test_the_queues_res_req_is_merged_into_placement(lsf_cluster_factory):
+    queues = ("Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 30\nEnd Queue\n\n"
+              "Begin Queue\nQUEUE_NAME = pinned\nPRIORITY = 40\nRES_REQ = select[cs] rusage[mem=10000]\nEnd Queue\n")
+    c = lsf_cluster_factory(files={"lsb.queues": queues})
+    plain = _submit(c, "-q pinned sleep 1000")  # hostA has no cs: hostB
+    own = _submit(c, "-q pinned -R 'select[hname!=hostB]' sleep 1000")  # its select ANDed with the queue's: hostC
+    third = _submit(c, "-q pinned sleep 1000")  # 10000 MB more fit on neither hostB nor hostC
+    c.advance("20s")
+    assert (_exec(c, plain), _exec(c, own)) == ("hostB", "hostC")
+    reasons = _reasons(c, third)
+    assert "Job's resource requirements not satisfied: 1 host" in reasons
+    assert "Job's requirements for reserving resource (mem) not satisfied: 2 hosts" in reasons
+    assert "Resource requirement: select[cs] order[r15s:pg] rusage[mem=10000.00]" in c.run(f"lsfemu explain pending {third}").out

@@ -54,7 +54,8 @@ _ids = iter(range(1, 10**6))
 
 
 def _job(status, hosts, res_req=None, start=1000.0):
-    return SimpleNamespace(id=next(_ids), array_index=0, from_host="hostA", status=status, exec_hosts=hosts,
+    return SimpleNamespace(id=next(_ids), array_index=0, from_host="hostA", queue="normal", app_profile=None,
+                           status=status, exec_hosts=hosts,
                            res_req=res_req, start_time=start)
 
 
