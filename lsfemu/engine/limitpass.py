@@ -53,9 +53,12 @@ def resolve(cfg, kind: str, consumer) -> L.Match:
 
 
 def demand_of(cl, limits: L.Limits, job) -> L.Demand | None:
-    """What *job* asks of the limits (its rusage amounts as the cluster reads them)."""
+    """What *job* asks of the limits (its rusage amounts as the cluster reads
+    them, its queue's and application's RES_REQ included)."""
     n = job.num_processors
-    return limits.demand(job.user, job.queue, job.project, job.app_profile, n, cl.rusage(job.res_req, n))
+    # (the requirement placement reads: -R with the queue's and application's RES_REQ merged in)
+    return limits.demand(job.user, job.queue, job.project, job.app_profile, n,
+                         cl.rusage(cl.requirements.text_of(job), n))
 
 
 def count(cl, limits: L.Limits | None, inp, held) -> None:

@@ -212,3 +212,17 @@ def test_blimits_w_shows_long_names_whole(lsf_cluster_factory):
     assert wide[3].split() == ["a_rather_long_limit_name", "-", "-", "-", "-", "fluent", "1/5", "-", "-", "-", "-"]
     assert c.run("blimits -A short").out == "No resource usage found.\n"
 
+
+
+def test_mem_limit_counts_the_queues_res_req(lsf_cluster_factory):
+    """A queue's RES_REQ rusage is part of its jobs' requirement (merged with
+    -R, as placement reads it): it counts against a MEM limit like -R's."""
+    queues = ("Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 30\nEnd Queue\n\n"
+              "Begin Queue\nQUEUE_NAME = memq\nPRIORITY = 30\nRES_REQ = rusage[mem=3]\nEnd Queue\n")
+    c = lsf_cluster_factory(files={"lsb.queues": queues,
+                                   "lsb.resources": L("Begin Limit", "NAME = m4", "MEM = 4", "End Limit")})
+    assert c.run("bsub -q memq sleep 600", user="user1").rc == 0
+    assert c.run("bsub -q memq sleep 600", user="user1").rc == 0
+    c.advance("30s")
+    assert stats(c, 1, 2) == ["RUN", "PEND"]
+    assert reasons(c, 2) == [" Resource (mem) limit defined cluster-wide has been reached;"]
