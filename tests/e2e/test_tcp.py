@@ -21,7 +21,6 @@ from lsfemu.daemon.tcp import TcpGate
 
 pytestmark = pytest.mark.slow(38)  # seconds, quiet machine: scheduled early (tests/conftest.py)
 
-HOST_ROW = "hostC     !        !        1       -    -    -    ()\n"
 
 
 def free_port() -> int:
@@ -39,8 +38,8 @@ def make_shared(factory, masters: str = "127.0.0.1", clients: tuple[str, ...] = 
     conf.write_text(conf.read_text().replace('LSF_MASTER_LIST="hostA"', f'LSF_MASTER_LIST="{masters}"')
                     + f"LSB_MBD_PORT={c.port}\nLSB_API_CONNTIMEOUT=2\n")
     hosts = c.path_of("lsf.cluster.cluster1")
-    rows = "".join(f"{h:<15} !        !        0       -    -    -    ()\n" for h in clients)
-    hosts.write_text(hosts.read_text().replace(HOST_ROW, HOST_ROW + rows))
+    rows = "".join(f"{h:<15} !        !        0       -      -       -       -       ()\n" for h in clients)
+    hosts.write_text(hosts.read_text().replace("End Host", rows + "End Host", 1))
     r = c.run("lsfemu daemon start")
     assert r.rc == 0, r.text
     c.remote_env = {"LSFEMU_HOME": str(c.root / "elsewhere"), "LSFEMU_AUTOSTART": "0"}
@@ -262,7 +261,7 @@ def test_two_candidates_share_a_machine_with_lsfemu_mbd_address(lsf_cluster_fact
     conf.write_text(conf.read_text().replace('LSF_MASTER_LIST="hostA"', 'LSF_MASTER_LIST="127.0.0.3 127.0.0.2 127.0.0.1"')
                     + f"LSB_MBD_PORT={port}\n")
     hosts = c.path_of("lsf.cluster.cluster1")
-    hosts.write_text(hosts.read_text().replace(HOST_ROW, HOST_ROW + "127.0.0.1       !        !        0       -    -    -    ()\n"))
+    hosts.write_text(hosts.read_text().replace("End Host", "127.0.0.1       !        !        0       -      -       -       -       ()\nEnd Host", 1))
     assert c.run("lsfemu daemon start", env={"LSFEMU_MBD_ADDRESS": "127.0.0.1"}).rc == 0
     assert "listening on 127.0.0.1 port" in (c.home / "daemon.log").read_text()
     standby = FakeCandidate(protocol.read_key(protocol.key_path(str(c.envdir))), "127.0.0.2", port, None)

@@ -22,7 +22,6 @@ from lsfemu.client import _connect, socket_path
 from lsfemu.testing_pg import free_port
 
 CANDIDATES = ("127.0.0.1", "127.0.0.2")
-HOST_ROW = "hostC     !        !        1       -    -    -    ()\n"
 
 
 class TcpSharedCluster:
@@ -35,8 +34,8 @@ class TcpSharedCluster:
         text = re.sub(r"^LSF_MASTER_LIST=.*$", f'LSF_MASTER_LIST="{" ".join(CANDIDATES)}"', conf.read_text(), flags=re.M)
         conf.write_text(text + f"LSB_SHAREDIR={root / 'share'}\nLSB_MBD_PORT={self.port}\nLSB_API_CONNTIMEOUT=2\n")
         hosts = self.envdir / "lsf.cluster.cluster1"
-        rows = "".join(f"{h:<15} !        !        0       -    -    -    ()\n" for h in CANDIDATES)
-        hosts.write_text(hosts.read_text().replace(HOST_ROW, HOST_ROW + rows))
+        rows = "".join(f"{h:<15} !        !        0       -      -       -       -       ()\n" for h in CANDIDATES)
+        hosts.write_text(hosts.read_text().replace("End Host", rows + "End Host", 1))
         self.env = {k: v for k, v in os.environ.items() if not k.startswith(("LSF", "LSB_"))}
         self.env.update({"LSF_ENVDIR": str(self.envdir), "LSFEMU_DB": db_url, "LSFEMU_AUTOSTART": "0",
                          "TZ": "UTC", "LSFEMU_CLOCK_START": "1767603600"})

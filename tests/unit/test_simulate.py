@@ -23,7 +23,10 @@ def test_plan_env_overrides_and_cpu_default():
 
 def test_end_of_run_and_runlimit():
     assert S.end_of_run(600, None, 0, 100) == (700, False)
-    assert S.end_of_run(600, 5, 0, 100) == (400, True)  # 5 min limit
+    assert S.end_of_run(600, 5, 0, 100) == (400, "RUNLIMIT")  # 5 min limit
+    # bsub -c: 60 s of CPU of a job that uses 2 CPUs (1200 s over 600 s) end it 30 s in
+    assert S.end_of_run(600, None, 0, 100, cputime=1200, cpu_limit_s=60) == (130, "CPULIMIT")
+    assert S.end_of_run(600, 1, 0, 100, cputime=1200, cpu_limit_s=60) == (130, "CPULIMIT")  # before the run limit
     assert S.end_of_run(600, None, 200, 1000) == (1400, False)  # resumed after 200 s of work
 
 
