@@ -39,7 +39,10 @@ sys.path.insert(0, str(ROOT))
 START = 1767603600.0
 
 
-def config_files() -> dict[str, str]:
+def config_files(maxmem: str | None = None) -> dict[str, str]:
+    """The benchmark's cluster. *maxmem* (e.g. "1000G"): every host's memory
+    (lsfemu's maxmem column); None: this machine's, as for an lsf.cluster
+    that leaves the column out."""
     groups = []
     top_members = []
     for g in range(10):
@@ -66,8 +69,8 @@ def config_files() -> dict[str, str]:
               "JOB_PRIORITY_OVER_TIME = 1/10\nEnd Parameters\n")
     hosts = "Begin Host\nHOST_NAME MXJ JL/U\n" + "".join(f"host{i} 10 ()\n" for i in range(10)) + "End Host\n"
     cluster = ("Begin ClusterAdmins\nAdministrators = lsfadmin\nEnd ClusterAdmins\n\nBegin Host\n"
-               "HOSTNAME model type server r1m mem swp RESOURCES\n"
-               + "".join(f"host{i} ! ! 1 - - - ()\n" for i in range(10)) + "End Host\n")
+               "HOSTNAME model type server r1m mem swp maxmem RESOURCES\n"
+               + "".join(f"host{i} ! ! 1 - - - {maxmem or '-'} ()\n" for i in range(10)) + "End Host\n")
     lsb = "lsbatch/cluster1/configdir"
     return {f"{lsb}/lsb.users": users, f"{lsb}/lsb.queues": queues, f"{lsb}/lsb.params": params,
             f"{lsb}/lsb.hosts": hosts, "lsf.cluster.cluster1": cluster}
@@ -116,13 +119,13 @@ def _timed(f):
     return time.perf_counter() - w0, time.process_time() - c0
 
 
-def measure(n: int, root: Path) -> dict:
+def measure(n: int, root: Path, maxmem: str | None = None) -> dict:
     from lsfemu.config.sample import write_cluster
     from lsfemu.engine.cluster import Cluster
     from lsfemu.engine.jobs import SubmitSpec
 
     envdir = Path(write_cluster(str(root / f"conf{n}"), force=True))
-    for rel, text in config_files().items():
+    for rel, text in config_files(maxmem).items():
         (envdir / rel).write_text(text)
     home = root / f"home{n}"
     os.environ["LSFEMU_CLOCK_START"] = str(int(START))
@@ -176,7 +179,7 @@ def measure(n: int, root: Path) -> dict:
             "warm_ratio": warm / floor, "warm_ratio_cpu": warm_cpu / floor_cpu}
 
 
-def run(sizes=(10_000, 100_000)) -> list[dict]:
+def run(sizes=(10_000, 100_000), maxmem: str | None = None) -> list[dict]:
     """Measure each size (in a fresh cluster): one dict of figures per size
     (what tests/bench/all.py, the project's benchmark command, calls)."""
     import gc
@@ -185,7 +188,7 @@ def run(sizes=(10_000, 100_000)) -> list[dict]:
     results = []
     try:
         for n in sizes:
-            results.append(measure(n, root))
+            results.append(measure(n, root, maxmem))
             gc.collect()  # the last size's cluster, before the next one is filled
             print(f"sched: {n} pending done", file=sys.stderr)
     finally:
@@ -230,11 +233,14 @@ def main() -> int:
     ap.add_argument("--sizes", default="10000,100000")
     ap.add_argument("--big", action="store_true", help="add 1000000 pending jobs (minutes, gigabytes)")
     ap.add_argument("--json", default=str(ROOT / "bench-sched.json"))
+    ap.add_argument("--maxmem", default=None, metavar="SIZE",
+                    help="every host's memory (e.g. 1000G: requirements evaluated, memory never short); "
+                         "default: this machine's")
     args = ap.parse_args()
     sizes = [int(x) for x in args.sizes.split(",") if x]
     if args.big and 1_000_000 not in sizes:
         sizes.append(1_000_000)
-    figures = summary(run(sizes))
+    figures = summary(run(sizes, args.maxmem))
     print(table(figures))
     Path(args.json).write_text(json.dumps(figures, indent=1) + "\n")
     return 0
