@@ -33,7 +33,13 @@ FACTORS = (
 _P_FLOAT = {k: k.lower() for k in FACTORS}
 _P_BOOL = {"ENABLE_HIST_RUN_TIME": "enable_hist_run_time", "RUN_TIME_DECAY": "run_time_decay"}
 _P_HANDLED = set(_P_INT) | set(_P_FLOAT) | set(_P_BOOL) | {"DEFAULT_QUEUE", "JOB_PRIORITY_OVER_TIME", "DEFAULT_PROJECT"}
-# Real lsb.params keys that lsfemu accepts and keeps verbatim in Params.extra for later features.
+# Real lsb.params keys that lsfemu keeps verbatim in Params.extra. Those in
+# PARAMS_ACTING are read where they act; the others are LSF's but not built:
+# a warning names them (never silently ignored).
+PARAMS_ACTING = frozenset({
+    "FAIRSHARE_ADJUSTMENT_PLUGIN", "JOB_DEP_LAST_SUB", "LOCAL_MAX_PREEXEC_RETRY", "RESOURCE_RESERVE_PER_SLOT",
+    "RESOURCE_RESERVE_PER_TASK",
+})
 PARAMS_EXTRA_KEYS = frozenset({
     "ABS_RUNLIMIT", "ACCT_ARCHIVE_AGE", "ACCT_ARCHIVE_SIZE", "ACCT_ARCHIVE_TIME", "CHUNK_JOB_DURATION",
     "CONDENSE_PENDING_REASONS", "DEFAULT_APPLICATION", "DEFAULT_HOST_SPEC", "DEFAULT_JOBGROUP",
@@ -96,6 +102,8 @@ def parse_params(text: str, rep: Reporter) -> Params:
                 p.job_priority_over_time = (int(m.group(1)), int(m.group(2)))
         elif key in PARAMS_EXTRA_KEYS:
             p.extra[key] = value
+            if key not in PARAMS_ACTING:
+                rep.warn(line, f"parameter {key} is not supported by lsfemu; ignored")
         else:
             rep.warn(line, f"Unknown parameter {key}; ignored")
     if p.job_priority_over_time is not None and p.max_user_priority is None:

@@ -151,8 +151,10 @@ class ResReq:
 
 
 def per_slot_from_params(extra: dict[str, str] | None) -> bool:
-    """RESOURCE_RESERVE_PER_SLOT from lsb.params (Params.extra): Y/N, default N."""
-    value = (extra or {}).get("RESOURCE_RESERVE_PER_SLOT", "N")
+    """RESOURCE_RESERVE_PER_SLOT from lsb.params (Params.extra): Y/N, default N;
+    LSF 10.1's name for it, RESOURCE_RESERVE_PER_TASK, when that is set."""
+    extra = extra or {}
+    value = extra.get("RESOURCE_RESERVE_PER_TASK", extra.get("RESOURCE_RESERVE_PER_SLOT", "N"))
     return value.strip().upper() in ("Y", "YES")
 
 

@@ -311,3 +311,22 @@ def test_find_files_without_lsf_conf(tmp_path, make_env):
     found = parser.find_files(env)
     assert [(os.path.basename(i.file), i.line, i.message) for i in found["issues"]] == [("lsf.conf", 0, "file not found")]
     assert found["cluster_name"] == "mycluster" and found["confdir"] == env
+
+
+def test_lsb_params_keys_lsfemu_has_not_built_are_named_not_silently_kept(tmp_path):
+    """A real LSF parameter lsfemu keeps but does not act on gets a warning
+    with its line; those that act (RESOURCE_RESERVE_PER_TASK, LSF 10.1's name
+    of RESOURCE_RESERVE_PER_SLOT, among them) do not."""
+    from lsfemu.config import parser
+    from lsfemu.config.sample import write_cluster
+    from lsfemu.sched.resreq import per_slot_from_params
+
+    write_cluster(str(tmp_path), force=True)
+    params = tmp_path / "lsbatch/cluster1/configdir/lsb.params"
+    params.write_text(params.read_text().replace(
+        "End Parameters", "PREEMPT_FOR = LEAST_RUN_TIME\nRESOURCE_RESERVE_PER_TASK = Y\nEnd Parameters"))
+    cfg = parser.load(str(tmp_path))
+    texts = [(w.file.endswith("lsb.params"), w.message) for w in cfg.warnings]
+    assert (True, "parameter PREEMPT_FOR is not supported by lsfemu; ignored") in texts
+    assert not any("RESOURCE_RESERVE_PER_TASK" in m for _, m in texts)
+    assert per_slot_from_params(cfg.params.extra) is True
