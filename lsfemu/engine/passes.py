@@ -90,10 +90,12 @@ class Passes:
         """The hosts and queues of a pass, before the started jobs' slots are counted."""
         cfg = self.cl.config
         hosts = {}
+        res = self.cl.requirements.hosts  # (the hosts' ncpus, as lsf.cluster and LIM give them)
         for name in cfg.host_names:
             mxj = cfg.host_mxj(name)
+            r = res.get(name)
             hosts[name] = dispatch.HostInfo(name=name, max_slots=mxj, open=self.cl.host_open(name),
-                                            ncpus=mxj if mxj else (os.cpu_count() or 1),
+                                            ncpus=r.ncpus if r is not None else (mxj or os.cpu_count() or 1),
                                             failed=self.cl.host_failed(name))
         self.cl.requirements.frame(hosts)
         queues = {}

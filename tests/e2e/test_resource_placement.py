@@ -145,3 +145,15 @@ def test_the_queues_res_req_is_merged_into_placement(lsf_cluster_factory):
     assert "Job's resource requirements not satisfied: 1 host" in reasons
     assert "Job's requirements for reserving resource (mem) not satisfied: 2 hosts" in reasons
     assert "Resource requirement: select[cs] order[r15s:pg] rusage[mem=10000.00]" in c.run(f"lsfemu explain pending {third}").out
+
+
+def test_queue_per_cpu_limit_counts_the_hosts_ncpus(lsf_cluster_factory):
+    """PJOB_LIMIT (JL/P) is per CPU of the host: lsf.cluster's ncpus (4), not
+    its job slots (MXJ 8)."""
+    queues = "Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 30\nPJOB_LIMIT = 1\nEnd Queue\n"
+    hosts = "Begin Host\nHOST_NAME MXJ\nhostA 8\nhostB 0\nhostC 0\nEnd Host\n"
+    c = lsf_cluster_factory(files={"lsb.queues": queues, "lsb.hosts": hosts})
+    jobs = [_submit(c, "sleep 1000") for _ in range(6)]
+    c.advance("20s")
+    assert [_exec(c, j) for j in jobs[:4]] == ["hostA"] * 4
+    assert "Queue's per-CPU job slot limit reached: 1 host" in _reasons(c, jobs[4])
