@@ -34,12 +34,6 @@ class HostLoad:
     load: dict[str, float]
 
 
-def job_reservation(cl, job, now: float) -> dict[str, dict[str, float]]:
-    """What *job* (started) reserves, host by host, at *now* (the cluster's
-    requirements component decides: the one place a reservation is computed)."""
-    return cl.requirements.reservation(job, now)
-
-
 def load_of(cl, res: hostres.HostResources, running: int, reserved: dict[str, float]) -> dict[str, float]:
     """A host's load indices: this machine's real load for a host named as it
     in wall clock mode, else the virtual load of what runs there."""
@@ -65,7 +59,7 @@ def host_loads(cl, names: list[str] | None = None) -> dict[str, HostLoad]:
                 held[h] += 1
                 if job.status == RUN:
                     running[h] += 1
-        for h, amounts in job_reservation(cl, job, now).items():
+        for h, amounts in cl.requirements.reservation(job, now).items():
             if h in reserved:
                 mine = reserved[h]
                 for name, amount in amounts.items():

@@ -60,13 +60,13 @@ class Requirements:
 
     def totals(self, res: hostres.HostResources) -> dict[str, float]:
         """What a host has to reserve when nothing runs: mem, swp, tmp and its
-        static numeric resources (a dict kept per host; callers copy it)."""
+        static numeric resources (one dict kept per host: not to be changed)."""
         tot = self._totals.get(res.name)
         if tot is None:
             tot = {"mem": res.maxmem, "swp": res.maxswp, "tmp": res.maxtmp}
             tot.update((k, float(v)) for k, v in res.values.items() if not isinstance(v, str))
             self._totals[res.name] = tot
-        return dict(tot)
+        return tot
 
     def type_of(self, host: str | None) -> str:
         """The type `type == local` means for a job submitted from *host*
@@ -140,7 +140,7 @@ class Requirements:
             if res is None:
                 continue
             h.res = res
-            h.avail = self.totals(res)
+            h.avail = dict(self.totals(res))  # (the pass takes reservations off it)
 
     def reservation(self, job, t: float, hosts: dict | None = None) -> dict[str, dict[str, float]]:
         """What a started job holds on each of its hosts at instant *t*: its

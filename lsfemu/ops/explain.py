@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from lsfemu.errors import LsfError, NoJobFound
 from lsfemu.jobstate import PENDING
 from lsfemu.render import messages as M
+from lsfemu.sched import dispatch
 from lsfemu.sched.fairshare import effective_factors
 
 
@@ -79,8 +80,6 @@ class PendingExplained:
 
 def pending(cluster, ref: tuple[int, int, str]) -> PendingExplained:
     """`lsfemu explain pending JOBID`: `ref` is (job ID, index, as typed)."""
-    from lsfemu.sched import dispatch  # (only this command needs the pass's own checks)
-
     jid, idx, typed = ref
     job = cluster.jobs.get((jid, idx))
     if job is None:

@@ -543,8 +543,7 @@ def _allocate(job: PendingJob, q: QueueInfo, hosts: dict[str, HostInfo],
         free_by_host = limits.cap(job.limits, free_by_host, note)
     need = job.slots
     if job.req is not None:
-        cands = [placement.Cand(name, free, hosts[name].view(), hosts[name].avail,
-                                hosts[name].res.ncpus if hosts[name].res is not None else hosts[name].ncpus)
+        cands = [placement.Cand(name, free, hosts[name].view(), hosts[name].avail, hosts[name].ncpus)
                  for name, free in free_by_host]
         alloc_r, alternative, req_why = placement.fit(job.req, need, cands)
         if alloc_r is not None:
