@@ -65,6 +65,15 @@ class Ctx:
         else the master host (virtual hosts all map to this machine)."""
         return self.env.get("LSFEMU_SUBMIT_HOST") or self.cluster.master_name or self.cluster.config.master_host
 
+    def setting(self, name: str, option: str | None = None) -> str | None:
+        """A display setting as LSF's commands read it: the command's option
+        when given, else the caller's environment, else lsf.conf
+        (LSB_BJOBS_FORMAT, LSB_BQUEUES_FORMAT, LSB_BHOSTS_FORMAT, ...). An empty
+        value counts as unset."""
+        if option:
+            return option
+        return self.env.get(name) or self.cluster.config.lsf_conf.get(name) or None
+
     @property
     def caller(self) -> Caller:
         return Caller(self.user, self.uid)

@@ -5,188 +5,87 @@ parser and the text of each field.
 
 from __future__ import annotations
 
-import json
-import re
-from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
 from lsfemu.jobstate import FINISHED, PENDING
+from lsfemu.render import outfmt
 from lsfemu.render.bjobs.common import (
     has_started, home_relative, job_name, limit_text, mem_in_unit, mem_text, name_trunc, short_hosts,
 )
+from lsfemu.render.outfmt import FieldDef, FieldSpec, Format, FormatError, json_string  # noqa: F401 (bjobs' names)
 from lsfemu.render.timefmt import hms, table_time
 from lsfemu.views import JobView
 
 
-class FormatError(ValueError):
-    """A bad ``-o`` / ``LSB_BJOBS_FORMAT`` string; ``str()`` is LSF's message."""
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
-
-
-@dataclass(frozen=True)
-class FieldSpec:
-    name: str  # canonical lower-case field name
-    width: int | None = None  # None = unlimited, no padding
-    right: bool = False  # ":-N" right justification
-    unit: str | None = None  # K M G T P E for memory fields
-
-    @property
-    def header(self) -> str:
-        return self.name.upper()
-
-
-@dataclass(frozen=True)
-class Format:
-    fields: tuple[FieldSpec, ...]
-    delimiter: str = " "
-
-    @property
-    def headers(self) -> list[str]:
-        return [f.header for f in self.fields]
-
-
-@dataclass(frozen=True)
-class _FieldDef:
-    width: int
-    aliases: tuple[str, ...] = ()
-    memory: bool = False
-
-
 # canonical name -> recommended width and aliases (LSF 10.1 bjobs man page)
-FIELDS: dict[str, _FieldDef] = {
-    "jobid": _FieldDef(7, ("id",)),
-    "jobindex": _FieldDef(8),
-    "stat": _FieldDef(5),
-    "user": _FieldDef(7),
-    "user_group": _FieldDef(15, ("ugroup",)),
-    "queue": _FieldDef(10),
-    "job_name": _FieldDef(10, ("name",)),
-    "job_description": _FieldDef(17, ("description",)),
-    "proj_name": _FieldDef(11, ("proj", "project")),
-    "application": _FieldDef(13, ("app",)),
-    "service_class": _FieldDef(13, ("sla",)),
-    "job_group": _FieldDef(10, ("group",)),
-    "job_priority": _FieldDef(12, ("priority",)),
-    "dependency": _FieldDef(15),
-    "pend_reason": _FieldDef(11),
-    "command": _FieldDef(15, ("cmd",)),
-    "pre_exec_command": _FieldDef(16, ("pre_cmd",)),
-    "post_exec_command": _FieldDef(17, ("post_cmd",)),
-    "pids": _FieldDef(20),
-    "exit_code": _FieldDef(10),
-    "exit_reason": _FieldDef(50),
-    "interactive": _FieldDef(11),
-    "from_host": _FieldDef(11),
-    "first_host": _FieldDef(11),
-    "exec_host": _FieldDef(11),
-    "nexec_host": _FieldDef(10),
-    "alloc_slot": _FieldDef(20),
-    "nalloc_slot": _FieldDef(10),
-    "exclusive": _FieldDef(13),
-    "nreq_slot": _FieldDef(10),
-    "submit_time": _FieldDef(15),
-    "start_time": _FieldDef(15),
-    "estimated_start_time": _FieldDef(20, ("estart_time",)),
-    "time_left": _FieldDef(11),
-    "finish_time": _FieldDef(16),
-    "pend_time": _FieldDef(12),
-    "cpu_used": _FieldDef(10),
-    "run_time": _FieldDef(15),
-    "slots": _FieldDef(5),
-    "mem": _FieldDef(10, memory=True),
-    "max_mem": _FieldDef(10, memory=True),
-    "avg_mem": _FieldDef(10, memory=True),
-    "swap": _FieldDef(10, memory=True),
-    "memlimit": _FieldDef(10, memory=True),
-    "nthreads": _FieldDef(10),
-    "min_req_proc": _FieldDef(12),
-    "max_req_proc": _FieldDef(12),
-    "effective_resreq": _FieldDef(17, ("eresreq",)),
-    "combined_resreq": _FieldDef(20, ("cresreq",)),
-    "runtimelimit": _FieldDef(12),
-    "estimated_run_time": _FieldDef(20, ("ertime",)),
-    "input_file": _FieldDef(10),
-    "output_file": _FieldDef(11),
-    "error_file": _FieldDef(10),
-    "sub_cwd": _FieldDef(10),
-    "exec_home": _FieldDef(10),
-    "exec_cwd": _FieldDef(10),
-    "esub": _FieldDef(20),
-    "kill_reason": _FieldDef(50),
-    "suspend_reason": _FieldDef(50),
-    "resume_reason": _FieldDef(50),
+FIELDS: dict[str, FieldDef] = {
+    "jobid": FieldDef(7, ("id",)),
+    "jobindex": FieldDef(8),
+    "stat": FieldDef(5),
+    "user": FieldDef(7),
+    "user_group": FieldDef(15, ("ugroup",)),
+    "queue": FieldDef(10),
+    "job_name": FieldDef(10, ("name",)),
+    "job_description": FieldDef(17, ("description",)),
+    "proj_name": FieldDef(11, ("proj", "project")),
+    "application": FieldDef(13, ("app",)),
+    "service_class": FieldDef(13, ("sla",)),
+    "job_group": FieldDef(10, ("group",)),
+    "job_priority": FieldDef(12, ("priority",)),
+    "dependency": FieldDef(15),
+    "pend_reason": FieldDef(11),
+    "command": FieldDef(15, ("cmd",)),
+    "pre_exec_command": FieldDef(16, ("pre_cmd",)),
+    "post_exec_command": FieldDef(17, ("post_cmd",)),
+    "pids": FieldDef(20),
+    "exit_code": FieldDef(10),
+    "exit_reason": FieldDef(50),
+    "interactive": FieldDef(11),
+    "from_host": FieldDef(11),
+    "first_host": FieldDef(11),
+    "exec_host": FieldDef(11),
+    "nexec_host": FieldDef(10),
+    "alloc_slot": FieldDef(20),
+    "nalloc_slot": FieldDef(10),
+    "exclusive": FieldDef(13),
+    "nreq_slot": FieldDef(10),
+    "submit_time": FieldDef(15),
+    "start_time": FieldDef(15),
+    "estimated_start_time": FieldDef(20, ("estart_time",)),
+    "time_left": FieldDef(11),
+    "finish_time": FieldDef(16),
+    "pend_time": FieldDef(12),
+    "cpu_used": FieldDef(10),
+    "run_time": FieldDef(15),
+    "slots": FieldDef(5),
+    "mem": FieldDef(10, memory=True),
+    "max_mem": FieldDef(10, memory=True),
+    "avg_mem": FieldDef(10, memory=True),
+    "swap": FieldDef(10, memory=True),
+    "memlimit": FieldDef(10, memory=True),
+    "nthreads": FieldDef(10),
+    "min_req_proc": FieldDef(12),
+    "max_req_proc": FieldDef(12),
+    "effective_resreq": FieldDef(17, ("eresreq",)),
+    "combined_resreq": FieldDef(20, ("cresreq",)),
+    "runtimelimit": FieldDef(12),
+    "estimated_run_time": FieldDef(20, ("ertime",)),
+    "input_file": FieldDef(10),
+    "output_file": FieldDef(11),
+    "error_file": FieldDef(10),
+    "sub_cwd": FieldDef(10),
+    "exec_home": FieldDef(10),
+    "exec_cwd": FieldDef(10),
+    "esub": FieldDef(20),
+    "kill_reason": FieldDef(50),
+    "suspend_reason": FieldDef(50),
+    "resume_reason": FieldDef(50),
 }
 
-_ALIASES: dict[str, str] = {}
-for _name, _def in FIELDS.items():
-    _ALIASES[_name] = _name
-    for _a in _def.aliases:
-        _ALIASES[_a] = _name
-
-_DELIM = re.compile(r"""delimiter\s*=\s*(?:'([^']*)'|"([^"]*)"|(\S*))""", re.IGNORECASE)
-_UNITS = {"K": "K", "KB": "K", "M": "M", "MB": "M", "G": "G", "GB": "G", "T": "T", "TB": "T",
-          "P": "P", "PB": "P", "E": "E", "EB": "E"}
-
-
-def _bad_field(token: str) -> FormatError:
-    return FormatError(f"<{token}> in the format string is not a valid field name.")
-
-
 def parse_format(spec: str) -> Format:
-    """Parse ``"field[:[-][width][:unit]] ... [delimiter='c']"``.
-
-    Field names and aliases are case-insensitive and map to the canonical
-    name (the header is its upper case). ``field:`` takes the recommended
-    width. Raises :class:`FormatError` with an LSF-like message."""
-    if not isinstance(spec, str):
-        raise FormatError("The format string is not valid.")
-    delimiter = " "
-    found = list(_DELIM.finditer(spec))
-    if len(found) > 1:
-        raise FormatError("The delimiter can only be specified once.")
-    if found:
-        m = found[0]
-        value = next(g for g in m.groups() if g is not None)
-        if len(value) != 1:
-            raise FormatError(f"<{m.group(0)}>: the delimiter must be a single character.")
-        delimiter = value
-        spec = spec[: m.start()] + " " + spec[m.end():]
-    fields: list[FieldSpec] = []
-    for token in spec.split():
-        parts = token.split(":")
-        if len(parts) > 3:
-            raise _bad_field(token)
-        canonical = _ALIASES.get(parts[0].lower())
-        if canonical is None:
-            raise _bad_field(parts[0])
-        fdef = FIELDS[canonical]
-        width: int | None = None
-        right = False
-        unit: str | None = None
-        if len(parts) >= 2:
-            w = parts[1]
-            if w.startswith("-"):
-                right = True
-                w = w[1:]
-            if w == "":
-                width = fdef.width
-            elif w.isascii() and w.isdigit() and int(w) > 0:
-                width = int(w)
-            else:
-                raise FormatError(f"<{token}>: the output width must be a positive integer.")
-        if len(parts) == 3:
-            u = _UNITS.get(parts[2].upper())
-            if u is None:
-                raise FormatError(f"<{token}>: the unit must be one of KB MB GB TB PB EB.")
-            if fdef.memory:
-                unit = u
-        fields.append(FieldSpec(canonical, width, right, unit))
-    if not fields:
-        raise FormatError("No field names were specified in the format string.")
-    return Format(tuple(fields), delimiter)
+    """Parse ``"field[:[-][width][:unit]] ... [delimiter='c']"`` against bjobs'
+    fields (:func:`lsfemu.render.outfmt.parse_format`)."""
+    return outfmt.parse_format(spec, FIELDS)
 
 
 def _dur(seconds: float, hms_mode: bool, *, ceil: bool = False, unit: bool = True) -> str:
@@ -352,15 +251,6 @@ def field_value(job: JobView, spec: FieldSpec, *, now: float, hms_mode: bool = F
     return None
 
 
-def _cell(text: str, spec: FieldSpec, *, header: bool = False) -> str:
-    if spec.width is None:
-        return text
-    w = spec.width
-    if len(text) > w:
-        text = name_trunc(text, w) if spec.name == "job_name" and not header else text[:w]
-    return text.rjust(w) if spec.right else text.ljust(w)
-
-
 def custom(
     jobs: Iterable[JobView],
     fmt: Format,
@@ -372,31 +262,8 @@ def custom(
 ) -> str:
     """``bjobs -o``: header (field names, upper case) and one row per job;
     missing values print ``-``."""
-    jobs = list(jobs)
-    if not jobs:
-        return ""
-    d = fmt.delimiter
-    out = []
-    if header:
-        out.append(d.join(_cell(f.header, f, header=True) for f in fmt.fields))
-    for job in jobs:
-        cells = []
-        for f in fmt.fields:
-            v = field_value(job, f, now=now, hms_mode=hms, year=year)
-            cells.append(_cell("-" if v is None or v == "" else v, f))
-        out.append(d.join(cells))
-    return "\n".join(out) + "\n"
-
-
-def json_string(text: str) -> str:
-    """A JSON string literal as LSF writes it: ``/`` escaped as ``\\/``,
-    non-ASCII kept as UTF-8."""
-    return json.dumps(text, ensure_ascii=False).replace("/", "\\/")
-
-
-def _json_record(pairs: list[tuple[str, str]]) -> str:
-    body = ",\n".join(f"      {json_string(k)}:{json_string(v)}" for k, v in pairs)
-    return "    {\n" + body + "\n    }"
+    rows = [[field_value(job, f, now=now, hms_mode=hms, year=year) for f in fmt.fields] for job in jobs]
+    return outfmt.text_table(fmt, rows, header=header, cuts={"job_name": name_trunc})
 
 
 def json_out(
@@ -419,17 +286,8 @@ def json_out(
         for f in fmt.fields:
             v = field_value(job, f, now=now, hms_mode=hms, year=year)
             pairs.append((f.header, "" if v is None else v))
-        records.append(_json_record(pairs))
+        records.append(outfmt.json_record(pairs))
     for jid in not_found:
         message = not_found_message(jid) if not_found_message else f"Job <{jid}> is not found"
-        records.append(_json_record([("JOBID", str(jid)), ("ERROR", message)]))
-    body = ",\n".join(records)
-    return (
-        "{\n"
-        '  "COMMAND":"bjobs",\n'
-        f'  "JOBS":{len(records)},\n'
-        '  "RECORDS":[\n'
-        + (body + "\n" if body else "")
-        + "  ]\n"
-        "}\n"
-    )
+        records.append(outfmt.json_record([("JOBID", str(jid)), ("ERROR", message)]))
+    return outfmt.json_document("bjobs", "JOBS", records)
