@@ -15,6 +15,7 @@ import os
 from typing import Optional
 
 
+from lsfemu.cli import display
 from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, parse_job_refs, run_command
 from lsfemu.errors import LsfError
 from lsfemu.jobstate import PENDING
@@ -75,14 +76,15 @@ def bjobs(
     cl = c.cluster
     cfg = cl.config
     now = cl.now()
-    if json_ and not fmt and not cfg.lsf_conf.get("LSB_BJOBS_FORMAT"):
-        raise UsageExit("bjobs: -json must be used with -o")
     if json_ and noheader:
         raise UsageExit("bjobs: -json cannot be used with -noheader")
     if queue is not None and cfg.queue(queue) is None:
         c.error(messages.object_error(queue, messages.NO_SUCH_QUEUE))
         return
-    fmt_spec = fmt or (cfg.lsf_conf.get("LSB_BJOBS_FORMAT") if not (long or uf or wide or aps) else None)
+    # -o, else LSB_BJOBS_FORMAT (the caller's environment, else lsf.conf as it is now); -json with
+    # neither has no effect (LSF's doc: the plain table)
+    fmt_spec = fmt or (display.setting(c, "LSB_BJOBS_FORMAT") if not (long or uf or wide or aps) else None)
+    json_ = json_ and fmt_spec is not None
     parsed_fmt = None
     if fmt_spec:
         try:
@@ -92,7 +94,7 @@ def bjobs(
             return
 
     lean = parsed_fmt is None and not (long or uf or json_)  # a table: table_view has all it prints
-    year = cfg.lsf_conf.get("LSB_DISPLAY_YEAR", "N").upper() == "Y"
+    year = display.yes(c, "LSB_DISPLAY_YEAR")
     enh = parsed_fmt is None and not (long or uf) and _display_enh(c)
     kept = None  # what the -aps table made here is kept for
 
@@ -147,7 +149,7 @@ def bjobs(
         ranks = ops.queue_ranks(cfg)
         jobs.sort(key=lambda j: ops.order_key(ranks, j))
         views = [table_view(j) for j in jobs] if lean else [cl.view(j, now) for j in jobs]
-    hms = hms or cfg.lsf_conf.get("LSB_HMS_TIME_FORMAT", "N").upper() == "Y"
+    hms = hms or display.yes(c, "LSB_HMS_TIME_FORMAT")
 
     if json_:
         c.out.append(R.json_out(views, parsed_fmt, now=now, not_found=missing, hms=hms, year=year))
@@ -158,7 +160,7 @@ def bjobs(
         if not missing:
             c.error(_nothing_found(name, all_, done, pend, run, susp, aps, queue))
         return
-    width = _jobid_width(cfg)
+    width = _jobid_width(c)
     if enh:
         for v in views:
             _enh_id(v)
@@ -171,8 +173,8 @@ def bjobs(
         c.out.append(R.custom(views, parsed_fmt, now=now, header=not noheader, hms=hms, year=year))
     elif long or uf:
         c.out.append(R.long(views, now=now, max_user_priority_set=cfg.params.max_user_priority is not None,
-                            year=year, uf=uf, short_hostlist=cfg.lsf_conf.get("LSB_SHORT_HOSTLIST") == "1",
-                            res_req_display=(cfg.lsf_conf.get("BJOBS_RES_REQ_DISPLAY") or "brief").strip().lower()))
+                            year=year, uf=uf, short_hostlist=display.setting(c, "LSB_SHORT_HOSTLIST") == "1",
+                            res_req_display=(display.setting(c, "BJOBS_RES_REQ_DISPLAY") or "brief").strip().lower()))
     elif aps:
         c.out.append(R.aps_table(views, wide=wide, jobid_width=width, year=year, header=not noheader))
     elif pend:
@@ -241,13 +243,12 @@ def _array_summary(c: Ctx, jobs: list, missing: list[str], *, wide: bool, header
 
 def _display_enh(c: Ctx) -> bool:
     """LSB_BJOBS_DISPLAY_ENH (lsf.conf, or the caller's environment)."""
-    value = c.env.get("LSB_BJOBS_DISPLAY_ENH") or c.cluster.config.lsf_conf.get("LSB_BJOBS_DISPLAY_ENH", "N")
-    return value.strip().upper() == "Y"
+    return display.yes(c, "LSB_BJOBS_DISPLAY_ENH")
 
 
-def _jobid_width(cfg) -> int:
+def _jobid_width(c: Ctx) -> int:
     try:
-        w = int(cfg.lsf_conf.get("LSB_JOBID_DISP_LENGTH", "7"))
+        w = int(display.setting(c, "LSB_JOBID_DISP_LENGTH") or "7")
     except ValueError:
         return 7
     return min(10, max(7, w))

@@ -1,0 +1,82 @@
+"""bjobs' display settings read when bjobs is called (issue 21, part 1):
+LSB_BJOBS_FORMAT, LSB_HMS_TIME_FORMAT, LSB_DISPLAY_YEAR,
+LSB_BJOBS_PENDREASON_LEVEL with LSF's precedence -- the option, then the
+caller's environment (sent with the request), then lsf.conf as the file is
+when the command runs (no badmin reconfig) -- shown on one cluster in
+virtual time.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from lsfemu.testing import LsfCluster
+
+pytestmark = pytest.mark.slow(6)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
+
+@pytest.fixture(scope="module")
+def c():
+    root = Path(tempfile.mkdtemp(prefix="lsfdisp-"))
+    cl = LsfCluster(root)
+    yield cl
+    cl.stop()
+    shutil.rmtree(root, ignore_errors=True)
+
+
+def ok(c, cmd, user="user1", env=None):
+    r = c.run(cmd, user=user, env=env)
+    assert r.rc == 0, f"{cmd}\n{r.text}"
+    return r.out
+
+
+@pytest.fixture(scope="module")
+def job(c):
+    out = ok(c, "bsub -J disp -W 30 sleep 1000")
+    jid = re.search(r"Job <(\d+)>", out).group(1)
+    c.advance("90s")
+    return jid
+
+
+def _conf(c, **keys):
+    """lsf.conf with these keys set (and the others dropped) -- no reconfig."""
+    path = c.path_of("lsf.conf")
+    lines = [ln for ln in path.read_text().splitlines()
+             if ln.split("=", 1)[0].strip() not in keys]
+    path.write_text("\n".join(lines + [f"{k}={v}" for k, v in keys.items()]) + "\n")
+
+
+def test_format_precedence_option_env_lsf_conf(c, job):
+    _conf(c, LSB_BJOBS_FORMAT='"jobid queue"')
+    assert ok(c, f"bjobs {job}") == f"JOBID QUEUE\n{job} normal\n"  # lsf.conf, read without a reconfig
+    env = {"LSB_BJOBS_FORMAT": "jobid stat"}
+    assert ok(c, f"bjobs {job}", env=env) == f"JOBID STAT\n{job} RUN\n"  # the caller's environment over lsf.conf
+    assert ok(c, f"bjobs -o 'jobid job_name' {job}", env=env) == f"JOBID JOB_NAME\n{job} disp\n"  # -o over both
+    # -json with a format from the environment; the forms -o does not apply to are not changed
+    assert json.loads(ok(c, f"bjobs -json {job}", env=env))["RECORDS"] == [{"JOBID": job, "STAT": "RUN"}]
+    assert ok(c, f"bjobs -l {job}", env=env).startswith(f"\nJob <{job}>, Job Name <disp>")
+    assert ok(c, f"bjobs -w {job}", env=env).startswith("JOBID   USER    STAT  QUEUE")
+    _conf(c, LSB_BJOBS_FORMAT="")
+    assert ok(c, f"bjobs {job}").startswith("JOBID   USER    STAT  QUEUE")  # back to the table, still no reconfig
+    # -json alone has no effect (LSF's doc): the plain table
+    assert ok(c, f"bjobs -json {job}").startswith("JOBID   USER    STAT  QUEUE")
+
+
+def test_hms_and_year_precedence(c, job):
+    fmt = f"bjobs -noheader -o 'run_time submit_time' {job}"
+    plain = ok(c, fmt)
+    assert re.fullmatch(r"\d+ second\(s\) \w{3} [ \d]\d \d\d:\d\d\n", plain)
+    _conf(c, LSB_HMS_TIME_FORMAT="Y", LSB_DISPLAY_YEAR="Y")
+    assert re.fullmatch(r"00:01:\d\d \w{3} [ \d]\d \d\d:\d\d \d{4}\n", ok(c, fmt))  # lsf.conf, no reconfig
+    assert ok(c, fmt, env={"LSB_HMS_TIME_FORMAT": "N", "LSB_DISPLAY_YEAR": "n"}) == plain  # environment wins
+    _conf(c, LSB_HMS_TIME_FORMAT="N", LSB_DISPLAY_YEAR="N")
+    assert ok(c, fmt) == plain
+    assert re.fullmatch(r"00:01:\d\d .*\n", ok(c, fmt, env={"LSB_HMS_TIME_FORMAT": "y"}))
+    assert re.fullmatch(r"00:01:\d\d .*\n", ok(c, fmt.replace("-noheader", "-noheader -hms")))  # the option
+    assert re.search(r" \d{4}\n$", ok(c, f"bjobs {job}", env={"LSB_DISPLAY_YEAR": "Y"}))  # the table too
