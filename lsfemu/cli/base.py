@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lsfemu import options
+from lsfemu.cli.display import lsf_conf_now
 from lsfemu.ops import permissions
 from lsfemu.ops.permissions import Caller
 from lsfemu.render import messages
@@ -68,11 +69,16 @@ class Ctx:
     def setting(self, name: str, option: str | None = None) -> str | None:
         """A display setting as LSF's commands read it: the command's option
         when given, else the caller's environment, else lsf.conf
-        (LSB_BJOBS_FORMAT, LSB_BQUEUES_FORMAT, LSB_BHOSTS_FORMAT, ...). An empty
+        (LSB_BJOBS_FORMAT, LSB_BQUEUES_FORMAT, LSB_BHOSTS_FORMAT, ...) as the
+        file is now, without badmin reconfig (`display.lsf_conf_now`). An empty
         value counts as unset."""
         if option:
             return option
-        return self.env.get(name) or self.cluster.config.lsf_conf.get(name) or None
+        return self.env.get(name) or lsf_conf_now(self.cluster.config).get(name) or None
+
+    def yes(self, name: str) -> bool:
+        """A Y/N display setting (LSB_DISPLAY_YEAR=Y, LSB_HMS_TIME_FORMAT=y...): only Y or y is yes."""
+        return (self.setting(name) or "").strip().upper() == "Y"
 
     @property
     def caller(self) -> Caller:

@@ -15,7 +15,6 @@ import os
 from typing import Optional
 
 
-from lsfemu.cli import display
 from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, parse_job_refs, run_command
 from lsfemu.errors import LsfError
 from lsfemu.jobstate import PENDING
@@ -83,7 +82,7 @@ def bjobs(
         return
     # -o, else LSB_BJOBS_FORMAT (the caller's environment, else lsf.conf as it is now); -json with
     # neither has no effect (LSF's doc: the plain table)
-    fmt_spec = fmt or (display.setting(c, "LSB_BJOBS_FORMAT") if not (long or uf or wide or aps) else None)
+    fmt_spec = fmt or (c.setting("LSB_BJOBS_FORMAT") if not (long or uf or wide or aps) else None)
     json_ = json_ and fmt_spec is not None
     parsed_fmt = None
     if fmt_spec:
@@ -94,7 +93,7 @@ def bjobs(
             return
 
     lean = parsed_fmt is None and not (long or uf or json_)  # a table: table_view has all it prints
-    year = display.yes(c, "LSB_DISPLAY_YEAR")
+    year = c.yes("LSB_DISPLAY_YEAR")
     enh = parsed_fmt is None and not (long or uf) and _display_enh(c)
     kept = None  # what the -aps table made here is kept for
 
@@ -149,7 +148,7 @@ def bjobs(
         ranks = ops.queue_ranks(cfg)
         jobs.sort(key=lambda j: ops.order_key(ranks, j))
         views = [table_view(j) for j in jobs] if lean else [cl.view(j, now) for j in jobs]
-    hms = hms or display.yes(c, "LSB_HMS_TIME_FORMAT")
+    hms = hms or c.yes("LSB_HMS_TIME_FORMAT")
 
     if json_:
         c.out.append(R.json_out(views, parsed_fmt, now=now, not_found=missing, hms=hms, year=year))
@@ -173,8 +172,8 @@ def bjobs(
         c.out.append(R.custom(views, parsed_fmt, now=now, header=not noheader, hms=hms, year=year))
     elif long or uf:
         c.out.append(R.long(views, now=now, max_user_priority_set=cfg.params.max_user_priority is not None,
-                            year=year, uf=uf, short_hostlist=display.setting(c, "LSB_SHORT_HOSTLIST") == "1",
-                            res_req_display=(display.setting(c, "BJOBS_RES_REQ_DISPLAY") or "brief").strip().lower()))
+                            year=year, uf=uf, short_hostlist=c.setting("LSB_SHORT_HOSTLIST") == "1",
+                            res_req_display=(c.setting("BJOBS_RES_REQ_DISPLAY") or "brief").strip().lower()))
     elif aps:
         c.out.append(R.aps_table(views, wide=wide, jobid_width=width, year=year, header=not noheader))
     elif pend:
@@ -243,12 +242,12 @@ def _array_summary(c: Ctx, jobs: list, missing: list[str], *, wide: bool, header
 
 def _display_enh(c: Ctx) -> bool:
     """LSB_BJOBS_DISPLAY_ENH (lsf.conf, or the caller's environment)."""
-    return display.yes(c, "LSB_BJOBS_DISPLAY_ENH")
+    return c.yes("LSB_BJOBS_DISPLAY_ENH")
 
 
 def _jobid_width(c: Ctx) -> int:
     try:
-        w = int(display.setting(c, "LSB_JOBID_DISP_LENGTH") or "7")
+        w = int(c.setting("LSB_JOBID_DISP_LENGTH") or "7")
     except ValueError:
         return 7
     return min(10, max(7, w))

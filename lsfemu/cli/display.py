@@ -3,7 +3,7 @@ LSB_BJOBS_FORMAT, LSB_HMS_TIME_FORMAT, LSB_DISPLAY_YEAR,
 LSB_BJOBS_PENDREASON_LEVEL, LSB_BQUEUES_FORMAT, LSB_BHOSTS_FORMAT, ...
 
 LSF's precedence: the command's option, then the caller's environment, then
-lsf.conf (`setting`; the option is the caller's to apply first). LSF's
+lsf.conf (`Ctx.setting` in lsfemu.cli.base, which reads lsf.conf here). LSF's
 commands read lsf.conf each time they run, so an edit acts on the next
 command without `badmin reconfig`. lsfemu's commands run in the daemon,
 which keeps the lsf.conf it read at its last reconfig: `lsf_conf_now` reads
@@ -51,20 +51,3 @@ def lsf_conf_now(cfg) -> dict[str, str]:
     with _lock:
         _read[path] = (stamp, values)
     return values
-
-
-def setting(c, key: str) -> str | None:
-    """*key*'s value for this command: the caller's environment (sent with
-    the request) over lsf.conf as it is now; None when neither sets it (an
-    empty value counts as unset)."""
-    value = c.env.get(key)
-    if value is not None and value.strip():
-        return value
-    value = lsf_conf_now(c.cluster.config).get(key)
-    return value if value is not None and value.strip() else None
-
-
-def yes(c, key: str) -> bool:
-    """A Y/N setting (LSB_DISPLAY_YEAR=Y, LSB_HMS_TIME_FORMAT=y...): only Y or y is yes."""
-    value = setting(c, key)
-    return value is not None and value.strip().upper() == "Y"
