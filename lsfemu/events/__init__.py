@@ -18,11 +18,14 @@
   ``lsfemu.render.bhist`` prints;
 * ``emit``       - the daemon's job events -> the records mbatchd writes
   (``job_modify`` builds a bmod's JOB_MODIFY2);
-  ``synth`` - synthetic logs for the benchmark.
+  ``synth`` - synthetic logs for the benchmark;
+* ``acct``       - the accounting file ``lsb.acct``: ``AcctRecord`` (JOB_FINISH,
+  LSF 10.1's fields), ``format_record`` / ``parse_record`` (LSF 7 to 10.1
+  layouts) and ``read_acct`` (damaged lines become ``file:line`` warnings).
 
 Imports go one way, without circles: lsbatch <- records <- codec <-
 fastdecode <- log <- synth (each imports only modules to its left); history
-and emit import records and lsbatch.
+and emit import records and lsbatch; acct imports codec.
 
 Everything here is standard library only and does no clock reads.
 """
