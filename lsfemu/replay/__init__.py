@@ -20,6 +20,7 @@ The modules, in the order they import each other:
   log or copied (config_files, copy_config), into_message; the rows go to
   the store through its bulk insert (lsfemu.store.bulk).
 - :mod:`.report`: WhatIfReport and its renderings (render_report, report_json).
+- :mod:`.compare`: the two histories compared into a WhatIfReport.
 - :mod:`.whatif`: ``--what-if``: what_if -- the log's jobs collected into a
   temporary table, scheduled again on a virtual-clock Cluster through its
   public event loop, the two histories compared into a WhatIfReport.

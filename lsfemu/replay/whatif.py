@@ -3,16 +3,19 @@ scheduler under another configuration, and the two histories compared.
 
 Pass one (:func:`_collect`) puts the submissions (time, user, queue, slots,
 run limit, resource requirement, user priority) and the run times of the
-log into a temporary SQLite table; pass two (:func:`_simulate`) submits
-them in submission order to a Cluster on the virtual clock with the other
-configuration, driving it through its public event loop (``run_until``,
-``next_finish``, ``next_pass``); :func:`_compare` fills the
-:class:`~lsfemu.replay.report.WhatIfReport`: wait times, dispatch order and
-the share of slots over time, per user and per queue."""
+log into a temporary SQLite table -- every job, also those that never
+started in the log (with the instant they left it); pass two
+(:func:`_simulate`) submits them in submission order to a Cluster on the
+virtual clock with the other configuration, driving it through its public
+event loop (``run_until``, ``next_finish``, ``next_pass``);
+:func:`lsfemu.replay.compare.compare` fills the
+:class:`~lsfemu.replay.report.WhatIfReport`: wait times, dispatch order,
+the jobs that never start, the share of slots over time, per user and per
+queue."""
 
 from __future__ import annotations
 
-import math
+import heapq
 import shutil
 import sqlite3
 import tempfile
@@ -20,9 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from lsfemu.events.records import JobNew
+from lsfemu.replay.compare import compare
 from lsfemu.replay.common import BATCH, Progress, ReplayError, Warnings, checked_config, collector_paused
 from lsfemu.replay.report import WhatIfReport
 from lsfemu.replay.tracker import JobTracker, records
+from lsfemu.sched import simulate
 
 _SUBS = """CREATE TABLE subs (
     job_id INTEGER, idx INTEGER, user TEXT, queue TEXT, slots INTEGER, submit REAL,
@@ -30,16 +35,17 @@ _SUBS = """CREATE TABLE subs (
     project TEXT, cwd TEXT, home TEXT, from_host TEXT,
     runtime REAL, cputime REAL, exit_code INTEGER,
     orig_start REAL, orig_end REAL, wi_start REAL, wi_end REAL, wi_queue TEXT,
-    orig_rank INTEGER, wi_rank INTEGER,
+    orig_rank INTEGER, wi_rank INTEGER, withdraw REAL,
     PRIMARY KEY (job_id, idx))"""
 
 
-def _nice_bucket(span: float) -> float:
-    """An interval width that cuts *span* into at most about a dozen pieces."""
-    for w in (60, 300, 900, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600, 86400, 7 * 86400, 30 * 86400):
-        if span / w <= 12:
-            return float(w)
-    return float(math.ceil(span / 12 / 86400) * 86400)
+def _unknown_run(r: dict[str, Any]) -> float:
+    """The run time of a job that never started in the log (the log cannot say):
+    its run limit (the longest it may run: it ends by TERM_RUNLIMIT there), else
+    what its command says (``sleep N``, as lsfemu simulates any job), else 0 s."""
+    if r["run_limit_min"] is not None:
+        return r["run_limit_min"] * 60.0
+    return simulate.runtime_from_command(r["command"] or "") or 0.0
 
 
 def _collect(paths: list[Path], db: sqlite3.Connection, until: float | None, warns: Warnings,
@@ -56,15 +62,22 @@ def _collect(paths: list[Path], db: sqlite3.Connection, until: float | None, war
     def add(r: dict[str, Any], end: float | None) -> None:
         nonlocal never, stored
         if r["start_time"] is None:
+            # never started in the log: replayed with the run it would have had (_unknown_run),
+            # withdrawn where it left the log (killed pending) or at the log's end, if still pending
             never += 1
-            return
-        runtime = r["sim_runtime"] if end is not None else r["work_done"] + (
-            max(0.0, last - r["segment_start"]) if r["segment_start"] is not None else 0.0)
-        rows.append((r["id"], r["array_index"], r["user"], r["queue"], r["num_processors"], r["submit_time"],
-                     r["priority"], r["run_limit_min"], r["res_req"], r["mem_req_mb"], r["command"], r["name"],
-                     r["project"], r["cwd"], r["home"], r["from_host"], runtime,
-                     r["sim_cputime"] if end is not None else runtime * r["num_processors"],
-                     r["sim_exit_code"], r["start_time"], end))
+            runtime = _unknown_run(r)
+            rows.append((r["id"], r["array_index"], r["user"], r["queue"], r["num_processors"], r["submit_time"],
+                         r["priority"], r["run_limit_min"], r["res_req"], r["mem_req_mb"], r["command"], r["name"],
+                         r["project"], r["cwd"], r["home"], r["from_host"], runtime,
+                         runtime * r["num_processors"], 0, None, None, end))
+        else:
+            runtime = r["sim_runtime"] if end is not None else r["work_done"] + (
+                max(0.0, last - r["segment_start"]) if r["segment_start"] is not None else 0.0)
+            rows.append((r["id"], r["array_index"], r["user"], r["queue"], r["num_processors"], r["submit_time"],
+                         r["priority"], r["run_limit_min"], r["res_req"], r["mem_req_mb"], r["command"], r["name"],
+                         r["project"], r["cwd"], r["home"], r["from_host"], runtime,
+                         r["sim_cputime"] if end is not None else runtime * r["num_processors"],
+                         r["sim_exit_code"], r["start_time"], end, None))
         stored += 1
         if len(rows) >= BATCH:
             flush()
@@ -72,8 +85,8 @@ def _collect(paths: list[Path], db: sqlite3.Connection, until: float | None, war
     def flush() -> None:
         db.executemany("INSERT OR REPLACE INTO subs (job_id, idx, user, queue, slots, submit, priority, "
                        "run_limit_min, res_req, mem_req_mb, command, name, project, cwd, home, from_host, "
-                       "runtime, cputime, exit_code, orig_start, orig_end) "
-                       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
+                       "runtime, cputime, exit_code, orig_start, orig_end, withdraw) "
+                       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
         rows.clear()
 
     try:
@@ -90,6 +103,8 @@ def _collect(paths: list[Path], db: sqlite3.Connection, until: float | None, war
     for r in list(tr.rows.values()):  # alive at the end: the run time so far
         add(r, None)
     flush()
+    # pending at the log's end: withdrawn at its last instant (what happened after is not known)
+    db.execute("UPDATE subs SET withdraw = ? WHERE orig_start IS NULL AND withdraw IS NULL", (last,))
     db.commit()
     return stored, never
 
@@ -106,10 +121,10 @@ def what_if(paths: list[Path], confdir: Path, *, until: float | None = None, buc
         db.execute("CREATE INDEX subs_submit ON subs (submit, job_id, idx)")
         rep.jobs, rep.never_ran = _collect(paths, db, until, rep.warnings, progress)
         if rep.jobs == 0:
-            raise ReplayError("no job in the files both was submitted and ran: nothing to compare")
+            raise ReplayError("no job submission in the files: nothing to compare")
         rep.first_submit, rep.last_submit = db.execute("SELECT MIN(submit), MAX(submit) FROM subs").fetchone()
         _simulate(db, confdir, tmp / "home", rep, progress)
-        _compare(db, rep, bucket)
+        compare(db, rep, bucket)
         db.close()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -133,6 +148,17 @@ def _simulate(db: sqlite3.Connection, confdir: Path, home: Path, rep: WhatIfRepo
     default = (cl.config.params.default_queues or names)[0]
     origin: dict[tuple[int, int], tuple[int, int]] = {}
     updates: list[tuple] = []
+    # (instant, job key): a job that never started in the log leaves where it left the log
+    withdrawals: list[tuple[float, tuple[int, int]]] = []
+
+    def withdraw(upto: float) -> None:
+        """The withdrawals due by *upto*, in order: bkill by the owner if still pending then."""
+        while withdrawals and withdrawals[0][0] <= upto:
+            t, key = heapq.heappop(withdrawals)
+            cl.run_until(t)
+            job = cl.jobs.get(key)
+            if job is not None and job.start_time is None and job.status not in FINISHED:
+                cl.kill(job, job.user)
 
     def evict() -> None:
         cl.commit()
@@ -147,14 +173,15 @@ def _simulate(db: sqlite3.Connection, confdir: Path, home: Path, rep: WhatIfRepo
     bar = Progress(rep.jobs, "scheduling", progress)
     n = 0
     cur = db.execute("SELECT job_id, idx, user, queue, slots, submit, priority, run_limit_min, res_req, "
-                     "mem_req_mb, command, name, project, cwd, home, from_host, runtime, cputime, exit_code "
-                     "FROM subs ORDER BY submit, job_id, idx")
+                     "mem_req_mb, command, name, project, cwd, home, from_host, runtime, cputime, exit_code, "
+                     "withdraw FROM subs ORDER BY submit, job_id, idx")
     while True:
         chunk = cur.fetchmany(BATCH)
         if not chunk:
             break
         for (jid, idx, user, queue, slots, submit, prio, rlim, res_req, mem, command, name, project,
-             cwd, home_dir, from_host, runtime, cputime, exit_code) in chunk:
+             cwd, home_dir, from_host, runtime, cputime, exit_code, leaves) in chunk:
+            withdraw(submit)
             cl.run_until(submit)
             q = queue
             if q not in names:
@@ -170,6 +197,8 @@ def _simulate(db: sqlite3.Connection, confdir: Path, home: Path, rep: WhatIfRepo
             job = cl.submit(spec)
             job.sim_runtime, job.sim_cputime, job.sim_exit_code = runtime, cputime, exit_code
             origin[(job.id, job.array_index)] = (jid, idx)
+            if leaves is not None:
+                heapq.heappush(withdrawals, (max(leaves, submit), (job.id, job.array_index)))
             n += 1
             bar(n)
         evict()
@@ -178,64 +207,16 @@ def _simulate(db: sqlite3.Connection, confdir: Path, home: Path, rep: WhatIfRepo
     while True:
         fin = cl.next_finish()
         nxt = cl.next_pass()
-        due = [t for t in ((fin[0] if fin else None), nxt) if t is not None]
+        due = [t for t in ((fin[0] if fin else None), nxt, withdrawals[0][0] if withdrawals else None)
+               if t is not None]
         if not due:
             break
+        withdraw(min(due))
         cl.run_until(min(due))
         steps += 1
         if not steps % 256:
             evict()
     evict()
     bar.close()
-    rep.unstarted = len(origin)
     cl.close()
-
-
-def _compare(db: sqlite3.Connection, rep: WhatIfReport, bucket: float | None) -> None:
-    """Wait times, dispatch order and slot shares, from the ``subs`` table."""
-    both = "orig_start IS NOT NULL AND wi_start IS NOT NULL"
-    db.execute(f"CREATE TEMP TABLE r1 AS SELECT job_id, idx, ROW_NUMBER() OVER (ORDER BY orig_start, submit, job_id, idx) AS rk FROM subs WHERE {both}")
-    db.execute(f"CREATE TEMP TABLE r2 AS SELECT job_id, idx, ROW_NUMBER() OVER (ORDER BY wi_start, submit, job_id, idx) AS rk FROM subs WHERE {both}")
-    db.execute("UPDATE subs SET orig_rank = (SELECT rk FROM r1 WHERE r1.job_id = subs.job_id AND r1.idx = subs.idx), "
-               "wi_rank = (SELECT rk FROM r2 WHERE r2.job_id = subs.job_id AND r2.idx = subs.idx)")
-    n, d2 = db.execute("SELECT COUNT(*), SUM((orig_rank - wi_rank) * (orig_rank - wi_rank)) FROM subs "
-                       "WHERE orig_rank IS NOT NULL").fetchone()
-    rep.order_jobs = n or 0
-    if n and n > 1:
-        rep.order_rho = 1.0 - 6.0 * float(d2) / (n * (n * n - 1.0))
-    for col, target in (("user", rep.per_user), ("queue", rep.per_queue)):
-        for row in db.execute(
-                f"SELECT {col}, COUNT(*), AVG(orig_start - submit), AVG(wi_start - submit), "
-                f"MAX(orig_start - submit), MAX(wi_start - submit), AVG(wi_rank - orig_rank), "
-                f"SUM(wi_start IS NULL) FROM subs GROUP BY {col} ORDER BY {col}"):
-            target.append(dict(zip((col, "jobs", "mean_wait_log", "mean_wait_whatif", "max_wait_log",
-                                    "max_wait_whatif", "order_shift", "unstarted"), row)))
-    lo = rep.first_submit
-    hi = db.execute("SELECT MAX(MAX(COALESCE(orig_end, orig_start), COALESCE(wi_end, wi_start, 0))) FROM subs").fetchone()[0] or lo
-    rep.bucket = bucket or _nice_bucket(max(1.0, hi - lo))
-    acc: dict[tuple[int, str], list[float]] = {}
-    for user, slots, os_, oe, ws, we in db.execute(
-            "SELECT user, slots, orig_start, orig_end, wi_start, wi_end FROM subs"):
-        for col, start, end in ((0, os_, oe if oe is not None else hi), (1, ws, we if we is not None else hi)):
-            if start is None:
-                continue
-            b = int((start - lo) // rep.bucket)
-            while True:
-                b0 = lo + b * rep.bucket
-                b1 = b0 + rep.bucket
-                part = min(end, b1) - max(start, b0)
-                if part > 0:
-                    acc.setdefault((b, user), [0.0, 0.0])[col] += part * slots
-                if end <= b1:
-                    break
-                b += 1
-    totals: dict[int, list[float]] = {}
-    for (b, _u), v in acc.items():
-        t = totals.setdefault(b, [0.0, 0.0])
-        t[0] += v[0]
-        t[1] += v[1]
-    for (b, user), v in sorted(acc.items()):
-        t = totals[b]
-        rep.shares.append(dict(start=lo + b * rep.bucket, user=user,
-                               share_log=v[0] / t[0] if t[0] else 0.0,
-                               share_whatif=v[1] / t[1] if t[1] else 0.0))
+    rep.unstarted = db.execute("SELECT COUNT(*) FROM subs WHERE wi_start IS NULL").fetchone()[0]

@@ -1,0 +1,65 @@
+"""`lsfemu replay --what-if`: jobs that never started in the log are replayed
+too (and the report names the jobs that never start, and those that start
+only now); `--html` writes the report as one self-contained page, loaded here
+in a headless browser."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow(20)  # seconds, quiet machine
+
+
+@pytest.fixture
+def unstarted(lsf_cluster, tmp_path):
+    """A log (12 slots) where job 3 is killed pending and job 4 is still pending
+    at the end; jobs 1 and 2 ran."""
+    c = lsf_cluster
+    for user, args in (("user1", "-n 2 sleep 7200"), ("user2", "-n 8 sleep 200"), ("user3", "-n 4 sleep 100")):
+        r = c.run(f"bsub {args}", user=user)
+        assert r.rc == 0, r.text
+    c.advance("2m")
+    assert c.run("bkill 3", user="user3").rc == 0
+    assert c.run("bsub -n 12 -W 5 sleep 999", user="user3").rc == 0
+    c.advance("1h")
+    out = c.run("bjobs -a -u all").out.splitlines()
+    assert [line.split()[2] for line in out[1:] if line[:1].isdigit()] == ["RUN", "PEND", "EXIT", "DONE"], out
+    lsb = tmp_path / "lsb.events"
+    lsb.write_bytes((c.home / "logdir" / "lsb.events").read_bytes())
+    return c, lsb
+
+
+def _what_if(c, lsb: Path, mxj: int, tmp: Path, *extra: str) -> tuple[dict, str]:
+    c.write("lsb.hosts", f"Begin Host\nHOST_NAME MXJ JL/U\nhostA {mxj} ()\nhostB {mxj} ()\nhostC {mxj} ()\nEnd Host\n")
+    out = tmp / f"r{mxj}.json"
+    r = c.run(["lsfemu", "replay", str(lsb), "--what-if", str(c.envdir), "--json", str(out), *extra])
+    assert r.rc == 0 and "Traceback" not in r.text, r.text
+    return json.loads(out.read_text()), r.out
+
+
+def test_what_if_replays_the_jobs_that_never_started(unstarted, tmp_path):
+    c, lsb = unstarted
+    # 24 slots: job 3 starts before its owner killed it in the log, job 4 before the log ends
+    rep, text = _what_if(c, lsb, 8, tmp_path)
+    assert rep["jobs"] == 4 and rep["never_ran"] == 2 and rep["unstarted"] == 0
+    assert rep["never_start"] == []
+    assert [(j["job"], j["user"], j["queue"]) for j in rep["start_now"]] == [("3", "user3", "normal"),
+                                                                               ("4", "user3", "normal")]
+    assert rep["start_now"][0]["wait_whatif"] < 120  # before the bkill
+    by_user = {r["user"]: r for r in rep["per_user"]}
+    assert by_user["user3"]["jobs"] == 2 and by_user["user3"]["never_ran"] == 2
+    assert by_user["user3"]["start_now"] == 2 and by_user["user1"]["never_ran"] == 0
+    assert "Never started in the log: 2 jobs; 2 of them start under the new configuration:" in text
+    assert "  user3@normal: 3 4\n" in text
+    # 6 slots: the 8-slot job that ran in the log never starts, nor does the 12-slot one that never
+    # started; job 3 (4 slots) now starts at once
+    rep, text = _what_if(c, lsb, 2, tmp_path)
+    assert rep["unstarted"] == 2
+    assert [(j["job"], j["started_in_log"]) for j in rep["never_start"]] == [("2", True), ("4", False)]
+    assert [j["job"] for j in rep["start_now"]] == ["3"]
+    assert "Never start under the new configuration: 2 jobs (1 of them started in the log):" in text
+    assert "  user2@normal: 2\n  user3@normal: 4\n" in text
+    assert "Never started in the log: 2 jobs; 1 of them start under the new configuration:" in text
