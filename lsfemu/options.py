@@ -469,11 +469,11 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
         ("-u", "user", "user_name | -u all"),
     ), "job_ids", _JOB_IDS, alternatives=("-b -w", "-f -n")),
     _g("bqueues", (
-        ("-alloc", None, None), ("-json", None, None), ("-l", "long", None), ("-noheader", None, None),
+        ("-alloc", "alloc", None), ("-json", "json_", None), ("-l", "long", None), ("-noheader", "noheader", None),
         ("-r", "recursive", None), ("-w", "wide", None),
-        ("-m", None, "host_name | -m host_group | -m cluster_name | -m all"),
-        ("-o", None, '"field_name[:[-][output_width]] ... [delimiter=\'character\']"'),
-        ("-u", None, "user_name | -u user_group | -u all"),
+        ("-m", "host", "host_name | -m host_group | -m cluster_name | -m all"),
+        ("-o", "fmt", '"field_name[:[-][output_width]] ... [delimiter=\'char\']"'),
+        ("-u", "user", "user_name | -u user_group | -u all"),
     ), "queues", "[queue_name ...]", alternatives=("-w -l -r",)),
     _g("bhosts", (
         ("-a", None, None), ("-aff", None, None), ("-alloc", None, None), ("-cname", None, None),

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Optional
 
 
-from lsfemu.cli.base import Ctx, Result, ctx, run_command
+from lsfemu.cli.base import Ctx, Result, UsageExit, ctx, run_command
 from lsfemu.config.fairshare import parse_user_shares
 from lsfemu.errors import LsfError
 from lsfemu.ops import hosts as host_ops
@@ -18,6 +18,7 @@ from lsfemu.render import bparams as RP
 from lsfemu.render import bqueues as RQ
 from lsfemu.render import busers as RU
 from lsfemu.render import messages
+from lsfemu.render.outfmt import FormatError
 from lsfemu.render import lsid as RL
 from lsfemu.render.aps import aps_table
 from lsfemu.render.fairshare import fairshare_section, share_info_block
@@ -27,10 +28,31 @@ def bqueues(
     wide: bool = False,
     long: bool = False,
     recursive: bool = False,
+    fmt: Optional[str] = None,
+    json_: bool = False,
+    noheader: bool = False,
+    user: Optional[str] = None,
+    host: Optional[str] = None,
+    alloc: bool = False,
     queues: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
     cfg = c.cluster.config
+    if fmt and (wide or long or recursive):
+        raise UsageExit()
+    # -o, else LSB_BQUEUES_FORMAT (the caller's environment, then lsf.conf) for the table forms
+    spec = fmt or (None if wide or long or recursive else c.setting("LSB_BQUEUES_FORMAT"))
+    if json_ and not spec:
+        raise UsageExit("bqueues: -json must be used with -o")
+    if json_ and noheader:
+        raise UsageExit("bqueues: -json cannot be used with -noheader")
+    parsed = None
+    if spec:
+        try:
+            parsed = RQ.parse_format(spec)
+        except FormatError as e:
+            c.error(e.message)
+            return
     names = None
     if queues:
         names = []
@@ -41,11 +63,20 @@ def bqueues(
                 names.append(q)
         if not names:
             return
+    try:
+        names = ops.queues_for(c.cluster, names, user, host)
+    except LsfError as e:
+        c.error(messages.error_text(e))
+        return
+    # -alloc: slot counts instead of task counts; a task holds one slot in lsfemu, so the
+    # counts are the same (docs/semantics.md).
     views = ops.queue_views(c.cluster, names)
-    if long or recursive:
+    if parsed is not None:
+        c.out.append(RQ.json_out(views, parsed) if json_ else RQ.custom(views, parsed, header=not noheader))
+    elif long or recursive:
         c.out.append(RQ.long(views, extra_sections=queue_sections(c, recursive)))
     else:
-        c.out.append(RQ.table(views, wide=wide))
+        c.out.append(RQ.table(views, wide=wide, header=not noheader))
 
 
 def queue_sections(c: Ctx, recursive: bool = False) -> dict[str, str]:

@@ -26,6 +26,47 @@ def slot_counts(jobs, key):
     return out
 
 
+def queues_for(cl, names: list[str] | None, user: str | None, host: str | None) -> list[str] | None:
+    """The queues bqueues -u/-m keep of *names* (None: every queue): those whose
+    USERS take the user (a user group: every member; a cluster administrator or
+    `all`: every queue) and whose HOSTS hold the host (a host group: every
+    member; `all`: every queue), as mbatchd's checkQueues reads them. None when
+    nothing filters. Raises LSF's error (the host's first, as mbatchd checks
+    hosts first) when no queue is left, or for a host that is no host or group."""
+    if user is None and host is None:
+        return names
+    cfg = cl.config
+    hosts: set[str] | None = None
+    if host is not None and host != "all":
+        if host in cfg.host_groups:
+            hosts = set(cfg.host_groups[host])
+        elif host in cfg.host_names or cfg.cluster_host(host) is not None:
+            hosts = {host}
+        elif host == cfg.cluster_name:
+            hosts = None
+        else:
+            raise LsfError(M.BAD_HOST, host)
+    users: set[str] | None = None
+    if user is not None and user != "all" and not cfg.is_cluster_admin(user):
+        users = cfg.group_members(user) if user in cfg.user_groups else {user}
+    kept: list[str] = []
+    refused = set()  # LSF's reasons for the queues left out
+    for q in cfg.queues:
+        if names is not None and q.name not in names:
+            continue
+        if hosts is not None and not hosts <= set(cfg.queue_hosts(q)):
+            refused.add(M.HOST_NOT_USED_BY_QUEUE)
+        elif users is not None and not all(cfg.queue_allows_user(q, u) for u in users):
+            refused.add(M.QUEUE_USE_DENIED)
+        else:
+            kept.append(q.name)
+    if not kept and M.HOST_NOT_USED_BY_QUEUE in refused:
+        raise LsfError(M.HOST_NOT_USED_BY_QUEUE, host)
+    if not kept and refused:
+        raise LsfError(M.QUEUE_USE_DENIED, user)
+    return kept
+
+
 def queue_views(cl, names: list[str] | None = None) -> list[QueueView]:
     """bqueues' rows: the queues (those named), highest priority first."""
     cfg = cl.config

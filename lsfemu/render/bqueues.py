@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping
 
+from lsfemu.render import outfmt
 from lsfemu.render.bjobs import LOAD_TABLE, RUNLIMIT_TITLE
 from lsfemu.views import QueueView
 
@@ -29,13 +30,14 @@ def _limits(q: QueueView) -> str:
     return f"{_lim(q.max_slots):>4} {_lim(q.jl_u):>4} {_lim(q.jl_p):>4} {_lim(q.jl_h):>4}"
 
 
-def table(queues: Iterable[QueueView], *, wide: bool = False) -> str:
-    """``bqueues`` / ``bqueues -w``: header with its trailing space, one row per
-    queue in the order given (callers sort by priority, descending)."""
+def table(queues: Iterable[QueueView], *, wide: bool = False, header: bool = True) -> str:
+    """``bqueues`` / ``bqueues -w``: header with its trailing space (none with
+    ``-noheader``), one row per queue in the order given (callers sort by
+    priority, descending)."""
     queues = list(queues)
     if not queues:
         return ""
-    out = [HEADER]
+    out = [HEADER] if header else []
     for q in queues:
         name = q.name if wide else q.name[:15]
         out.append(
@@ -54,9 +56,16 @@ def description_line(q: QueueView) -> str:
     return f"  -- {text}"
 
 
+def long_status(status: str) -> str:
+    """bqueues -l's status: OpenLava's prtQueuesLong says why a queue is
+    inactive (`Inact_Adm`: badmin qinact; `Inact_Win`: outside its run
+    windows, which lsfemu does not have), where the table says `Inact`."""
+    return status.replace(":Inact", ":Inact_Adm")
+
+
 def stats_row(q: QueueView) -> str:
     return (
-        f"{q.priority:>3}  {q.nice:>3}  {q.status:<15}{_limits(q)} "
+        f"{q.priority:>3}  {q.nice:>3}  {long_status(q.status):<15}{_limits(q)} "
         f"{q.njobs:>5} {q.pend:>5} {q.run:>5} {q.ssusp:>5} {q.ususp:>5} {q.rsv:>4}"
     )
 
@@ -103,3 +112,97 @@ def long(queues: Iterable[QueueView], *, extra_sections: Mapping[str, str] | Non
     if not blocks:
         return ""
     return (QUEUE_SEPARATOR + "\n").join(blocks)
+
+
+# --- bqueues -o / -json (lsf-breadth.md 4.1) ------------------------------------------
+
+#: bqueues -o's fields: canonical name -> recommended width and aliases. The
+#: names and aliases are LSF 10.1's (lsf-breadth.md 4.1); the widths are
+#: lsfemu's (the default table's columns where it has them; docs/semantics.md).
+FIELDS: dict[str, outfmt.FieldDef] = {
+    "queue_name": outfmt.FieldDef(15, ("qname",)),
+    "description": outfmt.FieldDef(50, ("desc",)),
+    "priority": outfmt.FieldDef(4, ("prio",)),
+    "status": outfmt.FieldDef(15, ("stat",)),
+    "max": outfmt.FieldDef(4),
+    "jl_u": outfmt.FieldDef(4, ("jlu",)),
+    "jl_p": outfmt.FieldDef(4, ("jlp",)),
+    "jl_h": outfmt.FieldDef(4, ("jlh",)),
+    "njobs": outfmt.FieldDef(5),
+    "pend": outfmt.FieldDef(5),
+    "run": outfmt.FieldDef(5),
+    "susp": outfmt.FieldDef(5),
+    "rsv": outfmt.FieldDef(4),
+    "ususp": outfmt.FieldDef(5),
+    "ssusp": outfmt.FieldDef(5),
+    "nice": outfmt.FieldDef(4),
+    "max_corelimit": outfmt.FieldDef(10, ("corelimit",)),
+    "max_cpulimit": outfmt.FieldDef(10, ("cpulimit",)),
+    "default_cpulimit": outfmt.FieldDef(10, ("def_cpulimit",)),
+    "max_datalimit": outfmt.FieldDef(10, ("datalimit",)),
+    "default_datalimit": outfmt.FieldDef(10, ("def_datalimit",)),
+    "max_filelimit": outfmt.FieldDef(10, ("filelimit",)),
+    "max_memlimit": outfmt.FieldDef(10, ("memlimit",)),
+    "default_memlimit": outfmt.FieldDef(10, ("def_memlimit",)),
+    "max_processlimit": outfmt.FieldDef(12, ("processlimit",)),
+    "default_processlimit": outfmt.FieldDef(12, ("def_processlimit",)),
+    "max_runlimit": outfmt.FieldDef(10, ("runlimit",)),
+    "default_runlimit": outfmt.FieldDef(10, ("def_runlimit",)),
+    "max_stacklimit": outfmt.FieldDef(10, ("stacklimit",)),
+    "max_swaplimit": outfmt.FieldDef(10, ("swaplimit",)),
+    "max_tasklimit": outfmt.FieldDef(10, ("tasklimit",)),
+    "min_tasklimit": outfmt.FieldDef(10),
+    "default_tasklimit": outfmt.FieldDef(10, ("def_tasklimit",)),
+    "max_threadlimit": outfmt.FieldDef(10, ("threadlimit",)),
+    "default_threadlimit": outfmt.FieldDef(10, ("def_threadlimit",)),
+    "res_req": outfmt.FieldDef(20),
+    "hosts": outfmt.FieldDef(30),
+}
+
+
+def parse_format(spec: str) -> outfmt.Format:
+    """``bqueues -o`` / LSB_BQUEUES_FORMAT (``all`` included, FP14)."""
+    return outfmt.parse_format(spec, FIELDS, all_field=True)
+
+
+def _minutes(value: float | None) -> str | None:
+    return None if value is None else f"{value:.1f} min"
+
+
+def field_value(q: QueueView, name: str) -> str | None:
+    """One field of a queue: the text the default table or bqueues -l shows
+    for it (`-` for no limit); None for what lsfemu does not keep (limits it
+    does not enforce)."""
+    counts = {"njobs": q.njobs, "pend": q.pend, "run": q.run, "susp": q.ssusp + q.ususp, "rsv": q.rsv,
+              "ususp": q.ususp, "ssusp": q.ssusp, "priority": q.priority, "nice": q.nice}
+    if name in counts:
+        return str(counts[name])
+    limits = {"max": q.max_slots, "jl_u": q.jl_u, "jl_p": q.jl_p, "jl_h": q.jl_h}
+    if name in limits:
+        return _lim(limits[name])
+    if name == "queue_name":
+        return q.name
+    if name == "description":
+        return q.description
+    if name == "status":
+        return q.status
+    if name == "max_runlimit":
+        return _minutes(q.run_limit)
+    if name == "default_runlimit":
+        return _minutes(q.run_limit_default)
+    if name == "res_req":
+        return q.res_req.strip() if q.res_req else None
+    if name == "hosts":
+        return " ".join(q.hosts)
+    return None
+
+
+def custom(queues: Iterable[QueueView], fmt: outfmt.Format, *, header: bool = True) -> str:
+    """``bqueues -o``: the header and one line per queue."""
+    rows = [[field_value(q, f.name) for f in fmt.fields] for q in queues]
+    return outfmt.text_table(fmt, rows, header=header)
+
+
+def json_out(queues: Iterable[QueueView], fmt: outfmt.Format) -> str:
+    """``bqueues -o ... -json``: LSF's document with the count key QUEUES."""
+    return outfmt.json_rows("bqueues", "QUEUES", fmt, [[field_value(q, f.name) for f in fmt.fields] for q in queues])

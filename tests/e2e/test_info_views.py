@@ -1,0 +1,135 @@
+"""The cluster views of issue 21, part 2 on one cluster in virtual time:
+bqueues -o/-json/-noheader/-u/-m/-alloc and LSB_BQUEUES_FORMAT; bhosts
+-o/-json/-noheader/-s/-e/-x and LSB_BHOSTS_FORMAT; bparams -a; bqueues -l after
+badmin qinact (tests/e2e/test_option_table.py::EFFECTS points here).
+
+The cluster is lsfemu init's (hostA, hostB, hostC with 4 slots; queues normal
+and priority) with one more queue, `night`, for user2's group on hostA only.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from lsfemu.testing import LsfCluster
+
+pytestmark = pytest.mark.slow(8)  # seconds, quiet machine
+
+NIGHT = """
+Begin Queue
+QUEUE_NAME = night
+PRIORITY = 5
+USERS = user2
+HOSTS = hostA
+DESCRIPTION = Night jobs.
+End Queue
+"""
+
+
+@pytest.fixture(scope="module")
+def c():
+    root = Path(tempfile.mkdtemp(prefix="lsfinfo-"))
+    cl = LsfCluster(root)
+    queues = cl.path_of("lsb.queues")
+    queues.write_text(queues.read_text() + NIGHT)
+    assert cl.run("bsub -n 2 -q normal sleep 1000", user="user1").rc == 0
+    assert cl.run("bsub -n 6 -q priority sleep 1000", user="user1").rc == 0
+    assert cl.run("bsub -n 5 -q normal sleep 1000", user="user2").rc == 0  # 4 slots left: pends
+    cl.advance("1m")
+    yield cl
+    cl.stop()
+    shutil.rmtree(root, ignore_errors=True)
+
+
+def ok(c, cmd, user="user1", env=None):
+    r = c.run(cmd, user=user, env=env)
+    assert r.rc == 0, f"{cmd}\n{r.text}"
+    return r.out
+
+
+def fails(c, cmd, err, user="user1"):
+    r = c.run(cmd, user=user)
+    assert (r.out, r.err, r.rc) == ("", err, 255), f"{cmd}\n{r.text}"
+
+
+# -- bqueues ------------------------------------------------------------------------------------
+
+def test_bqueues_o_fields_aliases_widths_and_delimiter(c):
+    out = ok(c, "bqueues -o 'qname prio STATUS max jlu njobs pend run susp'")
+    assert out.splitlines() == [
+        "QUEUE_NAME PRIORITY STATUS MAX JL_U NJOBS PEND RUN SUSP",
+        "priority 43 Open:Active - - 6 0 6 0",
+        "normal 30 Open:Active - - 7 5 2 0",
+        "night 5 Open:Active - - 0 0 0 0",
+    ]
+    out = ok(c, "bqueues -o 'queue_name:10 njobs:-6 res_req delimiter=\"|\"' normal")
+    assert out == "QUEUE_NAME| NJOBS|RES_REQ\nnormal    |     7|-\n"
+    assert ok(c, "bqueues -noheader -o 'queue_name hosts' night") == "night hostA\n"
+    assert ok(c, "bqueues -noheader night") == "night             5  Open:Active       -    -    -    -     0     0     0     0\n"
+
+
+def test_bqueues_o_all_lists_every_field(c):
+    header = ok(c, "bqueues -o all night").splitlines()[0].split()
+    assert header[:4] == ["QUEUE_NAME", "DESCRIPTION", "PRIORITY", "STATUS"] and header[-1] == "HOSTS"
+    assert len(header) == 37
+
+
+def test_bqueues_json_is_lsf_document(c):
+    out = ok(c, "bqueues -json -o 'queue_name max njobs status description'")
+    doc = json.loads(out)
+    assert doc["COMMAND"] == "bqueues" and doc["QUEUES"] == 3
+    assert doc["RECORDS"][2] == {"QUEUE_NAME": "night", "MAX": "-", "NJOBS": "0", "STATUS": "Open:Active",
+                                 "DESCRIPTION": "Night jobs."}
+    assert out.startswith('{\n  "COMMAND":"bqueues",\n  "QUEUES":3,\n  "RECORDS":[\n    {\n      "QUEUE_NAME":"priority",\n')
+
+
+def test_lsb_bqueues_format_option_over_environment_over_lsf_conf(c):
+    conf = c.path_of("lsf.conf")
+    before = conf.read_text()
+    conf.write_text(before + 'LSB_BQUEUES_FORMAT="queue_name njobs"\n')
+    try:
+        # lsf.conf's display settings are read as the file is now (no badmin reconfig)
+        assert ok(c, "bqueues normal") == "QUEUE_NAME NJOBS\nnormal 7\n"
+        env = {"LSB_BQUEUES_FORMAT": "queue_name pend"}
+        assert ok(c, "bqueues normal", env=env) == "QUEUE_NAME PEND\nnormal 5\n"
+        assert ok(c, "bqueues -o 'queue_name run' normal", env=env) == "QUEUE_NAME RUN\nnormal 2\n"
+        assert ok(c, "bqueues -json normal", env=env) == (
+            '{\n  "COMMAND":"bqueues",\n  "QUEUES":1,\n  "RECORDS":[\n    {\n      "QUEUE_NAME":"normal",\n'
+            '      "PEND":"5"\n    }\n  ]\n}\n')
+        assert ok(c, "bqueues -l normal", env=env).startswith("\nQUEUE: normal\n")  # -l is not customised
+    finally:
+        conf.write_text(before)
+
+
+def test_bqueues_u_and_m_select_the_queues(c):
+    def names(cmd, user="user1"):
+        return [line.split()[0] for line in ok(c, cmd, user).splitlines()[1:]]
+
+    assert names("bqueues -u user2") == ["priority", "normal", "night"]
+    assert names("bqueues -u user1") == ["priority", "normal"]
+    assert names("bqueues -u all") == ["priority", "normal", "night"]
+    assert names("bqueues -m hostB") == ["priority", "normal"]
+    assert names("bqueues -m hostA -u user2") == ["priority", "normal", "night"]
+    assert names("bqueues -m all") == ["priority", "normal", "night"]
+    fails(c, "bqueues -u user1 night", "user1: User cannot use the queue\n")
+    fails(c, "bqueues -m hostB night", "hostB: Host or host group is not used by the queue\n")
+    fails(c, "bqueues -m nohost", "nohost: Bad host name, host group name or cluster name\n")
+
+
+def test_bqueues_alloc_counts_slots(c):
+    assert ok(c, "bqueues -alloc normal").splitlines()[1].split()[-4:] == ["7", "5", "2", "0"]
+
+
+def test_bqueues_l_says_inact_adm_after_qinact(c):
+    assert ok(c, "badmin qinact night", "lsfadmin") == "Queue <night> is inactivated\n"
+    try:
+        assert ok(c, "bqueues night").splitlines()[1].split()[2] == "Open:Inact"
+        stats = ok(c, "bqueues -l night").splitlines()[6]
+        assert stats.split()[2] == "Open:Inact_Adm"
+    finally:
+        ok(c, "badmin qact night", "lsfadmin")
