@@ -100,6 +100,10 @@ class JobView:
     reserved_hosts: list[str] = field(default_factory=list)
     reserve_time: float | None = None
     predicted_start: float | None = None
+    # --- more of bjobs -o's fields (issue 21) ---
+    ngpus: int = 0  # bsub -gpu num=N: -o gpu_num
+    output_dir: str | None = None  # bsub -outdir: -o output_dir
+    mem_req_mb: float | None = None  # rusage[mem=]: -o mem_efficiency's denominator
 
     @property
     def display_id(self) -> str:

@@ -87,7 +87,7 @@ def job_view(cluster, job: Job, now: float | None = None) -> JobView:
         application=job.app_profile,
         **_res_req_fields(cluster, job, started),
         exclusive=job.exclusive, asked_hosts=job.asked_hosts, mail_user=job.mail_user, notify=job.notify or "",
-        est_runtime_min=job.est_runtime_min,
+        est_runtime_min=job.est_runtime_min, ngpus=job.ngpus, output_dir=job.outdir, mem_req_mb=job.mem_req_mb,
         cpu_limit_min=job.cpu_limit_min,
         kill_reason=job.kill_reason, suspend_reason=job.suspend_reason, resume_reason=job.resume_reason,
         pre_exec=job.pre_exec, post_exec=job.post_exec,

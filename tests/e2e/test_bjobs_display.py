@@ -80,3 +80,24 @@ def test_hms_and_year_precedence(c, job):
     assert re.fullmatch(r"00:01:\d\d .*\n", ok(c, fmt, env={"LSB_HMS_TIME_FORMAT": "y"}))
     assert re.fullmatch(r"00:01:\d\d .*\n", ok(c, fmt.replace("-noheader", "-noheader -hms")))  # the option
     assert re.search(r" \d{4}\n$", ok(c, f"bjobs {job}", env={"LSB_DISPLAY_YEAR": "Y"}))  # the table too
+
+
+def test_o_fields_show_what_bsub_asked(c):
+    out = ok(c, "bsub -Jd nightly -m hostB -outdir /tmp/o -We 10 -gpu num=2 -R 'rusage[mem=100]' sleep 1000")
+    jid = re.search(r"Job <(\d+)>", out).group(1)
+    held = re.search(r"Job <(\d+)>", ok(c, f'bsub -w "done({jid})" sleep 1')).group(1)
+    c.advance("5m")
+    spec = ("job_description interactive ask_hosts output_dir gpu_num time_left %complete pendstate "
+            "estimated_run_time delimiter='|'")
+    row = ok(c, f"bjobs -noheader -o \"{spec}\" {jid}").rstrip("\n").split("|")
+    assert row[:5] == ["nightly", "N", "hostB", "/tmp/o", "2"]
+    assert re.fullmatch(r"0:[45] E", row[5]) and re.fullmatch(r"[45]\d\.\d\d% E", row[6])
+    assert row[7:] == ["NOTPEND", "600"]
+    assert ok(c, f"bjobs -noheader -o 'pendstate pend_reason' {held}") == \
+        "IPEND Job dependency condition not satisfied;\n"
+    c.advance("10m")  # past the estimate: X, and no run limit to count against
+    assert ok(c, f"bjobs -noheader -o 'time_left %complete' {jid}").startswith("0:0 X ")
+    doc = json.loads(ok(c, f"bjobs -json -o all {jid} {held}"))
+    assert doc["JOBS"] == 2 and [r["JOBID"] for r in doc["RECORDS"]] == [jid, held]
+    assert list(doc["RECORDS"][0])[:3] == ["JOBID", "JOBINDEX", "STAT"] and doc["RECORDS"][0]["RSVID"] == ""
+    ok(c, f"bkill {jid} {held}")

@@ -9,6 +9,8 @@ Its modules:
   (3.7, 3.8);
 * :mod:`~lsfemu.render.bjobs.custom` - :func:`parse_format` / :func:`custom` /
   :func:`json_out`: ``-o``, ``-hms``, ``delimiter=``, ``-json`` (3.10);
+* :mod:`~lsfemu.render.bjobs.fields` - the ``-o`` field table (LSF 10.1's, with
+  FP14's ``all``) and each field's value;
 * :mod:`~lsfemu.render.bjobs.common` - what they share (the -l blocks'
   constants, job names, host lists, memory texts).
 
@@ -23,7 +25,7 @@ wording throughout:
   (``LSB_SHORT_HOSTLIST=1``) asks for ``<4*h>``;
 * finish record followed by ``HOST: h; CPU_TIME: N seconds`` lines;
 * ``MEMORY USAGE`` block without the FP14 ``MEM Efficiency`` and no FP14
-  ``CPU USAGE`` block; ``-o all`` (FP14) is not a field.
+  ``CPU USAGE`` block; but ``-o`` knows FP14's ``all`` and field names.
 
 Job lists are printed in the order given; an empty list renders as ``""``
 (LSF prints no header when nothing matched -- the caller prints the
