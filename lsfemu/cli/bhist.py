@@ -4,7 +4,8 @@ Files. Without ``-f`` bhist reads ``<LSFEMU_HOME>/logdir`` (the cluster's
 ``home``): by default only the current ``lsb.events`` (its preserved head
 included, so unfinished jobs submitted before the last log switch are
 there); ``-n N`` the current file and the N-1 most recent archives
-(``lsb.events.1`` ...), ``-n 0`` every file; with job IDs and no ``-n`` every
+(``lsb.events.1`` ...), ``-n 0`` every file, ``-n min,max`` the files
+numbered min to max (0 = ``lsb.events``); with job IDs and no ``-n`` every
 file (OpenLava searches back a week; lsfemu has no index and reads them all).
 A missing ``lsb.events`` counts as an empty log. ``-f FILE`` reads that one
 file (relative to the caller's cwd) and needs no cluster: ``c.cluster`` may be
@@ -22,7 +23,8 @@ records of other jobs are recognised from their first fields and skipped
 undecoded (LSF's bhist reads only the files its job index names), so their
 problems go unreported (lsfemu.events.log.JobFilter).
 
-Selection and time windows: `ops.history` (its docstring).
+Selection, time windows, ``-T``, ``-m``, ``-N``, ``-P``, ``-G``: `ops.history`
+(its docstring).
 
 Output: the summary table (``-w`` untruncated), ``-l`` long (``-w``: records
 not wrapped; LSB_DISPLAY_YEAR from the environment or lsf.conf), ``-b``
@@ -46,7 +48,6 @@ import copy
 import io
 import math
 import os
-import re
 import shutil
 import tempfile
 import time as _time
@@ -56,7 +57,7 @@ from typing import Any, Callable, Optional
 
 from lsfemu.cli.base import Ctx, Result, ctx, parse_job_refs, run_command
 from lsfemu.events.history import CannotStream, Change, HistoryBuilder, JobHistory
-from lsfemu.events.log import CURRENT, EventWarning, JobFilter, event_files, read_events
+from lsfemu.events.log import CURRENT, EventWarning, JobFilter, archive_number, event_files, read_events
 from lsfemu.ops import history
 from lsfemu.ops.select import name_matches
 from lsfemu.render import bhist as R
@@ -74,11 +75,14 @@ NOT_FOUND_T = "No matching job/event found\n"
 # ---------------------------------------------------------------------------
 
 
-def _select_files(c: Ctx, nfiles: int | None, have_ids: bool) -> list[Path]:
+def _select_files(c: Ctx, nfiles: tuple[int, int | None] | None, have_ids: bool) -> list[Path]:
     logdir = Path(c.cluster.logdir)
     files = event_files(logdir)
     if nfiles is not None:
-        return files if nfiles == 0 else files[-nfiles:]
+        n, top = nfiles
+        if top is not None:  # -n min,max: lsb.events.min ... lsb.events.max, oldest first
+            return [p for p in files if n <= (archive_number(p) or 0) <= top]
+        return files if n == 0 else files[-n:]
     if have_ids:
         return files
     cur = logdir / CURRENT
@@ -102,13 +106,16 @@ def _warner(c: Ctx) -> Callable[[EventWarning], None]:
     return warn
 
 
-def _read(c: Ctx, paths: list[Path], want: set[int] | None) -> tuple[list[JobHistory], int | None]:
+def _read(c: Ctx, paths: list[Path], want: set[int] | None,
+          window: tuple[float, float] | None = None) -> tuple[list[JobHistory], int | None]:
     builder = HistoryBuilder()
     last: int | None = None
     jobs = JobFilter(want) if want is not None else None  # other jobs' records are skimmed, not decoded
     for _, rec in read_events(paths, _warner(c), jobs=jobs):
         if last is None or rec.event_time > last:
             last = rec.event_time
+        if window is not None and not window[0] <= rec.event_time <= window[1]:
+            continue  # -T: only the records logged in the window
         if want is not None:
             key = rec.job_key
             if key is None or key[0] not in want:
@@ -158,8 +165,9 @@ def chronicle_lines(h: JobHistory, ch: Change, ran: bool, stamps: dict[float, st
     return lines
 
 
-def chronicle(histories: list[JobHistory], *, year: bool = False) -> str:
-    """``bhist -t``: every event of *histories* in time order, one line each."""
+def chronicle(histories: list[JobHistory], *, year: bool = False,
+              window: tuple[float, float] | None = None) -> str:
+    """``bhist -t``: every event of *histories* (in *window*: -T) in time order, one line each."""
     rows: list[tuple[float, int, str]] = []  # (time, sequence in job order and change order, line)
     stamps: dict[float, str] = {}
     for h in histories:
@@ -169,6 +177,8 @@ def chronicle(histories: list[JobHistory], *, year: bool = False) -> str:
                 ran = True
             elif ch.kind == "REQUEUE":
                 ran = False
+            if window is not None and not window[0] <= ch.time <= window[1]:
+                continue
             for line in chronicle_lines(h, ch, ran, stamps, year):
                 rows.append((ch.time, len(rows), line))
     rows.sort()  # by time, then as listed (job order, change order): the sequence is unique
@@ -192,10 +202,12 @@ class ChronicleStream:
     #: records read between two flushes
     EVERY = 4096
 
-    def __init__(self, out: Any, users: set[str] | None, year: bool):
+    def __init__(self, out: Any, users: set[str] | None, year: bool,
+                 window: tuple[float, float] | None = None):
         self.out = out
         self.users = users
         self.year = year
+        self.window = window  # -T: the events in it
         self.buffer: list[tuple[float, int, int, str]] = []  # (time, job order, sequence, line)
         self.seq = 0
         self.written: tuple[float, int, int] | None = None  # the key of the last line written
@@ -210,6 +222,8 @@ class ChronicleStream:
         if len(self.stamps) > 4096:
             self.stamps.clear()
         t = ch.time
+        if self.window is not None and not self.window[0] <= t <= self.window[1]:
+            return
         written = self.written
         for line in chronicle_lines(h, ch, h.started, self.stamps, self.year):
             if written is not None and t <= written[0] and (t, h.order, self.seq) < written:
@@ -245,7 +259,8 @@ class ChronicleStream:
         return self.lines
 
 
-def _stream_chronicle(c: Ctx, paths: list[Path], users: set[str] | None, year: bool) -> bool:
+def _stream_chronicle(c: Ctx, paths: list[Path], users: set[str] | None, year: bool,
+                      window: tuple[float, float] | None) -> bool:
     """``bhist -t`` streamed (:class:`ChronicleStream`) into *c*; False when
     the log must be read the straightforward way instead (nothing said)."""
     err_before = len(c.err)
@@ -255,7 +270,7 @@ def _stream_chronicle(c: Ctx, paths: list[Path], users: set[str] | None, year: b
         sink = io.StringIO()
     with sink:
         try:
-            lines = ChronicleStream(sink, users, year).read(paths, _warner(c))
+            lines = ChronicleStream(sink, users, year, window).read(paths, _warner(c))
         except CannotStream:
             del c.err[err_before:]
             return False
@@ -306,18 +321,36 @@ def bhist(
     dispatched: Optional[str] = None,
     nfiles: Optional[str] = None,
     logfile: Optional[str] = None,
+    events_window: Optional[str] = None,
+    hosts: Optional[str] = None,
+    normalize: Optional[str] = None,
+    project: Optional[str] = None,
+    user_group: Optional[str] = None,
     job_ids: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
     if logfile is not None and nfiles is not None:
         c.error("Cannot use option '-f' together with '-n'.")
         return
-    n: int | None = None
+    n: tuple[int, int | None] | None = None
     if nfiles is not None:
-        if not re.fullmatch(r"\d{1,9}", nfiles.strip()):
-            c.error("bhist: The number of event log files must be a positive integer.")
+        try:
+            n = history.file_numbers(nfiles)
+        except history.BadFiles as e:
+            c.error(str(e))
             return
-        n = int(nfiles)
+    cfg = getattr(c.cluster, "config", None) if c.cluster is not None else None
+    factor: float | None = None
+    if normalize is not None:
+        factor = history.normal_factor(cfg, normalize)
+        if factor is None:
+            c.error(f"<{normalize}> {messages.BHIST_NOT_A_FACTOR}.")
+            return
+    on_hosts: set[str] | None = None
+    if hosts is not None:
+        on_hosts, unknown = history.host_set(cfg, hosts)
+        for host in unknown:  # OpenLava warns and goes on
+            c.err.append(messages.BHIST_NOT_A_HOST.format(host=host) + "\n")
     ids, bad = parse_job_refs(job_ids or [])
     for b in bad:
         c.error(messages.object_error(b, messages.ILLEGAL_JOB_ID))
@@ -342,13 +375,25 @@ def bhist(
     want = {jid for jid, _, _ in ids} if ids else None
     year = _display_year(c)
     states = history.wanted_states(all_, done, exited, pend, run, susp, complete is not None, chron)
+    window_t: tuple[float, float] | None = None
+    if events_window is not None:
+        # without a cluster, -T's "now" is the clock's: the window is chosen before the file is read
+        try:
+            window_t = history.parse_window(events_window, float(c.cluster.now()) if c.cluster is not None
+                                            else _time.time())
+        except history.BadTime:
+            c.error(messages.object_error(events_window, messages.BAD_TIME))
+            return
+    every_user = user_group is not None and user is None  # -G: the group's jobs, whoever submitted them
     try:
         if chron and want is None and states is None and queue is None and name is None \
-                and complete is None and submitted is None and dispatched is None:
+                and complete is None and submitted is None and dispatched is None \
+                and hosts is None and project is None and user_group is None and factor is None:
             # the selection is known at submission: stream in bounded memory
-            if _stream_chronicle(c, paths, history.users(c.cluster, c.user, user), year):
+            if _stream_chronicle(c, paths, history.users(c.cluster, c.user, user), year, window_t):
                 return
-        histories, last = _read(c, paths, want)
+        # -T: -t lists the events in the window; otherwise only its records make the histories
+        histories, last = _read(c, paths, want, None if chron else window_t)
     except OSError as e:
         c.error(f"{e.filename or paths}: {e.strerror or e}")
         return
@@ -372,12 +417,20 @@ def bhist(
     selected: list[JobHistory] = []
     if ids:
         for h in histories:
+            if project is not None and h.project != project:
+                continue
             if any(h.job_id == jid and (ranges is None or in_ranges(h.array_index, ranges)) for jid, ranges, _ in ids):
                 selected.append(h)
     else:
-        users = history.users(c.cluster, c.user, user)
+        users = None if every_user else history.users(c.cluster, c.user, user)
         for h in histories:
             if users is not None and h.user not in users:
+                continue
+            if user_group is not None and h.user_group != user_group:
+                continue
+            if project is not None and h.project != project:
+                continue
+            if on_hosts is not None and not on_hosts.intersection(history.last_hosts(h)):
                 continue
             if queue is not None and h.queue != queue:
                 continue
@@ -394,12 +447,19 @@ def bhist(
             selected.append(h)
 
     # -- the output -------------------------------------------------------------------
+    if factor is not None:
+        selected = [history.normalized(h, factor) for h in selected]
     if chron:
         if not selected:
             c.out.append(NOT_FOUND_T)
             c.rc = 255
             return
-        c.out.append(chronicle(selected, year=year))
+        text = chronicle(selected, year=year, window=window_t)
+        if not text:
+            c.out.append(NOT_FOUND_T)
+            c.rc = 255
+            return
+        c.out.append(text)
         return
     if not selected:
         c.out.append(R.NOT_FOUND)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from lsfemu.clock import parse_duration
 from lsfemu.engine import mail, prepost
+from lsfemu.engine.cpulimit import cpu_factor
 from lsfemu.events.lsbatch import PREEMPTED_REASON, TERM_REASONS
 from lsfemu.jobstate import ON_HOST, PENDING, STARTED, SUSPENDED
 from lsfemu.sched import dispatch, simulate
@@ -211,7 +212,9 @@ class Transitions:
             job.sim_runtime = job.sim_cputime = 0.0
             job.usage_json = None
             self.cl.runner.start(job)
-        self.cl.log(job, "START", None, t, hosts=hosts, effective_res_req=self.cl.effective_res_req(job))
+        factor = (cpu_factor(self.cl.config, hosts[0]) if hosts else None) or 1.0  # JOB_START's hostFactor (bhist -N)
+        self.cl.log(job, "START", None, t, hosts=hosts, effective_res_req=self.cl.effective_res_req(job),
+                    host_factor=factor)
         if job.pre_exec and not job.real_run and prepost.simulated_preexec_fails(self.cl, job):
             prepost.after_failure(self, job, t)  # bsub -E, virtual mode: the attempt fails at once
             return

@@ -503,6 +503,7 @@ def records_for(
         return [
             JobStart(event_time=t, job_id=job.id, status=lsbatch.JOB_STAT_RUN, exec_hosts=hosts,
                      user_group=_get(job, "user_group", ""), idx=idx,
+                     host_factor=float(data.get("host_factor") or 1.0),
                      effective_res_req=data.get("effective_res_req") or ""),
             JobStartAccept(event_time=t, job_id=job.id, job_pid=p, job_pgid=p, idx=idx),
             JobExecute(event_time=t, job_id=job.id, exec_uid=uid_of(job.user), job_pgid=p,

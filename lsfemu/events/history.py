@@ -13,7 +13,8 @@ SUBMIT      from_host, queue, cwd, home, specified_cwd, output_file,
             error_file, output_overwrite, error_overwrite, num_processors,
             max_processors, res_req, dependency, user_priority, hold (bool:
             bsub -H, the job starts PSUSP)
-DISPATCH    hosts (list, one per slot), effective_res_req
+DISPATCH    hosts (list, one per slot), effective_res_req, host_factor (the
+            execution host's CPU factor)
 STARTING    pid
 EXECUTE     exec_home, exec_cwd, pid
 STATUS      status (required: PEND PSUSP RUN USUSP SSUSP UNKWN), reason
@@ -520,7 +521,7 @@ class HistoryBuilder:
             self._add(h, t, "EXECUTE", exec_home=rec.exec_home, exec_cwd=rec.exec_cwd, pid=rec.job_pid)
         elif kind is JobStart:
             self._add(h, t, "DISPATCH", hosts=list(rec.exec_hosts),
-                      effective_res_req=rec.effective_res_req or None)
+                      effective_res_req=rec.effective_res_req or None, host_factor=rec.host_factor)
         elif kind is JobSignal:
             self._add(h, t, "SIGNAL", signal=rec.signal_symbol, user=rec.user_name,
                       **({"reason": rec.reason} if rec.reason else {}))

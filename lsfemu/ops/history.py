@@ -21,17 +21,31 @@ month), ``3/8`` (March 8), ``2024/3/8``, ``3/`` (March), ``2024/3/``,
 ``3/8/10:30``. A start takes the beginning of the period, an end its last
 second; missing year/month/day are the current ones (of the cluster clock).
 A bad spec prints ``<spec>: Bad time specification``, exit 255.
+
+``-T start,end`` (same syntax) keeps only the records logged in the window:
+with ``-t`` the events listed, otherwise the records the histories are built
+from (OpenLava feeds bhist only the records inside its search time). ``-m
+"host ..."`` keeps the jobs whose last dispatch used one of the hosts (host
+groups name their members); ``-P`` the jobs of a project (kept with job IDs,
+as OpenLava does); ``-G`` the jobs submitted with ``bsub -G group`` (every
+user's); ``-N host | model | factor`` divides the CPU times shown by that CPU
+factor after multiplying them by the execution host's (JOB_START's
+hostFactor). ``-n min,max`` reads lsb.events.min ... lsb.events.max (0 = the
+current lsb.events).
 """
 
 from __future__ import annotations
 
 import calendar
+import copy
 import datetime as _dt
 import re
 import time as _time
 
-from lsfemu.events.history import JobHistory
+from lsfemu.engine.cpulimit import cpu_factor
+from lsfemu.events.history import Change, JobHistory
 from lsfemu.jobstate import ANY_SUSPENDED, FINISHED, PENDING, UNFINISHED
+from lsfemu.render import messages as M
 
 
 class BadTime(ValueError):
@@ -182,3 +196,86 @@ def wanted_states(all_: bool, done: bool, exited: bool, pend: bool, run: bool, s
     if chron:
         return None
     return set(UNFINISHED)
+
+
+# ---------------------------------------------------------------------------
+# -m, -N, -n
+# ---------------------------------------------------------------------------
+
+
+class BadFiles(ValueError):
+    """A -n argument that does not parse; its message is bhist's line."""
+
+
+def file_numbers(text: str) -> tuple[int, int | None]:
+    """``-n N`` -> (N, None) (0 = every file); ``-n min,max`` -> (min, max).
+    Raises BadFiles with OpenLava's message."""
+    text = text.strip()
+    if "," not in text:
+        if not re.fullmatch(r"\d{1,9}", text):
+            raise BadFiles(M.BHIST_NFILES)
+        return int(text), None
+    a, _, b = text.partition(",")
+    if not (re.fullmatch(r"\d{1,9}", a.strip()) and re.fullmatch(r"\d{1,9}", b.strip())):
+        raise BadFiles(M.BHIST_NFILES_RANGE)
+    lo, hi = int(a), int(b)
+    if lo > hi:
+        raise BadFiles(M.BHIST_NFILES_ORDER)
+    return lo, hi
+
+
+def host_set(cfg, spec: str) -> tuple[set[str], list[str]]:
+    """The hosts -m names (host groups by their members) and the names that are
+    neither a host nor a group of *cfg* (none without a configuration)."""
+    names = spec.split()
+    if cfg is None:
+        return set(names), []
+    groups = getattr(cfg, "host_groups", None) or {}
+    known = {h.name for h in getattr(cfg, "cluster_hosts", ())}
+    out: set[str] = set()
+    unknown = []
+    for n in names:
+        if n in groups:
+            out.update(groups[n])
+        else:
+            out.add(n)
+            if known and n not in known:
+                unknown.append(n)
+    return out, unknown
+
+
+def last_hosts(h: JobHistory) -> list[str]:
+    for ch in reversed(h.changes):
+        if ch.kind == "DISPATCH":
+            return list(ch.data.get("hosts") or [])
+    return []
+
+
+def normal_factor(cfg, spec: str) -> float | None:
+    """The CPU factor -N names: a host model's, a host's, or a positive number
+    (OpenLava's order); None when it is none of them."""
+    if cfg is not None and getattr(cfg, "shared", None) is not None:
+        f = cpu_factor(cfg, spec)
+        if f is not None:
+            return f
+    try:
+        f = float(spec)
+    except ValueError:
+        return None
+    return f if f > 0 and f == f and f != float("inf") else None
+
+
+def normalized(h: JobHistory, factor: float) -> JobHistory:
+    """*h* with the CPU time of its finish records scaled from its execution
+    host's CPU factor to *factor* (bhist -N)."""
+    out = copy.copy(h)
+    host_f = 1.0
+    changes = []
+    for ch in h.changes:
+        if ch.kind == "DISPATCH":
+            host_f = float(ch.data.get("host_factor") or 1.0)
+        elif ch.kind == "FINISH" and ch.data.get("cpu_time"):
+            ch = Change(ch.time, ch.kind, {**ch.data, "cpu_time": float(ch.data["cpu_time"]) * host_f / factor})
+        changes.append(ch)
+    out.changes = changes
+    return out

@@ -487,6 +487,14 @@ USAGES: dict[str, str] = {
 }
 
 
+# --- bhist's own (OpenLava lsbatch/bhist/bhist.c) -----------------------------
+BHIST_NFILES = "bhist: The number of event log files must be a positive integer."
+BHIST_NFILES_RANGE = "bhist: The numbers of both event log files must be positive integers."
+BHIST_NFILES_ORDER = "bhist: The value of min_logfile should not exceed the value of max_logfile"
+BHIST_NOT_A_FACTOR = "neither a host model, nor a host name, nor a CPU factor"
+BHIST_NOT_A_HOST = "Warning: <{host}> is not a valid hostname"
+
+
 #: how a command answers an option its grammar refuses (lsfemu.options.OptionError.kind)
 _OPTION_ERRORS = {
     "illegal": "{cmd}: illegal option -- {opt}",

@@ -791,6 +791,14 @@ CASES = [
     C(["bmig", "-J", "nosuch"], "Job <nosuch> is not found\n", id="bmig-J-unknown-name"),
     C(["brun", "4"], usage("brun"), "lsfadmin", id="brun-without-hosts"),
     C(["brun", "-m", "hostA", "abc"], usage("brun"), "lsfadmin", id="brun-job-not-a-number"),
+    # ---- bhist -N, -n min,max, -T (issue 21) ----------------------------------------------------------------
+    C(["bhist", "-N", "nosuch", "-a"], "<nosuch> neither a host model, nor a host name, nor a CPU factor.\n",
+      id="bhist-N-unknown"),
+    C(["bhist", "-n", "3,1"], "bhist: The value of min_logfile should not exceed the value of max_logfile\n",
+      id="bhist-n-range-reversed"),
+    C(["bhist", "-n", "1,x"], "bhist: The numbers of both event log files must be positive integers.\n",
+      id="bhist-n-range-text"),
+    C(["bhist", "-t", "-T", "13/45"], "13/45: Bad time specification\n", id="bhist-T-bad-time"),
 ]
 
 
