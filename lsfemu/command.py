@@ -88,6 +88,7 @@ def replay(files: list[str] = typer.Argument(..., help="lsb.events files (or the
            until: Optional[str] = typer.Option(None, "--until", help="replay up to this instant (epoch seconds or ISO 8601)"),
            bucket: Optional[str] = typer.Option(None, "--bucket", help="what-if: width of the slot-share intervals (e.g. 1h)"),
            json_out: Optional[str] = typer.Option(None, "--json", help="what-if: also write the report as JSON to this file"),
+           html_out: Optional[str] = typer.Option(None, "--html", help="what-if: also write the report as one self-contained HTML page (tables, SVG charts)"),
            force: bool = typer.Option(False, help="replace an existing cluster in --into"),
            progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="progress bar (default: when stderr is a terminal)")) -> None:
     """Load a real cluster's lsb.events into a fresh cluster (--into), or schedule its jobs under another configuration (--what-if)."""
@@ -96,6 +97,13 @@ def replay(files: list[str] = typer.Argument(..., help="lsb.events files (or the
     if (into is None) == (what_if is None):
         typer.echo("lsfemu replay: give exactly one of --into DIR and --what-if CONFDIR", err=True)
         raise typer.Exit(2)
+    if (json_out is not None or html_out is not None or bucket is not None) and what_if is None:
+        typer.echo("lsfemu replay: --json, --html and --bucket go with --what-if", err=True)
+        raise typer.Exit(2)
+    for out in (json_out, html_out):  # before the work: a report with nowhere to go is refused at once
+        if out is not None and not Path(out).absolute().parent.is_dir():
+            typer.echo(f"lsfemu replay: {out}: No such file or directory", err=True)
+            raise typer.Exit(1)
     if conf is not None and into is None:
         typer.echo("lsfemu replay: --conf goes with --into (--what-if takes its configuration itself)", err=True)
         raise typer.Exit(2)
@@ -121,12 +129,16 @@ def replay(files: list[str] = typer.Argument(..., help="lsb.events files (or the
     for line in rep.warnings.lines():
         typer.echo(f"lsfemu replay: {line}", err=True)
     typer.echo(rp.render_report(rep), nl=False)
-    if json_out:
-        try:
+    try:
+        if json_out:
             Path(json_out).write_text(rp.report_json(rep))
-        except OSError as e:
-            typer.echo(f"lsfemu replay: {e}", err=True)
-            raise typer.Exit(1)
+        if html_out:
+            from lsfemu.render.whatif_html import render_page  # the page's renderer: --html only
+
+            Path(html_out).write_text(render_page(rp.report_dict(rep)), encoding="utf-8")
+    except OSError as e:
+        typer.echo(f"lsfemu replay: {e}", err=True)
+        raise typer.Exit(1)
 
 
 def _envdir() -> str:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from lsfemu.replay.common import ReplayError, order_files
 from lsfemu.replay.into import into_message, replay_into
-from lsfemu.replay.report import render_report, report_json
+from lsfemu.replay.report import render_report, report_dict, report_json
 from lsfemu.replay.whatif import what_if
 
-__all__ = ["ReplayError", "into_message", "order_files", "render_report", "replay_into", "report_json", "what_if"]
+__all__ = ["ReplayError", "into_message", "order_files", "render_report", "replay_into", "report_dict", "report_json", "what_if"]

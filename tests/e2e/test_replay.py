@@ -144,6 +144,10 @@ def test_replay_refuses_bad_requests_and_changes_nothing(history, tmp_path):
         (["lsfemu", "replay", lsb, "--into", str(into), "--until", str(T0 - 3600)], "no event records to replay"),
         (["lsfemu", "replay", lsb, "--what-if", str(tmp_path)], "lsf.conf: No such file"),
         (["lsfemu", "replay", lsb, "--what-if", str(c.envdir), "--bucket", "0"], "must be more than 0"),
+        (["lsfemu", "replay", lsb, "--into", str(into), "--html", str(tmp_path / "r.html")],
+         "--json, --html and --bucket go with --what-if"),
+        (["lsfemu", "replay", lsb, "--what-if", str(c.envdir), "--html", str(tmp_path / "no" / "r.html")],
+         "No such file or directory"),
     ]
     for argv, msg in cases:
         r = c.run(argv)

@@ -6,11 +6,17 @@ in a headless browser."""
 from __future__ import annotations
 
 import json
+import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow(20)  # seconds, quiet machine
+from lsfemu.render.whatif_html import chart_data
+from lsfemu.replay.report import WAIT_EDGES
+
+pytestmark = pytest.mark.slow(25)  # seconds, quiet machine
 
 
 @pytest.fixture
@@ -63,3 +69,49 @@ def test_what_if_replays_the_jobs_that_never_started(unstarted, tmp_path):
     assert "Never start under the new configuration: 2 jobs (1 of them started in the log):" in text
     assert "  user2@normal: 2\n  user3@normal: 4\n" in text
     assert "Never started in the log: 2 jobs; 1 of them start under the new configuration:" in text
+
+
+def _browser() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def test_html_report_loads_in_a_headless_browser(unstarted, tmp_path):
+    """--html: one page, its tables and SVG charts in the DOM a browser builds
+    from it (Debian's chromium, headless, with no network needed)."""
+    c, lsb = unstarted
+    page = tmp_path / "report.html"
+    rep, _text = _what_if(c, lsb, 8, tmp_path, "--html", str(page), "--bucket", "1m")
+    html = page.read_text()
+    assert "<script" not in html and "https://" not in html
+    # the data behind the charts: every interval's shares sum to 100% in both histories
+    data = chart_data(rep)
+    assert sorted(s.label for s in data["user"]["log"]) == ["user1", "user2", "user3"]
+    for key in ("user", "queue"):
+        for side in ("log", "whatif"):
+            series = data[key][side]
+            for i in range(len(series[0].points)):
+                assert sum(s.points[i][1] for s in series) in (0, pytest.approx(100.0)), (key, side, i)
+    log, wi = ({s.label: s.points for s in data["user"][side]} for side in ("log", "whatif"))
+    assert {v for _, v in log["user3"]} == {0}  # user3 never ran in the log
+    assert wi["user3"][0][1] > 0  # and now does at once
+    assert sum(data["waits"]["series"][1][1]) == 4 and sum(data["waits"]["series"][0][1]) == 2
+    browser = _browser()
+    if browser is None:
+        pytest.skip("no headless browser installed (apt-get install chromium): the page was not loaded")
+    r = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={tmp_path / 'profile'}",
+                        "--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    dom = r.stdout
+    assert f"<title>What-if replay of 4 jobs under {c.envdir}</title>" in dom or \
+        re.search(r"<title>What-if replay of 4 jobs under [^<]+</title>", dom), dom[:500]
+    users = re.search(r'<table id="per-user">.*?<tbody>(.*?)</tbody>', dom, re.S).group(1)
+    assert re.findall(r'<td class="key">(\w+)</td>', users) == ["user1", "user2", "user3"]
+    start_now = re.search(r'<table id="start-now">.*?<tbody>(.*?)</tbody>', dom, re.S).group(1)
+    assert re.findall(r'<td class="key">(\w+)</td>', start_now) == ["3", "4"]
+    assert len(re.findall(r"<svg[ >]", dom)) == 5
+    assert len(re.findall(r'<path class="series"', dom)) == 2 * 3 + 2 * 1  # users and queues, both sides
+    assert len(re.findall(r'<rect class="bar"', dom)) == 2 * len(WAIT_EDGES)
