@@ -501,12 +501,14 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
     ), "hosts", "[host_name ... | host_group ... | cluster_name ...]", alternatives=("-w -l",)),
     _g("lsload", (
         ("-a", None, None), ("-cname", None, None), ("-E", "effective", None), ("-gpu", None, None),
-        ("-gpuload", None, None), ("-json", None, None), ("-l", "long", None), ("-loc", None, None),
+        ("-gpuload", None, None), ("-json", "json_", None), ("-l", "long", None), ("-loc", None, None),
         ("-N", "normalized", None), ("-s", None, None), ("-w", "wide", None),
         ("-I", "indices", "load_index[:load_index] ..."), ("-n", "num_hosts", "num_hosts"),
-        ("-o", None, '"field_name[:[-][output_width]] ... [delimiter=\'character\']"'),
+        ("-o", "fmt", '"field_name[:[-][output_width]] ... [delimiter=\'character\']"'),
         ("-R", "res_req", '"res_req"'),
     ), "hosts", "[host_name ... | host_group ... | cluster_name ...]", alternatives=("-l -w", "-N -E")),
+    _g("lsclusters", (("-l", None, None), ("-w", "wide", None)), "clusters", "[cluster_name ...]",
+       alternatives=("-l -w",)),
     _g("lsinfo", (
         ("-l", "long", None), ("-M", "all_models", None), ("-m", "models", None), ("-r", "resources", None),
         ("-t", "types", None), ("-w", None, None),
@@ -548,6 +550,15 @@ BADMIN: dict[str, Grammar] = {sub: _g("badmin", rows, "names", args) for sub, ro
     ("hclose", _ADMIN_CTRL + (("-i", None, '"lock_id=id"'),), "[host_name ... | host_group ... | all]"),
     ("showconf", (), "mbd"),
 )}
+
+#: lsadmin's subcommands (LSF 10.1 lsadmin reference) that lsfemu has; the
+#: others (LSADMIN_UNBUILT) are refused naming them
+LSADMIN: dict[str, Grammar] = {sub: _g("lsadmin", rows, "names", args) for sub, rows, args in (
+    ("showconf", (), "lim [host_name ... | all]"),
+)}
+LSADMIN_UNBUILT = ("ckconfig", "reconfig", "limlock", "limunlock", "reslogon", "reslogoff", "limdebug", "resdebug",
+                   "limtime", "restime", "expire", "limrestart", "limstartup", "limshutdown", "resrestart",
+                   "resstartup", "resshutdown", "help", "quit")
 
 #: bsub's options that make it wait for its job (parameter, the mode the job
 #: stores): -K waits; -I, -Ip, -Is also talk to the job (lsfemu.bsubwait)

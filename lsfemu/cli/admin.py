@@ -13,7 +13,7 @@ import time
 
 from lsfemu import options
 from lsfemu.cli import watch
-from lsfemu.cli.base import Ctx, Result, parse_job_ids
+from lsfemu.cli.base import Ctx, Result, parse_job_ids, parse_subcommand
 from lsfemu.errors import LsfError
 from lsfemu.ops import admin as ops
 from lsfemu.ops import clock as ops_clock
@@ -24,19 +24,12 @@ from lsfemu.render.fairshare import explain_priority
 from lsfemu.render import messages, timefmt
 
 def badmin(c: Ctx) -> Result:
-    argv = list(c.argv)
-    if not argv or argv[0] in ("-h", "--help"):
-        return Result("", messages.usage("badmin"), 0 if argv else 255)
-    sub = argv[0]
-    g = options.BADMIN.get(sub)
-    if g is None:
+    parsed = parse_subcommand("badmin", options.BADMIN, list(c.argv))
+    if isinstance(parsed, Result):
+        return parsed
+    sub, opts, args = parsed
+    if opts is None:
         return Result("", f"badmin: unknown subcommand <{sub}>\n" + messages.usage("badmin"), 255)
-    try:
-        opts, args = options.parse(g, argv[1:])
-    except (options.HelpAsked, options.VersionAsked):
-        return Result("", messages.usage("badmin"), 0)
-    except options.OptionError as e:
-        return Result("", messages.option_error("badmin", e.kind, e.flag) + messages.usage("badmin"), 255)
     if args and sub in ("ckconfig", "reconfig", "mbdrestart"):
         return Result("", messages.usage("badmin"), 255)
     comment = opts.get("comment") or ""

@@ -137,6 +137,24 @@ def run_command(c: Ctx, fn) -> Result:
     return c.result()
 
 
+def parse_subcommand(cmd: str, table: dict, argv: list[str]):
+    """badmin's and lsadmin's argv: (subcommand, its options, its words) with
+    the grammar *table* gives the subcommand (None: not in the table), or the
+    Result of -h, no subcommand, or a refused option (the usage, exit 255)."""
+    if not argv or argv[0] in ("-h", "--help"):
+        return Result("", messages.usage(cmd), 0 if argv else 255)
+    g = table.get(argv[0])
+    if g is None:
+        return argv[0], None, argv[1:]
+    try:
+        opts, args = options.parse(g, argv[1:])
+    except (options.HelpAsked, options.VersionAsked):
+        return Result("", messages.usage(cmd), 0)
+    except options.OptionError as e:
+        return Result("", messages.option_error(cmd, e.kind, e.flag) + messages.usage(cmd), 255)
+    return argv[0], opts, args
+
+
 def banner_version() -> str:
     return "IBM Spectrum LSF Standard 10.1.0.13, Jan 04 2023\nCopyright International Business Machines Corp. 1992, 2016.\nUS Government Users Restricted Rights - Use, duplication or disclosure restricted by GSA ADP Schedule Contract with IBM Corp.\n"
 

@@ -1,19 +1,24 @@
-"""LSF's base commands about hosts: lshosts (static resources), lsload (load
-indices), lsinfo (resources, host types and models); options: lsfemu.options.
-`ops.hosts` builds the views, `render.lstools` makes the text. Their failures
-are LIM's, printed as OpenLava's commands print them (ls_perror: the prefix
-they pass, then LSF's text) with their exit codes.
+"""LSF's base commands: lsclusters, lshosts (static resources), lsload (load
+indices; -o, -json), lsinfo (resources, host types and models), lsadmin
+showconf lim; options: lsfemu.options. `ops.hosts` builds the views,
+`render.lstools` makes the text. Their failures are LIM's, printed as
+OpenLava's commands print them (ls_perror: the prefix they pass, then LSF's
+text) with their exit codes.
 """
 
 from __future__ import annotations
 
 from typing import Optional
 
-from lsfemu.cli.base import Ctx, Result, UsageExit, ctx, run_command
+from lsfemu import options
+from lsfemu.cli.base import Ctx, Result, UsageExit, ctx, parse_subcommand, run_command
 from lsfemu.errors import LsfError
 from lsfemu.ops import hosts as ops
+from lsfemu.ops import showconf
+from lsfemu.render import admin as RA
 from lsfemu.render import lstools as R
-from lsfemu.render import messages
+from lsfemu.render import messages, timefmt
+from lsfemu.render.outfmt import FormatError
 
 
 def lshosts(wide: bool = False, long: bool = False, res_req: Optional[str] = None,
@@ -30,12 +35,26 @@ def lshosts(wide: bool = False, long: bool = False, res_req: Optional[str] = Non
 
 def lsload(wide: bool = False, long: bool = False, res_req: Optional[str] = None, num_hosts: Optional[str] = None,
            indices: Optional[str] = None, normalized: bool = False, effective: bool = False,
-           hosts: Optional[list[str]] = None) -> None:
+           fmt: Optional[str] = None, json_: bool = False, hosts: Optional[list[str]] = None) -> None:
     c = ctx()
     if num_hosts is not None and not (num_hosts.isdigit() and int(num_hosts) > 0):
         raise UsageExit()  # OpenLava lsload.c: -n needs a positive number, else the usage
     if normalized and effective:
         raise UsageExit()  # -N and -E exclude each other (lsload.c: the usage)
+    if fmt is not None and (wide or long):
+        raise UsageExit()  # [-l | -w | -o ...] (LSF 10.1 lsload synopsis)
+    # -o, else LSF_LSLOAD_FORMAT (the caller's environment, then lsf.conf as it is now);
+    # -l and -w keep their tables; -json without any format shows the default table's columns
+    spec = fmt if (wide or long) else c.setting("LSF_LSLOAD_FORMAT", fmt)
+    if spec is None and json_:
+        spec = R.DEFAULT_LOAD_FORMAT
+    custom = None
+    if spec is not None:
+        try:
+            custom = R.load_format(spec)
+        except FormatError as e:
+            c.error(e.message)
+            return
     try:
         shown = ops.index_list(indices) if indices is not None else None
         views = ops.load_views(c.cluster, hosts, res_req, c.local_host, by_load=True)
@@ -46,7 +65,20 @@ def lsload(wide: bool = False, long: bool = False, res_req: Optional[str] = None
         views = views[:int(num_hosts)]
     if normalized or effective:
         ops.run_queues(views, "normalized" if normalized else "effective")
-    c.out.append(R.lsload(views, wide=wide, long=long, indices=shown))
+    if custom is not None:
+        c.out.append(R.lsload_json(views, custom) if json_ else R.lsload_custom(views, custom))
+    else:
+        c.out.append(R.lsload(views, wide=wide, long=long, indices=shown))
+
+
+def lsclusters(wide: bool = False, clusters: Optional[list[str]] = None) -> None:
+    c = ctx()
+    try:
+        rows = ops.cluster_rows(c.cluster, clusters)
+    except LsfError as e:
+        c.error(messages.object_error("ls_clusterinfo()", e.reason))
+        return
+    c.out.append(R.lsclusters(rows, wide=wide))
 
 
 def lsinfo(long: bool = False, resources: bool = False, types: bool = False, models: bool = False,
@@ -71,3 +103,29 @@ def run_lsload(c: Ctx) -> Result:
 
 def run_lsinfo(c: Ctx) -> Result:
     return run_command(c, lsinfo)
+
+
+def run_lsclusters(c: Ctx) -> Result:
+    return run_command(c, lsclusters)
+
+
+def lsadmin(c: Ctx) -> Result:
+    """lsadmin: `showconf lim [host_name ... | all]`; LSF's other subcommands
+    are refused naming them, anything else is OpenLava's `Invalid command`."""
+    parsed = parse_subcommand("lsadmin", options.LSADMIN, list(c.argv))
+    if isinstance(parsed, Result):
+        return parsed
+    sub, opts, args = parsed
+    if opts is None:
+        if sub in options.LSADMIN_UNBUILT:
+            return Result("", f"lsadmin: subcommand {sub} is not supported by lsfemu yet\n", 255)
+        return Result("", f"Invalid command <{sub}> \n" + messages.usage("lsadmin"), 255)
+    if args[:1] != ["lim"]:
+        return Result("", messages.usage("lsadmin"), 255)
+    cl = c.cluster
+    names = [n for n in args[1:] if n != "all"]
+    known = {h.name for h in cl.config.cluster_hosts if h.server}
+    unknown = [n for n in names if n not in known]
+    if unknown:  # every LIM named answers, or the request fails (ls_perror's prefix: the host)
+        return Result("", "".join(messages.object_error(n, messages.LIM_BAD_HOST) + "\n" for n in unknown), 255)
+    return Result(RA.showconf(f"LSF Configuration for LIM {timefmt.ctime(cl.now())}", showconf.lim_conf(cl)), "", 0)

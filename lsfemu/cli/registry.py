@@ -31,6 +31,8 @@ COMMANDS = {
     "lshosts": lstools.run_lshosts,
     "lsload": lstools.run_lsload,
     "lsinfo": lstools.run_lsinfo,
+    "lsclusters": lstools.run_lsclusters,
+    "lsadmin": lstools.lsadmin,
     "bgadd": jobgroups.run_bgadd,
     "bgmod": jobgroups.run_bgmod,
     "bgdel": jobgroups.run_bgdel,

@@ -1,5 +1,5 @@
 """The hosts' resources and load as plain views: lshosts, lsload, lsinfo
-and bhosts -l's load blocks (issue 19). The load is engine/hostload.py's;
+and bhosts -l's load blocks (issue 19); lsclusters' row. The load is engine/hostload.py's;
 a `-R` requirement's select[] and order[] are sched/select.py's, evaluated on
 what placement reads of each host (hostres.namespace).
 
@@ -118,3 +118,14 @@ def index_list(text: str) -> list[str]:
     if not text or any(n not in hostres.LOAD_INDICES for n in names):
         raise LsfError(M.BAD_INDEX_LIST)
     return list(dict.fromkeys(names))
+
+
+def cluster_rows(cl, names: list[str] | None) -> list[tuple[str, str, str, str, int, int]]:
+    """lsclusters' rows: the one cluster (its name, `ok`, the master, the
+    primary administrator, its hosts and server hosts); a name that is not
+    this cluster's is LIM's `Invalid cluster name` (no MultiCluster)."""
+    cfg = cl.config
+    if names and any(n != cfg.cluster_name for n in names):
+        raise LsfError(M.BAD_CLUSTER_NAME)
+    return [(cfg.cluster_name, "ok", cl.master_name or cfg.master_host, cfg.admins[0] if cfg.admins else "-",
+             len(cfg.cluster_hosts), sum(1 for h in cfg.cluster_hosts if h.server))]

@@ -1,5 +1,6 @@
-"""lshosts, lsload and lsinfo (lsf-breadth.md sections 3.2-3.5, OpenLava's
-lshosts.c, load.c and lsinfo.c layouts): data in, text out.
+"""lshosts, lsload (its table, -o and -json), lsinfo and lsclusters
+(lsf-breadth.md sections 3.1-3.5, OpenLava's lshosts.c, load.c and lsinfo.c
+layouts): data in, text out.
 
 Memory sizes come in MB and print with LSF 10's units (section 3.3): under
 1 GB integer MB (`551M`); tmp keeps MB while it fits in 5 characters
@@ -13,8 +14,10 @@ threshold is marked with a leading `*` (`*4.0`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Iterable, Mapping
 
+from lsfemu.render import outfmt
 from lsfemu.views import HostLoadView, LsInfoView
 
 #: lsload's columns: (index, width); `io` only with -l
@@ -151,4 +154,82 @@ def lsinfo(info: LsInfoView, *, resources: bool, types: bool, models: bool, long
     if models:
         out += ([""] if resources or types else []) + ["MODEL_NAME      CPU_FACTOR      ARCHITECTURE"]
         out += [f"{name:<16}    {cpuf:6.2f}      {arch}" for name, cpuf, arch in info.models]
+    return "\n".join(out) + "\n"
+
+
+# --- lsload -o / -json ---------------------------------------------------------------
+
+#: lsload -o's fields (LSF 10.1 lsload reference) and their recommended widths:
+#: lsload's own column widths (LSF's table of them was not found, lsf-breadth.md
+#: section 10). Read by render/outfmt.py, LSF's one reader of -o strings.
+LOAD_FIELDS: dict[str, outfmt.FieldDef] = {
+    "host_name": outfmt.FieldDef(15, ("hname",)), "status": outfmt.FieldDef(6),
+    **{n: outfmt.FieldDef(w) for n, w in _LOAD_COLS}}
+#: what lsload -json shows without -o nor LSF_LSLOAD_FORMAT: the default table's columns
+DEFAULT_LOAD_FORMAT = "HOST_NAME status r15s r1m r15m ut pg ls it tmp swp mem"
+
+
+@dataclass(frozen=True)
+class _LoadField(outfmt.FieldSpec):
+    """An lsload field: its header (and JSON key) keeps the case the field is
+    documented in, `HOST_NAME` upper case, the indices lower case."""
+
+    @property
+    def header(self) -> str:
+        return "HOST_NAME" if self.name == "host_name" else self.name
+
+
+def load_format(spec: str) -> outfmt.Format:
+    """lsload -o's `"field[:[-][width]] ... [delimiter='c']"` (outfmt's rules);
+    raises outfmt.FormatError with LSF's text."""
+    fmt = outfmt.parse_format(spec, LOAD_FIELDS)
+    return outfmt.Format(tuple(_LoadField(f.name, f.width, f.right) for f in fmt.fields), fmt.delimiter)
+
+
+def _raw_value(h: HostLoadView, field: str) -> str:
+    """A field's value in -o and -json: sizes unscaled in MB with one decimal
+    (`37823.2M`), ut in percent, the rest as the table shows them; an
+    unavailable host has no index (`-`)."""
+    if field == "host_name":
+        return h.name
+    if field == "status":
+        return h.status
+    if h.status == "unavail":
+        return "-"
+    value = h.load.get(field, 0.0)
+    if field in ("tmp", "swp", "mem"):
+        return f"{value:.1f}M"
+    if field == "io":
+        return f"{value:.1f}"
+    return ("*" if field in h.busy else "") + index_value(field, value)
+
+
+def _rows(hosts: Iterable[HostLoadView], fmt: outfmt.Format) -> list[list[str]]:
+    return [[_raw_value(h, f.name) for f in fmt.fields] for h in hosts]
+
+
+def lsload_custom(hosts: Iterable[HostLoadView], fmt: outfmt.Format) -> str:
+    """lsload -o: a header of the field names, one row per host."""
+    return outfmt.text_table(fmt, _rows(hosts, fmt))
+
+
+def lsload_json(hosts: Iterable[HostLoadView], fmt: outfmt.Format) -> str:
+    """lsload -o ... -json: bhosts -json's layout (lsf-breadth.md 4.2), COMMAND
+    `lsload`, HOSTS the count, every value a string."""
+    return outfmt.json_rows("lsload", "HOSTS", fmt, _rows(hosts, fmt))
+
+
+# --- lsclusters ----------------------------------------------------------------------
+
+
+def lsclusters(clusters: Iterable[tuple[str, str, str, str, int, int]], *, wide: bool = False) -> str:
+    """lsclusters (lsf-breadth.md 3.1): rows of (name, status, master, admin,
+    hosts, servers); the master cut at 18 unless *wide*, where its column is
+    as wide as the longest master."""
+    rows = list(clusters)
+    mw = max([18] + [len(r[2]) for r in rows]) if wide else 18
+    out = [f"{'CLUSTER_NAME':<15}{'STATUS':<9}{'MASTER_HOST':<{mw}} {'ADMIN':>12} {'HOSTS':>8} {'SERVERS':>8}"]
+    for name, status, master, admin, nhosts, nservers in rows:
+        out.append(f"{name if wide else name[:15]:<15}{status:<9}{master if wide else master[:mw]:<{mw}} "
+                   f"{admin:>12} {nhosts:>8} {nservers:>8}")
     return "\n".join(out) + "\n"

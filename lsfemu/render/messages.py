@@ -67,6 +67,7 @@ RESREQ_NOT_BUILT = "Not supported by lsfemu yet in a resource requirement"
 SELECT_BAD_NAME = ('Error in select section: Error near "{}" : incorrect section name, resource name, '
                    "or resource function name")
 NOT_ENOUGH_HOSTS = "Not enough host(s) currently eligible"
+BAD_CLUSTER_NAME = "Invalid cluster name"  # OpenLava lib.err.c LSE_BAD_CLUSTER (lsclusters)
 LIM_BAD_HOST = "Host name not recognizable by LIM"  # OpenLava lib.err.c LSE_LIM_BADHOST (lsload, lshosts)
 UNKNOWN_RESNAME = "Unknown resource name"  # LSE_UNKWN_RESNAME: LIM's answer to -R naming no resource
 BAD_INDEX_LIST = "Bad index name list"  # LSE_BAD_NAMELIST: lsload -I naming no load index
@@ -483,6 +484,13 @@ USAGES: dict[str, str] = {
         "    hclose       - Close hosts\n"
         "    showconf     - Display all configured parameters\n"
         "    help         - Get help on commands\n"
+    ),
+    "lsadmin": (
+        "lsadmin: [-h] [-V] [command] [command_options] [command_args]\n"
+        "\n"
+        "    where 'command' is:\n"
+        "\n"
+        "    showconf     - Display all configured parameters\n"
     ),
 }
 

@@ -356,6 +356,7 @@ EFFECTS: dict[str, str] = {
     "bugroup -l": "tests/e2e/test_fairshare.py::test_bugroup",
     "bugroup -w": "tests/e2e/test_option_effects.py::test_wide_and_long_info_views",
     "busers -w": "tests/e2e/test_option_effects.py::test_wide_and_long_info_views",
+    "lsclusters -w": "tests/e2e/test_base_commands.py::test_lsclusters_shows_the_cluster_its_master_admin_and_hosts",
     "lshosts -R": "tests/e2e/test_hosts.py::test_lshosts_shows_the_configured_hosts",
     "lshosts -l": "tests/e2e/test_hosts.py::test_lshosts_shows_the_configured_hosts",
     "lshosts -w": "tests/e2e/test_hosts.py::test_lshosts_shows_the_configured_hosts",
@@ -368,8 +369,10 @@ EFFECTS: dict[str, str] = {
     "lsload -I": "tests/e2e/test_hosts.py::test_lsload_and_bhosts_l_follow_the_jobs_and_their_reservations",
     "lsload -N": "tests/e2e/test_hosts.py::test_lsload_and_bhosts_l_follow_the_jobs_and_their_reservations",
     "lsload -R": "tests/e2e/test_hosts.py::test_lsload_and_bhosts_l_follow_the_jobs_and_their_reservations",
+    "lsload -json": "tests/e2e/test_base_commands.py::test_lsload_o_and_json_follow_the_jobs",
     "lsload -l": "tests/e2e/test_hosts.py::test_lsload_and_bhosts_l_follow_the_jobs_and_their_reservations",
     "lsload -n": "tests/e2e/test_hosts.py::test_lsload_and_bhosts_l_follow_the_jobs_and_their_reservations",
+    "lsload -o": "tests/e2e/test_base_commands.py::test_lsload_o_and_json_follow_the_jobs",
     "lsload -w": "tests/e2e/test_hosts.py::test_lsload_and_bhosts_l_follow_the_jobs_and_their_reservations",
 }
 

@@ -650,8 +650,20 @@ CASES = [
     C(["lsload", "-n", "x"], usage("lsload"), id="lsload-n-text"),
     C(["lsload", "-I", "mem:nosuch"], "lsload: Bad index name list\n", id="lsload-I-unknown-index"),
     C(["lsload", "-N", "-E"], usage("lsload"), id="lsload-N-with-E"),
-    C(["lsload", "-o", "HOST_NAME"], usage("lsload", "lsload: option -o is not supported by lsfemu yet"),
-      id="lsload-o-unbuilt"),
+    C(["lsload", "-o", "HOST_NAME nosuch"], "<nosuch> in the format string is not a valid field name.\n",
+      id="lsload-o-unknown-field"),
+    C(["lsload", "-o", "mem:0"], "<mem:0>: the output width must be a positive integer.\n", id="lsload-o-zero-width"),
+    C(["lsload", "-o", "mem", "-w"], usage("lsload"), id="lsload-o-with-w"),
+    C(["lsload", "-json", "-a"], usage("lsload", "lsload: option -a is not supported by lsfemu yet"),
+      id="lsload-a-unbuilt"),
+    C(["lsclusters", "nosuch"], "ls_clusterinfo(): Invalid cluster name\n", id="lsclusters-unknown-cluster"),
+    C(["lsclusters", "-l"], usage("lsclusters", "lsclusters: option -l is not supported by lsfemu yet"),
+      id="lsclusters-l-unbuilt"),
+    C(["lsadmin", "showconf", "lim", "nosuch"], "nosuch: Host name not recognizable by LIM\n",
+      id="lsadmin-showconf-unknown-host"),
+    C(["lsadmin", "limshutdown"], "lsadmin: subcommand limshutdown is not supported by lsfemu yet\n",
+      id="lsadmin-unbuilt-subcommand"),
+    C(["lsadmin", "nosuch"], re.compile(r"Invalid command <nosuch> \nlsadmin: \[-h\]"), id="lsadmin-unknown-subcommand"),
     C(["lsload", "-R"], needs_value("lsload", "R"), id="lsload-R-without-value"),
     C(["lsinfo", "-w"], usage("lsinfo", "lsinfo: option -w is not supported by lsfemu yet"), id="lsinfo-w-unbuilt"),
     C(["lsinfo", "-x"], illegal_option("lsinfo", "x"), id="lsinfo-unknown-option"),
@@ -832,7 +844,7 @@ def test_corpus_size():
     commands = {p.values[0][0] for p in CASES}
     assert commands >= {"bsub", "bjobs", "bkill", "bstop", "bresume", "bswitch", "bmod", "btop", "bbot",
                         "brequeue", "bmig", "bqueues", "bparams", "bhosts", "busers", "lsid", "badmin", "lsfemu",
-                        "lshosts", "lsload", "lsinfo"}
+                        "lshosts", "lsload", "lsinfo", "lsclusters", "lsadmin"}
 
 
 # -- good input that looks dangerous: accepted and kept verbatim -----------------------------------------------

@@ -4,11 +4,12 @@ match the goldens derived from lsf-breadth.md 3.2-3.5 and 4.3 byte for byte
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from lsfemu.render import bhosts, lstools
+from lsfemu.render import bhosts, lstools, outfmt
 from lsfemu.views import HostLoadView, HostView, LsInfoView, ResourceInfoView
 
 pytestmark = pytest.mark.slow(1)
@@ -98,3 +99,45 @@ def test_a_client_host_has_no_values():
         "type             model  cpuf ncpus ndisks maxmem maxswp maxtmp rexpri server\n"
         "X86_64     Intel_EM64T  60.0     -      -      -      -      -      -     No\n\n"
         "RESOURCES: Not defined\nRUN_WINDOWS: Not applicable for client-only host\n\n")
+
+
+def test_lsclusters_cuts_the_master_at_18_and_w_keeps_it_whole():
+    row = ("HPCCluster", "ok", "icgen2host-10-240-128-21", "lsfadmin", 3, 3)
+    assert lstools.lsclusters([row]) == _golden("lsclusters.txt")
+    assert lstools.lsclusters([("OnPremCluster",) + row[1:]], wide=True) == _golden("lsclusters_w.txt")
+
+
+def test_lsload_o_prints_sizes_unscaled_in_mb():
+    fmt = lstools.load_format("HOST_NAME status r15s r1m r15m ut pg io ls it tmp swp mem delimiter='|'")
+    host = _host("lsfrhel01", load=_load(r15s=0.4, ut=0.1, ls=1, it=179, tmp=37823.2, swp=0, mem=14807.0))
+    assert lstools.lsload_custom([host], fmt) == _golden("lsload_o.txt")
+
+
+def test_lsload_o_widths_aliases_and_refusals():
+    fmt = lstools.load_format("hname:8 MEM:-9 r1m: it")
+    assert [(f.header, f.width, f.right) for f in fmt.fields] == [
+        ("HOST_NAME", 8, False), ("mem", 9, True), ("r1m", 6, False), ("it", None, False)]
+    host = _host("icgen2host-10-240-128-21", load=_load(mem=2048, it=5))
+    assert lstools.lsload_custom([host], fmt) == (
+        "HOST_NAM       mem r1m    it\n"
+        "icgen2ho   2048.0M 0.0    5\n")
+    for spec, said in (("HOST_NAME nosuch", "<nosuch> in the format string is not a valid field name."),
+                       ("r1m:x", "<r1m:x>: the output width must be a positive integer."),
+                       ("r1m delimiter=',' delimiter=';'", "The delimiter can only be specified once."),
+                       ("delimiter=','", "No field names were specified in the format string.")):
+        with pytest.raises(outfmt.FormatError) as e:
+            lstools.load_format(spec)
+        assert e.value.message == said
+
+
+def test_lsload_json_is_valid_json_with_lsf_keys():
+    fmt = lstools.load_format(lstools.DEFAULT_LOAD_FORMAT)
+    text = lstools.lsload_json([_host("hostA", load=_load(r15s=1.5, ut=0.5, mem=1024))], fmt)
+    data = json.loads(text)
+    assert (data["COMMAND"], data["HOSTS"]) == ("lsload", 1)
+    assert list(data["RECORDS"][0]) == ["HOST_NAME", "status", "r15s", "r1m", "r15m", "ut", "pg", "ls", "it",
+                                        "tmp", "swp", "mem"]
+    assert data["RECORDS"][0]["r15s"] == "1.5" and data["RECORDS"][0]["ut"] == "50%"
+    assert data["RECORDS"][0]["mem"] == "1024.0M"
+    assert text.startswith('{\n  "COMMAND":"lsload",\n  "HOSTS":1,\n  "RECORDS":[\n    {\n      "HOST_NAME":"hostA",\n')
+    assert json.loads(lstools.lsload_json([], fmt)) == {"COMMAND": "lsload", "HOSTS": 0, "RECORDS": []}
