@@ -476,11 +476,11 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
         ("-u", "user", "user_name | -u user_group | -u all"),
     ), "queues", "[queue_name ...]", alternatives=("-w -l -r",)),
     _g("bhosts", (
-        ("-a", None, None), ("-aff", None, None), ("-alloc", None, None), ("-cname", None, None),
-        ("-e", None, None), ("-gpu", None, None), ("-json", None, None), ("-l", "long", None),
-        ("-noheader", None, None), ("-rc", None, None), ("-rconly", None, None), ("-s", None, None),
+        ("-a", None, None), ("-aff", None, None), ("-alloc", "alloc", None), ("-cname", None, None),
+        ("-e", None, None), ("-gpu", None, None), ("-json", "json_", None), ("-l", "long", None),
+        ("-noheader", "noheader", None), ("-rc", None, None), ("-rconly", None, None), ("-s", None, None),
         ("-w", "wide", None), ("-X", None, None), ("-x", None, None),
-        ("-o", None, '"field_name[:[-][output_width]] ... [delimiter=\'character\']"'),
+        ("-o", "fmt", '"field_name[:[-][output_width]] ... [delimiter=\'char\']"'),
         ("-R", None, '"res_req"'),
     ), "hosts", "[host_name ... | host_group ... | compute_unit ...]"),
     _g("busers", (

@@ -5,7 +5,7 @@ counts) and `lsfemu.render` makes the text.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, Optional
 
 
 from lsfemu.cli.base import Ctx, Result, UsageExit, ctx, run_command
@@ -18,10 +18,31 @@ from lsfemu.render import bparams as RP
 from lsfemu.render import bqueues as RQ
 from lsfemu.render import busers as RU
 from lsfemu.render import messages
-from lsfemu.render.outfmt import FormatError
+from lsfemu.render.outfmt import Format, FormatError
 from lsfemu.render import lsid as RL
 from lsfemu.render.aps import aps_table
 from lsfemu.render.fairshare import fairshare_section, share_info_block
+
+
+def custom_format(c: Ctx, fmt: Optional[str], variable: str, parse: Callable[[str], Format], other_form: bool,
+                  json_: bool, noheader: bool) -> Optional[tuple[Optional[Format], bool]]:
+    """The customised output a query asks for: (its format or None, whether as
+    JSON), from -o, else *variable* (the caller's environment, then lsf.conf)
+    when no other form (-w, -l ...) is asked; -json without a format has no
+    effect (IBM's pages). None after LSF's error for a bad format string."""
+    if fmt and other_form:
+        raise UsageExit()
+    spec = fmt or (None if other_form else c.setting(variable))
+    json_ = json_ and spec is not None
+    if json_ and noheader:
+        raise UsageExit(f"{c.cmd}: -json cannot be used with -noheader")
+    if not spec:
+        return None, False
+    try:
+        return parse(spec), json_
+    except FormatError as e:
+        c.error(e.message)
+        return None
 
 
 def bqueues(
@@ -38,21 +59,10 @@ def bqueues(
 ) -> None:
     c = ctx()
     cfg = c.cluster.config
-    if fmt and (wide or long or recursive):
-        raise UsageExit()
-    # -o, else LSB_BQUEUES_FORMAT (the caller's environment, then lsf.conf) for the table forms
-    spec = fmt or (None if wide or long or recursive else c.setting("LSB_BQUEUES_FORMAT"))
-    if json_ and not spec:
-        raise UsageExit("bqueues: -json must be used with -o")
-    if json_ and noheader:
-        raise UsageExit("bqueues: -json cannot be used with -noheader")
-    parsed = None
-    if spec:
-        try:
-            parsed = RQ.parse_format(spec)
-        except FormatError as e:
-            c.error(e.message)
-            return
+    custom = custom_format(c, fmt, "LSB_BQUEUES_FORMAT", RQ.parse_format, wide or long or recursive, json_, noheader)
+    if custom is None:
+        return
+    parsed, json_ = custom
     names = None
     if queues:
         names = []
@@ -105,10 +115,19 @@ def bparams(long: bool = False) -> None:
 def bhosts(
     wide: bool = False,
     long: bool = False,
+    fmt: Optional[str] = None,
+    json_: bool = False,
+    noheader: bool = False,
+    alloc: bool = False,
     hosts: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
-    unknown, views = ops.host_views(c.cluster, hosts, wide or long)
+    custom = custom_format(c, fmt, "LSB_BHOSTS_FORMAT", RH.parse_format, wide or long, json_, noheader)
+    if custom is None:
+        return
+    parsed, json_ = custom
+    # -alloc: slot counts instead of task counts; the same in lsfemu (a task holds one slot)
+    unknown, views = ops.host_views(c.cluster, hosts, wide or long or parsed is not None)
     for h in unknown:
         c.error(messages.object_error(h, messages.BAD_HOST))
     if hosts and not views:
@@ -118,7 +137,14 @@ def bhosts(
         c.out.append(RH.long((v, loads[v.name], None if v.max_slots is None else max(0, v.max_slots - v.njobs))
                              for v in views))
         return
-    c.out.append(RH.table(views, wide=wide))
+    if parsed is not None:
+        loads = {}
+        if any(f.name in RH.LOAD_FIELDS for f in parsed.fields):
+            loads = {v.name: v for v in host_ops.load_views(c.cluster, [v.name for v in views])}
+        c.out.append(RH.json_out(views, parsed, loads) if json_ else RH.custom(views, parsed, loads,
+                                                                               header=not noheader))
+        return
+    c.out.append(RH.table(views, wide=wide, header=not noheader))
 
 
 def busers(

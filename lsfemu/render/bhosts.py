@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping
 
+from lsfemu.render import outfmt
 from lsfemu.render.bjobs.common import LOAD_HEADER, LOAD_SCHED, LOAD_STOP
-from lsfemu.render.lstools import index_value
+from lsfemu.render.lstools import index_value, size
 from lsfemu.views import HostLoadView, HostView
 
 HEADER = "HOST_NAME          STATUS       JL/U    MAX  NJOBS    RUN  SSUSP  USUSP    RSV "
@@ -29,11 +30,11 @@ def short_status(status: str) -> str:
     return "closed" if status.startswith("closed") else status
 
 
-def table(hosts: Iterable[HostView], *, wide: bool = False) -> str:
+def table(hosts: Iterable[HostView], *, wide: bool = False, header: bool = True) -> str:
     hosts = list(hosts)
     if not hosts:
         return ""
-    out = [HEADER_WIDE if wide else HEADER]
+    out = [HEADER_WIDE if wide else HEADER] if header else []
     for h in hosts:
         name = h.name if wide else h.name[:18]
         status = h.status if wide else short_status(h.status)
@@ -78,3 +79,84 @@ def long(hosts: Iterable[tuple[HostView, HostLoadView, float | None]]) -> str:
                     ""]
         out += [" LOAD THRESHOLD USED FOR SCHEDULING:", LOAD_HEADER, LOAD_SCHED.rstrip(), LOAD_STOP.rstrip(), ""]
     return "\n".join(out) + "\n"
+
+
+# --- bhosts -o / -json (lsf-breadth.md 4.2) -------------------------------------------
+
+#: bhosts -o's fields: canonical name -> recommended width and aliases (LSF 10.1's
+#: names, lsf-breadth.md 4.2; the widths are lsfemu's: the table's columns where
+#: it has them, docs/semantics.md)
+FIELDS: dict[str, outfmt.FieldDef] = {
+    "host_name": outfmt.FieldDef(20, ("hname",)),
+    "status": outfmt.FieldDef(15, ("stat",)),
+    "cpuf": outfmt.FieldDef(10),
+    "jl_u": outfmt.FieldDef(4, ("jlu",)),
+    "max": outfmt.FieldDef(4),
+    "njobs": outfmt.FieldDef(5),
+    "run": outfmt.FieldDef(5),
+    "ssusp": outfmt.FieldDef(5),
+    "ususp": outfmt.FieldDef(5),
+    "rsv": outfmt.FieldDef(4),
+    "dispatch_window": outfmt.FieldDef(50, ("dispwin",)),
+    "ngpus": outfmt.FieldDef(5),
+    "ngpus_alloc": outfmt.FieldDef(11),
+    "ngpus_excl_alloc": outfmt.FieldDef(16),
+    "ngpus_shared_alloc": outfmt.FieldDef(18),
+    "ngpus_shared_jexcl_alloc": outfmt.FieldDef(24),
+    "ngpus_excl_avail": outfmt.FieldDef(16),
+    "ngpus_shared_avail": outfmt.FieldDef(18),
+    "available_mem": outfmt.FieldDef(15),
+    "reserved_mem": outfmt.FieldDef(15),
+    "total_mem": outfmt.FieldDef(15),
+}
+
+
+def parse_format(spec: str) -> outfmt.Format:
+    """``bhosts -o`` / LSB_BHOSTS_FORMAT (``all`` included, FP14)."""
+    return outfmt.parse_format(spec, FIELDS, all_field=True)
+
+
+#: the fields read from the host's load (bhosts -l's numbers): the caller fetches it only for these
+LOAD_FIELDS = frozenset({"cpuf", "available_mem", "reserved_mem", "total_mem"})
+
+
+def field_value(h: HostView, name: str, load: HostLoadView | None = None) -> str | None:
+    """One field of a host: what bhosts -w / -l show for it (`-` for no limit;
+    the status word in full); None for what lsfemu has not (GPUs, dispatch windows)."""
+    counts = {"njobs": h.njobs, "run": h.run, "ssusp": h.ssusp, "ususp": h.ususp, "rsv": h.rsv}
+    if name in counts:
+        return str(counts[name])
+    if name == "host_name":
+        return h.name
+    if name == "status":
+        return h.status
+    if name == "jl_u":
+        return "-" if h.jl_u is None else str(h.jl_u)
+    if name == "max":
+        return "-" if h.max_slots is None else str(h.max_slots)
+    if load is None:
+        return None
+    if name == "cpuf":
+        return f"{load.cpuf:.2f}"
+    if name == "total_mem":
+        return size(load.maxmem)
+    if name == "available_mem":
+        return size(load.load.get("mem", 0.0))
+    if name == "reserved_mem":
+        return size(load.reserved.get("mem", 0.0))
+    return None
+
+
+def _rows(hosts, fmt: outfmt.Format, loads: Mapping[str, HostLoadView]) -> list[list[str | None]]:
+    return [[field_value(h, f.name, loads.get(h.name)) for f in fmt.fields] for h in hosts]
+
+
+def custom(hosts: Iterable[HostView], fmt: outfmt.Format, loads: Mapping[str, HostLoadView], *,
+           header: bool = True) -> str:
+    """``bhosts -o``: the header and one line per host."""
+    return outfmt.text_table(fmt, _rows(hosts, fmt, loads), header=header)
+
+
+def json_out(hosts: Iterable[HostView], fmt: outfmt.Format, loads: Mapping[str, HostLoadView]) -> str:
+    """``bhosts -o ... -json``: LSF's document with the count key HOSTS."""
+    return outfmt.json_rows("bhosts", "HOSTS", fmt, _rows(hosts, fmt, loads))

@@ -86,6 +86,7 @@ def test_bqueues_json_is_lsf_document(c):
     assert doc["RECORDS"][2] == {"QUEUE_NAME": "night", "MAX": "-", "NJOBS": "0", "STATUS": "Open:Active",
                                  "DESCRIPTION": "Night jobs."}
     assert out.startswith('{\n  "COMMAND":"bqueues",\n  "QUEUES":3,\n  "RECORDS":[\n    {\n      "QUEUE_NAME":"priority",\n')
+    assert ok(c, "bqueues -json night") == ok(c, "bqueues night")  # no format: no effect
 
 
 def test_lsb_bqueues_format_option_over_environment_over_lsf_conf(c):
@@ -133,3 +134,40 @@ def test_bqueues_l_says_inact_adm_after_qinact(c):
         assert stats.split()[2] == "Open:Inact_Adm"
     finally:
         ok(c, "badmin qact night", "lsfadmin")
+
+
+# -- bhosts -------------------------------------------------------------------------------------
+
+def test_bhosts_o_fields_and_noheader(c):
+    # user1's 2 + 6 slots fill hostA and half of hostB (the order the pass fills hosts in)
+    out = ok(c, "bhosts -o 'hname stat max njobs run rsv'")
+    assert out.splitlines() == [
+        "HOST_NAME STATUS MAX NJOBS RUN RSV",
+        "hostA closed_Full 4 4 4 0",
+        "hostB closed_Full 4 4 4 0",
+        "hostC ok 4 0 0 0",
+    ]
+    assert ok(c, "bhosts -noheader -o 'host_name:6 cpuf total_mem' hostC") == "hostC  60.00 16G\n"
+    assert ok(c, "bhosts -noheader hostC") == "hostC              ok              -      4      0      0      0      0      0\n"
+    assert ok(c, "bhosts -o 'host_name ngpus dispatch_window' hostC").splitlines()[1] == "hostC - -"
+
+
+def test_bhosts_json_is_lsf_document(c):
+    out = ok(c, "bhosts -json -o 'HOST_NAME STATUS MAX NJOBS RUN SSUSP USUSP RSV' hostA")
+    assert out == ('{\n  "COMMAND":"bhosts",\n  "HOSTS":1,\n  "RECORDS":[\n    {\n      "HOST_NAME":"hostA",\n'
+                   '      "STATUS":"closed_Full",\n      "MAX":"4",\n      "NJOBS":"4",\n      "RUN":"4",\n'
+                   '      "SSUSP":"0",\n      "USUSP":"0",\n      "RSV":"0"\n    }\n  ]\n}\n')
+    doc = json.loads(ok(c, "bhosts -json -o all"))
+    assert doc["HOSTS"] == 3 and list(doc["RECORDS"][2])[:3] == ["HOST_NAME", "STATUS", "CPUF"]
+    assert doc["RECORDS"][2]["AVAILABLE_MEM"] == "16G"
+
+
+def test_lsb_bhosts_format_from_the_environment(c):
+    env = {"LSB_BHOSTS_FORMAT": "host_name run delimiter=','"}
+    assert ok(c, "bhosts hostB", env=env) == "HOST_NAME,RUN\nhostB,4\n"
+    assert ok(c, "bhosts -o 'host_name njobs' hostB", env=env) == "HOST_NAME NJOBS\nhostB 4\n"
+    assert ok(c, "bhosts -w hostB", env=env).startswith("HOST_NAME          STATUS          JL/U")
+
+
+def test_bhosts_alloc_counts_slots(c):
+    assert ok(c, "bhosts -alloc hostB").splitlines()[1].split()[3:5] == ["4", "4"]
