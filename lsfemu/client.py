@@ -386,6 +386,12 @@ def _remote(req: dict) -> tuple[str, str, int] | None:
     return call_remote(envdir, masters, port, req, conntimeout)  # type: ignore[arg-type]
 
 
+def _names_a_file(argv: list[str]) -> bool:
+    """`-f FILE` among the words (`-f -`, the cluster's archives, needs the daemon)."""
+    i = argv.index("-f") if "-f" in argv else -1
+    return 0 <= i < len(argv) - 1 and argv[i + 1] != "-"
+
+
 def call(cmd: str, argv: list[str], stdin_text: str | None = None) -> tuple[str, str, int]:
     """Run one command through the daemon (starting it if needed)."""
     if cmd == "bhist" and "-f" in argv:
@@ -393,6 +399,12 @@ def call(cmd: str, argv: list[str], stdin_text: str | None = None) -> tuple[str,
         from lsfemu.daemon.dispatch import handle
 
         r = handle(None, build_request(cmd, argv, stdin_text), os.getuid(), stdout=sys.stdout)
+        return r.out, r.err, r.rc
+    if cmd == "bacct" and _names_a_file(argv):
+        # bacct -f FILE reads any lsb.acct, also a real cluster's, here: no daemon, no store
+        from lsfemu.cli.bacct import run_local
+
+        r = run_local(argv, os.environ.get("LSFEMU_USER") or login_name(), _cwd(), dict(os.environ))
         return r.out, r.err, r.rc
     if os.environ.get("LSFEMU_DAEMON", "").lower() in ("off", "0", "no", "inprocess"):
         # in-process mode loads the whole engine; the thin client path stays standard library only

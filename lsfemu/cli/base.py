@@ -74,7 +74,8 @@ class Ctx:
         value counts as unset."""
         if option:
             return option
-        return self.env.get(name) or lsf_conf_now(self.cluster.config).get(name) or None
+        conf = lsf_conf_now(self.cluster.config) if self.cluster is not None else {}  # bhist/bacct -f: no cluster
+        return self.env.get(name) or conf.get(name) or None
 
     def yes(self, name: str) -> bool:
         """A Y/N display setting (LSB_DISPLAY_YEAR=Y, LSB_HMS_TIME_FORMAT=y...): only Y or y is yes."""

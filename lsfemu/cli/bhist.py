@@ -289,14 +289,6 @@ def _stream_chronicle(c: Ctx, paths: list[Path], users: set[str] | None, year: b
     return True
 
 
-def _display_year(c: Ctx) -> bool:
-    value = c.env.get("LSB_DISPLAY_YEAR")
-    if value is None and c.cluster is not None:
-        cfg = getattr(c.cluster, "config", None)
-        value = (getattr(cfg, "lsf_conf", None) or {}).get("LSB_DISPLAY_YEAR")
-    return (value or "N").strip().upper() == "Y"
-
-
 # ---------------------------------------------------------------------------
 # the command
 # ---------------------------------------------------------------------------
@@ -373,7 +365,7 @@ def bhist(
     if c.cluster is not None and callable(getattr(c.cluster, "commit", None)):
         c.cluster.commit()  # the writer logs on commit: flush this request's catch-up
     want = {jid for jid, _, _ in ids} if ids else None
-    year = _display_year(c)
+    year = c.yes("LSB_DISPLAY_YEAR")
     states = history.wanted_states(all_, done, exited, pend, run, susp, complete is not None, chron)
     window_t: tuple[float, float] | None = None
     if events_window is not None:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from lsfemu.cli import (admin, bapp, bhist, bjobs, blimits, bsub, control, groups, info, jobgroups, jobinfo, lstools,
-                        modify)
+from lsfemu.cli import (admin, bacct, bapp, bhist, bjobs, blimits, bsub, control, groups, info, jobgroups, jobinfo,
+                        lstools, modify)
 
 COMMANDS = {
     "bsub": bsub.run,
     "bjobs": bjobs.run,
     "bhist": bhist.run,
+    "bacct": bacct.run,
     "bkill": control.run_bkill,
     "bstop": control.run_bstop,
     "bresume": control.run_bresume,

@@ -118,6 +118,17 @@ def test_the_misreads_of_the_issue_are_gone(cluster):
 # Kept sorted. tests/unit/test_option_grammar.py holds the tables; this holds them to the tests.
 
 EFFECTS: dict[str, str] = {
+    "bacct -C": "tests/e2e/test_bacct.py::test_time_windows",
+    "bacct -D": "tests/e2e/test_bacct.py::test_time_windows",
+    "bacct -N": "tests/e2e/test_bacct.py::test_normalised_cpu_time",
+    "bacct -S": "tests/e2e/test_bacct.py::test_time_windows",
+    "bacct -b": "tests/e2e/test_bacct.py::test_brief",
+    "bacct -f": "tests/e2e/test_bacct.py::test_file_without_a_cluster",
+    "bacct -l": "tests/e2e/test_bacct.py::test_long",
+    "bacct -q": "tests/e2e/test_bacct.py::test_filters",
+    "bacct -u": "tests/e2e/test_bacct.py::test_filters",
+    "bacct -w": "tests/e2e/test_bacct.py::test_wide",
+    "bacct -x": "tests/e2e/test_bacct.py::test_filters",
     "bapp -l": "tests/e2e/test_applications.py::test_app_selects_jobs_and_bapp_counts_them",
     "bapp -w": "tests/e2e/test_applications.py::test_bapp_w_shows_long_names_whole",
     "bbot -u": "tests/e2e/test_priority.py::test_btop_bbot_u_moves_among_the_owners_jobs",

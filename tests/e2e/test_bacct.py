@@ -1,0 +1,288 @@
+"""bacct end to end (issue 20): lsb.acct files written record by record with
+lsfemu.events.acct.format_record, read through lsfemu.cli.bacct.run as the
+daemon runs it (a stand-in cluster, as tests/e2e/test_bhist.py does), through
+the real command with no cluster at all (bacct -f), and through a running
+daemon. Every option, the files, damaged lines, nothing matched, bad input."""
+
+from __future__ import annotations
+
+import calendar
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from lsfemu.cli import bacct as B
+from lsfemu.cli.base import Ctx
+from lsfemu.events.acct import JOB_STAT_DONE, JOB_STAT_EXIT, AcctRecord, Rusage, format_record
+
+pytestmark = pytest.mark.slow(4)
+
+ROOT = Path(__file__).resolve().parents[2]
+T0 = calendar.timegm((2024, 3, 5, 9, 0, 0))  # Tue Mar  5 09:00:00 UTC
+NOW = T0 + 3600
+
+
+@pytest.fixture(autouse=True)
+def _utc(utc):
+    """Times are rendered in UTC (see tests/conftest.py)."""
+
+
+def job(jid: int, user: str, queue: str, submit: int, start: int, finish: int, *, cpu: float = 0.0,
+        done: bool = True, **kw) -> AcctRecord:
+    return AcctRecord(job_id=jid, event_time=finish, submit_time=submit, start_time=start,
+                      run_time=finish - start if start else 0, user_name=user, queue=queue,
+                      j_status=JOB_STAT_DONE if done else JOB_STAT_EXIT, from_host="hostA",
+                      exec_hosts=kw.pop("exec_hosts", ("hostA",) if start else ()),
+                      lsf_rusage=Rusage(ru_utime=cpu, ru_stime=0.0), command=kw.pop("command", "sleep 60"), **kw)
+
+
+RECORDS = [
+    job(101, "alice", "normal", T0, T0 + 10, T0 + 70, cpu=5.0),
+    job(102, "bob", "short", T0 + 100, 0, T0 + 160, done=False, exit_info=14, exit_status=256),
+    job(103, "alice", "short", T0 + 200, T0 + 200, T0 + 500, cpu=8.0, except_mask=0x02, host_factor=2.0,
+        job_name="big", exec_hosts=("hostB",)),
+    job(104, "alice", "normal", T0 + 600, T0 + 610, T0 + 620, idx=2),
+]
+ARCHIVED = [job(50, "alice", "normal", T0 - 86400, T0 - 86400, T0 - 86000)]
+
+
+def write(path: Path, records: list[AcctRecord], extra: str = "") -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(format_record(r) + "\n" for r in records) + extra, encoding="utf-8")
+
+
+class Stand:
+    """What bacct needs of a Cluster: logdir, now(), config (groups, CPU factors); commit() counted."""
+
+    def __init__(self, home: Path):
+        self.logdir = str(home / "logdir")
+        self.commits = 0
+        self.config = SimpleNamespace(
+            lsf_conf={}, user_groups={"team": SimpleNamespace(members=["alice", "bob"])},
+            group_members=lambda g: {"alice", "bob"},
+            cluster_hosts=[SimpleNamespace(name="hostA", model="fast")],
+            shared=SimpleNamespace(host_models={"fast": (4.0, ""), "slow": (1.0, "")}))
+
+    def now(self) -> float:
+        return NOW
+
+    def commit(self) -> None:
+        self.commits += 1
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    write(tmp_path / "logdir" / "lsb.acct", RECORDS)
+    write(tmp_path / "logdir" / "lsb.acct.1", ARCHIVED)
+    return tmp_path
+
+
+def bacct(home: Path | None, *argv: str, user: str = "alice", env=None, cwd=None):
+    c = Ctx(cluster=Stand(home) if home is not None else None, cmd="bacct", argv=list(argv), user=user, uid=0,
+            cwd=str(cwd or home or "/"), env=env or {})
+    return B.run(c)
+
+
+def ids(out: str) -> list[str]:
+    """The jobs of a -l or -b output, in order."""
+    return re.findall(r"^Job <([^>]+)>", out, re.M)
+
+
+def counts(out: str) -> tuple[int, int]:
+    m = re.search(r"Total number of done jobs: +(\d+) +Total number of exited jobs: +(\d+)", out)
+    assert m, out
+    return int(m.group(1)), int(m.group(2))
+
+
+def test_default_is_the_callers_jobs_in_the_current_file(home):
+    r = bacct(home)
+    assert (r.err, r.rc) == ("", 0)
+    assert r.out.startswith("Accounting information about jobs that are: \n  - submitted by users alice, \n")
+    assert counts(r.out) == (3, 0)  # 101, 103, 104[2]; not bob's 102, not the archived 50
+    assert "Job <" not in r.out and "\nSUMMARY:      ( time unit: second ) \n" in r.out
+
+
+@pytest.mark.parametrize("argv,want", [
+    (["-u", "all"], ["101", "102", "103", "104[2]"]),
+    (["-u", "bob"], ["102"]),
+    (["-u", "alice bob"], ["101", "102", "103", "104[2]"]),
+    (["-u", "team"], ["101", "102", "103", "104[2]"]),  # a user group by its members
+    (["-q", "short"], ["103"]),
+    (["-q", "normal short", "-u", "all"], ["101", "102", "103", "104[2]"]),
+    (["-x", "-u", "all"], ["103"]),  # exceptMask: overrun
+    (["102"], ["102"]),  # job IDs: whoever submitted them
+    (["104"], ["104[2]"]),
+    (["104[2]", "101"], ["101", "104[2]"]),
+    (["-q", "normal", "103", "101"], ["101"]),  # the other filters still apply
+])
+def test_filters(home, argv, want):
+    r = bacct(home, "-l", *argv)
+    assert (r.err, r.rc) == ("", 0), r.err
+    assert ids(r.out) == want
+
+
+def test_header_names_the_selection(home):
+    r = bacct(home, "-u", "alice bob", "-q", "short")
+    assert "  - submitted by users alice, bob, \n" in r.out
+    assert "  - submitted to queues short, \n" in r.out
+    assert "  - submitted by all users.\n" in bacct(home, "101").out  # gc3pie's `bacct 473713`
+
+
+@pytest.mark.parametrize("argv,want", [
+    (["-C", "2024/3/5/09:00,2024/3/5/09:03"], ["101", "102"]),  # completed by 09:03 (102 at 09:02:40)
+    (["-C", "2024/3/5/09:02,"], ["102", "103", "104[2]"]),
+    (["-S", "2024/3/5/09:03,2024/3/5/09:09"], ["103"]),  # submitted 09:03:20 (104 at 09:10)
+    (["-D", "2024/3/5/09:00,2024/3/5/09:09"], ["101", "103"]),  # 102 never dispatched, 104 at 09:10:10
+    (["-D", "2024/3/5/09:00,2024/3/5/09:10"], ["101", "103", "104[2]"]),  # an end is its minute's last second
+    (["-D", ".-1,."], ["101", "103", "104[2]"]),
+])
+def test_time_windows(home, argv, want):
+    r = bacct(home, "-l", "-u", "all", *argv)
+    assert (r.err, r.rc) == ("", 0), r.err
+    assert ids(r.out) == want
+
+
+def test_completion_window_is_the_throughput_period(home):
+    r = bacct(home, "-u", "all", "-C", "2024/3/5/09:00,2024/3/5/09:59")
+    assert "  - completed between  Tue Mar  5 09:00:00 2024\n                  ,and   Tue Mar  5 09:59:59 2024\n" in r.out
+    assert " Beginning time:       Mar  5 09:00      Ending time:          Mar  5 09:59\n" in r.out
+    assert " Total throughput:             4.00 (jobs/hour)  during    1.00 hours\n" in r.out
+
+
+def test_long(home):
+    r = bacct(home, "-l", "-u", "all")
+    blocks = r.out.split("-" * 78 + "\n")
+    assert len(blocks) == 6  # header, four jobs, the SUMMARY
+    assert blocks[1] == (
+        "\n"
+        "Job <101>, User <alice>, Project <default>, Status <DONE>, Queue <normal>, Comm\n"
+        "                     and <sleep 60>\n"
+        "Tue Mar  5 09:00:00: Submitted from host <hostA>, CWD <$HOME>;\n"
+        "Tue Mar  5 09:00:10: Dispatched to <hostA>;\n"
+        "Tue Mar  5 09:01:10: Completed <done>.\n"
+        "\n"
+        "Accounting information about this job:\n"
+        "     CPU_T     WAIT     TURNAROUND   STATUS     HOG_FACTOR    MEM    SWAP\n"
+        "      5.00       10             70     done         0.0714     0M      0M\n"
+    )
+    assert "Tue Mar  5 09:02:40: Completed <exit>; TERM_OWNER: job killed by owner.\n" in blocks[2]
+    assert "Dispatched" not in blocks[2]  # killed while pending
+    assert "Job <103>, Job Name <big>, User <alice>" in blocks[3]
+    assert "Tue Mar  5 09:10:10: [2] dispatched to <hostA>;\n" in blocks[4]
+    assert blocks[5].startswith("\nSUMMARY:")
+    year = bacct(home, "-l", "101", env={"LSB_DISPLAY_YEAR": "Y"}).out
+    assert "Tue Mar  5 09:00:10 2024: Dispatched to <hostA>;\n" in year
+
+
+def test_brief(home):
+    r = bacct(home, "-b", "-u", "all")
+    assert ids(r.out) == ["101", "102", "103", "104[2]"]
+    assert "Submitted from" not in r.out and "Completed" not in r.out
+    assert r.out.count("Accounting information about this job:\n") == 4
+    assert ids(bacct(home, "-b", "-l", "-u", "all").out) == ids(r.out)
+    assert "Completed <done>." in bacct(home, "-b", "-l", "101").out  # -l wins
+
+
+def test_wide(home):
+    narrow = bacct(home, "-l", "101").out
+    wide = bacct(home, "-l", "-w", "101").out
+    assert "Job <101>, User <alice>, Project <default>, Status <DONE>, Queue <normal>, Command <sleep 60>\n" in wide
+    assert max(map(len, narrow.splitlines())) == 79 and max(map(len, wide.splitlines())) > 79
+    assert "Command <sleep 60>, Share" not in wide and len(bacct(home, "-b", "-w", "101").out.splitlines()[9]) > 79
+
+
+def test_normalised_cpu_time(home):
+    # job 103: 8 s of CPU on a host of CPU factor 2.0
+    assert "      8.00      " in bacct(home, "-l", "103").out
+    assert "      4.00      " in bacct(home, "-l", "-N", "4", "103").out
+    assert "      4.00      " in bacct(home, "-l", "-N", "hostA", "103").out  # hostA's model: 4.0
+    assert "     16.00      " in bacct(home, "-l", "-N", "slow", "103").out  # a host model: 1.0
+    assert " Total CPU time consumed:       4.0" in bacct(home, "-N", "4", "103").out
+
+
+def test_archives_and_files(home):
+    assert ids(bacct(home, "-l", "-f", "-").out) == ["50", "101", "103", "104[2]"]  # oldest file first
+    r = bacct(home, "-l", "-f", "logdir/lsb.acct.1")
+    assert ids(r.out) == ["50"]
+    empty = bacct(home.parent / "nowhere")  # a cluster whose daemon never wrote lsb.acct
+    assert (empty.out, empty.err, empty.rc) == ("No matching job found\n", "", 255)
+
+
+def test_file_without_a_cluster(home):
+    r = bacct(None, "-f", "logdir/lsb.acct", "-u", "all", "-l", cwd=home)
+    assert (r.err, r.rc) == ("", 0) and ids(r.out) == ["101", "102", "103", "104[2]"]
+    r = bacct(None, "-f", "logdir/lsb.acct", "-N", "hostA", cwd=home)  # no configuration: a factor only
+    assert (r.out, r.rc) == ("", 255) and r.err == "hostA: Not a CPU factor; with -f and no cluster, -N needs a CPU factor\n"
+    assert "4.00" in bacct(None, "-f", "logdir/lsb.acct", "-N", "4", "-l", "103", cwd=home).out
+    r = bacct(None, "-u", "all")
+    assert (r.out, r.rc) == ("", 255) and "use -f" in r.err
+    r = bacct(None, "-f", "-")
+    assert (r.out, r.rc) == ("", 255) and "use -f" in r.err
+    r = bacct(None, "-f", "nosuch", cwd=home)
+    assert (r.out, r.err, r.rc) == ("", "nosuch: No such file or directory\n", 255)
+    r = bacct(None, "-f", "logdir", cwd=home)
+    assert (r.out, r.err, r.rc) == ("", "logdir: Not a regular file\n", 255)
+
+
+def test_the_command_reads_a_file_with_no_cluster_and_no_store(home):
+    """bin/bacct -f FILE with no LSF_ENVDIR, no daemon: read in the caller's
+    process, SQLAlchemy never imported (the light client path)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LSF", "LSB_"))}
+    env.update(TZ="UTC", LSFEMU_USER="alice", LSFEMU_HOME=str(home / "nohome"), PYTHONPATH=str(ROOT))
+    code = ("import sys; from lsfemu import client; rc = client.run('bacct', sys.argv[1:]); "
+            "sys.stderr.write('sqlalchemy loaded\\n' if 'sqlalchemy' in sys.modules else ''); sys.exit(rc)")
+    p = subprocess.run([sys.executable, "-c", code, "-f", "logdir/lsb.acct", "-l"], capture_output=True, text=True,
+                       env=env, cwd=home, timeout=60)
+    assert (p.stderr, p.returncode) == ("", 0)
+    assert ids(p.stdout) == ["101", "103", "104[2]"] and not (home / "nohome").exists()
+    p = subprocess.run([sys.executable, str(ROOT / "bin" / "bacct"), "-f", str(home / "logdir" / "lsb.acct"), "-u", "bob"],
+                       capture_output=True, text=True, env=env, timeout=60)
+    assert (p.stderr, p.returncode) == ("", 0) and counts(p.stdout) == (0, 1)
+
+
+def test_damaged_lines_are_skipped_with_a_warning(tmp_path):
+    lines = [format_record(r) for r in RECORDS[:2]]
+    (tmp_path / "acct").write_text(
+        lines[0] + "\n" + lines[1][:40] + "\n" + '"JOB_RESIZE" "10.1" 1709629205 7 0\n' + "\xff\n" + lines[1] + "\n",
+        encoding="utf-8", errors="surrogateescape")
+    r = bacct(None, "-f", "acct", "-u", "all", "-l", cwd=tmp_path)
+    assert ids(r.out) == ["101", "102"] and r.rc == 0
+    warned = r.err.splitlines()
+    assert [w.split(":")[:2] for w in warned] == [["acct", "2"], ["acct", "4"]]  # as typed; JOB_RESIZE skipped silently
+
+
+def test_nothing_matched(home):
+    for argv in (["-u", "nobody"], ["999"], ["-q", "nosuch"], ["-x", "-u", "bob"], ["-S", "2023/1/1,2023/1/2"]):
+        r = bacct(home, *argv)
+        assert (r.out, r.err, r.rc) == ("No matching job found\n", "", 255), argv
+
+
+@pytest.mark.parametrize("argv,err", [
+    (["-C", "yesterday"], "yesterday: Bad time specification\n"),
+    (["-D", "2024/13/1,"], "2024/13/1,: Bad time specification\n"),
+    (["-N", "0"], "0: Bad CPU factor\n"),
+    (["-N", "nosuchhost"], "nosuchhost: Host name not recognizable by LIM\n"),
+    (["abc"], "abc: Illegal job ID.\n"),
+])
+def test_bad_input(home, argv, err):
+    stand = Stand(home)
+    r = B.run(Ctx(cluster=stand, cmd="bacct", argv=argv, user="alice", uid=0, cwd=str(home), env={}))
+    assert (r.out, r.err, r.rc) == ("", err, 255)
+    assert stand.commits == 0  # refused before anything was read
+
+
+def test_through_the_daemon(lsf_cluster):
+    """The daemon serves bacct from its log directory, the caller's cwd resolving -f."""
+    logdir = lsf_cluster.home / "logdir"
+    write(logdir / "lsb.acct", RECORDS)
+    r = lsf_cluster.run("bacct -l -u all")
+    assert (r.err, r.rc) == ("", 0) and ids(r.out) == ["101", "102", "103", "104[2]"]
+    r = lsf_cluster.run("bacct -N hostA 103", user="alice")
+    assert r.rc == 0, r.err
+    r = lsf_cluster.run("bacct", user="carol")
+    assert (r.out, r.rc) == ("No matching job found\n", 255)
