@@ -47,7 +47,7 @@ from lsfemu.events.lsbatch import TERM_REASONS
 from lsfemu.render.bhist import dispatch_text
 from lsfemu.render.messages import NO_MATCHING_JOB
 from lsfemu.render.timefmt import PREFIX_LEN, PREFIX_LEN_YEAR, long_prefix, table_time
-from lsfemu.render.wrap import SOFT_SPACE, wrap_record
+from lsfemu.render.wrap import record
 
 #: what bacct prints when no job is selected (stdout, exit 255; docs/semantics.md)
 NOT_FOUND = NO_MATCHING_JOB + "\n"
@@ -397,9 +397,7 @@ def _job_block(rec: AcctRecord, *, events: bool, year: bool, wide: bool, factor:
     indent = PREFIX_LEN_YEAR if year else PREFIX_LEN
 
     def rec_text(text: str) -> str:
-        if wide:
-            return text.replace(SOFT_SPACE, " ") + "\n"
-        return wrap_record(text, indent)
+        return record(text, indent, wide)
 
     out = ["\n", rec_text(header_record(rec))]
     if events:

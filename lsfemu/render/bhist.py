@@ -61,7 +61,7 @@ from lsfemu.render.bjobs import home_relative
 from lsfemu.render.bjobs.common import input_text, notify_text, placement_texts, specified_times, time_limit_lines
 from lsfemu.render.messages import NO_MATCHING_JOB
 from lsfemu.render.timefmt import PREFIX_LEN, PREFIX_LEN_YEAR, long_prefix
-from lsfemu.render.wrap import SOFT_SPACE, host_list, wrap_record
+from lsfemu.render.wrap import host_list, record
 
 #: bhist's answer when no job matches (OpenLava prints it on stdout, exit 255)
 NOT_FOUND = NO_MATCHING_JOB + "\n"
@@ -289,9 +289,7 @@ def _long_one(
     indent = PREFIX_LEN_YEAR if year else PREFIX_LEN
 
     def rec(text: str) -> str:
-        if nowrap:
-            return text.replace(SOFT_SPACE, " ") + "\n"
-        return wrap_record(text, indent)
+        return record(text, indent, nowrap)
 
     out = ["\n", rec(header_record(h))]
     ran = False

@@ -49,6 +49,14 @@ def wrap_record(text: str, indent: int = 21, width: int = 79) -> str:
     return "\n".join(wrap_lines(text, indent, width)) + "\n"
 
 
+def record(text: str, indent: int = 21, nowrap: bool = False) -> str:
+    """One record of a long format: :func:`wrap_record`, or with *nowrap*
+    (bhist -w, bacct -w) the whole record on one line."""
+    if nowrap:
+        return text.replace(SOFT_SPACE, " ") + "\n"
+    return wrap_record(text, indent)
+
+
 def unwrap(wrapped: str, indent: int = 21) -> str:
     """Inverse of :func:`wrap_record` for text without soft spaces (what
     gc3pie/aiida-style parsers do): strip the continuation indent and join."""
