@@ -69,13 +69,6 @@ SELECT_BAD_NAME = ('Error in select section: Error near "{}" : incorrect section
 NOT_ENOUGH_HOSTS = "Not enough host(s) currently eligible"
 BAD_CLUSTER_NAME = "Invalid cluster name"  # OpenLava lib.err.c LSE_BAD_CLUSTER (lsclusters)
 LIM_BAD_HOST = "Host name not recognizable by LIM"  # OpenLava lib.err.c LSE_LIM_BADHOST (lsload, lshosts)
-# bacct (issue 20): the files (the C library's strerror texts, as bhist prints them) and -N
-NO_SUCH_FILE = "No such file or directory"
-NOT_A_REGULAR_FILE = "Not a regular file"
-BACCT_NO_CLUSTER = "bacct: no cluster to read the accounting log of; use -f logfile_name"
-BAD_CPU_FACTOR = "Bad CPU factor"
-#: IBM's bacct page: run offline (-f), -N needs a CPU factor (lsfemu's wording)
-BACCT_OFFLINE_FACTOR = "Not a CPU factor; with -f and no cluster, -N needs a CPU factor"
 UNKNOWN_RESNAME = "Unknown resource name"  # LSE_UNKWN_RESNAME: LIM's answer to -R naming no resource
 BAD_INDEX_LIST = "Bad index name list"  # LSE_BAD_NAMELIST: lsload -I naming no load index
 NOT_IN_USER_GROUP = "User not in the specified user group"
@@ -126,6 +119,13 @@ LSBERRNO: tuple[str, ...] = tuple(
 )
 
 # --- the commands' own texts (complete sentences; not lsberrno strings) ------
+# bacct (issue 20; not lsberrno strings): the files (the C library's strerror texts, as bhist prints them) and -N
+NO_SUCH_FILE = "No such file or directory"
+NOT_A_REGULAR_FILE = "Not a regular file"
+BACCT_NO_CLUSTER = "bacct: no cluster to read the accounting log of; use -f logfile_name"
+BAD_CPU_FACTOR = "Bad CPU factor"
+#: IBM's bacct page: run offline (-f), -N needs a CPU factor (lsfemu's wording)
+BACCT_OFFLINE_FACTOR = "Not a CPU factor; with -f and no cluster, -N needs a CPU factor"
 INPUT_EXCLUSIVE = "isn|is|in|i options are exclusive"  # bsub -i with -is (lsb.sub.c, catgets 444)
 FILE_NAME_TOO_LONG = "File name too long"  # lsb.sub.c, catgets 409
 MAIL_USER_TOO_LONG = "Mail destination name too long"  # bsub -u (lsb.sub.c, catgets 411)
