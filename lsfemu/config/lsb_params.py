@@ -25,6 +25,9 @@ _P_INT: dict[str, tuple[str, int, int]] = {
     "PG_SUSP_IT": ("pg_susp_it", 0, INT_MAX),
     "MAX_SBD_FAIL": ("max_sbd_fail", 1, INT_MAX),
     "MAX_JOB_PREEMPT": ("max_job_preempt", 1, 2147483646),
+    "ACCT_ARCHIVE_AGE": ("acct_archive_age", 1, INT_MAX),
+    "ACCT_ARCHIVE_SIZE": ("acct_archive_size", 1, INT_MAX),
+    "MAX_ACCT_ARCHIVE_FILE": ("max_acct_archive_file", 1, INT_MAX),
 }
 FACTORS = (
     "CPU_TIME_FACTOR", "RUN_TIME_FACTOR", "RUN_JOB_FACTOR", "FAIRSHARE_ADJUSTMENT_FACTOR",
@@ -32,7 +35,8 @@ FACTORS = (
 )
 _P_FLOAT = {k: k.lower() for k in FACTORS}
 _P_BOOL = {"ENABLE_HIST_RUN_TIME": "enable_hist_run_time", "RUN_TIME_DECAY": "run_time_decay"}
-_P_HANDLED = set(_P_INT) | set(_P_FLOAT) | set(_P_BOOL) | {"DEFAULT_QUEUE", "JOB_PRIORITY_OVER_TIME", "DEFAULT_PROJECT"}
+_P_HANDLED = set(_P_INT) | set(_P_FLOAT) | set(_P_BOOL) | {"DEFAULT_QUEUE", "JOB_PRIORITY_OVER_TIME", "DEFAULT_PROJECT",
+                                                            "ACCT_ARCHIVE_TIME"}
 # Real lsb.params keys that lsfemu keeps verbatim in Params.extra. Those in
 # PARAMS_ACTING are read where they act; the others are LSF's but not built:
 # a warning names them (never silently ignored).
@@ -41,12 +45,12 @@ PARAMS_ACTING = frozenset({
     "RESOURCE_RESERVE_PER_TASK",
 })
 PARAMS_EXTRA_KEYS = frozenset({
-    "ABS_RUNLIMIT", "ACCT_ARCHIVE_AGE", "ACCT_ARCHIVE_SIZE", "ACCT_ARCHIVE_TIME", "CHUNK_JOB_DURATION",
+    "ABS_RUNLIMIT", "CHUNK_JOB_DURATION",
     "CONDENSE_PENDING_REASONS", "DEFAULT_APPLICATION", "DEFAULT_HOST_SPEC", "DEFAULT_JOBGROUP",
     "DEFAULT_USER_GROUP", "DETECT_IDLE_JOB_AFTER", "EADMIN_TRIGGER_DURATION", "ENABLE_USER_RESUME",
     "ENFORCE_ONE_UG_LIMITS", "EVENT_UPDATE_INTERVAL", "FAIRSHARE_ADJUSTMENT_PLUGIN", "JOB_DEP_LAST_SUB",
     "JOB_POSITION_CONTROL_BY_ADMIN", "JOB_RUNLIMIT_RATIO", "JOB_SCHEDULING_INTERVAL", "JOB_SPOOL_DIR",
-    "LOCAL_MAX_PREEXEC_RETRY", "MAX_ACCT_ARCHIVE_FILE", "MAX_CONCURRENT_QUERY", "MAX_JOB_REQUEUE", "MAX_PEND_JOBS",
+    "LOCAL_MAX_PREEXEC_RETRY", "MAX_CONCURRENT_QUERY", "MAX_JOB_REQUEUE", "MAX_PEND_JOBS",
     "MAX_PEND_SLOTS", "MAX_PREEXEC_RETRY", "MBD_REFRESH_TIME", "NEWJOB_REFRESH", "PARALLEL_SCHED_BY_SLOT",
     "PEND_REASON_UPDATE_INTERVAL", "PREEMPT_FOR", "PREEMPTABLE_RESOURCES", "PREEMPTION_WAIT_TIME",
     "RELAX_JOB_DISPATCH_ORDER", "RESOURCE_RESERVE_PER_SLOT", "RESOURCE_RESERVE_PER_TASK", "SUB_TRY_INTERVAL",
@@ -93,6 +97,12 @@ def parse_params(text: str, rep: Reporter) -> Params:
             p.default_queues = value.split()
         elif key == "DEFAULT_PROJECT":
             p.default_project = value
+        elif key == "ACCT_ARCHIVE_TIME":
+            m = re.match(r"^\s*([0-9]{1,2}):([0-9]{2})\s*$", value)
+            if m is None or int(m.group(1)) > 23 or int(m.group(2)) > 59:
+                rep.fatal(line, f"ACCT_ARCHIVE_TIME: expected a time of day hh:mm (e.g. 02:30), got {show(value)}")
+            else:
+                p.acct_archive_time = (int(m.group(1)), int(m.group(2)))
         elif key == "JOB_PRIORITY_OVER_TIME":
             m = re.match(r"^\s*([0-9]+)\s*/\s*([0-9]+)\s*$", value)
             if m is None or int(m.group(1)) < 1 or int(m.group(2)) < 1:

@@ -64,6 +64,11 @@ class Params:
     run_time_decay: bool = False
     gpu_run_time_factor: float = 0.0
     fwd_job_factor: float | None = None
+    # lsb.acct archiving (lsfemu.engine.acctlog); None: not set (no archiving)
+    acct_archive_age: int | None = None  # days
+    acct_archive_size: int | None = None  # kilobytes
+    acct_archive_time: tuple[int, int] | None = None  # (hour, minute), local time
+    max_acct_archive_file: int | None = None  # archives kept
     # Keys we accept and keep verbatim for later features (upper-case key -> raw value).
     extra: dict[str, str] = field(default_factory=dict)
     # Upper-case key -> line number, for messages that point back at the file.

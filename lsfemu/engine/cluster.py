@@ -39,6 +39,7 @@ from lsfemu.clock import Clock, parse_start, wall_refusal
 from lsfemu.config.aps import aps_groups, parse_aps_priority
 from lsfemu.config.model import ClusterConfig, ConfigIssue
 from lsfemu.config.semantic import check_all, load_all
+from lsfemu.engine.acctlog import AcctLog
 from lsfemu.engine.depends import Dependencies
 from lsfemu.engine.eventlog import EventLog
 from lsfemu.engine.fairshare import Accounts, LiveFairshare
@@ -117,6 +118,8 @@ class Cluster:
         # between its append and its commit, and its records must not be cut.
         take_write_lock(self.session)
         self.events.recover(self._counter("events_offset"))
+        self.acct = AcctLog(self.logdir)  # lsb.acct, in step with the store as lsb.events is
+        self._set_counter("acct_offset", self.acct.recover(self._counter("acct_offset")))
         self._init_clock(clock_start)
         why = wall_refusal(self.clock.virtual_now, time.time()) if self.clock.mode == "wall" else None
         if why:  # the cluster's time would run backwards: lsb.events out of order, waits lost
@@ -175,6 +178,7 @@ class Cluster:
     def reload_jobs(self) -> None:
         """Forget cached objects and read the store again (in-process mode, rollback)."""
         self.events.staged.clear()
+        self.acct.staged.clear()
         self.runner.rollback()
         self.session.expire_all()
         self.passes.reset()
@@ -207,6 +211,7 @@ class Cluster:
         """Close the session, the event log and the store's connections."""
         self.session.close()
         self.events.close()
+        self.acct.close()
         self.engine.dispose()
 
     # -- time and the store ------------------------------------------------------
@@ -238,13 +243,21 @@ class Cluster:
         if after != before:
             self._set_counter("events_offset", after)
             self._set_counter("events_finished", (self._counter("events_finished") or 0) + finished)
+        acct_before = self.acct.size()
         try:
+            acct_before, acct_after = self.acct.write_staged()
+            if acct_after != acct_before:
+                self._set_counter("acct_offset", acct_after)
             self.session.commit()
         except Exception:
             if after != before:
                 self.events.undo(before)
+            self.acct.undo(acct_before)
             raise
         self.runner.after_commit(self)  # jobs started in this commit begin to run now
+        if self.acct.archive_if_due(self.config.params, self.now()):  # lsb.params ACCT_ARCHIVE_*
+            self._set_counter("acct_offset", 0)
+            self.session.commit()
         if (self._counter("events_finished") or 0) >= max(1, self.config.params.max_job_num):
             self._switch_event_log()
 
@@ -331,6 +344,8 @@ class Cluster:
         self.session.add(JobEvent(job_id=job.id, array_index=job.array_index, time=t, kind=kind,
                                   actor=actor, data=json.dumps(data)))
         self.events.stage_job(job, kind, t, actor, data)
+        if kind == "FINISH":  # DONE or EXIT: its JOB_FINISH in lsb.acct
+            self.acct.stage_finish(self, job, t, data)
 
     def history(self, job: Job) -> list[JobEvent]:
         return stored.history(self.session, job.id, job.array_index)

@@ -39,11 +39,67 @@ def uid_of(user: str) -> int:
         return os.getuid()
 
 
-class EventLog:
-    def __init__(self, logdir: str):
-        self.path = Path(logdir) / "lsb.events"
-        self.writer: EventWriter | None = None
+class StagedLog:
+    """A log file in step with the store (lsb.events here, lsb.acct in
+    lsfemu.engine.acctlog): a request's records are staged, appended before
+    its commit and taken back when the commit (or the file) fails. A subclass
+    says how records are appended (`_append`) and how its writer is closed and
+    opened again (`_close`, `_reopen`)."""
+
+    def __init__(self, path: Path):
+        self.path = path
         self.staged: list = []
+
+    def _append(self, records: list) -> None:
+        raise NotImplementedError
+
+    def _close(self) -> None:
+        raise NotImplementedError
+
+    def _reopen(self) -> None:
+        raise NotImplementedError
+
+    def write_staged(self) -> tuple[int, int]:
+        """Append the staged records; (offset before, offset after)."""
+        before = self.size()
+        if self.staged:
+            try:
+                self._append(self.staged)
+            except BaseException:
+                # Disk full, read-only: part of the records may be in the file, the rest
+                # in the writer's buffer (to be flushed by a later write). Drop both.
+                self.undo(before)
+                raise
+            self.staged = []
+        return before, self.size()
+
+    def size(self) -> int:
+        return self.path.stat().st_size if self.path.exists() else 0
+
+    def undo(self, offset: int) -> None:
+        """The store refused the commit (or the file the records): take the records back."""
+        try:
+            self._close()
+        except OSError:
+            pass  # a buffer that cannot be flushed is dropped with the file
+        if self.path.exists():
+            os.truncate(self.path, offset)
+        self._reopen()
+
+
+class EventLog(StagedLog):
+    def __init__(self, logdir: str):
+        super().__init__(Path(logdir) / "lsb.events")
+        self.writer: EventWriter | None = None
+
+    def _append(self, records: list) -> None:
+        self.writer.write_many(records)
+
+    def _close(self) -> None:
+        self.writer.close()
+
+    def _reopen(self) -> None:
+        self.writer = EventWriter(self.path)
 
     # -- start ---------------------------------------------------------------
     def recover(self, committed_offset: int | None) -> None:
@@ -60,32 +116,6 @@ class EventLog:
 
     def stage(self, record) -> None:
         self.staged.append(record)
-
-    def write_staged(self) -> tuple[int, int]:
-        """Append the staged records; (offset before, offset after)."""
-        before = self.size()
-        if self.staged:
-            try:
-                self.writer.write_many(self.staged)
-            except BaseException:
-                # Disk full, read-only: part of the records may be in the file, the rest
-                # in the writer's buffer (to be flushed by a later write). Drop both.
-                self.undo(before)
-                raise
-            self.staged = []
-        return before, self.size()
-
-    def size(self) -> int:
-        return self.path.stat().st_size if self.path.exists() else 0
-
-    def undo(self, offset: int) -> None:
-        """The store refused the commit (or the file the records): take the records back."""
-        try:
-            self.writer.close()
-        except OSError:
-            pass  # a buffer that cannot be flushed is dropped with the file
-        os.truncate(self.path, offset)
-        self.writer = EventWriter(self.path)
 
     def redate(self, latest: int) -> None:
         """Date every record later than `latest` at `latest`, keeping their order

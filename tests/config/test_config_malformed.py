@@ -126,6 +126,10 @@ CASES = [
     # ---- lsb.params --------------------------------------------------------------------
     Case("mbd-sleep-zero", {"lsb.params": P("DEFAULT_QUEUE = normal", "MBD_SLEEP_TIME=0")},
          True, "lsb.params", 3, "MBD_SLEEP_TIME: expected a positive integer, got <0>"),
+    Case("acct-archive-time-not-a-time", {"lsb.params": P("DEFAULT_QUEUE = normal", "ACCT_ARCHIVE_TIME = 25:00")},
+         True, "lsb.params", 3, "ACCT_ARCHIVE_TIME: expected a time of day hh:mm (e.g. 02:30), got <25:00>"),
+    Case("acct-archive-size-zero", {"lsb.params": P("DEFAULT_QUEUE = normal", "ACCT_ARCHIVE_SIZE = 0")},
+         True, "lsb.params", 3, "ACCT_ARCHIVE_SIZE: expected a positive integer, got <0>"),
     Case("job-priority-over-time-dash", {"lsb.params": P("MAX_USER_PRIORITY = 10", "JOB_PRIORITY_OVER_TIME = 1-10")},
          True, "lsb.params", 3, "JOB_PRIORITY_OVER_TIME: expected increment/interval", ["<1-10>"]),
     Case("job-priority-over-time-zero", {"lsb.params": P("MAX_USER_PRIORITY = 10", "JOB_PRIORITY_OVER_TIME = 0/10")},

@@ -2,8 +2,10 @@
 submission burst, 12 times over (6 on PostgreSQL); clients restart it. Every job a client saw
 acknowledged is still there with its parameters, a client that got no
 answer says so (never a false acknowledgement), the store's integrity check
-passes, and lsb.events holds exactly the jobs the store holds. On SQLite and
-on PostgreSQL."""
+passes, lsb.events holds exactly the jobs the store holds, and lsb.acct
+exactly one JOB_FINISH record for each job the store has finished (one client
+kills its jobs as it goes: the kills are committed while the daemon dies too).
+On SQLite and on PostgreSQL."""
 
 import concurrent.futures
 import os
@@ -15,6 +17,7 @@ import time
 
 import pytest
 
+from lsfemu.events.acct import read_acct
 from lsfemu.events.records import JobNew
 from lsfemu.events.log import read_events
 
@@ -56,6 +59,8 @@ def test_sigkill_during_bursts_loses_nothing_acknowledged(lsf_cluster):
                 assert r.rc == 0
                 with lock:
                     acked[int(m.group(1))] = name
+                if n == 0:  # its end goes to lsb.acct; the answer may be lost in a kill
+                    c.run(["bkill", m.group(1)], user="user2")
             else:
                 assert r.rc != 0 and r.out == "", r.text  # never a partial or false acknowledgement
                 assert "Traceback" not in r.err
@@ -85,4 +90,7 @@ def test_sigkill_during_bursts_loses_nothing_acknowledged(lsf_cluster):
         assert rows[jid] == (name, "priority", 2, "user2"), jid
     logged = [r.job_id for _, r in read_events([c.home / "logdir" / "lsb.events"]) if isinstance(r, JobNew)]
     assert sorted(logged) == sorted(rows)  # the log and the store agree exactly
+    ended = [r[0] for r in c.store_rows("SELECT id FROM jobs WHERE status IN ('DONE', 'EXIT')")]
+    accounted = [r.job_id for r in read_acct(c.home / "logdir" / "lsb.acct", lambda w: pytest.fail(str(w)))]
+    assert ended and sorted(accounted) == sorted(ended)  # none lost, none twice
     print(f"acknowledged {len(acked)}, unanswered {no_answer}, kills {kills}")
