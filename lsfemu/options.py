@@ -500,7 +500,7 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
         ("-alloc", None, None), ("-w", "wide", None),
         ("-o", None, '"field_name[:[-][output_width]] ... [delimiter=\'character\']"'),
     ), "names", "[user_name ... | user_group ... | all]"),
-    _g("bparams", (("-a", None, None), ("-l", "long", None))),
+    _g("bparams", (("-a", "all_", None), ("-l", "long", None)), alternatives=("-a -l",)),
     _g("bugroup", (("-l", "long", None), ("-r", None, None), ("-w", "wide", None)),
        "names", "[user_group ...]"),
     _g("bhpart", (("-r", "recursive", None),), "names", "[host_partition_name ...]"),

@@ -20,7 +20,9 @@ from lsfemu.render import busers as RU
 from lsfemu.render import messages
 from lsfemu.render.outfmt import Format, FormatError
 from lsfemu.render import lsid as RL
+from lsfemu.render.admin import showconf
 from lsfemu.render.aps import aps_table
+from lsfemu.render.timefmt import ctime
 from lsfemu.render.fairshare import fairshare_section, share_info_block
 
 
@@ -106,9 +108,13 @@ def queue_sections(c: Ctx, recursive: bool = False) -> dict[str, str]:
     return out
 
 
-def bparams(long: bool = False) -> None:
+def bparams(all_: bool = False, long: bool = False) -> None:
     c = ctx()
-    pv = ops.params_view(c.cluster.config)
+    cl = c.cluster
+    if all_:  # -a: every parameter in force, badmin showconf's layout (docs/semantics.md)
+        c.out.append(showconf(f"lsb.params configuration at {ctime(cl.now())}", ops.params_in_force(cl.config)))
+        return
+    pv = ops.params_view(cl.config)
     c.out.append(RP.long(pv) if long else RP.short(pv))
 
 

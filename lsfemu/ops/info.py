@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pwd
 
+from lsfemu.config.lsb_params import PARAMS_ACTING
 from lsfemu.errors import LsfError
 from lsfemu.jobstate import FINISHED, STARTED
 from lsfemu.render import messages as M
@@ -121,6 +122,37 @@ def params_view(cfg) -> ParamsView:
         run_time_decay=p.run_time_decay, fairshare_adjustment_factor=p.fairshare_adjustment_factor,
         gpu_run_time_factor=p.gpu_run_time_factor, fwd_job_factor=p.fwd_job_factor,
     )
+
+
+def params_in_force(cfg) -> dict[str, str]:
+    """bparams -a: every lsb.params parameter lsfemu acts on, with its value in
+    force (the configured one, else LSF 10.1's default), as lsb.params writes
+    it. Parameters without a value (MAX_USER_PRIORITY, MAX_JOB_PREEMPT,
+    JOB_PRIORITY_OVER_TIME ... unset) are left out; keys lsfemu keeps but has
+    not built are not listed (they are not in force)."""
+    p = cfg.params
+
+    def num(v) -> str:
+        return f"{v:g}" if isinstance(v, float) else str(v)
+
+    out = {
+        "DEFAULT_QUEUE": " ".join(p.default_queues), "MBD_SLEEP_TIME": p.mbd_sleep_time,
+        "SBD_SLEEP_TIME": p.sbd_sleep_time, "JOB_ACCEPT_INTERVAL": p.job_accept_interval,
+        "CLEAN_PERIOD": p.clean_period, "MAX_JOB_NUM": p.max_job_num, "MAX_USER_PRIORITY": p.max_user_priority,
+        "MAX_JOBID": p.max_jobid, "DEFAULT_PROJECT": p.default_project,
+        "JOB_TERMINATE_INTERVAL": p.job_terminate_interval, "MAX_JOB_ARRAY_SIZE": p.max_job_array_size,
+        "PG_SUSP_IT": p.pg_susp_it, "MAX_SBD_FAIL": p.max_sbd_fail, "MAX_JOB_PREEMPT": p.max_job_preempt,
+        "HIST_HOURS": p.hist_hours, "CPU_TIME_FACTOR": p.cpu_time_factor, "RUN_TIME_FACTOR": p.run_time_factor,
+        "RUN_JOB_FACTOR": p.run_job_factor, "FAIRSHARE_ADJUSTMENT_FACTOR": p.fairshare_adjustment_factor,
+        "ENABLE_HIST_RUN_TIME": "Y" if p.enable_hist_run_time else "N",
+        "COMMITTED_RUN_TIME_FACTOR": p.committed_run_time_factor,
+        "RUN_TIME_DECAY": "Y" if p.run_time_decay else "N", "GPU_RUN_TIME_FACTOR": p.gpu_run_time_factor,
+        "FWD_JOB_FACTOR": p.fwd_job_factor,
+        "JOB_PRIORITY_OVER_TIME": (f"{p.job_priority_over_time[0]}/{p.job_priority_over_time[1]}"
+                                   if p.job_priority_over_time else None),
+    }
+    out.update({k: v for k, v in p.extra.items() if k in PARAMS_ACTING})
+    return {k: num(v) for k, v in out.items() if v is not None and v != ""}
 
 
 def host_views(cl, hosts: list[str] | None, wide: bool) -> tuple[list[str], list[HostView]]:

@@ -171,3 +171,17 @@ def test_lsb_bhosts_format_from_the_environment(c):
 
 def test_bhosts_alloc_counts_slots(c):
     assert ok(c, "bhosts -alloc hostB").splitlines()[1].split()[3:5] == ["4", "4"]
+
+
+# -- bparams -a ---------------------------------------------------------------------------------
+
+def test_bparams_a_lists_every_parameter_in_force(c):
+    lines = ok(c, "bparams -a").splitlines()
+    assert lines[0].startswith("lsb.params configuration at ")
+    values = dict(line.strip().split(" = ", 1) for line in lines[1:])
+    assert list(values) == sorted(values) and all(line.startswith("    ") for line in lines[1:])
+    # lsfemu init's lsb.params sets these; the others are LSF 10.1's defaults
+    assert values["DEFAULT_QUEUE"] == "normal" and values["JOB_ACCEPT_INTERVAL"] == "0"
+    assert values["CLEAN_PERIOD"] == "3600" and values["RUN_JOB_FACTOR"] == "3" and values["RUN_TIME_DECAY"] == "N"
+    assert "MAX_JOB_PREEMPT" not in values  # unset, no default: not in force
+    assert values["MBD_SLEEP_TIME"] == ok(c, "bparams -l").split("MBD_SLEEP_TIME = ")[1].split()[0]

@@ -284,6 +284,7 @@ EFFECTS: dict[str, str] = {
     "bmod -wn": "tests/e2e/test_bmod.py::test_bmod_dependency_and_its_reset",
     "bmod -x": "tests/e2e/test_bmod.py::test_bmod_mail_notification_placement_and_pre_exec",
     "bmod -xn": "tests/e2e/test_bmod.py::test_bmod_mail_notification_placement_and_pre_exec",
+    "bparams -a": "tests/e2e/test_info_views.py::test_bparams_a_lists_every_parameter_in_force",
     "bparams -l": "tests/e2e/test_fairshare.py::test_bparams_l_lists_every_factor",
     "bpeek -J": "tests/e2e/test_job_control.py::test_bpeek_answers_as_lsf_for_jobs_that_wrote_nothing",
     "bpeek -m": "tests/e2e/test_job_control.py::test_bpeek_answers_as_lsf_for_jobs_that_wrote_nothing",
