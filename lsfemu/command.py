@@ -81,7 +81,7 @@ def demo(keep: bool = typer.Option(False, help="keep the temporary cluster folde
 
 
 @app.command()
-def replay(files: list[str] = typer.Argument(..., help="lsb.events files (or their folder), oldest first"),
+def replay(files: list[str] = typer.Argument(..., help="lsb.events or lsb.acct files (or their folder), oldest first"),
            into: Optional[str] = typer.Option(None, "--into", help="folder for the replayed cluster"),
            what_if: Optional[str] = typer.Option(None, "--what-if", help="LSF_ENVDIR of another configuration to schedule the same jobs under"),
            conf: Optional[str] = typer.Option(None, "--conf", help="--into: the real cluster's LSF_ENVDIR, used instead of a configuration made from the log"),
@@ -91,7 +91,7 @@ def replay(files: list[str] = typer.Argument(..., help="lsb.events files (or the
            html_out: Optional[str] = typer.Option(None, "--html", help="what-if: also write the report as one self-contained HTML page (tables, SVG charts)"),
            force: bool = typer.Option(False, help="replace an existing cluster in --into"),
            progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="progress bar (default: when stderr is a terminal)")) -> None:
-    """Load a real cluster's lsb.events into a fresh cluster (--into), or schedule its jobs under another configuration (--what-if)."""
+    """Load a real cluster's lsb.events into a fresh cluster (--into), or schedule its jobs (from lsb.events and/or lsb.acct) under another configuration (--what-if)."""
     from lsfemu import replay as rp  # (heavy: see the module's docstring)
 
     if (into is None) == (what_if is None):
@@ -112,12 +112,16 @@ def replay(files: list[str] = typer.Argument(..., help="lsb.events files (or the
         width = parse_duration(bucket) if bucket is not None else None
         if width is not None and width <= 0:
             raise ValueError(f"bad duration <{bucket}>: must be more than 0")
-        paths = rp.order_files(files)
+        paths, acct = rp.split_logs(files)
         if into is not None:
+            named = [a for a in acct if a in {Path(f) for f in files}]  # a logdir's lsb.acct is left aside
+            if named or not paths:
+                raise rp.ReplayError(f"{(named or acct)[0]}: an accounting file (lsb.acct) holds finished jobs "
+                                     "only; --into reads lsb.events (lsb.acct goes with --what-if)")
             s = rp.replay_into(paths, Path(into), until=t_until, force=force, progress=progress,
                                conf=Path(conf).expanduser().resolve() if conf else None)
         else:
-            rep = rp.what_if(paths, Path(what_if), until=t_until, bucket=width, progress=progress)
+            rep = rp.what_if(paths, Path(what_if), acct=acct, until=t_until, bucket=width, progress=progress)
     except (rp.ReplayError, ValueError, OSError) as e:
         typer.echo(f"lsfemu replay: {e}", err=True)
         raise typer.Exit(1)

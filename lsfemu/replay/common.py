@@ -1,5 +1,5 @@
 """What both replay modes share: the error a replay reports, the files in
-order, the progress bar, the reading warnings, the collector's pause, and
+order (lsb.events and lsb.acct told apart), the progress bar, the reading warnings, the collector's pause, and
 the check of a configuration given on the command line (``--conf``,
 ``--what-if``)."""
 
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,26 +23,60 @@ class ReplayError(Exception):
     """A replay that cannot be done (bad arguments, unusable files); the message is for the user."""
 
 
-def order_files(paths: Iterable[str]) -> list[Path]:
-    """The files oldest first: a directory stands for its lsb.events files;
-    archives (``lsb.events.N``) before the current file, higher N first;
-    other names keep the order given."""
-    out: list[Path] = []
+#: ``lsb.acct`` and its archives ``lsb.acct.N``
+_ACCT_RE = re.compile(r"lsb\.acct(?:\.(\d+))?\Z")
+
+
+def acct_number(path: Path) -> int | None:
+    """N for ``lsb.acct.N``, 0 for ``lsb.acct``, None for other names."""
+    m = _ACCT_RE.match(path.name)
+    return None if m is None else int(m.group(1) or 0)
+
+
+def _is_acct(path: Path) -> bool:
+    """An accounting file: named so, or (another name) its first record a JOB_FINISH."""
+    if acct_number(path) is not None:
+        return True
+    if archive_number(path) is not None:
+        return False
+    with open(path, "rb") as fh:
+        for line in fh:
+            if line.strip():
+                return line.startswith(b'"JOB_FINISH" ')
+    return False
+
+
+def _oldest_first(files: list[Path], number) -> list[Path]:
+    """Archives before the current file, higher N first, when every name is numbered so; else as given."""
+    if all(number(f) is not None for f in files):
+        return sorted(files, key=lambda f: -(number(f) or 0))
+    return files
+
+
+def split_logs(paths: Iterable[str]) -> tuple[list[Path], list[Path]]:
+    """The lsb.events files and the lsb.acct files among *paths*, each oldest
+    first: a directory stands for both kinds of its files; a file is an
+    accounting file by its name (``lsb.acct``, ``lsb.acct.N``) or, named
+    otherwise, by its first record (JOB_FINISH); archives (``.N``) come
+    before the current file, higher N first; other names keep the order given."""
+    events: list[Path] = []
+    acct: list[Path] = []
     for p in paths:
         path = Path(p)
         if path.is_dir():
-            found = [f for f in path.iterdir() if archive_number(f) is not None]
-            if not found:
-                raise ReplayError(f"{path}: no lsb.events files in this folder")
-            out.extend(sorted(found, key=lambda f: -(archive_number(f) or 0)))
+            ev = [f for f in path.iterdir() if archive_number(f) is not None]
+            ac = [f for f in path.iterdir() if acct_number(f) is not None]
+            if not ev and not ac:
+                raise ReplayError(f"{path}: no lsb.events or lsb.acct files in this folder")
+            events.extend(sorted(ev, key=lambda f: -(archive_number(f) or 0)))
+            acct.extend(sorted(ac, key=lambda f: -(acct_number(f) or 0)))
         elif not path.is_file():
             raise ReplayError(f"{path}: No such file")
+        elif _is_acct(path):
+            acct.append(path)
         else:
-            out.append(path)
-    named = [p for p in out if archive_number(p) is not None]
-    if len(named) == len(out):
-        out.sort(key=lambda f: -(archive_number(f) or 0))
-    return out
+            events.append(path)
+    return _oldest_first(events, archive_number), _oldest_first(acct, acct_number)
 
 
 class Progress:

@@ -196,7 +196,7 @@ class JobTracker:
         row["num_processors"] = nproc if nproc > 1 else 1
         row["max_processors"] = max_nproc if max_nproc > nproc else None
         row["res_req"] = res_req or None
-        row["mem_req_mb"] = _mem(res_req, self.units) if res_req else None
+        row["mem_req_mb"] = mem_request(res_req, self.units) if res_req else None
         row["run_limit_min"] = run / 60.0 if run > 0 else None
         row["submit_priority"] = row["priority"] = prio
         row["priority_base_time"] = row["pend_since"] = row["submit_time"] = submit
@@ -225,7 +225,7 @@ class JobTracker:
             self.queues.setdefault(rec.queue)
         if o & lsbatch.SUB_RES_REQ:
             row["res_req"] = rec.res_req or None
-            row["mem_req_mb"] = _mem(rec.res_req, self.units)
+            row["mem_req_mb"] = mem_request(rec.res_req, self.units)
         if o2 & lsbatch.SUB2_MODIFY_CMD:
             row["command"] = rec.command
         if o & lsbatch.SUB_PROJECT_NAME:
@@ -331,7 +331,7 @@ def records(paths: list[Path], warn: Callable[[EventWarning], None],
     return read_event_lines(paths, warn, on_bytes=on_bytes, unused=_UNUSED, fields=_FIELDS)
 
 
-def _mem(res_req: str | None, units: dict[str, str] | None = None) -> float | None:
+def mem_request(res_req: str | None, units: dict[str, str] | None = None) -> float | None:
     """What bsub stores as mem_req_mb: the MEM one slot reserves (None when the string is bad)."""
     if not res_req:
         return None

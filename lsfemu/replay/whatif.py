@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from lsfemu.events.records import JobNew
+from lsfemu.replay.accounting import acct_rows
 from lsfemu.replay.compare import compare
 from lsfemu.replay.common import BATCH, Progress, ReplayError, Warnings, checked_config, collector_paused
 from lsfemu.replay.report import WhatIfReport
@@ -48,23 +49,21 @@ def _unknown_run(r: dict[str, Any]) -> float:
     return simulate.runtime_from_command(r["command"] or "") or 0.0
 
 
-def _collect(paths: list[Path], db: sqlite3.Connection, until: float | None, warns: Warnings,
+def _collect(paths: list[Path], acct: list[Path], db: sqlite3.Connection, until: float | None, warns: Warnings,
              progress: bool | None) -> tuple[int, int]:
-    """Pass one: every job of the log with its submission and run, into ``subs``.
-    Returns (jobs stored, jobs that never ran)."""
+    """Pass one: every job of the logs with its submission and run, into ``subs``:
+    those of the lsb.events files *paths*, then those of the lsb.acct files
+    *acct* that the events did not show (same job ID and index).
+    Returns (jobs stored, jobs that never started)."""
     tr = JobTracker()
     bar = Progress(sum(p.stat().st_size for p in paths), "reading", progress)
     rows: list[tuple] = []
-    never = 0
-    stored = 0
     last = 0.0
 
     def add(r: dict[str, Any], end: float | None) -> None:
-        nonlocal never, stored
         if r["start_time"] is None:
             # never started in the log: replayed with the run it would have had (_unknown_run),
             # withdrawn where it left the log (killed pending) or at the log's end, if still pending
-            never += 1
             runtime = _unknown_run(r)
             rows.append((r["id"], r["array_index"], r["user"], r["queue"], r["num_processors"], r["submit_time"],
                          r["priority"], r["run_limit_min"], r["res_req"], r["mem_req_mb"], r["command"], r["name"],
@@ -78,12 +77,13 @@ def _collect(paths: list[Path], db: sqlite3.Connection, until: float | None, war
                          r["project"], r["cwd"], r["home"], r["from_host"], runtime,
                          r["sim_cputime"] if end is not None else runtime * r["num_processors"],
                          r["sim_exit_code"], r["start_time"], end, None))
-        stored += 1
         if len(rows) >= BATCH:
             flush()
 
+    verb = "REPLACE"
+
     def flush() -> None:
-        db.executemany("INSERT OR REPLACE INTO subs (job_id, idx, user, queue, slots, submit, priority, "
+        db.executemany(f"INSERT OR {verb} INTO subs (job_id, idx, user, queue, slots, submit, priority, "
                        "run_limit_min, res_req, mem_req_mb, command, name, project, cwd, home, from_host, "
                        "runtime, cputime, exit_code, orig_start, orig_end, withdraw) "
                        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
@@ -105,13 +105,20 @@ def _collect(paths: list[Path], db: sqlite3.Connection, until: float | None, war
     flush()
     # pending at the log's end: withdrawn at its last instant (what happened after is not known)
     db.execute("UPDATE subs SET withdraw = ? WHERE orig_start IS NULL AND withdraw IS NULL", (last,))
+    # lsb.acct: a job lsb.events showed keeps the events' row (they know more: pending jobs, user priorities)
+    verb = "IGNORE"
+    with collector_paused():
+        for r in acct_rows(acct, warns, until):
+            add(r, r["finish_time"])
+    flush()
     db.commit()
-    return stored, never
+    return db.execute("SELECT COUNT(*), SUM(orig_start IS NULL) FROM subs").fetchone()
 
 
-def what_if(paths: list[Path], confdir: Path, *, until: float | None = None, bucket: float | None = None,
-            progress: bool | None = None) -> WhatIfReport:
-    """Schedule the log's jobs under the configuration in *confdir* and compare."""
+def what_if(paths: list[Path], confdir: Path, *, acct: list[Path] | None = None, until: float | None = None,
+            bucket: float | None = None, progress: bool | None = None) -> WhatIfReport:
+    """Schedule the jobs of the lsb.events files *paths* and of the lsb.acct
+    files *acct* under the configuration in *confdir* and compare."""
     confdir = checked_config(confdir, "--what-if")
     rep = WhatIfReport(confdir=str(confdir))
     tmp = Path(tempfile.mkdtemp(prefix="lsfemu-whatif-"))
@@ -119,7 +126,8 @@ def what_if(paths: list[Path], confdir: Path, *, until: float | None = None, buc
         db = sqlite3.connect(str(tmp / "subs.db"))
         db.execute(_SUBS)
         db.execute("CREATE INDEX subs_submit ON subs (submit, job_id, idx)")
-        rep.jobs, rep.never_ran = _collect(paths, db, until, rep.warnings, progress)
+        rep.jobs, never = _collect(paths, acct or [], db, until, rep.warnings, progress)
+        rep.never_ran = never or 0
         if rep.jobs == 0:
             raise ReplayError("no job submission in the files: nothing to compare")
         rep.first_submit, rep.last_submit = db.execute("SELECT MIN(submit), MAX(submit) FROM subs").fetchone()

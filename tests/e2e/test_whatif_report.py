@@ -1,7 +1,7 @@
 """`lsfemu replay --what-if`: jobs that never started in the log are replayed
 too (and the report names the jobs that never start, and those that start
 only now); `--html` writes the report as one self-contained page, loaded here
-in a headless browser."""
+in a headless browser; lsb.acct gives the same what-if as lsb.events."""
 
 from __future__ import annotations
 
@@ -13,10 +13,13 @@ from pathlib import Path
 
 import pytest
 
+from lsfemu.events import acct, lsbatch
+from lsfemu.events.history import build_histories
+from lsfemu.events.log import read_events
 from lsfemu.render.whatif_html import chart_data
 from lsfemu.replay.report import WAIT_EDGES
 
-pytestmark = pytest.mark.slow(25)  # seconds, quiet machine
+pytestmark = pytest.mark.slow(40)  # seconds, quiet machine
 
 
 @pytest.fixture
@@ -115,3 +118,84 @@ def test_html_report_loads_in_a_headless_browser(unstarted, tmp_path):
     assert len(re.findall(r"<svg[ >]", dom)) == 5
     assert len(re.findall(r'<path class="series"', dom)) == 2 * 3 + 2 * 1  # users and queues, both sides
     assert len(re.findall(r'<rect class="bar"', dom)) == 2 * len(WAIT_EDGES)
+
+
+def _acct_from_events(lsb: Path, out: Path) -> int:
+    """lsb.acct for the finished jobs of *lsb*, made with bhist's reading of
+    the log (events.history, not the replay's tracker) and acct.format_record
+    -- the file LSF would have written for the same history."""
+    lines = []
+    for h in build_histories(rec for _n, rec in read_events(lsb)):
+        if h.finish_time is None:
+            continue
+        sub = next(c.data for c in h.changes if c.kind == "SUBMIT")
+        fin = [c.data for c in h.changes if c.kind == "FINISH"][-1]
+        disp = [c for c in h.changes if c.kind == "DISPATCH"]
+        run = sub.get("run_limit_min")
+        lines.append(acct.format_record(acct.AcctRecord(
+            job_id=h.job_id, idx=h.array_index, event_time=int(h.finish_time), submit_time=int(h.submit_time),
+            start_time=int(disp[-1].time) if disp else 0, user_name=h.user, queue=h.queue,
+            num_processors=sub["num_processors"], max_num_processors=sub["max_processors"],
+            res_req=sub["res_req"] or "", from_host=h.from_host, cwd=h.cwd, command=h.command,
+            job_name=h.name or "", options=lsbatch.SUB_JOB_NAME if h.name else 0,
+            exec_hosts=tuple(disp[-1].data["hosts"]) if disp else (), project_name=h.project,
+            j_status=acct.JOB_STAT_DONE if fin["status"] == "DONE" else acct.JOB_STAT_EXIT,
+            exit_status=(fin["exit_code"] or 0) << 8, run_limit=int(run * 60) if run is not None else -1,
+            lsf_rusage=acct.Rusage(ru_utime=float(fin["cpu_time"] or 0.0), ru_stime=0.0))))
+    out.write_text("\n".join(lines) + "\n")
+    return len(lines)
+
+
+#: what both histories give: the report's numbers, lists and chart data
+_SAME = ("jobs", "never_ran", "unstarted", "first_submit", "last_submit", "remapped", "per_user", "per_queue",
+         "order_rho", "order_jobs", "bucket", "shares", "queue_shares", "never_start", "start_now", "wait_hist")
+
+
+def test_what_if_from_lsb_acct_equals_what_if_from_lsb_events(lsf_cluster, tmp_path):
+    c = lsf_cluster
+    rows = [("user1", "-n 2 sleep 600"), ("user2", "-q priority sleep 300"), ("user3", "-n 4 sleep 900"),
+            ("user1", '-n 4 -R "rusage[mem=100]" sleep 120'), ("user2", "-n 6 -W 3 sleep 900"),
+            ("user3", '-J "arr[1-3]" sleep 60'), ("user1", "-J named sleep 400")]
+    for user, args in rows:
+        assert c.run(f"bsub {args}", user=user).rc == 0
+    c.advance("1m")
+    assert c.run("bsub -n 8 sleep 50", user="user3").rc == 0  # job 8: pending, then killed
+    c.advance("1m")
+    assert c.run("bkill 8", user="user3").rc == 0
+    c.advance("3h")
+    lsb = tmp_path / "lsb.events"
+    lsb.write_bytes((c.home / "logdir" / "lsb.events").read_bytes())
+    assert _acct_from_events(lsb, tmp_path / "lsb.acct") == 10  # every job finished, array elements apart
+    # another configuration: 6 slots, one queue
+    c.write("lsb.hosts", "Begin Host\nHOST_NAME MXJ JL/U\nhostA 2 ()\nhostB 2 ()\nhostC 2 ()\nEnd Host\n")
+    c.write("lsb.queues", "Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 30\nEnd Queue\n")
+
+    def what_if(*files: Path) -> tuple[dict, str]:
+        out = tmp_path / "r.json"
+        r = c.run(["lsfemu", "replay", *map(str, files), "--what-if", str(c.envdir), "--json", str(out)])
+        assert r.rc == 0 and "Traceback" not in r.text, r.text
+        return json.loads(out.read_text()), r.err
+
+    from_events, _ = what_if(lsb)
+    assert from_events["jobs"] == 10 and from_events["never_ran"] == 1 and from_events["order_rho"] < 1
+    assert [(j["job"], j["started_in_log"]) for j in from_events["never_start"]] == [("8", False)]  # 8 slots of 6
+    assert from_events["remapped"] == {"priority": {"to": "normal", "jobs": 1}}
+    from_acct, _ = what_if(tmp_path / "lsb.acct")
+    for key in _SAME:
+        assert from_acct[key] == from_events[key], key
+    # both files: a job both show is taken once (from lsb.events); a folder stands for both
+    both, _ = what_if(lsb, tmp_path / "lsb.acct")
+    for key in _SAME:
+        assert both[key] == from_events[key], key
+    # a damaged accounting line is skipped with its file and line; the other records count
+    acct_text = (tmp_path / "lsb.acct").read_text().splitlines(keepends=True)
+    damaged = tmp_path / "damaged" / "lsb.acct"
+    damaged.parent.mkdir()
+    damaged.write_text("".join(acct_text[:3]) + '"JOB_FINISH" "10.1" nonsense\n' + "".join(acct_text[3:]))
+    rep, err = what_if(damaged.parent)
+    assert f"{damaged}:4: " in err and "record skipped" in err
+    assert rep["jobs"] == 10 and rep["per_user"] == from_events["per_user"]
+    # --into reads lsb.events only
+    r = c.run(["lsfemu", "replay", str(tmp_path / "lsb.acct"), "--into", str(tmp_path / "into")])
+    assert r.rc == 1 and "an accounting file (lsb.acct) holds finished jobs only" in r.err
+    assert not (tmp_path / "into").exists()

@@ -14,7 +14,7 @@ from lsfemu.events.records import (
 )
 from lsfemu.events.log import read_events
 from lsfemu.events.synth import RECORDS_PER_JOB, write_events
-from lsfemu.replay import ReplayError, order_files
+from lsfemu.replay import ReplayError, split_logs
 from lsfemu.replay.tracker import JobTracker
 
 pytestmark = pytest.mark.slow(9)  # seconds, quiet machine: scheduled early (tests/conftest.py)
@@ -103,18 +103,25 @@ def test_modifications_moves_switches_and_admin_state():
     assert tr.queue_ctrl == {"short": {"open": False, "active": True}} and tr.host_ctrl == {"h9": False}
 
 
-def test_order_files_oldest_first(tmp_path):
-    for name in ("lsb.events", "lsb.events.1", "lsb.events.2", "lsb.acct"):
+def test_split_logs_tells_the_kinds_apart_oldest_first(tmp_path):
+    for name in ("lsb.events", "lsb.events.1", "lsb.events.2", "lsb.acct", "lsb.acct.1"):
         (tmp_path / name).write_text("#0\n")
-    assert [p.name for p in order_files([str(tmp_path)])] == ["lsb.events.2", "lsb.events.1", "lsb.events"]
-    given = [str(tmp_path / n) for n in ("lsb.events", "lsb.events.2", "lsb.events.1")]
-    assert [p.name for p in order_files(given)] == ["lsb.events.2", "lsb.events.1", "lsb.events"]
+    names = (lambda files: [p.name for p in files])
+    events, acct = split_logs([str(tmp_path)])
+    assert names(events) == ["lsb.events.2", "lsb.events.1", "lsb.events"] and names(acct) == ["lsb.acct.1", "lsb.acct"]
+    given = [str(tmp_path / n) for n in ("lsb.events", "lsb.acct", "lsb.events.2", "lsb.acct.1", "lsb.events.1")]
+    assert tuple(map(names, split_logs(given))) == (["lsb.events.2", "lsb.events.1", "lsb.events"],
+                                                    ["lsb.acct.1", "lsb.acct"])
+    # other names: by the first record
+    (tmp_path / "june").write_text('\n"JOB_FINISH" "10.1" 1 2 3\n')
+    (tmp_path / "may").write_text('#12\n"JOB_NEW" "10.1" 1\n')
+    assert tuple(map(names, split_logs([str(tmp_path / "june"), str(tmp_path / "may")]))) == (["may"], ["june"])
     with pytest.raises(ReplayError, match="No such file"):
-        order_files([str(tmp_path / "missing")])
+        split_logs([str(tmp_path / "missing")])
     empty = tmp_path / "empty"
     empty.mkdir()
-    with pytest.raises(ReplayError, match="no lsb.events files"):
-        order_files([str(empty)])
+    with pytest.raises(ReplayError, match="no lsb.events or lsb.acct files"):
+        split_logs([str(empty)])
 
 
 @pytest.mark.parametrize("seed", range(4))
