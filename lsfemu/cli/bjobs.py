@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import json
 import os
 from typing import Optional
 
 
 from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, parse_job_refs, run_command
 from lsfemu.errors import LsfError
-from lsfemu.jobstate import PENDING
+from lsfemu.jobstate import FINISHED, PENDING
+from lsfemu.ops import permissions
 from lsfemu.ops import query as ops
 from lsfemu.ops import select
-from lsfemu.ops.select import jobs_of
+from lsfemu.ops.select import hosts_named, jobs_of
 from lsfemu.render import bjobs as R
 from lsfemu.render.bjobs import array_table
 from lsfemu.render import messages
@@ -69,12 +71,45 @@ def bjobs(
     fmt: Optional[str] = None,
     job_group: Optional[str] = None,
     app: Optional[str] = None,
+    p0: bool = False,
+    p1: bool = False,
+    psum: bool = False,
+    sum_: bool = False,
+    wfull: bool = False,
+    noncondensed: bool = False,
+    script: bool = False,
+    env: bool = False,
+    project: Optional[str] = None,
+    user_group: Optional[str] = None,
+    host: Optional[str] = None,
+    description: Optional[str] = None,
     job_ids: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
     cl = c.cluster
     cfg = cl.config
     now = cl.now()
+    if env or script:  # a single job, no other option (IBM's bjobs -env / -script pages)
+        if env and script or len(job_ids or []) != 1 or len(c.argv) != 2:
+            raise UsageExit()
+        _job_insides(c, job_ids[0], script=script)
+        return
+    if user_group is not None and user is not None:  # -G cannot be used with -u (IBM's doc)
+        raise UsageExit()
+    # -X: lsfemu never condenses host groups (lsb.hosts CONDENSE is read, not built): every listing
+    # is the noncondensed one already (docs/semantics.md)
+    del noncondensed
+    pend = pend or p0 or p1 or psum
+    level = _pend_level(c, p0, p1) if pend and not psum else 0
+    if level is None:
+        return
+    counting = sum_ or psum or wfull  # the views -o does not apply to
+    hosts = None
+    if host is not None:
+        hosts = hosts_named(cfg, host) if host != cfg.cluster_name else set(cfg.host_names)
+        if hosts is None:
+            c.error(messages.object_error(host, messages.BAD_HOST))
+            return
     if json_ and noheader:
         raise UsageExit("bjobs: -json cannot be used with -noheader")
     if queue is not None and cfg.queue(queue) is None:
@@ -82,7 +117,9 @@ def bjobs(
         return
     # -o, else LSB_BJOBS_FORMAT (the caller's environment, else lsf.conf as it is now); -json with
     # neither has no effect (LSF's doc: the plain table)
-    fmt_spec = fmt or (c.setting("LSB_BJOBS_FORMAT") if not (long or uf or wide or aps) else None)
+    if counting:
+        fmt = None
+    fmt_spec = fmt or (c.setting("LSB_BJOBS_FORMAT") if not (long or uf or wide or aps or counting) else None)
     json_ = json_ and fmt_spec is not None
     parsed_fmt = None
     if fmt_spec:
@@ -92,7 +129,7 @@ def bjobs(
             c.error(str(e))
             return
 
-    lean = parsed_fmt is None and not (long or uf or json_)  # a table: table_view has all it prints
+    lean = parsed_fmt is None and not (long or uf or json_ or wfull or sum_)  # a table: table_view has all it prints
     year = c.yes("LSB_DISPLAY_YEAR")
     enh = parsed_fmt is None and not (long or uf) and _display_enh(c)
     kept = None  # what the -aps table made here is kept for
@@ -112,11 +149,14 @@ def bjobs(
     if app is not None and app not in cfg.applications:
         c.error(messages.object_error(app, messages.NO_SUCH_APP))
         return
-    query = ops.JobQuery(tuple(ids), None, queue, name, all_, done, pend, run, susp, arrays, group, app)
+    query = ops.JobQuery(tuple(ids), None, queue, name, all_, done, pend, run, susp, arrays, group, app, project,
+                         user_group, frozenset(hosts) if hosts is not None else None, description)
     if not ops.by_id(query):
-        users = select.users(c.cluster.config, c.user, user if user is not None else ("all" if ids else None))
+        if user is None and (ids or user_group is not None or wfull and permissions.is_cluster_admin(cfg, c.caller)):
+            user = "all"  # -G: the group's jobs, whoever submitted them; -W run by an administrator: all users
+        users = select.users(c.cluster.config, c.user, user)
         query = dataclasses.replace(query, users=users)
-        if aps and lean and not arrays and group is None and app is None:
+        if aps and lean and not arrays and group is None and app is None and not query.more:
             # The last -aps table, if nothing it depends on changed since (lsfemu.engine.listing)
             kept = (frozenset(users) if users is not None else None, queue, name, all_, done, pend, run, susp,
                     wide, noheader, year, enh, os.environ.get("TZ"))
@@ -149,6 +189,12 @@ def bjobs(
         jobs.sort(key=lambda j: ops.order_key(ranks, j))
         views = [table_view(j) for j in jobs] if lean else [cl.view(j, now) for j in jobs]
     hms = hms or c.yes("LSB_HMS_TIME_FORMAT")
+    if sum_:
+        c.out.append(R.sum_table(v for v in views if v.status not in FINISHED))
+        return
+    if psum:
+        c.out.append(R.psum_text(views, cluster=cfg.cluster_name, now=now))
+        return
 
     if json_:
         c.out.append(R.json_out(views, parsed_fmt, now=now, not_found=missing, hms=hms, year=year))
@@ -176,10 +222,51 @@ def bjobs(
                             res_req_display=(c.setting("BJOBS_RES_REQ_DISPLAY") or "brief").strip().lower()))
     elif aps:
         c.out.append(R.aps_table(views, wide=wide, jobid_width=width, year=year, header=not noheader))
+    elif wfull:
+        c.out.append(R.w_table(views, header=not noheader))
     elif pend:
-        c.out.append(R.pend_table(views, wide=wide, jobid_width=width, year=year, header=not noheader))
+        c.out.append(R.pend_table(views, wide=wide, jobid_width=width, year=year, header=not noheader, level=level))
     else:
         c.out.append(R.table(views, wide=wide, jobid_width=width, year=year, header=not noheader, reasons=susp))
+
+
+def _pend_level(c: Ctx, p0: bool, p1: bool) -> int | None:
+    """-p's reason level: -p0 / -p1, else LSB_BJOBS_PENDREASON_LEVEL (the caller's environment, else
+    lsf.conf; a value that is no level counts as 0). Levels 2 and 3 (the candidate / non-candidate
+    host breakdown) are not built: refused by name (None, the error said)."""
+    if p0 or p1:
+        return 1 if p1 else 0
+    value = (c.setting("LSB_BJOBS_PENDREASON_LEVEL") or "0").strip()
+    if value in ("2", "3"):
+        c.error(f"bjobs: LSB_BJOBS_PENDREASON_LEVEL={value} is not supported by lsfemu yet")
+        return None
+    return 1 if value == "1" else 0
+
+
+def _job_insides(c: Ctx, typed: str, *, script: bool) -> None:
+    """bjobs -script: the job's script as submitted (a job given as a command: the command);
+    bjobs -env: its submission environment, NAME=value lines in name order. The job's owner
+    and the cluster administrators only: an environment can hold secrets."""
+    ids, bad = parse_job_refs([typed])
+    if bad:
+        c.error(messages.object_error(typed, bad_id_message(typed)))
+        return
+    jid, ranges, _typed = ids[0]
+    found = jobs_of(c.cluster.jobs, jid, ranges)
+    if jid == 0 or len(found) != 1:
+        c.error(messages.not_found(typed))
+        return
+    job = found[0]
+    if not c.allows("read_job", job=job):
+        c.error(messages.object_error(f"Job <{typed}>", messages.PERM_DENIED))
+        return
+    if script:
+        text = c.cluster.runner.read_script(job.submit_time, job.id)
+        text = job.command if text is None else text
+        c.out.append(text if text.endswith("\n") else text + "\n")
+        return
+    env = json.loads(job.env_json or "{}")
+    c.out.append("".join(f"{k}={env[k]}\n" for k in sorted(env)))
 
 
 def _enh_id(v: JobView) -> None:

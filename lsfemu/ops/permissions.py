@@ -27,6 +27,8 @@ RULES: dict[str, frozenset[str]] = {
     "modify": _ANYONE_RESPONSIBLE,
     # the waiting bsub -K/-I's looks at its job (its output, its input)
     "watch": frozenset({OWNER, CLUSTER_ADMIN}),
+    # bjobs -env / -script: the job's submission environment and script
+    "read_job": frozenset({OWNER, CLUSTER_ADMIN}),
     # bmod -aps/-apsn; bsub/bmod -sp above MAX_USER_PRIORITY; btop/bbot past other users' jobs
     "administer_queue": _ADMINS,
     # brun: force a job to run (mbatchd's runJob: LSF administrators, the queue's administrators)

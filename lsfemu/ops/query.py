@@ -1,5 +1,5 @@
 """bjobs' selection: which jobs a query names (job IDs, `-A` arrays, or the
--u/-q/-J filters over every job), with the state filters -a/-d/-p/-r/-s, and
+-u/-q/-J/-g/-app/-P/-G/-m/-Jd filters over every job), with the state filters -a/-d/-p/-r/-s, and
 the order bjobs lists them in. The listing itself (views, the -aps values,
 the kept -aps text) stays with the caller: it is rendering.
 
@@ -9,6 +9,7 @@ not ORM attributes.
 
 from __future__ import annotations
 
+import fnmatch
 from dataclasses import dataclass
 
 from lsfemu.engine.jobgroups import within
@@ -36,6 +37,16 @@ class JobQuery:
     arrays: bool = False
     job_group: str | None = None  # -g: the group's jobs and its subgroups'
     app: str | None = None  # -app: the jobs submitted with that application profile
+    project: str | None = None  # -P: the jobs of that project
+    charged_group: str | None = None  # -G: the jobs submitted with bsub -G to that user group
+    hosts: frozenset | None = None  # -m: the jobs dispatched to one of these hosts
+    description: str | None = None  # -Jd: the jobs whose description matches (wildcards)
+
+    @property
+    def more(self) -> bool:
+        """Whether -P, -G, -m or -Jd filter (`more_ok`)."""
+        return not (self.project is None and self.charged_group is None and self.hosts is None
+                    and self.description is None)
 
 
 def job_group_filter(cluster, text: str) -> str:
@@ -45,6 +56,17 @@ def job_group_filter(cluster, text: str) -> str:
     if cluster.job_groups.get(path) is None:
         raise LsfError(M.NO_JOB_GROUP, text)
     return path
+
+
+def more_ok(q: JobQuery, j) -> bool:
+    """The job passes -P, -G, -m and -Jd."""
+    if q.project is not None and j.project != q.project:
+        return False
+    if q.charged_group is not None and j.user_group != q.charged_group:
+        return False
+    if q.hosts is not None and q.hosts.isdisjoint(j.exec_hosts.split()):
+        return False
+    return q.description is None or fnmatch.fnmatchcase(j.description or "", q.description)
 
 
 def _in_group(job, group: str) -> bool:
@@ -84,6 +106,8 @@ def select(cluster, q: JobQuery) -> Selected:
                 found = [j for j in found if _in_group(j, q.job_group)]
             if q.app is not None:
                 found = [j for j in found if j.app_profile == q.app]
+            if q.more:
+                found = [j for j in found if more_ok(q, j)]
             if not found:
                 missing.append(typed)
             jobs.extend(found)
@@ -91,6 +115,7 @@ def select(cluster, q: JobQuery) -> Selected:
     users, queue, name = q.users, q.queue, q.name
     all_, done, pend, run, susp = q.all_, q.done, q.pend, q.run, q.susp
     row_of = cluster.row  # its status, user and queue without ORM attribute reads
+    more = q.more
     for j in cluster.jobs.values():
         r = row_of(j)
         if users is not None and r.user not in users:
@@ -104,6 +129,8 @@ def select(cluster, q: JobQuery) -> Selected:
         if q.app is not None and j.app_profile != q.app:
             continue
         if not state_ok(r, all_, done, pend, run, susp):
+            continue
+        if more and not more_ok(q, j):
             continue
         jobs.append(j)
     return Selected(jobs, missing, not_arrays)

@@ -101,3 +101,59 @@ def test_o_fields_show_what_bsub_asked(c):
     assert doc["JOBS"] == 2 and [r["JOBID"] for r in doc["RECORDS"]] == [jid, held]
     assert list(doc["RECORDS"][0])[:3] == ["JOBID", "JOBINDEX", "STAT"] and doc["RECORDS"][0]["RSVID"] == ""
     ok(c, f"bkill {jid} {held}")
+
+
+def test_filters_p_g_m_jd_and_x(c):
+    def sub(cmd, user="user1"):
+        return re.search(r"Job <(\d+)>", ok(c, cmd, user)).group(1)
+    a = sub("bsub -P alpha -Jd 'nightly build' -m hostA sleep 1000")
+    b = sub("bsub -P beta -G research -m hostB sleep 1000", "user2")
+    pend = sub("bsub -P alpha -m hostC -n 8 sleep 1000")  # hostC has 4 slots: pending
+    c.advance("30s")
+    listed = lambda cmd, user="user1": [w.split()[0] for w in ok(c, cmd, user).splitlines()[1:]]  # noqa: E731
+    assert listed("bjobs -P alpha") == [a, pend]
+    assert listed("bjobs -u all -P beta") == [b]
+    assert listed("bjobs -G research") == [b]  # the group's jobs, whoever submitted them
+    assert listed("bjobs -u all -m hostA") == [a] and listed("bjobs -u all -m hostB") == [b]
+    assert set(listed("bjobs -u all -m cluster1")) >= {a, b} and pend not in listed("bjobs -u all -m cluster1")
+    assert listed("bjobs -Jd 'nightly*'") == [a] and listed("bjobs -Jd '*build'") == [a]
+    assert ok(c, f"bjobs -X {a}") == ok(c, f"bjobs {a}")  # no host group is ever condensed
+    assert c.run("bjobs -Jd nomatch", user="user1").err == "No unfinished job found\n"
+    # -sum: slots per state of the caller's unfinished jobs, the filters applied
+    summary = ok(c, "bjobs -sum -P alpha").splitlines()
+    assert summary[0].split() == ["RUN", "SSUSP", "USUSP", "UNKNOWN", "PEND", "FWD_PEND", "PSUSP"]
+    assert summary[1].split() == ["1", "0", "0", "0", "8", "0", "0"]
+    # -psum, -p0, -p1 and LSB_BJOBS_PENDREASON_LEVEL
+    psum = ok(c, "bjobs -psum -P alpha").splitlines()
+    assert psum[0].startswith("Pending reason summary: published ") and \
+        psum[1] == "Summarizing 1 pending jobs in cluster (cluster1):"
+    long_p = ok(c, f"bjobs -p0 {pend}").splitlines()
+    key = ok(c, f"bjobs -p1 {pend}").splitlines()
+    assert long_p[:2] == key[:2] and len(key) == 3 and key[2].endswith(";") and key[2] in long_p[2:] + [key[2]]
+    assert ok(c, f"bjobs -p {pend}", env={"LSB_BJOBS_PENDREASON_LEVEL": "1"}) == "\n".join(key) + "\n"
+    assert ok(c, f"bjobs -p0 {pend}", env={"LSB_BJOBS_PENDREASON_LEVEL": "1"}) == "\n".join(long_p) + "\n"
+    r = c.run(f"bjobs -p {pend}", user="user1", env={"LSB_BJOBS_PENDREASON_LEVEL": "2"})
+    assert (r.out, r.err, r.rc) == ("", "bjobs: LSB_BJOBS_PENDREASON_LEVEL=2 is not supported by lsfemu yet\n", 255)
+    # -W: the wide row with the old stamps, project, CPU time, memory, PIDs, start and finish
+    w = ok(c, f"bjobs -W {a}").splitlines()
+    assert w[0].endswith("SUBMIT_TIME  PROJ_NAME CPU_USED MEM SWAP PIDS START_TIME FINISH_TIME")
+    stamp = r"\d\d/\d\d-\d\d:\d\d:\d\d"
+    assert re.fullmatch(rf"{a:<7} user1   RUN   normal     \S+ +hostA       sleep 1000 {stamp} alpha      "
+                        rf"000:00:30\.00 0      0       -  {stamp} - ", w[1])
+    ok(c, f"bkill {a} {pend}")
+    ok(c, f"bkill {b}", "user2")
+
+
+def test_env_and_script_show_the_submission(c):
+    out = ok(c, "bsub sleep 1000", env={"H5_MARK": "a b=c"})
+    jid = re.search(r"Job <(\d+)>", out).group(1)
+    env = ok(c, f"bjobs -env {jid}").splitlines()
+    assert "H5_MARK=a b=c" in env and env == sorted(env, key=lambda ln: ln.split("=", 1)[0])
+    assert ok(c, f"bjobs -script {jid}") == "sleep 1000\n"
+    script = "#!/bin/sh\n#BSUB -J scripted\nsleep 1000\n"
+    r = c.run("bsub", user="user1", stdin=script)
+    sid = re.search(r"Job <(\d+)>", r.out).group(1)
+    assert ok(c, f"bjobs -script {sid}") == script
+    denied = c.run(f"bjobs -env {jid}", user="user2")
+    assert (denied.out, denied.err, denied.rc) == ("", f"Job <{jid}>: User permission denied\n", 255)
+    ok(c, f"bkill {jid} {sid}")

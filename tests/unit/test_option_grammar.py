@@ -55,7 +55,9 @@ def refused(cmd, *argv):
 
 def test_exact_names_win_over_bundles_and_attached_values():
     # the issue's misreads: each is LSF's own option (refused until built), never letters
-    assert refused("bjobs", "-sum") == ("not_implemented", "-sum")  # not -s -u m
+    values, _words = parse("bjobs", "-sum")  # not -s -u m (built in issue 21)
+    assert values["sum_"] and not values["susp"] and values["user"] is None
+    assert refused("bjobs", "-ss") == ("not_implemented", "-ss")  # not -s -s
     assert refused("bhist", "-aff") == ("not_implemented", "-aff")  # not -a -f f
     values, words = parse("bsub", "-env", "all", "cmd")  # not -e nv
     assert (values["env_spec"], values["err"], words) == ("all", None, ["cmd"])

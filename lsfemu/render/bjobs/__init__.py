@@ -9,6 +9,8 @@ Its modules:
   (3.7, 3.8);
 * :mod:`~lsfemu.render.bjobs.custom` - :func:`parse_format` / :func:`custom` /
   :func:`json_out`: ``-o``, ``-hms``, ``delimiter=``, ``-json`` (3.10);
+* :mod:`~lsfemu.render.bjobs.summary` - :func:`sum_table` (``-sum``),
+  :func:`psum_text` (``-psum``), :func:`w_table` (``-W``);
 * :mod:`~lsfemu.render.bjobs.fields` - the ``-o`` field table (LSF 10.1's, with
   FP14's ``all``) and each field's value;
 * :mod:`~lsfemu.render.bjobs.common` - what they share (the -l blocks'
@@ -40,6 +42,7 @@ from lsfemu.render.bjobs.custom import (
     FIELDS, FieldSpec, Format, FormatError, custom, json_out, json_string, parse_format,
 )
 from lsfemu.render.bjobs.long import long
+from lsfemu.render.bjobs.summary import psum_text, sum_table, w_table
 from lsfemu.render.bjobs.table import (
     ARRAY_HEADER, aps_cell_text, aps_line, aps_lines_text, aps_row, aps_table, aps_value_text, array_table,
     pend_table, table,
@@ -48,5 +51,6 @@ from lsfemu.render.bjobs.table import (
 __all__ = [
     "ARRAY_HEADER", "FIELDS", "LOAD_TABLE", "RUNLIMIT_TITLE", "FieldSpec", "Format", "FormatError",
     "aps_cell_text", "aps_line", "aps_lines_text", "aps_row", "aps_table", "aps_value_text", "array_table",
-    "custom", "home_relative", "json_out", "json_string", "long", "mem_text", "parse_format", "pend_table", "table",
+    "custom", "home_relative", "json_out", "json_string", "long", "mem_text", "parse_format", "pend_table",
+    "psum_text", "sum_table", "table", "w_table",
 ]

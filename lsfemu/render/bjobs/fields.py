@@ -167,6 +167,16 @@ class Shown:
     year: bool = False
 
 
+def host_reason(reason: str) -> tuple[int, str] | None:
+    """(hosts, text) of a host-based pending reason (``Closed by LSF
+    administrator: 3 hosts``), None for a reason of the job, its queue or user."""
+    head, sep, tail = reason.rpartition(": ")
+    words = tail.split()
+    if sep and len(words) == 2 and words[0].isdigit() and words[1] in ("host", "hosts"):
+        return int(words[0]), head
+    return None
+
+
 def key_reason(job: JobView) -> str | None:
     """A pending job's single key pending reason (bjobs -p1, ``-o pend_reason``):
     the first reason that names no host count (a reason of the job, its
@@ -176,12 +186,10 @@ def key_reason(job: JobView) -> str | None:
         return None
     counted = []
     for r in job.pend_reasons:
-        head, sep, tail = r.rpartition(": ")
-        words = tail.split()
-        if sep and len(words) == 2 and words[0].isdigit() and words[1] in ("host", "hosts"):
-            counted.append((int(words[0]), head))
-        else:
+        c = host_reason(r)
+        if c is None:
             return r
+        counted.append(c)
     return max(counted, key=lambda c: c[0])[1]
 
 

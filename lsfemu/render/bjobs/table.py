@@ -10,6 +10,7 @@ from typing import Iterable
 
 from lsfemu.jobstate import PENDING, SUSPENDED
 from lsfemu.render.bjobs.common import aps_number, job_name, name_trunc, short_hosts
+from lsfemu.render.bjobs.fields import key_reason
 from lsfemu.render.timefmt import table_time
 from lsfemu.views import JobView
 
@@ -116,10 +117,12 @@ def pend_table(
     jobid_width: int = 7,
     year: bool = False,
     header: bool = True,
+    level: int = 0,
 ) -> str:
     """``bjobs -p`` (reason display level 0, reference 3.6 [OL widths]): no
     EXEC_HOST column, QUEUE 11, FROM_HOST 14, JOB_NAME 18 (``*``-cut), then one
-    `` reason;`` line per pending reason under each row."""
+    `` reason;`` line per pending reason under each row; level 1 (``-p1``):
+    the single key reason only."""
     jobs = list(jobs)
     if not jobs:
         return ""
@@ -140,7 +143,8 @@ def pend_table(
                 f"{jid:<{jobid_width}} {job.user[:7]:<7} {job.status[:5]:<5} {job.queue[:11]:<11} "
                 f"{job.from_host[:14]:<14} {name_trunc(name, 18):<18} {when}"
             )
-        out.extend(reason_lines(job))
+        key = key_reason(job) if level == 1 else None
+        out.extend([f" {key};"] if key is not None else reason_lines(job))
     return "\n".join(out) + "\n"
 
 
