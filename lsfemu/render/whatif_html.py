@@ -20,6 +20,8 @@ from lsfemu.render.svgchart import Series, histogram, line_chart, time_ticks
 
 #: series a share chart draws by name; the others are summed into one "other" series
 KEEP = 8
+#: the rows a job list shows at most (a month's log can leave thousands; --json lists them all)
+JOBS_MAX = 1000
 
 _STYLE = """
 body { font-family: sans-serif; margin: 2em; color: #222; max-width: 1500px; }
@@ -118,13 +120,15 @@ def _job_table(jobs: list[dict[str, Any]], ident: str, extra: tuple[str, str]) -
         return f'<p class="note" id="{ident}">None.</p>'
     name, field = extra
     rows = []
-    for j in jobs:
+    for j in jobs[:JOBS_MAX]:
         v = j[field]
         cell = ("yes" if v else "no") if isinstance(v, bool) else duration(v)
         rows.append(f'<tr><td class="key">{escape(j["job"])}</td><td>{escape(j["user"])}</td>'
                     f"<td>{escape(j['queue'])}</td><td>{cell}</td></tr>")
     return (f'<table id="{ident}">\n<thead><tr><th>job</th><th>user</th><th>queue</th><th>{escape(name)}</th>'
-            "</tr></thead>\n<tbody>\n" + "\n".join(rows) + "\n</tbody>\n</table>")
+            "</tr></thead>\n<tbody>\n" + "\n".join(rows) + "\n</tbody>\n</table>"
+            + (f'\n<p class="note">... and {len(jobs) - JOBS_MAX} more (--json lists them all).</p>'
+               if len(jobs) > JOBS_MAX else ""))
 
 
 def render_page(d: dict[str, Any]) -> str:

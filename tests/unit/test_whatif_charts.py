@@ -111,3 +111,10 @@ def test_the_page_has_no_script_and_no_address_outside_it():
     assert "<title>What-if replay of 2 jobs under /c&lt;onf&gt;</title>" in page
     assert '<td class="worse">+40 s</td>' in page
     assert page.count("<svg ") == 5 and "Queue &lt;q&gt; is not in the new configuration" in page
+
+
+def test_a_long_job_list_is_cut_with_a_note(monkeypatch):
+    monkeypatch.setattr(whatif_html, "JOBS_MAX", 2)
+    jobs = [{"job": str(i), "user": "u", "queue": "q", "started_in_log": True} for i in range(5)]
+    text = whatif_html._job_table(jobs, "never-start", ("started in the log", "started_in_log"))
+    assert text.count("<tr>") == 3 and "... and 3 more (--json lists them all)." in text
