@@ -550,6 +550,7 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
 #: prompt) holds always, as the daemon never prompts; -v (detailed messages)
 #: too: badmin always prints them.
 _ADMIN_CTRL = (("-C", "comment", "comment"),)
+_ADMIN_HIST = (("-t", "window", "time0,time1"), ("-f", "logfile", "logfile_name"))
 BADMIN: dict[str, Grammar] = {sub: _g("badmin", rows, "names", args) for sub, rows, args in (
     ("ckconfig", (("-v", "verbose", None),), ""),
     ("reconfig", (("-f", "force", None), ("-v", "verbose", None)), ""),
@@ -562,7 +563,16 @@ BADMIN: dict[str, Grammar] = {sub: _g("badmin", rows, "names", args) for sub, ro
     ("hopen", _ADMIN_CTRL, "[host_name ... | host_group ... | all]"),
     ("hclose", _ADMIN_CTRL + (("-i", None, '"lock_id=id"'),), "[host_name ... | host_group ... | all]"),
     ("showconf", (), "mbd"),
+    ("showstatus", (), ""),
+    ("hist", _ADMIN_HIST, ""),
+    ("mbdhist", _ADMIN_HIST, ""),
+    ("qhist", _ADMIN_HIST, "[queue_name ...]"),
+    ("hhist", _ADMIN_HIST, "[host_name ...]"),
 )}
+#: badmin's other subcommands (LSF 10.1): refused naming them
+BADMIN_UNBUILT = ("diagnose", "gpddebug", "gpdrestart", "gpdtime", "hghostadd", "hghostdel", "hpower", "hrestart",
+                  "hshutdown", "hstartup", "lsfproxyd", "mbddebug", "mbdtime", "perflog", "perfmon", "sbddebug",
+                  "sbdtime", "schddebug", "schdtime", "security", "help", "quit")
 
 #: lsadmin's subcommands (LSF 10.1 lsadmin reference) that lsfemu has; the
 #: others (LSADMIN_UNBUILT) are refused naming them

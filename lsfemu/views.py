@@ -251,3 +251,32 @@ class LsInfoView:
     resources: list[ResourceInfoView] = field(default_factory=list)
     types: list[str] = field(default_factory=list)
     models: list[tuple[str, float, str]] = field(default_factory=list)
+
+
+@dataclass
+class MbdStatusView:
+    """badmin showstatus: (current, peak) host counts, servers and jobs by
+    state, users, the latest job ID, the daemon's start and reconfiguration."""
+
+    clients: tuple[int, int]
+    servers: tuple[int, int]
+    cpus: tuple[int, int]
+    cores: tuple[int, int]
+    slots: tuple[int, int]
+    num_servers: int
+    ok: int
+    closed: int
+    unreachable: int
+    unavailable: int
+    num_jobs: int
+    running: int
+    suspended: int
+    pending: int
+    finished: int
+    num_users: int
+    num_user_groups: int
+    active_users: int
+    latest_job_id: int
+    started: float
+    reconfigured: float
+    pid: int

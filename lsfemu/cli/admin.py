@@ -16,11 +16,13 @@ from lsfemu.cli import watch
 from lsfemu.cli.base import Ctx, Result, parse_job_ids, parse_subcommand
 from lsfemu.errors import LsfError
 from lsfemu.ops import admin as ops
+from lsfemu.ops import history, mbdinfo, showconf
 from lsfemu.ops import clock as ops_clock
 from lsfemu.ops import explain as ops_explain
 from lsfemu.render.aps import explain_aps, explain_aps_not_pending
 from lsfemu.render.explain_pending import explain_pending
 from lsfemu.render.fairshare import explain_priority
+from lsfemu.render import admin as RA
 from lsfemu.render import messages, timefmt
 
 def badmin(c: Ctx) -> Result:
@@ -29,7 +31,11 @@ def badmin(c: Ctx) -> Result:
         return parsed
     sub, opts, args = parsed
     if opts is None:
-        return Result("", f"badmin: unknown subcommand <{sub}>\n" + messages.usage("badmin"), 255)
+        if sub == "rc":
+            return Result("", messages.RC_NOT_ENABLED + "\n", 255)
+        if sub in options.BADMIN_UNBUILT:
+            return Result("", f"badmin: subcommand {sub} is not supported by lsfemu yet\n", 255)
+        return Result("", f"Invalid command <{sub}> \n" + messages.usage("badmin"), 255)
     if args and sub in ("ckconfig", "reconfig", "mbdrestart"):
         return Result("", messages.usage("badmin"), 255)
     comment = opts.get("comment") or ""
@@ -38,16 +44,15 @@ def badmin(c: Ctx) -> Result:
         text, fatal = ops.check_config(cl.envdir, cl.now())
         return Result("", text, 255 if fatal else 0)
     if sub == "showconf":
-        if args[:1] != ["mbd"]:
+        if args not in (["mbd"], ["mbd", "all"]):
             return Result("", "badmin: showconf: only 'mbd' is supported\n" + messages.usage("badmin"), 255)
-        lines = [f"MBD configuration at {timefmt.ctime(cl.now())}"]
-        conf = dict(cl.config.lsf_conf)
-        conf.setdefault("LSF_CONFDIR", cl.envdir)
-        conf.setdefault("LSB_SHAREDIR", cl.home)
-        conf.setdefault("LSF_ENVDIR", cl.envdir)
-        for k in sorted(conf):
-            lines.append(f"    {k} = {conf[k]}")
-        return Result("\n".join(lines) + "\n", "", 0)
+        return Result(RA.showconf(f"MBD configuration at {timefmt.ctime(cl.now())}", showconf.mbd_conf(cl)), "", 0)
+    if sub == "showstatus":
+        if args:
+            return Result("", messages.usage("badmin"), 255)
+        return Result(RA.showstatus(mbdinfo.mbd_status(cl, os.getpid())), "", 0)
+    if sub in mbdinfo.HIST_KINDS:
+        return _hist(c, sub, opts, args)
     if not c.allows("administer_cluster"):
         return Result("", messages.PERM_DENIED + "\n", 255)
     if sub in ("reconfig", "mbdrestart"):
@@ -68,6 +73,28 @@ def badmin(c: Ctx) -> Result:
     if sub in ("hopen", "hclose"):
         return _host_ctrl(c, sub, args, comment)
     return Result("", f"badmin: unknown subcommand <{sub}>\n" + messages.usage("badmin"), 255)
+
+
+def _hist(c: Ctx, sub: str, opts: dict, names: list[str]) -> Result:
+    """badmin hist, mbdhist, qhist, hhist [-t time0,time1] [-f logfile]: the
+    daemon records of lsb.events (OpenLava cmd.hist.c)."""
+    if names and sub in ("hist", "mbdhist"):
+        return Result("", messages.usage("badmin"), 255)
+    window = None
+    if opts.get("window") is not None:
+        try:
+            window = history.parse_window(opts["window"], c.cluster.now())
+        except history.BadTime:
+            return Result("", messages.object_error(opts["window"], messages.BAD_TIME) + "\n", 255)
+    path = opts.get("logfile")
+    if path is not None:
+        path = path if os.path.isabs(path) else os.path.join(c.cwd, path)
+        if not os.path.isfile(path):  # OpenLava: perror(file name)
+            return Result("", f"{opts['logfile']}: No such file or directory\n", 255)
+    records = mbdinfo.daemon_history(c.cluster, sub, names, window, path)
+    if not records:
+        return Result("", "No matching event found\n", 0)
+    return Result(RA.hist(records), "", 0)
 
 
 def _queue_ctrl(c: Ctx, sub: str, names: list[str], comment: str) -> Result:

@@ -359,8 +359,11 @@ class Daemon:
                 except FileNotFoundError:
                     pass
             if self.cluster is not None:  # else a standby master candidate: nothing to record
+                # exit code as mbatchd logs it (lsbatch.h): MASTER_RECONFIG (202) for badmin mbdrestart,
+                # else the signal that stops it (15, SIGTERM); badmin mbdhist prints the reason from it
                 self.cluster.events.stage(emit.mbd_die(self.cluster.now(), self.cluster.master_name
-                                                       or self.cluster.config.master_host))
+                                                       or self.cluster.config.master_host,
+                                                       exit_code=202 if self.restart_requested else 15))
                 try:
                     self.cluster.commit()
                 except Exception as e:  # a full disk: stop all the same; the next start recovers

@@ -121,6 +121,8 @@ class Cluster:
         self.acct = AcctLog(self.logdir)  # lsb.acct, in step with the store as lsb.events is
         self._set_counter("acct_offset", self.acct.recover(self._counter("acct_offset")))
         self._init_clock(clock_start)
+        self.mbd_started = self.now()  # badmin showstatus: the daemon's start, its latest reconfig
+        self.mbd_reconfigured: float | None = None
         why = wall_refusal(self.clock.virtual_now, time.time()) if self.clock.mode == "wall" else None
         if why:  # the cluster's time would run backwards: lsb.events out of order, waits lost
             raise ValueError(messages.error_text(why))
@@ -296,6 +298,7 @@ class Cluster:
         cfg, issues = check_all(self.envdir)
         if cfg is not None:
             self.config = cfg
+            self.mbd_reconfigured = self.now()
             self._derive()
             mode = cfg.lsf_conf.get("LSFEMU_CLOCK", "wall").lower()
             if mode in ("wall", "virtual"):

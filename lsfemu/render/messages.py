@@ -349,6 +349,8 @@ def job_errors(failures) -> list[str]:
 
 _CHECKING = "\nChecking configuration files ...\n\n"
 RECONFIG_REFUSED = "No reconfiguration: the running configuration is kept."
+#: badmin rc without LSF's resource connector (lsfemu has none; LSF's own text was not found)
+RC_NOT_ENABLED = "badmin: rc: the LSF resource connector is not enabled in this cluster"
 RECONFIG_DONE = "Reconfiguration initiated"
 RESTART_DONE = "MBD restart initiated"
 
@@ -490,7 +492,11 @@ USAGES: dict[str, str] = {
         "    hopen        - Open hosts\n"
         "    hclose       - Close hosts\n"
         "    showconf     - Display all configured parameters\n"
-        "    help         - Get help on commands\n"
+        "    showstatus   - Display current LSF runtime information\n"
+        "    hist         - Display the history of queues, hosts and mbatchd\n"
+        "    mbdhist      - Display the history of the master batch daemon\n"
+        "    qhist        - Display the history of LSF queues\n"
+        "    hhist        - Display the history of hosts\n"
     ),
     "lsadmin": (
         "lsadmin: [-h] [-V] [command] [command_options] [command_args]\n"

@@ -1,0 +1,81 @@
+"""What mbatchd tells of itself (issue 21, part 4): `badmin showstatus`'s
+counts (hosts, servers by state, jobs by state, users, the latest job ID, the
+daemon's start and reconfiguration) and the daemon records of lsb.events that
+`badmin hist`, `mbdhist`, `qhist` and `hhist` list.
+
+showstatus counts what the daemon holds: the jobs in memory (finished ones
+within CLEAN_PERIOD, as mbatchd); users are those configured in lsb.users
+and those with jobs; active users those with unfinished jobs. CPUs and cores
+are each host's ncpus (lsfemu has no sockets); slots the hosts' MXJ (ncpus
+when unset). Servers not unavailable are the current ones; peak is every
+server of lsf.cluster. The reconfiguration time is the start's until a
+`badmin reconfig`.
+"""
+
+from __future__ import annotations
+
+from lsfemu.events.log import JobFilter, read_events
+from lsfemu.jobstate import ANY_SUSPENDED, FINISHED, PEND, RUN, UNFINISHED
+from lsfemu.ops.info import host_views
+from lsfemu.views import MbdStatusView
+
+
+def mbd_status(cl, pid: int) -> MbdStatusView:
+    cfg = cl.config
+    servers = [h for h in cfg.cluster_hosts if h.server]
+    clients = [h for h in cfg.cluster_hosts if not h.server]
+    _, hosts = host_views(cl, None, wide=True)
+    states = [h.status for h in hosts]
+    up = {h.name for h in hosts if h.status != "unavail"}
+    cpus = {h.name: cfg.host_ncpus(h.name) for h in servers}
+    slots = {h.name: cfg.host_mxj(h.name) or cpus[h.name] for h in servers}
+    jobs = list(cl.jobs.values())
+    users = {j.user for j in jobs} | {u for u in cfg.user_limits
+                                      if u != "default" and not u.endswith("@") and u not in cfg.user_groups}
+    return MbdStatusView(
+        clients=(len(clients), len(clients)),
+        servers=(len(up), len(servers)),
+        cpus=(sum(cpus[n] for n in up), sum(cpus.values())),
+        cores=(sum(cpus[n] for n in up), sum(cpus.values())),  # (one core per CPU: lsfemu has no sockets)
+        slots=(sum(slots[n] for n in up), sum(slots.values())),
+        num_servers=len(hosts), ok=states.count("ok"),
+        closed=sum(1 for s in states if s.startswith("closed")),
+        unreachable=states.count("unreach"), unavailable=states.count("unavail"),
+        num_jobs=len(jobs), running=sum(1 for j in jobs if j.status == RUN),
+        suspended=sum(1 for j in jobs if j.status in ANY_SUSPENDED and j.status != "PSUSP"),
+        pending=sum(1 for j in jobs if j.status in (PEND, "PSUSP")),
+        finished=sum(1 for j in jobs if j.status in FINISHED),
+        num_users=len(users), num_user_groups=len(cfg.user_groups),
+        active_users=len({j.user for j in jobs if j.status in UNFINISHED}),
+        latest_job_id=max((j.id for j in jobs), default=0),
+        started=cl.mbd_started, reconfigured=cl.mbd_reconfigured or cl.mbd_started, pid=pid)
+
+
+#: badmin's history subcommands -> the record types each lists (OpenLava cmd.hist.c)
+HIST_KINDS = {
+    "hist": ("MBD_START", "MBD_DIE", "QUEUE_CTRL", "HOST_CTRL"),
+    "mbdhist": ("MBD_START", "MBD_DIE"),
+    "qhist": ("QUEUE_CTRL",),
+    "hhist": ("HOST_CTRL",),
+}
+
+
+def daemon_history(cl, sub: str, names: list[str], window: tuple[float, float] | None, path: str | None):
+    """The records `badmin <sub>` lists, oldest first: of the queues or hosts
+    *names* (qhist, hhist; none or `all` is every one), within *window* (-t),
+    from lsb.events or the file *path* (-f)."""
+    wanted = {n for n in names if n != "all"}
+    out = []
+    kinds = HIST_KINDS[sub]
+    # no job's records are decoded: JobFilter skips every job record from its first words
+    for _, rec in read_events(path or cl.events.path, jobs=JobFilter(())):
+        if rec.TYPE not in kinds:
+            continue
+        if window is not None and not window[0] <= rec.event_time <= window[1]:
+            continue
+        name = getattr(rec, "queue", None) if rec.TYPE == "QUEUE_CTRL" else getattr(rec, "host", None)
+        if wanted and sub in ("qhist", "hhist") and name not in wanted:
+            continue
+        out.append(rec)
+    return out
+
