@@ -61,6 +61,7 @@ JOB_STAT_DONE = 64
 
 _VERSION_RE = re.compile(r"[0-9]+(?:\.[0-9]+)*\Z")
 _INT_RE = re.compile(r"[+-]?[0-9]{1,30}\Z")
+_WORD_RE = re.compile(r'[^\s"]+\Z')
 _FLOAT_RE = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
 
 
@@ -104,13 +105,19 @@ class Rusage:
 
 _RUSAGE_FIELDS = tuple(f.name for f in dataclasses.fields(Rusage))
 
-# Item shapes of the list fields: a tuple of scalar kinds ("i" int, "s" string)
-# or a nested list (a 1-tuple holding its own shape).
-_HOST_RUSAGE = ("s", "i", "i", "i", "i")  # hostname, mem, swap, utime, stime
+# Item shapes of the list fields: a tuple of scalar kinds ("i" int, "s" string,
+# "w" a word LSF writes bare: read bare or quoted) or a nested list (a 1-tuple
+# holding its own shape).
+# hostname, mem, swap, utime, stime and a sixth number the page does not name:
+# real LSF 9.1 records write the host name bare and six values per entry
+# (Open XDMoD's test record; its shredder skips six values too).
+_HOST_RUSAGE = ("w", "i", "i", "i", "i", "i")
 _NETWORK = ("s", "i")  # networkID, num_window
 _RANGE = ("i", "i", "i")  # start, end, step
 _KV = ("s", "s")
-_SUBMIT_EXT = ("i", "s")  # key number, value
+# key number, value: quoted, or a bare integer (both seen in one real 10.1 record); the
+# value is kept as a str or an int accordingly, so the record is written back as read
+_SUBMIT_EXT = ("i", "v")
 _GPU = ("s", (_KV,))  # hostname, numKVP + (key, value) pairs
 
 
@@ -173,8 +180,9 @@ class AcctRecord:
     """One JOB_FINISH record (LSF 10.1 field names in snake_case; the second
     ``rsvId`` of the page is ``rsv_id2``). Times are epoch seconds, 0 when
     none; strings ``""`` when unknown; rusage ``-1`` when unknown. List
-    fields are tuples: host names as strings; ``submit_ext`` (key, value),
-    ``host_rusage`` (host, mem, swap, utime, stime), ``network_alloc`` (id,
+    fields are tuples: host names as strings; ``submit_ext`` (key, value: str, or
+    int when LSF wrote it bare),
+    ``host_rusage`` (host, mem, swap, utime, stime, a sixth number), ``network_alloc`` (id,
     windows), ``index_ranges`` (start, end, step), ``gpu_rusage`` (host,
     ((key, value), ...)), ``finish_kvp`` (key, value)."""
 
@@ -236,8 +244,8 @@ class AcctRecord:
     last_resize_time: int = 0
     rsv_id2: str = ""
     job_description: str = ""
-    submit_ext: tuple[tuple[int, str], ...] = ()
-    host_rusage: tuple[tuple[str, int, int, int, int], ...] = ()
+    submit_ext: tuple[tuple[int, str | int], ...] = ()
+    host_rusage: tuple[tuple[str, int, int, int, int, int], ...] = ()
     run_limit: int = -1
     options3: int = 0
     avg_mem: int = 0
@@ -318,6 +326,12 @@ def _fmt_item(shape: tuple, item: Any, what: str, out: list[str]) -> None:
             out.append(_fmt_int(value, what))
         elif sub == "s":
             out.append(_fmt_str(value, what))
+        elif sub == "v":
+            out.append(_fmt_int(value, what) if isinstance(value, int) else _fmt_str(value, what))
+        elif sub == "w":
+            if not isinstance(value, str) or not _WORD_RE.match(value):
+                raise ValueError(f"JOB_FINISH.{what}: {value!r} is not a word that can be written bare")
+            out.append(value)
         else:  # nested list
             out.append(str(len(value)))
             for v in value:
@@ -410,6 +424,13 @@ def _read_item(cur: _Cur, shape: tuple, what: str) -> Any:
             vals.append(cur.int(what))
         elif sub == "s":
             vals.append(cur.str(what))
+        elif sub == "w":
+            vals.append(cur.take(what).text)
+        elif sub == "v":
+            tok = cur.take(what)
+            if not tok.quoted and not _INT_RE.match(tok.text):
+                raise cur.bad(what, tok, "a quoted string or an integer")
+            vals.append(tok.text if tok.quoted else int(tok.text))
         else:
             vals.append(tuple(_read_item(cur, sub[0], what) for _ in range(cur.count(what))))
     return tuple(vals)

@@ -167,7 +167,7 @@ _int = st.integers(-(2**31), 2**31 - 1)
 
 @settings(max_examples=150, deadline=None)
 @given(job_name=_text, command=_text, hosts=st.lists(_host, max_size=4), exit_status=_int, utime=st.floats(0, 1e6),
-       ext=st.lists(st.tuples(_int, _text), max_size=3), gpu=st.lists(st.tuples(_host, st.lists(st.tuples(_text, _text),
+       ext=st.lists(st.tuples(_int, st.one_of(_text, _int)), max_size=3), gpu=st.lists(st.tuples(_host, st.lists(st.tuples(_text, _text),
        max_size=2).map(tuple)), max_size=2), present=st.integers(MIN_FIELDS, len(SCHEMA)))
 def test_round_trip(job_name, command, hosts, exit_status, utime, ext, gpu, present):
     rec = dataclasses.replace(
