@@ -13,9 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from lsfemu.events import acct, lsbatch
-from lsfemu.events.history import build_histories
-from lsfemu.events.log import read_events
 from lsfemu.render.whatif_html import chart_data
 from lsfemu.replay.report import WAIT_EDGES
 
@@ -120,32 +117,6 @@ def test_html_report_loads_in_a_headless_browser(unstarted, tmp_path):
     assert len(re.findall(r'<rect class="bar"', dom)) == 2 * len(WAIT_EDGES)
 
 
-def _acct_from_events(lsb: Path, out: Path) -> int:
-    """lsb.acct for the finished jobs of *lsb*, made with bhist's reading of
-    the log (events.history, not the replay's tracker) and acct.format_record
-    -- the file LSF would have written for the same history."""
-    lines = []
-    for h in build_histories(rec for _n, rec in read_events(lsb)):
-        if h.finish_time is None:
-            continue
-        sub = next(c.data for c in h.changes if c.kind == "SUBMIT")
-        fin = [c.data for c in h.changes if c.kind == "FINISH"][-1]
-        disp = [c for c in h.changes if c.kind == "DISPATCH"]
-        run = sub.get("run_limit_min")
-        lines.append(acct.format_record(acct.AcctRecord(
-            job_id=h.job_id, idx=h.array_index, event_time=int(h.finish_time), submit_time=int(h.submit_time),
-            start_time=int(disp[-1].time) if disp else 0, user_name=h.user, queue=h.queue,
-            num_processors=sub["num_processors"], max_num_processors=sub["max_processors"],
-            res_req=sub["res_req"] or "", from_host=h.from_host, cwd=h.cwd, command=h.command,
-            job_name=h.name or "", options=lsbatch.SUB_JOB_NAME if h.name else 0,
-            exec_hosts=tuple(disp[-1].data["hosts"]) if disp else (), project_name=h.project,
-            j_status=acct.JOB_STAT_DONE if fin["status"] == "DONE" else acct.JOB_STAT_EXIT,
-            exit_status=(fin["exit_code"] or 0) << 8, run_limit=int(run * 60) if run is not None else -1,
-            lsf_rusage=acct.Rusage(ru_utime=float(fin["cpu_time"] or 0.0), ru_stime=0.0))))
-    out.write_text("\n".join(lines) + "\n")
-    return len(lines)
-
-
 #: what both histories give: the report's numbers, lists and chart data
 _SAME = ("jobs", "never_ran", "unstarted", "first_submit", "last_submit", "remapped", "per_user", "per_queue",
          "order_rho", "order_jobs", "bucket", "shares", "queue_shares", "never_start", "start_now", "wait_hist")
@@ -163,9 +134,11 @@ def test_what_if_from_lsb_acct_equals_what_if_from_lsb_events(lsf_cluster, tmp_p
     c.advance("1m")
     assert c.run("bkill 8", user="user3").rc == 0
     c.advance("3h")
+    # the daemon's two files of the same history
     lsb = tmp_path / "lsb.events"
     lsb.write_bytes((c.home / "logdir" / "lsb.events").read_bytes())
-    assert _acct_from_events(lsb, tmp_path / "lsb.acct") == 10  # every job finished, array elements apart
+    (tmp_path / "lsb.acct").write_bytes((c.home / "logdir" / "lsb.acct").read_bytes())
+    assert len((tmp_path / "lsb.acct").read_text().splitlines()) == 10  # every job finished, array elements apart
     # another configuration: 6 slots, one queue
     c.write("lsb.hosts", "Begin Host\nHOST_NAME MXJ JL/U\nhostA 2 ()\nhostB 2 ()\nhostC 2 ()\nEnd Host\n")
     c.write("lsb.queues", "Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 30\nEnd Queue\n")
