@@ -4,7 +4,7 @@ Files and selection: `ops.accounting` (its docstring). Output (`render.bacct`):
 the header block naming the selection, then with ``-l`` each job's long
 block (header record, submission, dispatch and completion records, its
 accounting table), with ``-b`` each job's header record and accounting table
-(``-l`` wins over ``-b``), ``-w`` leaving those records unwrapped; always the
+(``-l`` wins over ``-b``), ``-w`` and ``-UF`` leaving those records unwrapped; always the
 SUMMARY statistics last. ``-N`` normalises CPU times to a CPU factor.
 Nothing selected: ``No matching job found`` on stdout, exit 255 (as bhist).
 Damaged lines of the files are skipped with a ``file:line: why`` warning on
@@ -33,12 +33,16 @@ from lsfemu.render import messages
 def bacct(
     brief: bool = False,
     long: bool = False,
+    done: bool = False,
+    exited: bool = False,
+    unformatted: bool = False,
     wide: bool = False,
     exception: bool = False,
     complete: Optional[str] = None,
     dispatched: Optional[str] = None,
     logfile: Optional[str] = None,
     normalize: Optional[str] = None,
+    project: Optional[str] = None,
     queue: Optional[str] = None,
     submitted: Optional[str] = None,
     user: Optional[str] = None,
@@ -51,7 +55,7 @@ def bacct(
     if bad:
         return
     refs = [r for r in refs if r[0] != 0]  # IBM's page: the reserved job ID 0 is ignored
-    for value in (user, queue):
+    for value in (user, queue, project):
         if value is not None and not value.split():
             raise UsageExit()
     cluster = c.cluster
@@ -65,6 +69,8 @@ def bacct(
         sel = accounting.Selection(
             users=users,
             queues=frozenset(queue.split()) if queue is not None else None,
+            projects=frozenset(project.split()) if project is not None else None,
+            status="done" if done and not exited else "exit" if exited and not done else None,
             submitted=accounting.window(submitted, now),
             dispatched=accounting.window(dispatched, now),
             completed=accounting.window(complete, now),
@@ -94,12 +100,14 @@ def bacct(
     shown = R.Selection(
         users=None if sel.users is None else (tuple(user.split()) if user is not None else (c.user,)),
         queues=None if sel.queues is None else tuple(queue.split()),  # type: ignore[union-attr]
+        projects=None if sel.projects is None else tuple(project.split()),  # type: ignore[union-attr]
+        status=sel.status,
         submitted=sel.submitted, dispatched=sel.dispatched, completed=sel.completed,
     )
     period = sel.completed if sel.completed is not None and all(map(math.isfinite, sel.completed)) else None
     form = "long" if long else "brief" if brief else "summary"
-    c.out.append(R.render(records, shown, form=form, year=c.yes("LSB_DISPLAY_YEAR"), wide=wide, factor=factor,
-                          window=period))
+    c.out.append(R.render(records, shown, form=form, year=c.yes("LSB_DISPLAY_YEAR"), wide=wide or unformatted,
+                          factor=factor, window=period))
 
 
 def run(c: Ctx) -> Result:

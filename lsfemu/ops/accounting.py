@@ -9,7 +9,8 @@ directory) and needs no cluster: any lsb.acct, also a real cluster's.
 
 Selection (IBM's bacct page): by default the caller's jobs; ``-u "u1 u2"``
 those users (a user group by its members when a cluster configuration is at
-hand), ``-u all`` everyone; ``-q "q1 q2"`` those queues; ``-C``/``-S``/``-D``
+hand), ``-u all`` everyone; ``-q "q1 q2"`` those queues; ``-P "p1 p2"`` those
+projects; ``-d`` DONE jobs only, ``-e`` EXIT jobs only (both: both); ``-C``/``-S``/``-D``
 completion, submission and dispatch windows (LSF's time interval syntax,
 :func:`lsfemu.ops.history.parse_window`: ``time0,time1``, inclusive); ``-x``
 jobs that raised an exception (the record's exceptMask: overrun, underrun,
@@ -35,7 +36,7 @@ from typing import Callable, Iterable, Iterator
 
 from lsfemu.engine.cpulimit import cpu_factor as factor_of
 from lsfemu.errors import LsfError
-from lsfemu.events.acct import AcctRecord, AcctWarning, read_acct
+from lsfemu.events.acct import JOB_STAT_DONE, AcctRecord, AcctWarning, read_acct
 from lsfemu.ops import history
 from lsfemu.render import messages
 from lsfemu.sched.arrayspec import in_ranges
@@ -96,7 +97,10 @@ class Selection:
     """What bacct selects (None: no restriction)."""
 
     users: frozenset[str] | None = None
+    projects: frozenset[str] | None = None
     queues: frozenset[str] | None = None
+    #: "done" (-d: DONE jobs), "exit" (-e: EXIT jobs) or None (both)
+    status: str | None = None
     submitted: tuple[float, float] | None = None
     dispatched: tuple[float, float] | None = None
     completed: tuple[float, float] | None = None
@@ -111,6 +115,10 @@ class Selection:
         if self.users is not None and r.user_name not in self.users:
             return False
         if self.queues is not None and r.queue not in self.queues:
+            return False
+        if self.projects is not None and (r.project_name or "default") not in self.projects:
+            return False
+        if self.status is not None and (r.j_status & JOB_STAT_DONE != 0) != (self.status == "done"):
             return False
         if self.exception and not r.except_mask:
             return False

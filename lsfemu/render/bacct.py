@@ -210,7 +210,10 @@ class Selection:
     """What the header block says was selected (None: all)."""
 
     users: tuple[str, ...] | None = None
+    projects: tuple[str, ...] | None = None
     queues: tuple[str, ...] | None = None
+    #: "done" (-d), "exit" (-e) or None (both)
+    status: str | None = None
     submitted: tuple[float, float] | None = None
     dispatched: tuple[float, float] | None = None
     completed: tuple[float, float] | None = None
@@ -233,14 +236,20 @@ def _ctime(t: float) -> str:
     return long_prefix(t, year=True)
 
 
+#: the header's status line: the seen default; -d's and -e's cut from it (inferred)
+_STATUS_LINE = {None: "  - completed normally or exited\n", "done": "  - completed normally\n",
+                "exit": "  - exited\n"}
+
+
 def header(sel: Selection) -> str:
     """The block every bacct output starts with, ending with its 78-dash rule
     (what follows -- a job block or the SUMMARY -- starts with an empty line)."""
     out = ["Accounting information about jobs that are: \n"]
     out.append(_listed("submitted by users", sel.users) if sel.users is not None
                else "  - submitted by all users.\n")
-    out.append("  - accounted on all projects.\n")
-    out.append("  - completed normally or exited\n")
+    out.append(_listed("accounted on projects", sel.projects) if sel.projects is not None
+               else "  - accounted on all projects.\n")
+    out.append(_STATUS_LINE[sel.status])
     for what, window in (("submitted", sel.submitted), ("dispatched", sel.dispatched),
                          ("completed", sel.completed)):
         if window is not None:

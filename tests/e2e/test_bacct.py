@@ -45,7 +45,7 @@ RECORDS = [
     job(101, "alice", "normal", T0, T0 + 10, T0 + 70, cpu=5.0),
     job(102, "bob", "short", T0 + 100, 0, T0 + 160, done=False, exit_info=14, exit_status=256),
     job(103, "alice", "short", T0 + 200, T0 + 200, T0 + 500, cpu=8.0, except_mask=0x02, host_factor=2.0,
-        job_name="big", exec_hosts=("hostB",)),
+        job_name="big", exec_hosts=("hostB",), project_name="proj1"),
     job(104, "alice", "normal", T0 + 600, T0 + 610, T0 + 620, idx=2),
 ]
 ARCHIVED = [job(50, "alice", "normal", T0 - 86400, T0 - 86400, T0 - 86000)]
@@ -115,6 +115,11 @@ def test_default_is_the_callers_jobs_in_the_current_file(home):
     (["-q", "short"], ["103"]),
     (["-q", "normal short", "-u", "all"], ["101", "102", "103", "104[2]"]),
     (["-x", "-u", "all"], ["103"]),  # exceptMask: overrun
+    (["-d", "-u", "all"], ["101", "103", "104[2]"]),
+    (["-e", "-u", "all"], ["102"]),
+    (["-d", "-e", "-u", "all"], ["101", "102", "103", "104[2]"]),
+    (["-P", "proj1"], ["103"]),
+    (["-P", "default proj1", "-u", "all"], ["101", "102", "103", "104[2]"]),
     (["102"], ["102"]),  # job IDs: whoever submitted them
     (["104"], ["104[2]"]),
     (["104[2]", "101"], ["101", "104[2]"]),
@@ -131,6 +136,9 @@ def test_header_names_the_selection(home):
     assert "  - submitted by users alice, bob, \n" in r.out
     assert "  - submitted to queues short, \n" in r.out
     assert "  - submitted by all users.\n" in bacct(home, "101").out  # gc3pie's `bacct 473713`
+    r = bacct(home, "-P", "proj1", "-d")
+    assert "  - accounted on projects proj1, \n  - completed normally\n" in r.out  # Triton's -P
+    assert "  - exited\n" in bacct(home, "-e", "-u", "bob").out
 
 
 @pytest.mark.parametrize("argv,want", [
@@ -194,6 +202,7 @@ def test_wide(home):
     assert "Job <101>, User <alice>, Project <default>, Status <DONE>, Queue <normal>, Command <sleep 60>\n" in wide
     assert max(map(len, narrow.splitlines())) == 79 and max(map(len, wide.splitlines())) > 79
     assert "Command <sleep 60>, Share" not in wide and len(bacct(home, "-b", "-w", "101").out.splitlines()[9]) > 79
+    assert bacct(home, "-l", "-UF", "101").out == wide  # -UF: LSF's unformatted long records
 
 
 def test_normalised_cpu_time(home):

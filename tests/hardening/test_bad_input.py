@@ -760,7 +760,8 @@ CASES = [
     C(["bacct", "abc"], "abc: Illegal job ID.\n", id="bacct-bad-job-id"),
     C(["bacct", "-u", " "], usage("bacct"), id="bacct-u-empty-list"),
     C(["bacct", "-q"], needs_value("bacct", "q"), id="bacct-q-without-queue"),
-    C(["bacct", "-d"], usage("bacct", "bacct: option -d is not supported by lsfemu yet"), id="bacct-d-unbuilt"),
+    C(["bacct", "-E"], usage("bacct", "bacct: option -E is not supported by lsfemu yet"), id="bacct-E-unbuilt"),
+    C(["bacct", "-P", ""], usage("bacct"), id="bacct-P-empty-list"),
     # ---- badmin -------------------------------------------------------------------------------------------
     C(["badmin", "qclose", "nosuch"], "nosuch: No such queue\n", "lsfadmin", id="badmin-qclose-unknown-queue"),
     C(["badmin", "hclose", "nosuch"], "nosuch: Bad host name, host group name or cluster name\n", "lsfadmin",
