@@ -2,7 +2,8 @@
 lsfemu.events.acct.format_record, read through lsfemu.cli.bacct.run as the
 daemon runs it (a stand-in cluster, as tests/e2e/test_bhist.py does), through
 the real command with no cluster at all (bacct -f), and through a running
-daemon. Every option, the files, damaged lines, nothing matched, bad input."""
+daemon that ran the jobs (the records issue 20's part 1 writes). Every
+option, the files, damaged lines, nothing matched, bad input."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from lsfemu.cli import bacct as B
 from lsfemu.cli.base import Ctx
 from lsfemu.events.acct import JOB_STAT_DONE, JOB_STAT_EXIT, AcctRecord, Rusage, format_record
 
-pytestmark = pytest.mark.slow(4)
+pytestmark = pytest.mark.slow(12)
 
 ROOT = Path(__file__).resolve().parents[2]
 T0 = calendar.timegm((2024, 3, 5, 9, 0, 0))  # Tue Mar  5 09:00:00 UTC
@@ -285,13 +286,24 @@ def test_bad_input(home, argv, err):
     assert stand.commits == 0  # refused before anything was read
 
 
-def test_through_the_daemon(lsf_cluster):
-    """The daemon serves bacct from its log directory, the caller's cwd resolving -f."""
-    logdir = lsf_cluster.home / "logdir"
-    write(logdir / "lsb.acct", RECORDS)
-    r = lsf_cluster.run("bacct -l -u all")
-    assert (r.err, r.rc) == ("", 0) and ids(r.out) == ["101", "102", "103", "104[2]"]
-    r = lsf_cluster.run("bacct -N hostA 103", user="alice")
-    assert r.rc == 0, r.err
-    r = lsf_cluster.run("bacct", user="carol")
-    assert (r.out, r.rc) == ("No matching job found\n", 255)
+def test_jobs_the_daemon_ran(lsf_cluster):
+    """What the daemon writes to lsb.acct (issue 20, part 1), bacct reads: a job
+    run on the virtual clock, one its run limit ended, one killed while pending."""
+    assert lsf_cluster.run("bsub -J one sleep 30", user="alice").rc == 0
+    assert lsf_cluster.run("bsub -W 1 sleep 600", user="alice").rc == 0
+    assert lsf_cluster.run("bsub -b 23:00 sleep 5", user="alice").rc == 0
+    lsf_cluster.advance("2m")
+    assert lsf_cluster.run("bkill 3", user="alice").rc == 0
+    r = lsf_cluster.run("bacct -l -w", user="alice")
+    assert (r.err, r.rc) == ("", 0)
+    assert ids(r.out) == ["1", "2", "3"]  # in the order they finished (the file's)
+    assert "Job <1>, Job Name <one>, User <alice>, Project <default>, Status <DONE>" in r.out
+    assert "Mon Jan  5 09:01:10: Completed <exit>; TERM_RUNLIMIT: job killed after reaching LSF run time limit.\n" in r.out
+    assert re.search(r"Mon Jan  5 09:0\d:\d\d: Completed <exit>; TERM_OWNER: job killed by owner\.\n", r.out)
+    assert counts(r.out) == (1, 2)
+    assert re.search(r" Maximum Run time of a job: +60 +Minimum Run time of a job: +0\n", r.out)
+    assert lsf_cluster.run("bacct -u bob").out == "No matching job found\n"
+    r = lsf_cluster.run("bacct -l -N hostA 2", user="carol")  # job IDs: whoever submitted them
+    assert r.rc == 0 and "     60.00       10             70     exit" in r.out  # hostA's CPU factor is the record's
+    r = lsf_cluster.run(["bacct", "-f", str(lsf_cluster.home / "logdir" / "lsb.acct"), "-u", "all", "-d"])
+    assert (r.err, r.rc) == ("", 0) and counts(r.out) == (1, 0)  # the same file read by the client alone
