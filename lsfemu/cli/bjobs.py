@@ -197,7 +197,7 @@ def bjobs(
         return
 
     if json_:
-        c.out.append(R.json_out(views, parsed_fmt, now=now, not_found=missing, hms=hms, year=year))
+        c.out.append(R.json_out(views, parsed_fmt, now=now, not_found=missing, hms=hms, year=year, unit=_unit(c)))
         return
     for m in missing:
         c.error(messages.not_found(m, queue=queue))
@@ -215,7 +215,7 @@ def bjobs(
             cl.aps_listing.keep_text(kept, now, text)
         c.out.append(text)
     elif parsed_fmt is not None:
-        c.out.append(R.custom(views, parsed_fmt, now=now, header=not noheader, hms=hms, year=year))
+        c.out.append(R.custom(views, parsed_fmt, now=now, header=not noheader, hms=hms, year=year, unit=_unit(c)))
     elif long or uf:
         c.out.append(R.long(views, now=now, max_user_priority_set=cfg.params.max_user_priority is not None,
                             year=year, uf=uf, short_hostlist=c.setting("LSB_SHORT_HOSTLIST") == "1",
@@ -228,6 +228,17 @@ def bjobs(
         c.out.append(R.pend_table(views, wide=wide, jobid_width=width, year=year, header=not noheader, level=level))
     else:
         c.out.append(R.table(views, wide=wide, jobid_width=width, year=year, header=not noheader, reasons=susp))
+
+
+#: LSB_UNIT_FOR_JOBS_DISPLAY's values -> the unit letter (S: the automatic unit without "bytes")
+_DISPLAY_UNITS = {"K": "K", "KB": "K", "M": "M", "MB": "M", "G": "G", "GB": "G", "T": "T", "TB": "T",
+                  "P": "P", "PB": "P", "E": "E", "EB": "E", "S": "S"}
+
+
+def _unit(c: Ctx) -> str | None:
+    """LSB_UNIT_FOR_JOBS_DISPLAY (the caller's environment, else lsf.conf): the unit of -o's
+    memory fields that name none; an unknown value (ZB too: no such unit here) counts as unset."""
+    return _DISPLAY_UNITS.get((c.setting("LSB_UNIT_FOR_JOBS_DISPLAY") or "").strip().upper())
 
 
 def _pend_level(c: Ctx, p0: bool, p1: bool) -> int | None:

@@ -157,3 +157,15 @@ def test_env_and_script_show_the_submission(c):
     denied = c.run(f"bjobs -env {jid}", user="user2")
     assert (denied.out, denied.err, denied.rc) == ("", f"Job <{jid}>: User permission denied\n", 255)
     ok(c, f"bkill {jid} {sid}")
+
+
+def test_unit_for_jobs_display_precedence(c):
+    jid = re.search(r"Job <(\d+)>", ok(c, "bsub -M 2048 sleep 1000")).group(1)  # 2 GB (LSF_UNIT_FOR_LIMITS=MB)
+    fmt = f"bjobs -noheader -o 'memlimit memlimit::M' {jid}"
+    assert ok(c, fmt) == "2 G 2048.0 M  \n"  # no unit set: the limit's own display
+    _conf(c, LSB_UNIT_FOR_JOBS_DISPLAY="K")
+    assert ok(c, fmt) == "2097152 K 2048.0 M  \n"  # lsf.conf, read without a reconfig; the field's unit wins
+    assert ok(c, fmt, env={"LSB_UNIT_FOR_JOBS_DISPLAY": "G"}) == "2.0 G 2048.0 M  \n"  # environment over lsf.conf
+    assert ok(c, fmt, env={"LSB_UNIT_FOR_JOBS_DISPLAY": "S"}) == "2.0 G 2048.0 M  \n"  # S: auto, no "bytes"
+    _conf(c, LSB_UNIT_FOR_JOBS_DISPLAY="")
+    ok(c, f"bkill {jid}")

@@ -30,10 +30,11 @@ def custom(
     header: bool = True,
     hms: bool = False,
     year: bool = False,
+    unit: str | None = None,
 ) -> str:
     """``bjobs -o``: header (field names, upper case) and one row per job;
-    missing values print ``-``."""
-    shown = fields.Shown(now, hms, year)
+    missing values print ``-`` (*unit*: LSB_UNIT_FOR_JOBS_DISPLAY, :class:`fields.Shown`)."""
+    shown = fields.Shown(now, hms, year, unit)
     rows = [[fields.value(job, f, shown) for f in fmt.fields] for job in jobs]
     return outfmt.text_table(fmt, rows, header=header, cuts={"job_name": name_trunc})
 
@@ -47,12 +48,13 @@ def json_out(
     hms: bool = False,
     year: bool = False,
     not_found_message: Callable[[str], str] | None = None,
+    unit: str | None = None,
 ) -> str:
     """``bjobs -o ... -json``: 2-space indentation, no space after ``:``, every
     value a string (missing ones ``""``), ``JOBS`` a number. Job IDs in
     *not_found* become ``{"JOBID":"123","ERROR":"Job <123> is not found"}``
     records after the found jobs."""
-    shown = fields.Shown(now, hms, year)
+    shown = fields.Shown(now, hms, year, unit)
     records = [outfmt.json_record([(f.header, fields.value(job, f, shown)) for f in fmt.fields]) for job in jobs]
     for jid in not_found:
         message = not_found_message(jid) if not_found_message else f"Job <{jid}> is not found"

@@ -160,11 +160,14 @@ NOT_KEPT = frozenset((
 @dataclass(frozen=True)
 class Shown:
     """How values are shown: at *now*, durations as hh:mm:ss (``-hms``), time
-    stamps with the year (LSB_DISPLAY_YEAR)."""
+    stamps with the year (LSB_DISPLAY_YEAR), memory amounts in *unit* when the
+    field names none (LSB_UNIT_FOR_JOBS_DISPLAY: K M G T P E, or S for the
+    automatic unit without "bytes")."""
 
     now: float
     hms: bool = False
     year: bool = False
+    unit: str | None = None
 
 
 def host_reason(reason: str) -> tuple[int, str] | None:
@@ -260,10 +263,21 @@ def _dur(seconds: float, o: Shown, unit: bool = True) -> str:
     return f"{int(seconds)} second(s)" if unit else str(int(seconds))
 
 
-def _mem(kb: int | None, spec: FieldSpec) -> str | None:
+def _mem(kb: int | None, spec: FieldSpec, o: Shown) -> str | None:
     if kb is None:
         return None
-    return mem_in_unit(kb, spec.unit) if spec.unit else mem_text(kb)
+    unit = spec.unit or o.unit
+    if unit == "S":
+        return mem_text(kb).removesuffix("bytes")
+    return mem_in_unit(kb, unit) if unit else mem_text(kb)
+
+
+def _memlimit(j: JobView, spec: FieldSpec, o: Shown) -> str | None:
+    if j.mem_limit_kb is None:
+        return None
+    if spec.unit is None and o.unit is None:
+        return limit_text(j.mem_limit_kb, j.limits_unit)
+    return _mem(j.mem_limit_kb, spec, o)
 
 
 def _percent(part: float, whole: float) -> str | None:
@@ -359,13 +373,12 @@ _VALUES: dict[str, _Value] = {
                                             if has_started(j) else None),
 }
 
-_MEMORY: dict[str, Callable[[JobView, FieldSpec], "str | None"]] = {
-    "mem": lambda j, s: _mem(j.mem_kb, s),
-    "max_mem": lambda j, s: _mem(j.max_mem_kb, s),
-    "avg_mem": lambda j, s: _mem(j.avg_mem_kb, s),
-    "swap": lambda j, s: _mem(j.swap_kb, s),
-    "memlimit": lambda j, s: (None if j.mem_limit_kb is None else mem_in_unit(j.mem_limit_kb, s.unit) if s.unit
-                              else limit_text(j.mem_limit_kb, j.limits_unit)),
+_MEMORY: dict[str, Callable[[JobView, FieldSpec, Shown], "str | None"]] = {
+    "mem": lambda j, s, o: _mem(j.mem_kb, s, o),
+    "max_mem": lambda j, s, o: _mem(j.max_mem_kb, s, o),
+    "avg_mem": lambda j, s, o: _mem(j.avg_mem_kb, s, o),
+    "swap": lambda j, s, o: _mem(j.swap_kb, s, o),
+    "memlimit": _memlimit,
 }
 
 def value(job: JobView, spec: FieldSpec, shown: Shown) -> str | None:
@@ -375,7 +388,7 @@ def value(job: JobView, spec: FieldSpec, shown: Shown) -> str | None:
     if fn is not None:
         v = fn(job, shown)
     elif n in _MEMORY:
-        v = _MEMORY[n](job, spec)
+        v = _MEMORY[n](job, spec, shown)
     else:
         return None
     return v or None
