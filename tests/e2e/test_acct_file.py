@@ -2,13 +2,15 @@
 job that ends DONE or EXIT (also one killed while pending), next to
 lsb.events, with the fields the store knows; and LSF's archiving of the file
 (lsb.params ACCT_ARCHIVE_SIZE / _AGE / _TIME, MAX_ACCT_ARCHIVE_FILE) on the
-virtual clock.
+virtual clock. `badmin showconf mbd`'s LSB_SHAREDIR leads to the file.
 
 The fixture's cluster: hostA..hostC with 4 slots each (CPU factor 60); the
 clock starts Mon Jan 5 09:00:00 2026 UTC (1767603600).
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
@@ -120,3 +122,15 @@ def test_archive_by_age_and_by_time_of_day(lsf_cluster):
     assert len(after) == len(before) + 1
     assert "d" in [r.job_name for r in _acct(c, "lsb.acct.1")]
     assert "d" not in [r.job_name for r in _acct(c)]
+
+
+def test_badmin_showconf_mbd_names_the_folder_lsb_acct_is_in(lsf_cluster):
+    c = lsf_cluster
+    c.run("bsub sleep 10", user="user1")
+    c.advance("1m")
+    lines = c.run("badmin showconf mbd").out.splitlines()[1:]
+    conf = dict(ln.strip().split(" = ", 1) for ln in lines)
+    cluster = c.run("lsid").out.split("My cluster name is ")[1].split()[0]
+    printed = Path(conf["LSB_SHAREDIR"]) / cluster / "logdir" / "lsb.acct"  # where tools look (lsb.acct page)
+    assert printed.exists() and printed.samefile(c.home / "logdir" / "lsb.acct")
+    assert [r.job_id for r in read_acct(printed)] == [1]
