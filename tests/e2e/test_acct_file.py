@@ -2,7 +2,8 @@
 job that ends DONE or EXIT (also one killed while pending), next to
 lsb.events, with the fields the store knows; and LSF's archiving of the file
 (lsb.params ACCT_ARCHIVE_SIZE / _AGE / _TIME, MAX_ACCT_ARCHIVE_FILE) on the
-virtual clock. `badmin showconf mbd`'s LSB_SHAREDIR leads to the file.
+virtual clock; a really run job's measured CPU time and memory (wall clock).
+`badmin showconf mbd`'s LSB_SHAREDIR leads to the file.
 
 The fixture's cluster: hostA..hostC with 4 slots each (CPU factor 60); the
 clock starts Mon Jan 5 09:00:00 2026 UTC (1767603600).
@@ -10,13 +11,14 @@ clock starts Mon Jan 5 09:00:00 2026 UTC (1767603600).
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
 
 from lsfemu.events.acct import JOB_STAT_DONE, JOB_STAT_EXIT, Rusage, format_record, read_acct
 
-pytestmark = pytest.mark.slow(25)
+pytestmark = pytest.mark.slow(30)
 
 T0 = 1767603600
 
@@ -134,3 +136,22 @@ def test_badmin_showconf_mbd_names_the_folder_lsb_acct_is_in(lsf_cluster):
     printed = Path(conf["LSB_SHAREDIR"]) / cluster / "logdir" / "lsb.acct"  # where tools look (lsb.acct page)
     assert printed.exists() and printed.samefile(c.home / "logdir" / "lsb.acct")
     assert [r.job_id for r in read_acct(printed)] == [1]
+
+
+def test_a_really_run_job_records_what_the_runner_measured(lsf_cluster_factory):
+    c = lsf_cluster_factory(clock="wall")
+    (c.root / "work").mkdir()
+    # about 2 s of CPU holding 60 MB: the runner samples its process group every second
+    script = "import time; b = bytearray(60 << 20); t = time.time()\nwhile time.time() - t < 2.2: pass\n"
+    r = c.run(["bsub", "-o", "/dev/null", "python3", "-c", script], user="user1", cwd=str(c.root / "work"))
+    assert r.rc == 0, r.text
+    path = c.home / "logdir" / "lsb.acct"
+    deadline = time.time() + 60
+    while not (path.exists() and path.stat().st_size) and time.time() < deadline:
+        time.sleep(0.2)
+    (rec,) = _acct(c)
+    assert rec.j_status == JOB_STAT_DONE and rec.exec_hosts and rec.start_time > 0
+    cpu = c.run("bjobs -a -noheader -o cpu_used 1", user="user1").out.split()[0]  # "0.7 second(s)"
+    assert rec.lsf_rusage.ru_utime > 0.1 and abs(rec.lsf_rusage.ru_utime - float(cpu)) < 0.051
+    assert rec.run_time >= 2 and rec.event_time - rec.start_time >= 2
+    assert rec.max_r_mem > 50 * 1024 and rec.lsf_rusage.ru_maxrss == rec.max_r_mem and rec.avg_mem > 0
