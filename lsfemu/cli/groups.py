@@ -5,12 +5,14 @@ Layouts (no LSF 10 sample in the reference; inferred from the LSF manual
 pages' descriptions and written down in docs/semantics.md):
     bugroup       GROUP_NAME / USERS table, members space-separated
     bugroup -l    GROUP_NAME:, USERS:, SHARES: lines per group, blank-separated
+    bugroup -r    the members with subgroups expanded to their users (each once)
     bhpart        HOST_PARTITION_NAME / NUM_HOSTS / HOST_NAME table
     bhpart -r     HOST_PARTITION_NAME:, HOSTS:, then SHARE_INFO_FOR blocks
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Optional
 
 
@@ -19,8 +21,20 @@ from lsfemu.render import messages
 from lsfemu.render.fairshare import share_info_block
 
 
+def _expanded(groups, name: str, seen: frozenset[str] = frozenset()) -> list[str]:
+    """bugroup -r: a group's users with its subgroups expanded, each user once, in order."""
+    out: dict[str, None] = {}
+    for m in groups[name].members:
+        if m in groups and m not in seen:
+            out.update(dict.fromkeys(_expanded(groups, m, seen | {name})))
+        elif m not in groups:
+            out[m] = None
+    return list(out)
+
+
 def bugroup(
     long: bool = False,
+    recursive: bool = False,
     wide: bool = False,
     names: Optional[list[str]] = None,
 ) -> None:
@@ -33,7 +47,7 @@ def bugroup(
         if g is None:
             c.error(messages.object_error(n, messages.NO_SUCH_GROUP))
             continue
-        rows.append(g)
+        rows.append(replace(g, members=_expanded(groups, n)) if recursive else g)
     if not rows:
         if not names:
             c.error("No user group defined")

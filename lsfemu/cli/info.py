@@ -155,13 +155,25 @@ def bhosts(
 
 def busers(
     wide: bool = False,
+    alloc: bool = False,
+    fmt: Optional[str] = None,
+    json_: bool = False,
     names: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
+    custom = custom_format(c, fmt, "LSB_BUSERS_FORMAT", RU.parse_format, wide, json_, False)
+    if custom is None:
+        return
+    parsed, json_ = custom
     try:
         views = ops.user_views(c.cluster, c.user, names)
     except LsfError as e:
         c.error(messages.error_text(e))
+        return
+    if alloc:  # slot counters: pending jobs hold no slot (LSF: "PEND ... with -alloc, the total is 0")
+        views = [RU.allocated(v) for v in views]
+    if parsed is not None:
+        c.out.append(RU.json_out(views, parsed) if json_ else RU.custom(views, parsed))
         return
     c.out.append(RU.table(views, wide=wide))
 

@@ -1,10 +1,12 @@
 """The cluster views of issue 21, part 2 on one cluster in virtual time:
 bqueues -o/-json/-noheader/-u/-m/-alloc and LSB_BQUEUES_FORMAT; bhosts
--o/-json/-noheader/-s/-e/-x and LSB_BHOSTS_FORMAT; bparams -a; bqueues -l after
-badmin qinact (tests/e2e/test_option_table.py::EFFECTS points here).
+-o/-json/-noheader/-alloc and LSB_BHOSTS_FORMAT; bparams -a; bqueues -l after
+badmin qinact; busers -o/-json/-alloc and LSB_BUSERS_FORMAT; bugroup -r
+(tests/e2e/test_option_table.py::EFFECTS points here).
 
 The cluster is lsfemu init's (hostA, hostB, hostC with 4 slots; queues normal
-and priority) with one more queue, `night`, for user2's group on hostA only.
+and priority) with one more queue, `night`, for user2 on hostA only, and one
+more user group, `everyone`, made of the group `research` and two users.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ def c():
     cl = LsfCluster(root)
     queues = cl.path_of("lsb.queues")
     queues.write_text(queues.read_text() + NIGHT)
+    users = cl.path_of("lsb.users")  # a group of a group, for bugroup -r
+    users.write_text(users.read_text().replace("End UserGroup", "everyone     (research user3 user1)  ()\nEnd UserGroup", 1))
     assert cl.run("bsub -n 2 -q normal sleep 1000", user="user1").rc == 0
     assert cl.run("bsub -n 6 -q priority sleep 1000", user="user1").rc == 0
     assert cl.run("bsub -n 5 -q normal sleep 1000", user="user2").rc == 0  # 4 slots left: pends
@@ -185,3 +189,25 @@ def test_bparams_a_lists_every_parameter_in_force(c):
     assert values["CLEAN_PERIOD"] == "3600" and values["RUN_JOB_FACTOR"] == "3" and values["RUN_TIME_DECAY"] == "N"
     assert "MAX_JOB_PREEMPT" not in values  # unset, no default: not in force
     assert values["MBD_SLEEP_TIME"] == ok(c, "bparams -l").split("MBD_SLEEP_TIME = ")[1].split()[0]
+
+
+# -- busers -------------------------------------------------------------------------------------
+
+def test_busers_o_json_and_alloc(c):
+    assert ok(c, "busers -o 'user max njobs pend run' user1 user2") == (
+        "USER MAX NJOBS PEND RUN\nuser1 8 8 0 8\nuser2 12 5 5 0\n")
+    doc = json.loads(ok(c, "busers -json -o 'user jl/p njobs priority' user2"))
+    assert doc == {"COMMAND": "busers", "USERS": 1,
+                   "RECORDS": [{"USER": "user2", "JL/P": "-", "NJOBS": "5", "PRIORITY": "0"}]}
+    env = {"LSB_BUSERS_FORMAT": "user pend delimiter=';'"}
+    assert ok(c, "busers user2", env=env) == "USER;PEND\nuser2;5\n"
+    assert ok(c, "busers -alloc user2").splitlines()[1].split()[3:5] == ["0", "0"]  # NJOBS, PEND: no slot held
+    assert ok(c, "busers user2").splitlines()[1].split()[3:5] == ["5", "5"]
+
+
+# -- bugroup -r ---------------------------------------------------------------------------------
+
+def test_bugroup_r_expands_subgroups(c):
+    assert ok(c, "bugroup everyone") == "GROUP_NAME    USERS\neveryone      research user3 user1\n"
+    assert ok(c, "bugroup -r everyone") == "GROUP_NAME    USERS\neveryone      user1 user2 user3\n"
+    assert ok(c, "bugroup -r -l everyone").startswith("GROUP_NAME:  everyone\nUSERS:  user1 user2 user3 \n")

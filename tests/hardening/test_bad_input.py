@@ -635,6 +635,9 @@ CASES = [
     C(["bhosts", "-w", "-o", "host_name"], usage("bhosts"), id="bhosts-o-with-w"),
     C(["bhosts", "hôstA"], "hôstA: Bad host name, host group name or cluster name\n", id="bhosts-unicode-host"),
     C(["busers", "-z"], illegal_option("busers", "z"), id="busers-unknown-option"),
+    C(["busers", "-o", "user USER/GROUP"], "<USER/GROUP> in the format string is not a valid field name.\n",
+      id="busers-o-unknown-field"),
+    C(["busers", "-w", "-o", "user"], usage("busers"), id="busers-o-with-w"),
     C(["bparams", "-z"], illegal_option("bparams", "z"), id="bparams-unknown-option"),
     C(["bparams", "extra"], usage("bparams"), id="bparams-extra-argument",
       bug="prints click's 'bparams: Got unexpected extra argument(s) (extra)' before the usage; "
