@@ -38,12 +38,16 @@ def bacct(
     unformatted: bool = False,
     wide: bool = False,
     exception: bool = False,
+    app: Optional[str] = None,
     complete: Optional[str] = None,
     dispatched: Optional[str] = None,
     logfile: Optional[str] = None,
+    host: Optional[str] = None,
+    host_file: Optional[str] = None,
     normalize: Optional[str] = None,
     project: Optional[str] = None,
     queue: Optional[str] = None,
+    sla: Optional[str] = None,
     submitted: Optional[str] = None,
     user: Optional[str] = None,
     job_ids: Optional[list[str]] = None,
@@ -55,7 +59,9 @@ def bacct(
     if bad:
         return
     refs = [r for r in refs if r[0] != 0]  # IBM's page: the reserved job ID 0 is ignored
-    for value in (user, queue, project):
+    if host is not None and host_file is not None:
+        raise UsageExit()  # -m | -M
+    for value in (user, queue, project, host, app, sla):
         if value is not None and not value.split():
             raise UsageExit()
     cluster = c.cluster
@@ -66,10 +72,17 @@ def bacct(
         if normalize is not None:
             factor = accounting.cpu_factor(normalize, cluster.config if cluster is not None else None)
         users = accounting.users(cluster, c.user, user, bool(refs))
+        host_names = host.split() if host is not None else None
+        if host_file is not None:
+            host_names = accounting.host_file(host_file, c.cwd)
         sel = accounting.Selection(
             users=users,
             queues=frozenset(queue.split()) if queue is not None else None,
             projects=frozenset(project.split()) if project is not None else None,
+            hosts=accounting.hosts(host_names, cluster.config if cluster is not None else None)
+            if host_names is not None else None,
+            apps=frozenset(app.split()) if app is not None else None,
+            slas=frozenset(sla.split()) if sla is not None else None,
             status="done" if done and not exited else "exit" if exited and not done else None,
             submitted=accounting.window(submitted, now),
             dispatched=accounting.window(dispatched, now),
@@ -101,6 +114,8 @@ def bacct(
         users=None if sel.users is None else (tuple(user.split()) if user is not None else (c.user,)),
         queues=None if sel.queues is None else tuple(queue.split()),  # type: ignore[union-attr]
         projects=None if sel.projects is None else tuple(project.split()),  # type: ignore[union-attr]
+        hosts=None if host_names is None else tuple(host_names),
+        slas=None if sel.slas is None else tuple(sla.split()),  # type: ignore[union-attr]
         status=sel.status,
         submitted=sel.submitted, dispatched=sel.dispatched, completed=sel.completed,
     )

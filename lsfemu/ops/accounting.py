@@ -10,7 +10,10 @@ directory) and needs no cluster: any lsb.acct, also a real cluster's.
 Selection (IBM's bacct page): by default the caller's jobs; ``-u "u1 u2"``
 those users (a user group by its members when a cluster configuration is at
 hand), ``-u all`` everyone; ``-q "q1 q2"`` those queues; ``-P "p1 p2"`` those
-projects; ``-d`` DONE jobs only, ``-e`` EXIT jobs only (both: both); ``-C``/``-S``/``-D``
+projects; ``-m "h1 hg"`` jobs that ran on those hosts (a host group of the
+configuration by its members), ``-M file`` on the hosts the file lists;
+``-app`` / ``-sla`` those application profiles / service classes; ``-d``
+DONE jobs only, ``-e`` EXIT jobs only (both: both); ``-C``/``-S``/``-D``
 completion, submission and dispatch windows (LSF's time interval syntax,
 :func:`lsfemu.ops.history.parse_window`: ``time0,time1``, inclusive); ``-x``
 jobs that raised an exception (the record's exceptMask: overrun, underrun,
@@ -38,6 +41,7 @@ from lsfemu.engine.cpulimit import cpu_factor as factor_of
 from lsfemu.errors import LsfError
 from lsfemu.events.acct import JOB_STAT_DONE, AcctRecord, AcctWarning, read_acct
 from lsfemu.ops import history
+from lsfemu.ops.select import hosts_named
 from lsfemu.render import messages
 from lsfemu.sched.arrayspec import in_ranges
 
@@ -98,7 +102,11 @@ class Selection:
 
     users: frozenset[str] | None = None
     projects: frozenset[str] | None = None
+    #: -m/-M: jobs that ran on one of these hosts
+    hosts: frozenset[str] | None = None
     queues: frozenset[str] | None = None
+    apps: frozenset[str] | None = None
+    slas: frozenset[str] | None = None
     #: "done" (-d: DONE jobs), "exit" (-e: EXIT jobs) or None (both)
     status: str | None = None
     submitted: tuple[float, float] | None = None
@@ -117,6 +125,12 @@ class Selection:
         if self.queues is not None and r.queue not in self.queues:
             return False
         if self.projects is not None and (r.project_name or "default") not in self.projects:
+            return False
+        if self.hosts is not None and not any(h in self.hosts for h in r.exec_hosts):
+            return False
+        if self.apps is not None and r.app not in self.apps:
+            return False
+        if self.slas is not None and r.sla not in self.slas:
             return False
         if self.status is not None and (r.j_status & JOB_STAT_DONE != 0) != (self.status == "done"):
             return False
@@ -140,6 +154,29 @@ def users(cluster, caller: str, spec: str | None, have_ids: bool) -> frozenset[s
             return None
         names |= one
     return frozenset(names)
+
+
+def hosts(names: list[str], config) -> frozenset[str]:
+    """-m's hosts: a host group of the configuration stands for its members
+    (lsb.hosts); any other name is a host -- also one no longer in the cluster,
+    whose jobs the file may still hold."""
+    out: set[str] = set()
+    for name in names:
+        members = hosts_named(config, name) if config is not None else None
+        out |= members if members is not None else {name}
+    return frozenset(out)
+
+
+def host_file(path: str, cwd: str) -> list[str]:
+    """-M host_list_file: the host names of the file (blank-separated, any lines)."""
+    full = path if os.path.isabs(path) else os.path.join(cwd, path)
+    if not os.path.isfile(full):
+        raise LsfError(messages.NOT_A_REGULAR_FILE if os.path.exists(full) else messages.NO_SUCH_FILE, path)
+    try:
+        with open(full, encoding="utf-8", errors="replace") as fh:
+            return fh.read().split()
+    except OSError as e:
+        raise LsfError(e.strerror or str(e), path) from None
 
 
 def window(spec: str | None, now: float) -> tuple[float, float] | None:

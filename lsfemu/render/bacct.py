@@ -211,7 +211,9 @@ class Selection:
 
     users: tuple[str, ...] | None = None
     projects: tuple[str, ...] | None = None
+    hosts: tuple[str, ...] | None = None
     queues: tuple[str, ...] | None = None
+    slas: tuple[str, ...] | None = None
     #: "done" (-d), "exit" (-e) or None (both)
     status: str | None = None
     submitted: tuple[float, float] | None = None
@@ -254,10 +256,12 @@ def header(sel: Selection) -> str:
                          ("completed", sel.completed)):
         if window is not None:
             out.append(_between(what, window))
-    out.append("  - executed on all hosts.\n")
+    out.append(_listed("executed on hosts", sel.hosts) if sel.hosts is not None
+               else "  - executed on all hosts.\n")
     out.append(_listed("submitted to queues", sel.queues) if sel.queues is not None
                else "  - submitted to all queues.\n")
-    out.append("  - accounted on all service classes.\n")
+    out.append(_listed("accounted on service classes", sel.slas) if sel.slas is not None
+               else "  - accounted on all service classes.\n")
     out.append(RULE + "\n")
     return "".join(out)
 

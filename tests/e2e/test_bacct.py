@@ -46,8 +46,8 @@ RECORDS = [
     job(101, "alice", "normal", T0, T0 + 10, T0 + 70, cpu=5.0),
     job(102, "bob", "short", T0 + 100, 0, T0 + 160, done=False, exit_info=14, exit_status=256),
     job(103, "alice", "short", T0 + 200, T0 + 200, T0 + 500, cpu=8.0, except_mask=0x02, host_factor=2.0,
-        job_name="big", exec_hosts=("hostB",), project_name="proj1"),
-    job(104, "alice", "normal", T0 + 600, T0 + 610, T0 + 620, idx=2),
+        job_name="big", exec_hosts=("hostB",), project_name="proj1", app="fluent"),
+    job(104, "alice", "normal", T0 + 600, T0 + 610, T0 + 620, idx=2, exec_hosts=("hostC", "hostC"), sla="gold"),
 ]
 ARCHIVED = [job(50, "alice", "normal", T0 - 86400, T0 - 86400, T0 - 86000)]
 
@@ -67,6 +67,7 @@ class Stand:
             lsf_conf={}, user_groups={"team": SimpleNamespace(members=["alice", "bob"])},
             group_members=lambda g: {"alice", "bob"},
             cluster_hosts=[SimpleNamespace(name="hostA", model="fast")],
+            host_groups={"bigs": ["hostB", "hostC"]}, host_names={"hostA", "hostB", "hostC"},
             shared=SimpleNamespace(host_models={"fast": (4.0, ""), "slow": (1.0, "")}))
 
     def now(self) -> float:
@@ -121,18 +122,27 @@ def test_default_is_the_callers_jobs_in_the_current_file(home):
     (["-d", "-e", "-u", "all"], ["101", "102", "103", "104[2]"]),
     (["-P", "proj1"], ["103"]),
     (["-P", "default proj1", "-u", "all"], ["101", "102", "103", "104[2]"]),
+    (["-m", "hostB"], ["103"]),
+    (["-m", "hostA hostC"], ["101", "104[2]"]),
+    (["-m", "bigs"], ["103", "104[2]"]),  # a host group by its members
+    (["-m", "gone"], []),  # a host no longer in the cluster: its jobs would still be listed
+    (["-M", "hostlist"], ["101", "103"]),
+    (["-app", "fluent"], ["103"]),
+    (["-sla", "gold"], ["104[2]"]),
     (["102"], ["102"]),  # job IDs: whoever submitted them
     (["104"], ["104[2]"]),
     (["104[2]", "101"], ["101", "104[2]"]),
     (["-q", "normal", "103", "101"], ["101"]),  # the other filters still apply
 ])
 def test_filters(home, argv, want):
+    (home / "hostlist").write_text("hostA\n  hostB\n")
     r = bacct(home, "-l", *argv)
-    assert (r.err, r.rc) == ("", 0), r.err
+    assert (r.err, r.rc) == ("", 0) if want else (r.out, r.rc) == ("No matching job found\n", 255), r.err
     assert ids(r.out) == want
 
 
 def test_header_names_the_selection(home):
+    (home / "hostlist").write_text("hostA hostB")
     r = bacct(home, "-u", "alice bob", "-q", "short")
     assert "  - submitted by users alice, bob, \n" in r.out
     assert "  - submitted to queues short, \n" in r.out
@@ -140,6 +150,9 @@ def test_header_names_the_selection(home):
     r = bacct(home, "-P", "proj1", "-d")
     assert "  - accounted on projects proj1, \n  - completed normally\n" in r.out  # Triton's -P
     assert "  - exited\n" in bacct(home, "-e", "-u", "bob").out
+    r = bacct(home, "-m", "hostB bigs", "-sla", "gold")
+    assert "  - executed on hosts hostB, bigs, \n" in r.out and "  - accounted on service classes gold, \n" in r.out
+    assert "  - executed on hosts hostA, hostB, \n" in bacct(home, "-M", "hostlist").out
 
 
 @pytest.mark.parametrize("argv,want", [
@@ -182,7 +195,9 @@ def test_long(home):
     assert "Tue Mar  5 09:02:40: Completed <exit>; TERM_OWNER: job killed by owner.\n" in blocks[2]
     assert "Dispatched" not in blocks[2]  # killed while pending
     assert "Job <103>, Job Name <big>, User <alice>" in blocks[3]
-    assert "Tue Mar  5 09:10:10: [2] dispatched to <hostA>;\n" in blocks[4]
+    assert blocks[4].startswith("\nJob <104[2]>, User <alice>")
+    assert ("Tue Mar  5 09:10:10: [2] dispatched 2 Task(s) on Host(s) <hostC> <hostC>, Allocated 2 Slot(s) on "
+            "Host(s) <hostC> <hostC>;\n") in bacct(home, "-l", "-w", "104").out  # an element on two slots
     assert blocks[5].startswith("\nSUMMARY:")
     year = bacct(home, "-l", "101", env={"LSB_DISPLAY_YEAR": "Y"}).out
     assert "Tue Mar  5 09:00:10 2024: Dispatched to <hostA>;\n" in year
@@ -278,6 +293,7 @@ def test_nothing_matched(home):
     (["-N", "0"], "0: Bad CPU factor\n"),
     (["-N", "nosuchhost"], "nosuchhost: Host name not recognizable by LIM\n"),
     (["abc"], "abc: Illegal job ID.\n"),
+    (["-M", "nosuch"], "nosuch: No such file or directory\n"),
 ])
 def test_bad_input(home, argv, err):
     stand = Stand(home)

@@ -765,6 +765,8 @@ CASES = [
     C(["bacct", "-q"], needs_value("bacct", "q"), id="bacct-q-without-queue"),
     C(["bacct", "-E"], usage("bacct", "bacct: option -E is not supported by lsfemu yet"), id="bacct-E-unbuilt"),
     C(["bacct", "-P", ""], usage("bacct"), id="bacct-P-empty-list"),
+    C(["bacct", "-m", "hostA", "-M", "hosts.txt"], usage("bacct"), id="bacct-m-and-M"),
+    C(["bacct", "-M", "/nonexistent/hosts"], "/nonexistent/hosts: No such file or directory\n", id="bacct-M-missing-file"),
     # ---- badmin -------------------------------------------------------------------------------------------
     C(["badmin", "qclose", "nosuch"], "nosuch: No such queue\n", "lsfadmin", id="badmin-qclose-unknown-queue"),
     C(["badmin", "hclose", "nosuch"], "nosuch: Bad host name, host group name or cluster name\n", "lsfadmin",
