@@ -449,7 +449,7 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
         ("-N", None, "host_name | -N host_model | -N cpu_factor"),
         ("-o", "fmt", "\"field_name[:[-][output_width]] ... [delimiter='character']\""),
         ("-P", "project", "project_name"), ("-q", "queue", "queue_name"),
-        ("-rusage", None, '"resource_name[,resource_name,...]"'),
+        ("-rusage", "rusage", '"resource_name[,resource_name,...]"'),
         ("-sla", None, "service_class_name"), ("-U", None, "reservation_ID"),
         ("-u", "user", "user_name | -u user_group | -u all"),
     ), "job_ids", _JOB_IDS, alternatives=("-aps -l -UF -w",)),

@@ -83,6 +83,7 @@ def bjobs(
     user_group: Optional[str] = None,
     host: Optional[str] = None,
     description: Optional[str] = None,
+    rusage: Optional[str] = None,
     job_ids: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
@@ -95,6 +96,8 @@ def bjobs(
         _job_insides(c, job_ids[0], script=script)
         return
     if user_group is not None and user is not None:  # -G cannot be used with -u (IBM's doc)
+        raise UsageExit()
+    if rusage is not None and not rusage.replace(",", "").strip():
         raise UsageExit()
     # -X: lsfemu never condenses host groups (lsb.hosts CONDENSE is read, not built): every listing
     # is the noncondensed one already (docs/semantics.md)
@@ -150,7 +153,8 @@ def bjobs(
         c.error(messages.object_error(app, messages.NO_SUCH_APP))
         return
     query = ops.JobQuery(tuple(ids), None, queue, name, all_, done, pend, run, susp, arrays, group, app, project,
-                         user_group, frozenset(hosts) if hosts is not None else None, description)
+                         user_group, frozenset(hosts) if hosts is not None else None, description,
+                         frozenset(n.strip() for n in rusage.split(",") if n.strip()) if rusage is not None else None)
     if not ops.by_id(query):
         if user is None and (ids or user_group is not None or wfull and permissions.is_cluster_admin(cfg, c.caller)):
             user = "all"  # -G: the group's jobs, whoever submitted them; -W run by an administrator: all users

@@ -1,5 +1,5 @@
 """bjobs' selection: which jobs a query names (job IDs, `-A` arrays, or the
--u/-q/-J/-g/-app/-P/-G/-m/-Jd filters over every job), with the state filters -a/-d/-p/-r/-s, and
+-u/-q/-J/-g/-app/-P/-G/-m/-Jd/-rusage filters over every job), with the state filters -a/-d/-p/-r/-s, and
 the order bjobs lists them in. The listing itself (views, the -aps values,
 the kept -aps text) stays with the caller: it is rendering.
 
@@ -18,6 +18,7 @@ from lsfemu.jobstate import ANY_SUSPENDED, FINISHED, ON_HOST, PENDING
 from lsfemu.ops.jobgroups import group_path
 from lsfemu.ops.select import jobs_of, name_matches
 from lsfemu.render import messages as M
+from lsfemu.sched.resreq import amounts_of
 
 
 @dataclass(frozen=True)
@@ -41,12 +42,13 @@ class JobQuery:
     charged_group: str | None = None  # -G: the jobs submitted with bsub -G to that user group
     hosts: frozenset | None = None  # -m: the jobs dispatched to one of these hosts
     description: str | None = None  # -Jd: the jobs whose description matches (wildcards)
+    rusage: frozenset | None = None  # -rusage: the jobs whose rusage[] asks for every one of these resources
 
     @property
     def more(self) -> bool:
-        """Whether -P, -G, -m or -Jd filter (`more_ok`)."""
+        """Whether -P, -G, -m, -Jd or -rusage filter (`more_ok`)."""
         return not (self.project is None and self.charged_group is None and self.hosts is None
-                    and self.description is None)
+                    and self.description is None and self.rusage is None)
 
 
 def job_group_filter(cluster, text: str) -> str:
@@ -58,15 +60,18 @@ def job_group_filter(cluster, text: str) -> str:
     return path
 
 
-def more_ok(q: JobQuery, j) -> bool:
-    """The job passes -P, -G, -m and -Jd."""
+def more_ok(cluster, q: JobQuery, j) -> bool:
+    """The job passes -P, -G, -m, -Jd and -rusage (its requirement merged with its
+    application's and queue's, as the pass reserves it)."""
     if q.project is not None and j.project != q.project:
         return False
     if q.charged_group is not None and j.user_group != q.charged_group:
         return False
     if q.hosts is not None and q.hosts.isdisjoint(j.exec_hosts.split()):
         return False
-    return q.description is None or fnmatch.fnmatchcase(j.description or "", q.description)
+    if q.description is not None and not fnmatch.fnmatchcase(j.description or "", q.description):
+        return False
+    return q.rusage is None or q.rusage <= amounts_of(cluster.effective_req(j.res_req, j.app_profile, j.queue)[0]).keys()
 
 
 def _in_group(job, group: str) -> bool:
@@ -107,7 +112,7 @@ def select(cluster, q: JobQuery) -> Selected:
             if q.app is not None:
                 found = [j for j in found if j.app_profile == q.app]
             if q.more:
-                found = [j for j in found if more_ok(q, j)]
+                found = [j for j in found if more_ok(cluster, q, j)]
             if not found:
                 missing.append(typed)
             jobs.extend(found)
@@ -130,7 +135,7 @@ def select(cluster, q: JobQuery) -> Selected:
             continue
         if not state_ok(r, all_, done, pend, run, susp):
             continue
-        if more and not more_ok(q, j):
+        if more and not more_ok(cluster, q, j):
             continue
         jobs.append(j)
     return Selected(jobs, missing, not_arrays)

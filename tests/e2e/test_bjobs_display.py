@@ -169,3 +169,16 @@ def test_unit_for_jobs_display_precedence(c):
     assert ok(c, fmt, env={"LSB_UNIT_FOR_JOBS_DISPLAY": "S"}) == "2.0 G 2048.0 M  \n"  # S: auto, no "bytes"
     _conf(c, LSB_UNIT_FOR_JOBS_DISPLAY="")
     ok(c, f"bkill {jid}")
+
+
+def test_rusage_selects_the_jobs_that_reserve_every_named_resource(c):
+    def sub(cmd):
+        return re.search(r"Job <(\d+)>", ok(c, cmd)).group(1)
+    both = sub("bsub -R 'rusage[mem=100,swp=50]' sleep 1000")
+    mem = sub("bsub -R 'rusage[mem=100]' sleep 1000")
+    plain = sub("bsub sleep 1000")
+    ids = lambda cmd: [ln.split()[0] for ln in ok(c, cmd).splitlines()[1:]]  # noqa: E731
+    assert ids("bjobs -rusage mem") == [both, mem]
+    assert ids("bjobs -rusage 'mem,swp'") == [both]
+    assert plain in ids("bjobs") and c.run("bjobs -rusage tmp", user="user1").err == "No unfinished job found\n"
+    ok(c, f"bkill {both} {mem} {plain}")

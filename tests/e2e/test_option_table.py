@@ -207,6 +207,7 @@ EFFECTS: dict[str, str] = {
     "bjobs -psum": "tests/e2e/test_bjobs_display.py::test_filters_p_g_m_jd_and_x",
     "bjobs -q": "tests/e2e/test_option_effects.py::test_bjobs_selection_and_forms",
     "bjobs -r": "tests/e2e/test_option_effects.py::test_bjobs_state_filters",
+    "bjobs -rusage": "tests/e2e/test_bjobs_display.py::test_rusage_selects_the_jobs_that_reserve_every_named_resource",
     "bjobs -s": "tests/e2e/test_option_effects.py::test_bjobs_state_filters",
     "bjobs -script": "tests/e2e/test_bjobs_display.py::test_env_and_script_show_the_submission",
     "bjobs -sum": "tests/e2e/test_bjobs_display.py::test_filters_p_g_m_jd_and_x",

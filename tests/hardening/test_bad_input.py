@@ -686,6 +686,7 @@ CASES = [
       id="bjobs-m-unknown-host"),
     C(["bjobs", "-G", "grp", "-u", "user1"], usage("bjobs"), id="bjobs-G-with-u"),
     C(["bjobs", "-env"], usage("bjobs"), id="bjobs-env-without-job"),
+    C(["bjobs", "-rusage", ","], usage("bjobs"), id="bjobs-rusage-no-name"),
     C(["bjobs", "-env", "1", "2"], usage("bjobs"), id="bjobs-env-two-jobs"),
     C(["bjobs", "-script", "-l", "1"], usage("bjobs"), id="bjobs-script-with-l"),
     C(["bjobs", "-env", "99"], "Job <99> is not found\n", id="bjobs-env-no-such-job"),
