@@ -150,6 +150,9 @@ def params_in_force(cfg) -> dict[str, str]:
         "FWD_JOB_FACTOR": p.fwd_job_factor,
         "JOB_PRIORITY_OVER_TIME": (f"{p.job_priority_over_time[0]}/{p.job_priority_over_time[1]}"
                                    if p.job_priority_over_time else None),
+        "ACCT_ARCHIVE_AGE": p.acct_archive_age, "ACCT_ARCHIVE_SIZE": p.acct_archive_size,
+        "ACCT_ARCHIVE_TIME": "%02d:%02d" % p.acct_archive_time if p.acct_archive_time else None,
+        "MAX_ACCT_ARCHIVE_FILE": p.max_acct_archive_file,
     }
     out.update({k: v for k, v in p.extra.items() if k in PARAMS_ACTING})
     return {k: num(v) for k, v in out.items() if v is not None and v != ""}

@@ -87,6 +87,8 @@ def test_array_elements_each_write_their_record(lsf_cluster):
 def test_archive_by_size_keeps_max_acct_archive_file(lsf_cluster):
     c = lsf_cluster
     _with_params(c, "ACCT_ARCHIVE_SIZE = 1", "MAX_ACCT_ARCHIVE_FILE = 2")
+    shown = c.run("bparams -a").out
+    assert "    ACCT_ARCHIVE_SIZE = 1\n" in shown and "    MAX_ACCT_ARCHIVE_FILE = 2\n" in shown
     # each record is about 600 bytes: a file passes 1 KB with its second record
     for i in range(7):
         c.run(f"bsub -J n{i} sleep 10", user="user1")
@@ -114,6 +116,7 @@ def test_archive_by_age_and_by_time_of_day(lsf_cluster):
     c.advance("1m")
     assert [r.job_name for r in _acct(c)] == ["c"]
     _with_params(c, "ACCT_ARCHIVE_TIME = 02:00")
+    assert "    ACCT_ARCHIVE_TIME = 02:00\n" in c.run("bparams -a").out
     c.run("bsub -J d sleep 10", user="user1")  # Wed 09:03: before the next 02:00
     c.advance("1m")
     before = sorted(p.name for p in (c.home / "logdir").glob("lsb.acct.*"))
