@@ -80,7 +80,7 @@ def _collect(paths: list[Path], acct: list[Path], db: sqlite3.Connection, until:
         if len(rows) >= BATCH:
             flush()
 
-    verb = "REPLACE"
+    verb = "REPLACE"  # the insert of the lsb.events rows; the lsb.acct rows (below) only fill gaps
 
     def flush() -> None:
         db.executemany(f"INSERT OR {verb} INTO subs (job_id, idx, user, queue, slots, submit, priority, "
@@ -106,7 +106,7 @@ def _collect(paths: list[Path], acct: list[Path], db: sqlite3.Connection, until:
     # pending at the log's end: withdrawn at its last instant (what happened after is not known)
     db.execute("UPDATE subs SET withdraw = ? WHERE orig_start IS NULL AND withdraw IS NULL", (last,))
     # lsb.acct: a job lsb.events showed keeps the events' row (they know more: pending jobs, user priorities)
-    verb = "IGNORE"
+    verb = "IGNORE"  # read by flush: an lsb.acct row for a job already stored is dropped
     with collector_paused():
         for r in acct_rows(acct, warns, until):
             add(r, r["finish_time"])
