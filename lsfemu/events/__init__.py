@@ -5,6 +5,9 @@
   reasons, the wait status;
 * ``records``    - the record types (JOB_NEW, JOB_STATUS, ...): one dataclass
   each with its schema (LSF's field order, kinds, option-bit gates);
+* ``others``     - the types of a real LSF 10 log that lsfemu reads but never
+  writes (LOAD_INDEX, ... taken as they are; JOB_FORWARD, JOB_ACCEPT,
+  JOB_ACCEPTACK field by field);
 * ``codec``      - the exact text of a record: LSF's quoting, ``tokenize``,
   ``encode``, the reference decoder that says what is wrong with a line;
 * ``fastdecode`` - ``decode`` (read a line: use this one), ``skim`` /
@@ -23,9 +26,10 @@
   LSF 10.1's fields), ``format_record`` / ``parse_record`` (LSF 7 to 10.1
   layouts) and ``read_acct`` (damaged lines become ``file:line`` warnings).
 
-Imports go one way, without circles: lsbatch <- records <- codec <-
-fastdecode <- log <- synth (each imports only modules to its left); history
-and emit import records and lsbatch; acct imports codec.
+Imports go one way, without circles: lsbatch <- records <- others <- codec
+<- fastdecode <- log <- synth (each imports only modules to its left);
+history and emit import records (history others too) and lsbatch; acct
+imports codec.
 
 Everything here is standard library only and does no clock reads.
 """

@@ -31,6 +31,7 @@ import math
 import re
 from typing import Any, NamedTuple
 
+from lsfemu.events.others import BadFields, decode_other, encode_other
 from lsfemu.events.records import RECORD_TYPES, Record, _F, _default
 
 # ---------------------------------------------------------------------------
@@ -244,7 +245,10 @@ def encode(record: Record) -> str:
     set on a field its option bit does not enable)."""
     cls = type(record)
     if cls.TYPE not in RECORD_TYPES:
-        raise TypeError(f"not an event record: {record!r}")
+        line = encode_other(record, quote)  # a type lsfemu reads but does not write
+        if line is None:
+            raise TypeError(f"not an event record: {record!r}")
+        return line
     values = record.__dict__
     parts = [quote(cls.TYPE), quote(record.version), _fmt_int(record.event_time)]
     for spec in cls._SCHEMA:
@@ -307,7 +311,13 @@ def _decode_slow(line: str) -> Record:
     event_time = head.int("event time")
     cls = RECORD_TYPES.get(etype)
     if cls is None:
-        raise UnknownEventError(etype)
+        try:
+            other = decode_other(etype, version, event_time, tokens[head.pos:])
+        except BadFields as e:
+            raise EventSyntaxError(str(e)) from None
+        if other is None:
+            raise UnknownEventError(etype)
+        return other
     cur = _Cursor(tokens, head.pos, etype)
     values: dict[str, Any] = {}
     for spec in cls._SCHEMA:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from collections.abc import Mapping
 from typing import Any, Callable, Collection
 
-from lsfemu.events.codec import UnknownEventError, _FLOAT_RE, _PIC_RE, _decode_slow, _unpicture
+from lsfemu.events.codec import _FLOAT_RE, _PIC_RE, _decode_slow, _unpicture
 from lsfemu.events.records import RECORD_TYPES, VERSION, Record, _F, _all_defaults
 
 
@@ -147,8 +147,8 @@ def _decode_split(line: str) -> Record:
                     and _good_version(version):
                 fn = _DECODERS.get(etype)
                 if fn is None:
-                    if etype not in RECORD_TYPES:
-                        raise UnknownEventError(etype)
+                    if etype not in RECORD_TYPES:  # unknown, or one of events.others: the reference's
+                        return _decode_slow(line)
                     fn = _DECODERS[etype] = _compile_decoder(RECORD_TYPES[etype])
                 try:
                     return fn(toks, int(tb), version)

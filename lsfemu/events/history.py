@@ -27,6 +27,9 @@ SWITCH      queue, user
 MOVE        position, top (bool), user
 MODIFY      items (list of bhist item texts, without ``;``), user
 REQUEUE     user
+FORWARD     cluster (JOB_FORWARD: sent to that cluster; the job stays pending)
+ACCEPTED    cluster, remote_job_id (JOB_ACCEPTACK; nothing shown)
+ACCEPT      cluster, remote_job_id (JOB_ACCEPT: taken from that cluster; nothing shown)
 =========== =================================================================
 
 State accounting follows OpenLava's bhist: each state lasts from its change
@@ -43,6 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, NamedTuple
 
 from lsfemu.events import lsbatch
+from lsfemu.events.others import JobAccept, JobAcceptAck, JobForward
 from lsfemu.events.records import (
     JobClean, JobExecute, JobModify2, JobMove, JobNew, JobRequeue, JobSignal, JobStart, JobStartAccept, JobStatus,
     JobForce, JobSwitch, Record, parse_job_id_str,
@@ -533,6 +537,12 @@ class HistoryBuilder:
             self._add(h, t, "MOVE", position=rec.position, top=rec.base != lsbatch.TO_BOTTOM, user=rec.user_name)
         elif kind is JobRequeue:
             self._add(h, t, "REQUEUE")
+        elif kind is JobForward:
+            self._add(h, t, "FORWARD", cluster=rec.cluster)
+        elif kind is JobAcceptAck:
+            self._add(h, t, "ACCEPTED", cluster=rec.dst_cluster, remote_job_id=rec.dst_job_id)
+        elif kind is JobAccept:
+            self._add(h, t, "ACCEPT", cluster=rec.cluster, remote_job_id=rec.remote_jid)
         # JOB_CLEAN: nothing to show
 
     def _status(self, h: JobHistory, t: float, rec: JobStatus) -> None:

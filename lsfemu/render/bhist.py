@@ -35,6 +35,8 @@ otherwise):
 * ``Switched to Queue <q> by user or administrator <u>;``, ``Job moved to
   position N relative to <top|bottom> by user or administrator <u>;``,
   ``Pending: Job has been requeued;``;
+* ``Forwarded job to cluster <c>;`` (MultiCluster JOB_FORWARD; the
+  acceptance records show nothing);
 * ``Parameters of Job are changed:`` followed by one line per item indented
   by three spaces (the project's seed form), the last ending with ``;``.
 
@@ -272,6 +274,8 @@ def event_texts(
         ]
     if k == "REQUEUE":
         return ["Pending: Job has been requeued;"]
+    if k == "FORWARD":
+        return [f"Forwarded job to cluster <{d.get('cluster', '')}>;"]
     if k == "MODIFY":
         items = list(d.get("items") or [])
         if not items:

@@ -100,7 +100,8 @@ def config_files(tr: JobTracker, cluster: str, into: Path) -> dict[str, str]:
     use at once, and MAX_USER_PRIORITY when jobs carried user priorities."""
     lsb = f"lsbatch/{cluster}/configdir"
     queues = list(tr.queues) or ["normal"]
-    hosts = sorted(tr.host_peak) or [tr.master or "hostA"]
+    # a host named host@cluster ran a forwarded job in another cluster (MultiCluster): not one of ours
+    hosts = sorted(h for h in tr.host_peak if "@" not in h) or [tr.master or "hostA"]
     master = tr.master if tr.master in hosts else hosts[0]
     params = [
         "Begin Parameters",

@@ -374,8 +374,8 @@ def test_corrupt_line_and_unknown_event_types(tmp_path):
     w.close()
     with open(path, "a") as fh:
         fh.write('"JOB_START" "10.1" 1709629205 401 4 0 0 1.0 2 "h1\n')  # line 3: cut short
-        fh.write('"LOAD_INDEX" "10.1" 1709629206 0\n')  # line 4: a type lsfemu does not model
-        fh.write('"LOAD_INDEX" "10.1" 1709629207 0\n')  # line 5: reported once per type
+        fh.write('"JOB_NOVELTY" "10.1" 1709629206 0\n')  # line 4: a type lsfemu does not know
+        fh.write('"JOB_NOVELTY" "10.1" 1709629207 0\n')  # line 5: reported once per type
         fh.write('"JOB_SWITCH" "10.1" 1709629208 1001 401 "short" 0 "alice" "x" 7\n')  # newer LSF: extra fields
         fh.write("\n")
     with EventWriter(path) as w2:
@@ -384,7 +384,7 @@ def test_corrupt_line_and_unknown_event_types(tmp_path):
     assert r.rc == 0
     assert r.err == (
         f"File {path} at line 3: corrupt record skipped: unterminated string starting at column 47\n"
-        f"File {path} at line 4: unknown event type LOAD_INDEX; record skipped\n"
+        f"File {path} at line 4: unknown event type JOB_NOVELTY; record skipped\n"
     )
     assert "Tue Mar  5 09:00:08: Switched to Queue <short> by user or administrator <alice>;\n" in r.out
     assert "Tue Mar  5 09:00:10: Dispatched to <h9>;\n" in r.out

@@ -179,7 +179,7 @@ REAL = [
     ' touch bbb" 0 "" "default" 1 "X86_64" "" "" "" "" 5136 0 "" "" "" -1 -1 -1 64 "" "" -1 "" 0 -1 ""'
     ' 0 0 0 "" -1 "" -1 "" "/Repository/userA/generic_1495678421600zcs1B" "" "" "" 0 -1 0 "" "" 0 ""',
     '"JOB_START" "9.13" 1495678422 101 4 15694 15694 1.0 1 "hpcm" "" "" 0 "" 0 "" 0 0 ""',
-    '"JOB_ATTA_DATA" "9.13" 1495678423 101 0 "whatever"',
+    '"JOB_NOVELTY" "9.13" 1495678423 101 0 "whatever"',
     '"JOB_EXECUTE" "9.13" 1495678422 101 506 15694 "/Repository/userA/generic_1495678421600zcs1B"'
     ' "/home/userA" "userA" 15694 0 "" -1 "" 0 2147483647 "" -1 "" -1 "" -1',
     '"JOB_NEW" "9.13" 1495678430 102 507 0 2 1495678430 0 0 0 0 0 "userB" -1 -1 -1 -1 -1'
@@ -197,7 +197,7 @@ def test_replay_of_a_file_in_real_lsf_format(lsf_cluster, tmp_path):
     into = tmp_path / "real"
     r = c.run(["lsfemu", "replay", str(lsb), "--into", str(into)])
     assert r.rc == 0, r.text
-    assert "lsb.events:4: unknown event type JOB_ATTA_DATA; record skipped" in r.err
+    assert "lsb.events:4: unknown event type JOB_NOVELTY; record skipped" in r.err
     assert "lsb.events:7: corrupt record skipped" in r.err
     assert "Replayed 5 events of 2 jobs" in r.out
     env = _env(into)
