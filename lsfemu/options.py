@@ -568,10 +568,11 @@ BADMIN: dict[str, Grammar] = {sub: _g("badmin", rows, "names", args) for sub, ro
     ("mbdhist", _ADMIN_HIST, ""),
     ("qhist", _ADMIN_HIST, "[queue_name ...]"),
     ("hhist", _ADMIN_HIST, "[host_name ...]"),
+    ("perfmon", (("-json", "json_", None),), "start [sample_period] | stop | view | setperiod sample_period"),
 )}
 #: badmin's other subcommands (LSF 10.1): refused naming them
 BADMIN_UNBUILT = ("diagnose", "gpddebug", "gpdrestart", "gpdtime", "hghostadd", "hghostdel", "hpower", "hrestart",
-                  "hshutdown", "hstartup", "lsfproxyd", "mbddebug", "mbdtime", "perflog", "perfmon", "sbddebug",
+                  "hshutdown", "hstartup", "lsfproxyd", "mbddebug", "mbdtime", "perflog", "sbddebug",
                   "sbdtime", "schddebug", "schdtime", "security", "help", "quit")
 
 #: lsadmin's subcommands (LSF 10.1 lsadmin reference) that lsfemu has; the

@@ -280,3 +280,19 @@ class MbdStatusView:
     started: float
     reconfigured: float
     pid: int
+
+
+@dataclass
+class PerfmonView:
+    """badmin perfmon view: the sampling's start, the end of its last complete
+    period, the period; (metric, last, max, min, avg, total) rows; slot and
+    memory utilization now (`12.50%`); the daemon's file descriptors (free,
+    used, total)."""
+
+    start: float
+    end: float
+    period: int
+    rows: list[tuple[str, int, int, int, int, int]]
+    slot_utilization: str
+    memory_utilization: str
+    fd: tuple[int, int, int]

@@ -53,6 +53,8 @@ def badmin(c: Ctx) -> Result:
         return Result(RA.showstatus(mbdinfo.mbd_status(cl, os.getpid())), "", 0)
     if sub in mbdinfo.HIST_KINDS:
         return _hist(c, sub, opts, args)
+    if sub == "perfmon":
+        return _perfmon(c, opts, args)
     if not c.allows("administer_cluster"):
         return Result("", messages.PERM_DENIED + "\n", 255)
     if sub in ("reconfig", "mbdrestart"):
@@ -95,6 +97,29 @@ def _hist(c: Ctx, sub: str, opts: dict, names: list[str]) -> Result:
     if not records:
         return Result("", "No matching event found\n", 0)
     return Result(RA.hist(records), "", 0)
+
+
+def _perfmon(c: Ctx, opts: dict, args: list[str]) -> Result:
+    """badmin perfmon start [sample_period] | stop | setperiod sample_period |
+    view [-json]: the daemon's counters (engine/perfmon.py)."""
+    action = args[0] if args else None
+    ok = (action == "view" and len(args) == 1) or (action == "stop" and len(args) == 1 and not opts["json_"]) \
+        or (action == "start" and len(args) <= 2 and not opts["json_"]) \
+        or (action == "setperiod" and len(args) == 2 and not opts["json_"])
+    if not ok:
+        return Result("", messages.usage("badmin"), 255)
+    try:
+        if action == "view":
+            view = mbdinfo.perfmon_view(c.cluster)
+            return Result(RA.perfmon_json(view) if opts["json_"] else RA.perfmon(view), "", 0)
+        mbdinfo.perfmon_control(c.cluster, c.caller, action, args[1] if len(args) > 1 else None)
+    except LsfError as e:
+        # before the first period ends, LSF answers view with a text on stdout (clients read it there)
+        if e.reason in (messages.PERFMON_NO_DATA, messages.PERFMON_NOT_STARTED) and action == "view":
+            return Result(e.reason + "\n", "", 0)
+        return Result("", messages.error_text(e) + "\n", 255)
+    done = {"start": messages.PERFMON_STARTED, "stop": messages.PERFMON_STOPPED, "setperiod": messages.PERFMON_STARTED}
+    return Result(done[action] + "\n", "", 0)
 
 
 def _queue_ctrl(c: Ctx, sub: str, names: list[str], comment: str) -> Result:

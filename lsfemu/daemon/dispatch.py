@@ -88,6 +88,7 @@ def handle(cluster, req: dict, peer_uid: int, user: str | None = None, stdout=No
     try:
         if cluster is not None:
             cluster.catch_up()
+            cluster.perfmon.request(cmd, cluster.now())  # badmin perfmon's request counters
         result = fn(ctx)
         if cluster is not None:
             cluster.commit()

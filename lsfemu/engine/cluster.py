@@ -51,6 +51,7 @@ from lsfemu.engine.passes import Passes
 from lsfemu.engine.preemption import Preemption
 from lsfemu.engine.requirements import Requirements
 from lsfemu.engine.peek import output_so_far
+from lsfemu.engine.perfmon import Perfmon
 from lsfemu.engine.runner import Runner
 from lsfemu.engine.views import job_view
 from lsfemu.events import emit
@@ -112,6 +113,7 @@ class Cluster:
         one_writer_at_a_time(self.session)  # PostgreSQL: writing transactions take turns, as on SQLite
         watch_writes(self.session)  # writes through this session make bjobs -aps tables old
         self.events = EventLog(self.logdir)
+        self.perfmon = Perfmon()  # badmin perfmon: counters kept while sampling is started
         ensure_counters(self.session, ("next_job_id", "position"))
         # Cut lsb.events back to what the store committed under the store's write lock
         # (this no-op UPDATE takes it): in in-process mode another process may be
@@ -122,6 +124,7 @@ class Cluster:
         self._set_counter("acct_offset", self.acct.recover(self._counter("acct_offset")))
         self._init_clock(clock_start)
         self.mbd_started = self.now()  # badmin showstatus: the daemon's start, its latest reconfig
+        self.perfmon.configure(self.config.params.extra, self.mbd_started)
         self.mbd_reconfigured: float | None = None
         why = wall_refusal(self.clock.virtual_now, time.time()) if self.clock.mode == "wall" else None
         if why:  # the cluster's time would run backwards: lsb.events out of order, waits lost
@@ -240,6 +243,7 @@ class Cluster:
         # lock on PostgreSQL) before the records go to lsb.events, so that appends and
         # their committed offsets happen in the same order in several processes.
         self.session.flush()
+        self.perfmon.records(self.events.staged)
         finished = self.events.finished_in_staged()
         before, after = self.events.write_staged()
         if after != before:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import time
 
 from lsfemu.engine import cpulimit
 from lsfemu.sched import simulate
@@ -171,7 +172,9 @@ class Loop:
                 elif kind == 1:
                     self.woken(t)
                 else:
+                    began = time.perf_counter()
                     cl.scheduling_pass(t)  # (through the cluster: the benchmark times it there)
+                    cl.perfmon.scheduled(t, time.perf_counter() - began)
                     passes += 1
                     for job in self.started if ends is not None else ():
                         e = self.end_instant(job)

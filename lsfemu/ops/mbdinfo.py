@@ -1,7 +1,8 @@
 """What mbatchd tells of itself (issue 21, part 4): `badmin showstatus`'s
 counts (hosts, servers by state, jobs by state, users, the latest job ID, the
-daemon's start and reconfiguration) and the daemon records of lsb.events that
-`badmin hist`, `mbdhist`, `qhist` and `hhist` list.
+daemon's start and reconfiguration), the daemon records of lsb.events that
+`badmin hist`, `mbdhist`, `qhist` and `hhist` list, and `badmin perfmon`
+(its counters: engine/perfmon.py).
 
 showstatus counts what the daemon holds: the jobs in memory (finished ones
 within CLEAN_PERIOD, as mbatchd); users are those configured in lsb.users
@@ -14,10 +15,17 @@ server of lsf.cluster. The reconfiguration time is the start's until a
 
 from __future__ import annotations
 
+import os
+import resource
+
 from lsfemu.events.log import JobFilter, read_events
-from lsfemu.jobstate import ANY_SUSPENDED, FINISHED, PEND, RUN, UNFINISHED
+from lsfemu.engine import hostload, perfmon
+from lsfemu.errors import LsfError
+from lsfemu.jobstate import ANY_SUSPENDED, FINISHED, PEND, RUN, STARTED, UNFINISHED
+from lsfemu.ops import permissions
 from lsfemu.ops.info import host_views
-from lsfemu.views import MbdStatusView
+from lsfemu.render import messages as M
+from lsfemu.views import MbdStatusView, PerfmonView
 
 
 def mbd_status(cl, pid: int) -> MbdStatusView:
@@ -79,3 +87,49 @@ def daemon_history(cl, sub: str, names: list[str], window: tuple[float, float] |
         out.append(rec)
     return out
 
+
+
+# --- badmin perfmon ---------------------------------------------------------------------
+
+
+def perfmon_control(cl, caller, action: str, period: str | None) -> None:
+    """badmin perfmon start [period] | stop | setperiod period (administrators):
+    start begins a new collection (with SCHED_METRIC_SAMPLE_PERIOD, else 60 s,
+    when no period is given); setperiod begins it again with the new period."""
+    if not permissions.allows(cl.config, caller, "administer_cluster"):
+        raise LsfError(M.PERM_DENIED)
+    pm = cl.perfmon
+    if action == "stop" or action == "setperiod":
+        if pm.start is None:
+            raise LsfError(M.PERFMON_NOT_STARTED)
+        if action == "stop":
+            pm.end()
+            return
+    if period is not None and not (period.isascii() and period.isdigit() and 1 <= int(period) <= 3600):
+        raise LsfError(M.PERFMON_BAD_PERIOD)
+    pm.begin(cl.now(), int(period) if period is not None else perfmon.sample_period(cl.config.params.extra))
+
+
+def perfmon_view(cl) -> PerfmonView:
+    """The complete periods' figures, the slots and memory in use now, the
+    daemon's file descriptors. Raises LsfError before the first period ends
+    (or when sampling is not started)."""
+    pm = cl.perfmon
+    if pm.start is None:
+        raise LsfError(M.PERFMON_NOT_STARTED)
+    s = pm.summary(cl.now())
+    if s is None:
+        raise LsfError(M.PERFMON_NO_DATA)
+    cfg = cl.config
+    slots = sum(cfg.host_mxj(h) or cfg.host_ncpus(h) for h in cfg.host_names)
+    used = sum(j.num_processors for j in cl.jobs.values() if j.status in STARTED)
+    loads = hostload.host_loads(cl).values()
+    total_mem = sum(h.res.maxmem for h in loads)
+    free_mem = sum(h.load.get("mem", 0.0) for h in loads)
+    fd_used = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else 0
+    fd_total = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    return PerfmonView(
+        start=s.start, end=s.end, period=s.period, rows=[(m, *s.rows[m]) for m in perfmon.METRICS],
+        slot_utilization=f"{100.0 * used / slots if slots else 0.0:.2f}%",
+        memory_utilization=f"{100.0 * (total_mem - free_mem) / total_mem if total_mem else 0.0:.2f}%",
+        fd=(max(0, fd_total - fd_used), fd_used, fd_total))

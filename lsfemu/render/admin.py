@@ -1,16 +1,17 @@
 """The administrators' views (issue 21, part 4): `badmin showconf mbd` and
 `lsadmin showconf lim` (lsf-breadth.md 3.6, 4.7), `badmin showstatus` (4.5),
-`badmin hist`, `mbdhist`, `qhist`, `hhist` (OpenLava cmd.hist.c's lines);
-data in, text out.
+`badmin hist`, `mbdhist`, `qhist`, `hhist` (OpenLava cmd.hist.c's lines),
+`badmin perfmon view` and its `-json` (4.6); data in, text out.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Iterable, Mapping
 
 from lsfemu.events import lsbatch
 from lsfemu.render.timefmt import ctime, long_prefix
-from lsfemu.views import MbdStatusView
+from lsfemu.views import MbdStatusView, PerfmonView
 
 
 def showconf(title: str, conf: Mapping[str, str]) -> str:
@@ -120,3 +121,55 @@ def hist_line(rec) -> str:
 def hist(records: Iterable) -> str:
     """The records' lines, wrapped as prtLine wraps a command's output."""
     return prt_line("".join(hist_line(r) for r in records))
+
+
+# --- badmin perfmon view ----------------------------------------------------------------
+
+_RULE = "-" * 66
+
+
+def _metric(name: str, *values: object) -> str:
+    return f"{name:<37}" + "".join(f"{v:>6}" for v in values[:-1]) + f"{values[-1]:>8}"
+
+
+def perfmon(v: PerfmonView) -> str:
+    """badmin perfmon view: the sampling's times, a table of the metrics (Last,
+    Max, Min, Avg, Total), the utilizations (in Total) and the daemon's file
+    descriptors (derived layout: docs/semantics.md)."""
+    lines = [
+        f"{'Performance monitor start time:':<33}{long_prefix(v.start)}",
+        f"{'End time of last sample period:':<33}{long_prefix(v.end)}",
+        f"{'Sample period :':<33}{v.period} Seconds",
+        _RULE, _metric("Metrics", "Last", "Max", "Min", "Avg", "Total"), _RULE,
+        *(_metric(*row) for row in v.rows),
+        _metric("Slot utilization", "-", "-", "-", "-", v.slot_utilization),
+        _metric("Memory utilization", "-", "-", "-", "-", v.memory_utilization),
+        _RULE, f"{'File Descriptor Metrics':<37}{'Free':>6}{'Used':>6}{'Total':>6}", _RULE,
+        f"{'MBD file descriptor usage':<37}{v.fd[0]:>6}{v.fd[1]:>6}{v.fd[2]:>6}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _cjson(value, depth: int) -> str:
+    """cJSON's formatted printing (LSF's -json of badmin perfmon view): an
+    object's members one per line, indented by tabs, a tab after each `:`;
+    an array's elements joined by `, ` on the line of its brackets."""
+    if isinstance(value, dict):
+        if not value:
+            return "{\n" + "\t" * (depth - 1) + "}"
+        inner = ",\n".join("\t" * depth + json.dumps(k) + ":\t" + _cjson(x, depth + 1) for k, x in value.items())
+        return "{\n" + inner + "\n" + "\t" * (depth - 1) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_cjson(x, depth + 1) for x in value) + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def perfmon_json(v: PerfmonView) -> str:
+    """badmin perfmon view -json (lsf-breadth.md 4.6's seen layout and keys)."""
+    records = [{"name": name, "current": last, "max": mx, "min": mn, "avg": avg, "total": total}
+               for name, last, mx, mn, avg, total in v.rows]
+    records += [{"name": "Slot utilization", "current": "-", "total": v.slot_utilization},
+                {"name": "Memory utilization", "current": "-", "total": v.memory_utilization}]
+    doc = {"num": len(records), "record": records, "period": v.period, "start": int(v.start), "end": int(v.end),
+           "fd": {"name": "mbatchd file descriptor usage", "free": v.fd[0], "used": v.fd[1], "total": v.fd[2]}}
+    return _cjson(doc, 1) + "\n"

@@ -349,6 +349,11 @@ def job_errors(failures) -> list[str]:
 
 _CHECKING = "\nChecking configuration files ...\n\n"
 RECONFIG_REFUSED = "No reconfiguration: the running configuration is kept."
+PERFMON_NOT_STARTED = "Performance metric sampling has not been started"  # seen (Datadog fixture)
+PERFMON_NO_DATA = "No performance metric data available. Please wait until first sample period ends."
+PERFMON_STARTED = "Performance metric sampling has been started"  # (badmin perfmon start, setperiod; inferred)
+PERFMON_STOPPED = "Performance metric sampling has been stopped"  # (badmin perfmon stop; inferred)
+PERFMON_BAD_PERIOD = "The sample period must be a whole number of seconds from 1 to 3600"
 #: badmin rc without LSF's resource connector (lsfemu has none; LSF's own text was not found)
 RC_NOT_ENABLED = "badmin: rc: the LSF resource connector is not enabled in this cluster"
 RECONFIG_DONE = "Reconfiguration initiated"
@@ -497,6 +502,7 @@ USAGES: dict[str, str] = {
         "    mbdhist      - Display the history of the master batch daemon\n"
         "    qhist        - Display the history of LSF queues\n"
         "    hhist        - Display the history of hosts\n"
+        "    perfmon      - Collect and view performance metrics\n"
     ),
     "lsadmin": (
         "lsadmin: [-h] [-V] [command] [command_options] [command_args]\n"

@@ -4,6 +4,7 @@ what each shows of the running cluster and of lsb.events' daemon records."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -118,3 +119,71 @@ def test_badmin_refusals(lsf_cluster):
         assert (r.rc, r.err.splitlines()[0]) == (255, "badmin: [-h] [-V] [command] [command_options] [command_args]")
     assert not re.search(r"Traceback", c.run("badmin hist -f /").err)
     assert os.path.isdir(c.home)
+
+
+def test_perfmon_counts_what_the_daemon_serves_per_period(lsf_cluster):
+    c = lsf_cluster
+    r = c.run("badmin perfmon view")
+    assert (r.out, r.err, r.rc) == ("Performance metric sampling has not been started\n", "", 0)
+    c.run("bjobs", user="user1")  # not counted: sampling is not started
+    assert c.run("badmin perfmon start", user="lsfadmin").out == "Performance metric sampling has been started\n"
+    assert c.run("badmin perfmon view -json").out == (
+        "No performance metric data available. Please wait until first sample period ends.\n")
+    c.run("bsub -J 'a[1-5]' sleep 30", user="user1")
+    c.run("bjobs", user="user1")
+    c.run("bqueues")
+    c.run("lsload")  # LIM's: not a request of mbatchd
+    c.advance("1m")  # the array runs and ends within the first period
+    c.run("bhosts")
+    c.advance("1m")
+    data = json.loads(c.run("badmin perfmon view -json").out)
+    assert (data["num"], data["period"], data["end"] - data["start"]) == (16, 60, 120)
+    rec = {r["name"]: r for r in data["record"]}
+    # the first period: view -json, bsub, bjobs, bqueues; the second: bhosts
+    assert rec["Processed requests: mbatchd"] == {"name": "Processed requests: mbatchd", "current": 1, "max": 4,
+                                                  "min": 1, "avg": 2, "total": 5}
+    assert [rec[m]["total"] for m in ("Job information queries", "Host information queries",
+                                      "Queue information queries", "Job submission requests", "Jobs submitted",
+                                      "Jobs dispatched", "Jobs completed")] == [1, 1, 1, 1, 5, 5, 5]
+    assert rec["Slot utilization"] == {"name": "Slot utilization", "current": "-", "total": "0.00%"}
+    assert data["fd"]["used"] > 0 and data["fd"]["free"] + data["fd"]["used"] == data["fd"]["total"]
+    text = c.run("badmin perfmon view").out
+    assert text.startswith("Performance monitor start time:  Mon Jan  5 09:00:00\n"
+                           "End time of last sample period:  Mon Jan  5 09:02:00\n"
+                           "Sample period :                  60 Seconds\n")
+    assert "\nJobs submitted                            0     5     0     2       5\n" in text
+    # a running job's slots count in the slot utilization
+    c.run("bsub -n 6 sleep 600", user="user1")
+    c.advance("1m")
+    assert json.loads(c.run("badmin perfmon view -json").out)["record"][-2]["total"] == "50.00%"
+    # setperiod starts again; stop ends it
+    assert c.run("badmin perfmon setperiod 30", user="lsfadmin").rc == 0
+    assert c.run("badmin perfmon view").out.startswith("No performance metric data available.")
+    c.advance("30s")
+    assert "Sample period :                  30 Seconds\n" in c.run("badmin perfmon view").out
+    assert c.run("badmin perfmon stop", user="lsfadmin").out == "Performance metric sampling has been stopped\n"
+    assert c.run("badmin perfmon view").out == "Performance metric sampling has not been started\n"
+
+
+def test_perfmon_from_lsb_params_and_refusals(lsf_cluster):
+    c = lsf_cluster
+    params = c.path_of("lsb.params")
+    c.write("lsb.params", params.read_text().replace(
+        "Begin Parameters", "Begin Parameters\nSCHED_METRIC_ENABLE=Y\nSCHED_METRIC_SAMPLE_PERIOD=120"))
+    assert c.run("badmin mbdrestart", user="lsfadmin").rc == 0  # a started daemon samples at once
+    c.advance("2m")
+    assert "Sample period :                  120 Seconds\n" in c.run("badmin perfmon view").out
+    for cmd, user, err in (("badmin perfmon start", "user1", "User permission denied\n"),
+                           ("badmin perfmon start 0", "lsfadmin",
+                            "The sample period must be a whole number of seconds from 1 to 3600\n"),
+                           ("badmin perfmon setperiod x", "lsfadmin",
+                            "The sample period must be a whole number of seconds from 1 to 3600\n")):
+        r = c.run(cmd, user=user)
+        assert (r.out, r.err, r.rc) == ("", err, 255), cmd
+    assert "Sample period :                  120 Seconds\n" in c.run("badmin perfmon view").out  # unchanged
+    assert c.run("badmin perfmon stop", user="lsfadmin").rc == 0
+    r = c.run("badmin perfmon stop", user="lsfadmin")
+    assert (r.out, r.err, r.rc) == ("", "Performance metric sampling has not been started\n", 255)
+    for cmd in ("badmin perfmon", "badmin perfmon view extra", "badmin perfmon start -json"):
+        r = c.run(cmd, user="lsfadmin")
+        assert (r.rc, r.err.splitlines()[0]) == (255, "badmin: [-h] [-V] [command] [command_options] [command_args]")

@@ -782,6 +782,13 @@ CASES = [
       id="badmin-rc-view-without-resource-connector"),
     C(["badmin", "hshutdown"], "badmin: subcommand hshutdown is not supported by lsfemu yet\n", "lsfadmin",
       id="badmin-unbuilt-subcommand"),
+    C(["badmin", "perfmon", "start", "-5"], re.compile(r"badmin: illegal option -- 5\n"), "lsfadmin",
+      id="badmin-perfmon-negative-period"),
+    C(["badmin", "perfmon", "start", "0"], "The sample period must be a whole number of seconds from 1 to 3600\n",
+      "lsfadmin", id="badmin-perfmon-zero-period"),
+    C(["badmin", "perfmon", "start"], "User permission denied\n", "user1", id="badmin-perfmon-start-not-admin"),
+    C(["badmin", "perfmon", "stop"], "Performance metric sampling has not been started\n", "lsfadmin",
+      id="badmin-perfmon-stop-not-started"),
     C(["badmin", "nosuch"], re.compile(r".*nosuch"), "user1", id="badmin-unknown-subcommand-non-admin",
       bug="for a non-administrator an unknown badmin subcommand is answered 'User permission denied' "
           "instead of naming the bad subcommand"),

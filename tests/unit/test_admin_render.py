@@ -6,15 +6,17 @@ showconf's `NAME = value` lines (issue 21, part 4)."""
 from __future__ import annotations
 
 import calendar
+import json
 import os
 import time
 from pathlib import Path
 
 import pytest
 
+from lsfemu.engine import perfmon
 from lsfemu.events import emit
 from lsfemu.render import admin
-from lsfemu.views import MbdStatusView
+from lsfemu.views import MbdStatusView, PerfmonView
 
 pytestmark = pytest.mark.slow(1)
 
@@ -75,3 +77,42 @@ def test_showconf_lines_are_sorted_name_equals_value():
                     "    LSF_UNIT_FOR_LIMITS = MB\n")
     assert dict(ln.strip().split(" = ") for ln in text.splitlines()[1:]) == {
         "LSB_SHAREDIR": "/work", "LSF_UNIT_FOR_LIMITS": "MB"}
+
+
+def _perfmon_view(rows):
+    return PerfmonView(start=1763137581, end=1763137701, period=60, rows=rows, slot_utilization="100.00%",
+                       memory_utilization="12.00%", fd=(65513, 22, 65535))
+
+
+def test_perfmon_json_is_the_seen_layout():
+    text = admin.perfmon_json(_perfmon_view([("Processed requests: mbatchd", 32, 39, 32, 35, 71)]))
+    memory = '}, {\n\t\t\t"name":\t"Memory utilization",\n\t\t\t"current":\t"-",\n\t\t\t"total":\t"12.00%"\n\t\t}]'
+    assert memory in text and '"num":\t3,' in text
+    edited = text.replace(memory, "}]").replace('"num":\t3,', '"num":\t16,')
+    assert edited == (GOLDEN / "perfmon_view.json").read_text()
+    data = json.loads(text)
+    assert [r["name"] for r in data["record"]] == ["Processed requests: mbatchd", "Slot utilization",
+                                                    "Memory utilization"]
+    assert data["fd"] == {"name": "mbatchd file descriptor usage", "free": 65513, "used": 22, "total": 65535}
+
+
+def test_perfmon_text_table():
+    rows = [(m, 0, 0, 0, 0, 0) for m in perfmon.METRICS]
+    rows[0] = ("Processed requests: mbatchd", 32, 39, 32, 35, 71)
+    lines = admin.perfmon(_perfmon_view(rows)).splitlines()
+    assert lines[:6] == [
+        "Performance monitor start time:  Fri Nov 14 16:26:21",
+        "End time of last sample period:  Fri Nov 14 16:28:21",
+        "Sample period :                  60 Seconds",
+        "-" * 66,
+        "Metrics                                Last   Max   Min   Avg   Total",
+        "-" * 66]
+    assert lines[6] == "Processed requests: mbatchd              32    39    32    35      71"
+    assert [ln[:37].rstrip() for ln in lines[6:22]] == list(perfmon.METRICS) + ["Slot utilization", "Memory utilization"]
+    assert lines[20:] == [
+        "Slot utilization                          -     -     -     - 100.00%",
+        "Memory utilization                        -     -     -     -  12.00%",
+        "-" * 66,
+        "File Descriptor Metrics                Free  Used Total",
+        "-" * 66,
+        "MBD file descriptor usage             65513    22 65535"]
