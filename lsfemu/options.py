@@ -470,7 +470,7 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
     ), "job_ids", _JOB_IDS, alternatives=("-b -w", "-f -n", "-u -G")),
     _g("bacct", (
         ("-b", "brief", None), ("-l", "long", None), ("-aff", None, None), ("-gpu", None, None),
-        ("-d", "done", None), ("-E", None, None), ("-e", "exited", None), ("-UF", "unformatted", None),
+        ("-d", "done", None), ("-E", "eligible", None), ("-e", "exited", None), ("-UF", "unformatted", None),
         ("-w", "wide", None), ("-x", "exception", None),
         ("-app", "app", '"application_profile_name ..."'), ("-C", "complete", "time0,time1"),
         ("-D", "dispatched", "time0,time1"), ("-f", "logfile", "logfile_name | -f -"),

@@ -5,7 +5,8 @@ the header block naming the selection, then with ``-l`` each job's long
 block (header record, submission, dispatch and completion records, its
 accounting table), with ``-b`` each job's header record and accounting table
 (``-l`` wins over ``-b``), ``-w`` and ``-UF`` leaving those records unwrapped; always the
-SUMMARY statistics last. ``-N`` normalises CPU times to a CPU factor.
+SUMMARY statistics last. ``-N`` normalises CPU times to a CPU factor; ``-E``
+counts only eligible pending time in waits and turnarounds.
 Nothing selected: ``No matching job found`` on stdout, exit 255 (as bhist).
 Damaged lines of the files are skipped with a ``file:line: why`` warning on
 stderr; the rest is read.
@@ -34,6 +35,7 @@ def bacct(
     brief: bool = False,
     long: bool = False,
     done: bool = False,
+    eligible: bool = False,
     exited: bool = False,
     unformatted: bool = False,
     wide: bool = False,
@@ -122,7 +124,7 @@ def bacct(
     period = sel.completed if sel.completed is not None and all(map(math.isfinite, sel.completed)) else None
     form = "long" if long else "brief" if brief else "summary"
     c.out.append(R.render(records, shown, form=form, year=c.yes("LSB_DISPLAY_YEAR"), wide=wide or unformatted,
-                          factor=factor, window=period))
+                          calc=R.Calc(factor=factor, eligible=eligible), window=period))
 
 
 def run(c: Ctx) -> Result:

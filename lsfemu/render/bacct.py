@@ -12,11 +12,13 @@ Definitions (IBM's bacct page, "Default output format (SUMMARY)"; the
 reference's [inferred] readings are lsfemu's decisions in docs/semantics.md):
 
 * CPU time = ``ru_utime + ru_stime`` (an unknown ``-1`` counts 0), times
-  ``host_factor / factor`` with ``-N`` (*factor*);
+  ``host_factor / factor`` with ``-N`` (:class:`Calc`);
 * wait = start - submit; a job that never started waited until it ended
   (finish - submit); turnaround = finish - submit, the finish time being
   the record's event time; run time = the record's runTime (LSF 8 on; older
-  records: finish - start), 0 for a job that never started;
+  records: finish - start), 0 for a job that never started; with ``-E``
+  wait and turnaround leave out the record's ineligiblePendTime (when the
+  record tracks it, LSF's TRACK_ELIGIBLE_PENDINFO);
 * hog factor = CPU time / turnaround (0 when the turnaround is 0), averaged
   over the jobs; expansion factor = turnaround / run time, its average,
   maximum and minimum over the jobs that ran (run time > 0; 0.00 when none
@@ -54,8 +56,9 @@ NOT_FOUND = NO_MATCHING_JOB + "\n"
 
 RULE = "-" * 78
 
-#: the position of runTime in the JOB_FINISH schema (older records end before it)
+#: the positions of runTime and ineligiblePendTime in the JOB_FINISH schema (older records end before them)
 _RUN_TIME_AT = [f.name for f in SCHEMA].index("run_time")
+_INELIGIBLE_AT = [f.name for f in SCHEMA].index("ineligible_pend_time")
 
 ACCT_TITLE = "Accounting information about this job:"
 ACCT_HEADER = "     CPU_T     WAIT     TURNAROUND   STATUS     HOG_FACTOR    MEM    SWAP"
@@ -70,23 +73,43 @@ def is_done(rec: AcctRecord) -> bool:
     return bool(rec.j_status & JOB_STAT_DONE)
 
 
-def cpu_time(rec: AcctRecord, factor: float | None = None) -> float:
-    """CPU seconds (user + system); normalised to *factor* (``-N``) by the
+@dataclass(frozen=True)
+class Calc:
+    """How the numbers are computed: ``factor`` -N's CPU factor (None: CPU
+    time as logged); ``eligible`` -E, wait and turnaround without the time
+    the job was ineligible to run (the record's ineligiblePendTime)."""
+
+    factor: float | None = None
+    eligible: bool = False
+
+
+PLAIN = Calc()
+
+
+def cpu_time(rec: AcctRecord, calc: Calc = PLAIN) -> float:
+    """CPU seconds (user + system); normalised to ``calc.factor`` (``-N``) by the
     execution host's CPU factor the record carries."""
     ru = rec.lsf_rusage
     cpu = max(0.0, ru.ru_utime) + max(0.0, ru.ru_stime)
-    if factor:
-        cpu = cpu * (rec.host_factor or 1.0) / factor
+    if calc.factor:
+        cpu = cpu * (rec.host_factor or 1.0) / calc.factor
     return cpu
 
 
-def wait_time(rec: AcctRecord) -> float:
+def _ineligible(rec: AcctRecord, calc: Calc) -> int:
+    """-E: the seconds the job pended ineligible (0 when the record does not track them: -1, or no such field)."""
+    if not calc.eligible or rec.fields_present <= _INELIGIBLE_AT:
+        return 0
+    return max(0, rec.ineligible_pend_time)
+
+
+def wait_time(rec: AcctRecord, calc: Calc = PLAIN) -> float:
     end = rec.start_time if rec.start_time > 0 else rec.event_time
-    return float(max(0, end - rec.submit_time))
+    return float(max(0, end - rec.submit_time - _ineligible(rec, calc)))
 
 
-def turnaround(rec: AcctRecord) -> float:
-    return float(max(0, rec.event_time - rec.submit_time))
+def turnaround(rec: AcctRecord, calc: Calc = PLAIN) -> float:
+    return float(max(0, rec.event_time - rec.submit_time - _ineligible(rec, calc)))
 
 
 def run_time(rec: AcctRecord) -> float:
@@ -99,14 +122,14 @@ def run_time(rec: AcctRecord) -> float:
     return float(max(0, rec.event_time - rec.start_time))
 
 
-def hog_factor(rec: AcctRecord, factor: float | None = None) -> float:
-    t = turnaround(rec)
-    return cpu_time(rec, factor) / t if t > 0 else 0.0
+def hog_factor(rec: AcctRecord, calc: Calc = PLAIN) -> float:
+    t = turnaround(rec, calc)
+    return cpu_time(rec, calc) / t if t > 0 else 0.0
 
 
-def expansion(rec: AcctRecord) -> float:
+def expansion(rec: AcctRecord, calc: Calc = PLAIN) -> float:
     r = run_time(rec)
-    return turnaround(rec) / r if r > 0 else 0.0
+    return turnaround(rec, calc) / r if r > 0 else 0.0
 
 
 # ---------------------------------------------------------------------------
@@ -164,16 +187,16 @@ def _span(values: list[float]) -> tuple[float, float, float]:
     return sum(values), max(values), min(values)
 
 
-def statistics(records: Sequence[AcctRecord], *, factor: float | None = None,
+def statistics(records: Sequence[AcctRecord], *, calc: Calc = PLAIN,
                window: tuple[float, float] | None = None) -> Stats:
-    """The SUMMARY numbers of *records* (``factor``: -N's CPU factor;
+    """The SUMMARY numbers of *records* (``calc``: -N and -E;
     ``window``: -C's completion window, which sets the throughput's period)."""
-    cpus = [cpu_time(r, factor) for r in records]
-    waits = [wait_time(r) for r in records]
-    turns = [turnaround(r) for r in records]
+    cpus = [cpu_time(r, calc) for r in records]
+    waits = [wait_time(r, calc) for r in records]
+    turns = [turnaround(r, calc) for r in records]
     runs = [run_time(r) for r in records]
-    hogs = [hog_factor(r, factor) for r in records]
-    exps = [expansion(r) for r in records if run_time(r) > 0]
+    hogs = [hog_factor(r, calc) for r in records]
+    exps = [expansion(r, calc) for r in records if run_time(r) > 0]
     n = len(records)
     if window is not None:
         begin, end = window
@@ -392,21 +415,21 @@ def mem_text(kb: int) -> str:
     return f"{mb / 1024.0:.1f}G"
 
 
-def accounting_lines(rec: AcctRecord, factor: float | None = None) -> str:
+def accounting_lines(rec: AcctRecord, calc: Calc = PLAIN) -> str:
     """``Accounting information about this job:`` and its table."""
     out = [ACCT_TITLE + "\n"]
     if rec.charged_saap:
         out.append(f"     Share group charged <{rec.charged_saap}>\n")
     out.append(ACCT_HEADER + "\n")
     out.append(
-        f"{cpu_time(rec, factor):>10.2f}{_i(wait_time(rec)):>9}{_i(turnaround(rec)):>15}"
-        f"{_status(rec).lower():>9}{hog_factor(rec, factor):>15.4f}"
+        f"{cpu_time(rec, calc):>10.2f}{_i(wait_time(rec, calc)):>9}{_i(turnaround(rec, calc)):>15}"
+        f"{_status(rec).lower():>9}{hog_factor(rec, calc):>15.4f}"
         f"{mem_text(rec.max_r_mem):>7}{mem_text(rec.max_r_swap):>8}\n"
     )
     return "".join(out)
 
 
-def _job_block(rec: AcctRecord, *, events: bool, year: bool, wide: bool, factor: float | None) -> str:
+def _job_block(rec: AcctRecord, *, events: bool, year: bool, wide: bool, calc: Calc) -> str:
     indent = PREFIX_LEN_YEAR if year else PREFIX_LEN
 
     def rec_text(text: str) -> str:
@@ -416,25 +439,25 @@ def _job_block(rec: AcctRecord, *, events: bool, year: bool, wide: bool, factor:
     if events:
         out.extend(rec_text(long_prefix(t, year) + ": " + text) for t, text in event_lines(rec))
     out.append("\n")
-    out.append(accounting_lines(rec, factor))
+    out.append(accounting_lines(rec, calc))
     out.append(RULE + "\n")
     return "".join(out)
 
 
 def long(records: Iterable[AcctRecord], *, year: bool = False, wide: bool = False,
-         factor: float | None = None) -> str:
+         calc: Calc = PLAIN) -> str:
     """``bacct -l``'s job blocks (``wide``: -w, records not wrapped), without the header or SUMMARY."""
-    return "".join(_job_block(r, events=True, year=year, wide=wide, factor=factor) for r in records)
+    return "".join(_job_block(r, events=True, year=year, wide=wide, calc=calc) for r in records)
 
 
 def brief(records: Iterable[AcctRecord], *, year: bool = False, wide: bool = False,
-          factor: float | None = None) -> str:
+          calc: Calc = PLAIN) -> str:
     """``bacct -b``: each job's header record and accounting table, no event records."""
-    return "".join(_job_block(r, events=False, year=year, wide=wide, factor=factor) for r in records)
+    return "".join(_job_block(r, events=False, year=year, wide=wide, calc=calc) for r in records)
 
 
 def render(records: Sequence[AcctRecord], sel: Selection, *, form: str = "summary", year: bool = False,
-           wide: bool = False, factor: float | None = None,
+           wide: bool = False, calc: Calc = PLAIN,
            window: tuple[float, float] | None = None) -> str:
     """The whole output: header block, the jobs (*form* ``long`` or ``brief``)
     and the SUMMARY. Empty *records*: :data:`NOT_FOUND`."""
@@ -442,8 +465,8 @@ def render(records: Sequence[AcctRecord], sel: Selection, *, form: str = "summar
         return NOT_FOUND
     out = [header(sel)]
     if form == "long":
-        out.append(long(records, year=year, wide=wide, factor=factor))
+        out.append(long(records, year=year, wide=wide, calc=calc))
     elif form == "brief":
-        out.append(brief(records, year=year, wide=wide, factor=factor))
-    out.append("\n" + summary(statistics(records, factor=factor, window=window)))
+        out.append(brief(records, year=year, wide=wide, calc=calc))
+    out.append("\n" + summary(statistics(records, calc=calc, window=window)))
     return "".join(out)

@@ -43,7 +43,7 @@ def job(jid: int, user: str, queue: str, submit: int, start: int, finish: int, *
 
 
 RECORDS = [
-    job(101, "alice", "normal", T0, T0 + 10, T0 + 70, cpu=5.0),
+    job(101, "alice", "normal", T0, T0 + 10, T0 + 70, cpu=5.0, ineligible_pend_time=4),
     job(102, "bob", "short", T0 + 100, 0, T0 + 160, done=False, exit_info=14, exit_status=256),
     job(103, "alice", "short", T0 + 200, T0 + 200, T0 + 500, cpu=8.0, except_mask=0x02, host_factor=2.0,
         job_name="big", exec_hosts=("hostB",), project_name="proj1", app="fluent"),
@@ -201,6 +201,14 @@ def test_long(home):
     assert blocks[5].startswith("\nSUMMARY:")
     year = bacct(home, "-l", "101", env={"LSB_DISPLAY_YEAR": "Y"}).out
     assert "Tue Mar  5 09:00:10 2024: Dispatched to <hostA>;\n" in year
+
+
+def test_eligible_pending_time(home):
+    """-E: 101 pended 10 s, 4 of them ineligible (ineligiblePendTime)."""
+    assert "      5.00       10             70     done         0.0714" in bacct(home, "-l", "101").out
+    r = bacct(home, "-l", "-E", "101")
+    assert "      5.00        6             66     done         0.0758" in r.out
+    assert " Total wait time in queues:     6.0\n" in r.out
 
 
 def test_brief(home):

@@ -120,6 +120,7 @@ def test_the_misreads_of_the_issue_are_gone(cluster):
 EFFECTS: dict[str, str] = {
     "bacct -C": "tests/e2e/test_bacct.py::test_time_windows",
     "bacct -D": "tests/e2e/test_bacct.py::test_time_windows",
+    "bacct -E": "tests/e2e/test_bacct.py::test_eligible_pending_time",
     "bacct -M": "tests/e2e/test_bacct.py::test_filters",
     "bacct -N": "tests/e2e/test_bacct.py::test_normalised_cpu_time",
     "bacct -P": "tests/e2e/test_bacct.py::test_filters",

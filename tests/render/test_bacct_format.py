@@ -110,8 +110,18 @@ def test_old_records_take_run_time_from_start_and_finish():
 
 def test_normalised_cpu_time():
     r = rec(1, 0, 0, 100, cpu=10.0, host_factor=2.0)
-    assert R.cpu_time(r) == 10.0 and R.cpu_time(r, 4.0) == 5.0
-    assert R.statistics([r], factor=4.0).cpu_total == 5.0
+    assert R.cpu_time(r) == 10.0 and R.cpu_time(r, R.Calc(factor=4.0)) == 5.0
+    assert R.statistics([r], calc=R.Calc(factor=4.0)).cpu_total == 5.0
+
+
+def test_eligible_pending_time():
+    r = rec(1, 0, 100, 400, run=300, cpu=30.0, ineligible_pend_time=60)
+    e = R.Calc(eligible=True)
+    assert (R.wait_time(r), R.turnaround(r)) == (100, 400)
+    assert (R.wait_time(r, e), R.turnaround(r, e), R.hog_factor(r, e)) == (40, 340, 30 / 340)
+    untracked = rec(2, 0, 100, 400, ineligible_pend_time=-1)
+    assert R.wait_time(untracked, e) == 100
+    assert R.statistics([r], calc=e).wait_total == 40
 
 
 def test_header_names_the_selection(utc):
