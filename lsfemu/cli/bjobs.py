@@ -99,6 +99,9 @@ def bjobs(
         raise UsageExit()
     if rusage is not None and not rusage.replace(",", "").strip():
         raise UsageExit()
+    if user_group is not None and user_group not in cfg.user_groups:  # a group's name only, `all` neither
+        c.error(messages.object_error(user_group, messages.BAD_USER_GROUP))
+        return
     # -X: lsfemu never condenses host groups (lsb.hosts CONDENSE is read, not built): every listing
     # is the noncondensed one already (docs/semantics.md)
     del noncondensed

@@ -685,6 +685,8 @@ CASES = [
     C(["bjobs", "-m", "nosuchhost"], "nosuchhost: Bad host name, host group name or cluster name\n",
       id="bjobs-m-unknown-host"),
     C(["bjobs", "-G", "grp", "-u", "user1"], usage("bjobs"), id="bjobs-G-with-u"),
+    C(["bjobs", "-G", "nosuchgroup"], "nosuchgroup: Bad user group name\n", id="bjobs-G-unknown-group"),
+    C(["bjobs", "-G", "all"], "all: Bad user group name\n", id="bjobs-G-all"),
     C(["bjobs", "-env"], usage("bjobs"), id="bjobs-env-without-job"),
     C(["bjobs", "-rusage", ","], usage("bjobs"), id="bjobs-rusage-no-name"),
     C(["bjobs", "-env", "1", "2"], usage("bjobs"), id="bjobs-env-two-jobs"),
