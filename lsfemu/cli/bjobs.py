@@ -2,9 +2,13 @@
 go to the renderers, with the -aps values and the kept -aps text.
 
 Selection: by default the caller's unfinished jobs; -a adds jobs finished
-within CLEAN_PERIOD; -d/-p/-r/-s pick states; -u/-q/-J filter; job IDs select
-jobs of any user and state. Output order: started jobs, then pending jobs in
-dispatch order, then finished jobs in completion order (mbatchd's lists).
+within CLEAN_PERIOD; -d/-p/-r/-s pick states; -u/-q/-J/-g/-app/-P/-G/-m/-Jd/-rusage
+filter; job IDs select jobs of any user and state. Output order: started jobs,
+then pending jobs in dispatch order, then finished jobs in completion order
+(mbatchd's lists). The forms: the tables, -l/-UF, -o/-json, -A, -aps, -sum,
+-psum, -W, -p0/-p1, -env/-script; the display settings (LSB_BJOBS_FORMAT,
+LSB_HMS_TIME_FORMAT, LSB_DISPLAY_YEAR, ...) come from `Ctx.setting`: the
+option, the caller's environment, lsf.conf as it is now.
 """
 
 from __future__ import annotations
