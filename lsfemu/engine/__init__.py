@@ -20,6 +20,7 @@
   charging);
 * ``views``     - a job as the commands see it (``JobView``);
 * ``eventlog``  - lsb.events in step with the store;
+* ``acctlog``   - lsb.acct (a JOB_FINISH per finished job) in step with the store, its archives;
 * ``runner``    - real jobs in wall clock mode (sbatchd's part: launch,
   signals, run limits, usage), each run by ``jobwrap`` (standard library
   only, started as a script).

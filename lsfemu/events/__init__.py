@@ -24,12 +24,14 @@
   ``synth`` - synthetic logs for the benchmark;
 * ``acct``       - the accounting file ``lsb.acct``: ``AcctRecord`` (JOB_FINISH,
   LSF 10.1's fields), ``format_record`` / ``parse_record`` (LSF 7 to 10.1
-  layouts) and ``read_acct`` (damaged lines become ``file:line`` warnings).
+  layouts) and ``read_acct`` (damaged lines become ``file:line`` warnings);
+  ``acctemit`` - a finished job -> its JOB_FINISH record (what the daemon
+  appends to lsb.acct).
 
 Imports go one way, without circles: lsbatch <- records <- others <- codec
 <- fastdecode <- log <- synth (each imports only modules to its left);
 history and emit import records (history others too) and lsbatch; acct
-imports codec.
+imports codec; acctemit imports acct and emit.
 
 Everything here is standard library only and does no clock reads.
 """

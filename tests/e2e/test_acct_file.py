@@ -69,6 +69,10 @@ def test_finished_jobs_each_write_one_job_finish_record(lsf_cluster):
     # every line is exactly the text LSF's layout gives the record
     lines = (c.home / "logdir" / "lsb.acct").read_text().splitlines()
     assert lines == [format_record(r) for r in recs]
+    # bacct reads the daemon's file by default
+    r = c.run("bacct -l 1 3", user="user1")
+    assert r.rc == 0 and "Job <1>, Job Name <j1>, User <user1>, Project <p1>, Status <DONE>" in r.out
+    assert "Job <3>, User <user2>" in r.out and "Completed <exit>" in r.out
     # bkill of a finished job writes nothing more
     c.run("bkill 1", user="user1")
     c.advance("1m")
