@@ -46,6 +46,7 @@ def bacct(
     logfile: Optional[str] = None,
     host: Optional[str] = None,
     host_file: Optional[str] = None,
+    license_project: Optional[str] = None,
     normalize: Optional[str] = None,
     project: Optional[str] = None,
     queue: Optional[str] = None,
@@ -63,7 +64,7 @@ def bacct(
     refs = [r for r in refs if r[0] != 0]  # IBM's page: the reserved job ID 0 is ignored
     if host is not None and host_file is not None:
         raise UsageExit()  # -m | -M
-    for value in (user, queue, project, host, app, sla):
+    for value in (user, queue, project, host, app, sla, license_project):
         if value is not None and not value.split():
             raise UsageExit()
     cluster = c.cluster
@@ -85,6 +86,7 @@ def bacct(
             if host_names is not None else None,
             apps=frozenset(app.split()) if app is not None else None,
             slas=frozenset(sla.split()) if sla is not None else None,
+            license_projects=frozenset(license_project.split()) if license_project is not None else None,
             status="done" if done and not exited else "exit" if exited and not done else None,
             submitted=accounting.window(submitted, now),
             dispatched=accounting.window(dispatched, now),

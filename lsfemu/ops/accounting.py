@@ -12,7 +12,8 @@ those users (a user group by its members when a cluster configuration is at
 hand), ``-u all`` everyone; ``-q "q1 q2"`` those queues; ``-P "p1 p2"`` those
 projects; ``-m "h1 hg"`` jobs that ran on those hosts (a host group of the
 configuration by its members), ``-M file`` on the hosts the file lists;
-``-app`` / ``-sla`` those application profiles / service classes; ``-d``
+``-app`` / ``-sla`` / ``-Lp`` those application profiles / service classes /
+License Scheduler projects; ``-d``
 DONE jobs only, ``-e`` EXIT jobs only (both: both); ``-C``/``-S``/``-D``
 completion, submission and dispatch windows (LSF's time interval syntax,
 :func:`lsfemu.ops.history.parse_window`: ``time0,time1``, inclusive); ``-x``
@@ -107,6 +108,7 @@ class Selection:
     queues: frozenset[str] | None = None
     apps: frozenset[str] | None = None
     slas: frozenset[str] | None = None
+    license_projects: frozenset[str] | None = None
     #: "done" (-d: DONE jobs), "exit" (-e: EXIT jobs) or None (both)
     status: str | None = None
     submitted: tuple[float, float] | None = None
@@ -131,6 +133,8 @@ class Selection:
         if self.apps is not None and r.app not in self.apps:
             return False
         if self.slas is not None and r.sla not in self.slas:
+            return False
+        if self.license_projects is not None and r.license_project not in self.license_projects:
             return False
         if self.status is not None and (r.j_status & JOB_STAT_DONE != 0) != (self.status == "done"):
             return False

@@ -44,7 +44,8 @@ def job(jid: int, user: str, queue: str, submit: int, start: int, finish: int, *
 
 RECORDS = [
     job(101, "alice", "normal", T0, T0 + 10, T0 + 70, cpu=5.0, ineligible_pend_time=4),
-    job(102, "bob", "short", T0 + 100, 0, T0 + 160, done=False, exit_info=14, exit_status=256),
+    job(102, "bob", "short", T0 + 100, 0, T0 + 160, done=False, exit_info=14, exit_status=256,
+        license_project="lic1"),
     job(103, "alice", "short", T0 + 200, T0 + 200, T0 + 500, cpu=8.0, except_mask=0x02, host_factor=2.0,
         job_name="big", exec_hosts=("hostB",), project_name="proj1", app="fluent"),
     job(104, "alice", "normal", T0 + 600, T0 + 610, T0 + 620, idx=2, exec_hosts=("hostC", "hostC"), sla="gold"),
@@ -129,6 +130,7 @@ def test_default_is_the_callers_jobs_in_the_current_file(home):
     (["-M", "hostlist"], ["101", "103"]),
     (["-app", "fluent"], ["103"]),
     (["-sla", "gold"], ["104[2]"]),
+    (["-Lp", "lic1 lic2", "-u", "all"], ["102"]),
     (["102"], ["102"]),  # job IDs: whoever submitted them
     (["104"], ["104[2]"]),
     (["104[2]", "101"], ["101", "104[2]"]),
@@ -171,7 +173,8 @@ def test_time_windows(home, argv, want):
 
 def test_completion_window_is_the_throughput_period(home):
     r = bacct(home, "-u", "all", "-C", "2024/3/5/09:00,2024/3/5/09:59")
-    assert "  - completed between  Tue Mar  5 09:00:00 2024\n                  ,and   Tue Mar  5 09:59:59 2024\n" in r.out
+    assert ("  - completed between  Tue Mar  5 09:00:00 2024\n"
+            "                  ,and   Tue Mar  5 09:59:59 2024\n") in r.out
     assert " Beginning time:       Mar  5 09:00      Ending time:          Mar  5 09:59\n" in r.out
     assert " Total throughput:             4.00 (jobs/hour)  during    1.00 hours\n" in r.out
 
@@ -250,7 +253,8 @@ def test_file_without_a_cluster(home):
     r = bacct(None, "-f", "logdir/lsb.acct", "-u", "all", "-l", cwd=home)
     assert (r.err, r.rc) == ("", 0) and ids(r.out) == ["101", "102", "103", "104[2]"]
     r = bacct(None, "-f", "logdir/lsb.acct", "-N", "hostA", cwd=home)  # no configuration: a factor only
-    assert (r.out, r.rc) == ("", 255) and r.err == "hostA: Not a CPU factor; with -f and no cluster, -N needs a CPU factor\n"
+    assert (r.out, r.rc) == ("", 255)
+    assert r.err == "hostA: Not a CPU factor; with -f and no cluster, -N needs a CPU factor\n"
     assert "4.00" in bacct(None, "-f", "logdir/lsb.acct", "-N", "4", "-l", "103", cwd=home).out
     r = bacct(None, "-u", "all")
     assert (r.out, r.rc) == ("", 255) and "use -f" in r.err
@@ -273,7 +277,8 @@ def test_the_command_reads_a_file_with_no_cluster_and_no_store(home):
                        env=env, cwd=home, timeout=60)
     assert (p.stderr, p.returncode) == ("", 0)
     assert ids(p.stdout) == ["101", "103", "104[2]"] and not (home / "nohome").exists()
-    p = subprocess.run([sys.executable, str(ROOT / "bin" / "bacct"), "-f", str(home / "logdir" / "lsb.acct"), "-u", "bob"],
+    acct = str(home / "logdir" / "lsb.acct")
+    p = subprocess.run([sys.executable, str(ROOT / "bin" / "bacct"), "-f", acct, "-u", "bob"],
                        capture_output=True, text=True, env=env, timeout=60)
     assert (p.stderr, p.returncode) == ("", 0) and counts(p.stdout) == (0, 1)
 
@@ -322,7 +327,8 @@ def test_jobs_the_daemon_ran(lsf_cluster):
     assert (r.err, r.rc) == ("", 0)
     assert ids(r.out) == ["1", "2", "3"]  # in the order they finished (the file's)
     assert "Job <1>, Job Name <one>, User <alice>, Project <default>, Status <DONE>" in r.out
-    assert "Mon Jan  5 09:01:10: Completed <exit>; TERM_RUNLIMIT: job killed after reaching LSF run time limit.\n" in r.out
+    assert ("Mon Jan  5 09:01:10: Completed <exit>; TERM_RUNLIMIT: job killed after reaching LSF run time "
+            "limit.\n") in r.out
     assert re.search(r"Mon Jan  5 09:0\d:\d\d: Completed <exit>; TERM_OWNER: job killed by owner\.\n", r.out)
     assert counts(r.out) == (1, 2)
     assert re.search(r" Maximum Run time of a job: +60 +Minimum Run time of a job: +0\n", r.out)

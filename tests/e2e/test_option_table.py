@@ -121,6 +121,7 @@ EFFECTS: dict[str, str] = {
     "bacct -C": "tests/e2e/test_bacct.py::test_time_windows",
     "bacct -D": "tests/e2e/test_bacct.py::test_time_windows",
     "bacct -E": "tests/e2e/test_bacct.py::test_eligible_pending_time",
+    "bacct -Lp": "tests/e2e/test_bacct.py::test_filters",
     "bacct -M": "tests/e2e/test_bacct.py::test_filters",
     "bacct -N": "tests/e2e/test_bacct.py::test_normalised_cpu_time",
     "bacct -P": "tests/e2e/test_bacct.py::test_filters",
