@@ -525,7 +525,7 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
        alternatives=("-l -w",)),
     _g("lsinfo", (
         ("-l", "long", None), ("-M", "all_models", None), ("-m", "models", None), ("-r", "resources", None),
-        ("-t", "types", None), ("-w", None, None),
+        ("-t", "types", None), ("-w", "wide", None),
     ), "names", "[resource_name ...]", alternatives=("-l -w", "-m -M")),
     _g("bgadd", (("-L", "limit", "limit"), ("-sla", None, "service_class_name")), "args", "job_group_name"),
     _g("bgmod", (("-L", "limit", "limit"), ("-Ln", "no_limit", None), ("-u", "owner", "job_group_owner")),

@@ -81,8 +81,8 @@ def lsclusters(wide: bool = False, clusters: Optional[list[str]] = None) -> None
     c.out.append(R.lsclusters(rows, wide=wide))
 
 
-def lsinfo(long: bool = False, resources: bool = False, types: bool = False, models: bool = False,
-           all_models: bool = False, names: Optional[list[str]] = None) -> None:
+def lsinfo(long: bool = False, wide: bool = False, resources: bool = False, types: bool = False,
+           models: bool = False, all_models: bool = False, names: Optional[list[str]] = None) -> None:
     c = ctx()
     info, missing = ops.lsinfo_view(c.cluster.config, names, all_models)
     models = models or all_models
@@ -90,7 +90,10 @@ def lsinfo(long: bool = False, resources: bool = False, types: bool = False, mod
         resources = types = models = True
     elif names:
         resources = True
-    c.out.append(R.lsinfo(info, resources=resources, types=types, models=models, long=long, not_found=missing))
+    if long and wide:
+        raise UsageExit()  # [-l | -w] (LSF 10.1 lsinfo synopsis)
+    c.out.append(R.lsinfo(info, resources=resources, types=types, models=models, long=long, not_found=missing,
+                          wide=wide))
 
 
 def run_lshosts(c: Ctx) -> Result:

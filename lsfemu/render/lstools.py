@@ -135,7 +135,9 @@ def lsload(hosts: Iterable[HostLoadView], *, wide: bool = False, long: bool = Fa
 
 
 def lsinfo(info: LsInfoView, *, resources: bool, types: bool, models: bool, long: bool,
-           not_found: list[str]) -> str:
+           not_found: list[str], wide: bool = False) -> str:
+    """lsinfo's sections; *wide* (-w): resource names whole, their column as
+    wide as the longest (13 at least), the header's words following it."""
     out: list[str] = []
     if resources:
         if long:
@@ -146,8 +148,10 @@ def lsinfo(info: LsInfoView, *, resources: bool, types: bool, models: bool, long
                     f"{r.type[:7]:<7} {r.order:>5}  {r.interval:>9} {'Yes' if r.builtin else 'No':>8} "
                     f"{'Yes' if r.interval > 0 else 'No':>8} {'Yes' if r.release else 'No':>8}"]
         else:
-            out.append("RESOURCE_NAME   TYPE   ORDER  DESCRIPTION")
-            out += [f"{r.name[:13]:<13} {r.type[:7]:>7} {r.order[:5]:>5}   {r.description}" for r in info.resources]
+            nw = max([13] + [len(r.name) for r in info.resources]) if wide else 13
+            out.append(f"{'RESOURCE_NAME':<{nw}}   TYPE   ORDER  DESCRIPTION")
+            out += [f"{r.name if wide else r.name[:13]:<{nw}} {r.type[:7]:>7} {r.order[:5]:>5}   {r.description}"
+                    for r in info.resources]
         out += [f"{n}: Resource name not found" for n in not_found]
     if types:
         out += ([""] if resources else []) + ["TYPE_NAME", *info.types]

@@ -100,3 +100,17 @@ def test_lsadmin_showconf_lim_and_refusals(lsf_cluster):
     assert (r.rc, r.err.splitlines()[0]) == (255, "Invalid command <nosuch> ")
     r = c.run("lsadmin showconf mbd")
     assert (r.rc, r.err.splitlines()[0]) == (255, "lsadmin: [-h] [-V] [command] [command_options] [command_args]")
+
+
+def test_lsinfo_w_keeps_long_resource_names_whole(lsf_cluster):
+    c = lsf_cluster
+    c.write("lsf.shared", c.path_of("lsf.shared").read_text().replace(
+        "End Resource", "scratch_fast_ssd Boolean ()  ()  (Fast scratch)\nEnd Resource"))
+    assert c.run("badmin reconfig", user="lsfadmin").rc == 0
+    rows = ("Boolean   N/A   File server", "Boolean   N/A   Fast scratch")
+    # by default the name is cut at 13; -w keeps it whole and widens its column
+    for opt, width, names in (("", 13, ("fs", "scratch_fast_")), ("-w", 16, ("fs", "scratch_fast_ssd"))):
+        assert c.run(f"lsinfo {opt} scratch_fast_ssd fs").out.splitlines() == [
+            f"{'RESOURCE_NAME':<{width}}   TYPE   ORDER  DESCRIPTION"] + [f"{n:<{width}} {r}" for n, r in zip(names, rows)]
+    r = c.run("lsinfo -l -w")
+    assert (r.out, r.rc) == ("", 255) and r.err.startswith("Usage: lsinfo")

@@ -408,6 +408,7 @@ EFFECTS: dict[str, str] = {
     "lsinfo -m": "tests/e2e/test_hosts.py::test_lsinfo",
     "lsinfo -r": "tests/e2e/test_hosts.py::test_lsinfo",
     "lsinfo -t": "tests/e2e/test_hosts.py::test_lsinfo",
+    "lsinfo -w": "tests/e2e/test_base_commands.py::test_lsinfo_w_keeps_long_resource_names_whole",
     "lsload -E": "tests/e2e/test_hosts.py::test_lsload_and_bhosts_l_follow_the_jobs_and_their_reservations",
     "lsload -I": "tests/e2e/test_hosts.py::test_lsload_and_bhosts_l_follow_the_jobs_and_their_reservations",
     "lsload -N": "tests/e2e/test_hosts.py::test_lsload_and_bhosts_l_follow_the_jobs_and_their_reservations",
