@@ -61,6 +61,7 @@ JOB_STAT_DONE = 64
 
 _VERSION_RE = re.compile(r"[0-9]+(?:\.[0-9]+)*\Z")
 _INT_RE = re.compile(r"[+-]?[0-9]{1,30}\Z")
+_SHORT_RE = re.compile(r"([0-9]+)\*(.+)\Z")
 _WORD_RE = re.compile(r'[^\s"]+\Z')
 _FLOAT_RE = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
 
@@ -288,6 +289,17 @@ class AcctRecord:
     @property
     def finished(self) -> bool:
         return self.j_status == JOB_STAT_DONE
+
+    @property
+    def slot_hosts(self) -> tuple[str, ...]:
+        """``exec_hosts`` one entry per slot. With LSF_HPC_EXTENSIONS=SHORT_EVENTFILE
+        LSF writes ``N*host`` entries (and counts hosts): expanded here; the
+        record itself keeps them as written."""
+        out: list[str] = []
+        for entry in self.exec_hosts:
+            m = _SHORT_RE.match(entry)
+            out.extend([m.group(2)] * int(m.group(1)) if m else [entry])
+        return tuple(out)
 
 
 def _check_tables() -> None:

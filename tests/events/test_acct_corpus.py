@@ -67,6 +67,8 @@ def test_what_the_versions_hold():
     assert lsf7.alloc_slots == () and lsf7.finish_kvp == ()  # fields LSF 7 did not have
     ((lsf9,), _) = _read("lsf911_xdmod_utf8.acct")
     assert lsf9.command == "aàb" and lsf9.exec_hosts[0] == "16*host1201-ib"
+    assert len(lsf9.slot_hosts) == 128 == lsf9.num_processors and lsf9.slot_hosts[16] == "host1234-ib"
+    assert lsf7.slot_hosts == lsf7.exec_hosts  # one entry per slot already
     assert lsf9.host_rusage[0] == ("host1201-ib", 1306, 0, 1287486, 242, 0) and len(lsf9.host_rusage) == 8
     assert (lsf9.run_limit, lsf9.options3, lsf9.avg_mem, lsf9.run_time) == (43200, 0, 8688640, 40368)
     assert lsf9.network_alloc == (("18338657682652659712", 1),)
