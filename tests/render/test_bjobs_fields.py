@@ -111,7 +111,7 @@ def test_pendstate_and_the_single_key_reason():
     assert row(pend("Job dependency condition not satisfied"), spec) == ["IPEND",
                                                                          "Job dependency condition not satisfied;"]
     assert row(pend("Closed by LSF administrator: 1 host", "Job slot limit reached: 2 hosts"), spec) == \
-        ["EPEND", "Job slot limit reached;"]
+        ["EPEND", "Job slot limit reached: 2 hosts;"]
     assert row(pend("The user has reached his/her job slot limit", "Closed by LSF administrator: 3 hosts"),
                spec) == ["EPEND", "The user has reached his/her job slot limit;"]
     assert row(pend("Job was suspended by the user while pending", status="PSUSP"), spec)[0] == "IPEND"

@@ -54,4 +54,4 @@ def test_p1_is_the_single_key_reason():
     jobs = [job("PEND", reasons=["Closed by LSF administrator: 1 host", "Job slot limit reached: 2 hosts"])]
     assert R.pend_table(jobs, header=False).splitlines()[1:] == [" Closed by LSF administrator: 1 host;",
                                                                  " Job slot limit reached: 2 hosts;"]
-    assert R.pend_table(jobs, header=False, level=1).splitlines()[1:] == [" Job slot limit reached;"]
+    assert R.pend_table(jobs, header=False, level=1).splitlines()[1:] == [" Job slot limit reached: 2 hosts;"]

@@ -184,7 +184,7 @@ def key_reason(job: JobView) -> str | None:
     """A pending job's single key pending reason (bjobs -p1, ``-o pend_reason``):
     the first reason that names no host count (a reason of the job, its
     queue or its user: nothing can run it), else the host reason given by the
-    most hosts -- without the count."""
+    most hosts, with its count (``Job slot limit reached: 3 hosts``)."""
     if job.status not in PENDING or not job.pend_reasons:
         return None
     counted = []
@@ -192,7 +192,7 @@ def key_reason(job: JobView) -> str | None:
         c = host_reason(r)
         if c is None:
             return r
-        counted.append(c)
+        counted.append((c[0], r))
     return max(counted, key=lambda c: c[0])[1]
 
 
