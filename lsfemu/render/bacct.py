@@ -46,10 +46,9 @@ from typing import Iterable, Sequence
 
 from lsfemu.events.acct import JOB_STAT_DONE, SCHEMA, AcctRecord
 from lsfemu.events.lsbatch import TERM_REASONS
-from lsfemu.render.bhist import dispatch_text
 from lsfemu.render.messages import NO_MATCHING_JOB
 from lsfemu.render.timefmt import PREFIX_LEN, PREFIX_LEN_YEAR, long_prefix, table_time
-from lsfemu.render.wrap import record
+from lsfemu.render.wrap import dispatch_text, record
 
 #: what bacct prints when no job is selected (stdout, exit 255; docs/semantics.md)
 NOT_FOUND = NO_MATCHING_JOB + "\n"

@@ -63,7 +63,7 @@ from lsfemu.render.bjobs import home_relative
 from lsfemu.render.bjobs.common import input_text, notify_text, placement_texts, specified_times, time_limit_lines
 from lsfemu.render.messages import NO_MATCHING_JOB
 from lsfemu.render.timefmt import PREFIX_LEN, PREFIX_LEN_YEAR, long_prefix
-from lsfemu.render.wrap import host_list, record
+from lsfemu.render.wrap import dispatch_text, record
 
 #: bhist's answer when no job matches (OpenLava prints it on stdout, exit 255)
 NOT_FOUND = NO_MATCHING_JOB + "\n"
@@ -173,19 +173,6 @@ def submit_text(h: JobHistory, d: dict) -> str:
     if d.get("user_priority") is not None:
         parts.append(f", User Priority <{d['user_priority']}>")
     return "".join(parts) + ";"
-
-
-def dispatch_text(d: dict, *, style: str = "auto") -> str:
-    hosts = list(d.get("hosts") or [])
-    n = len(hosts)
-    if n == 1 and style == "auto":
-        text = f"Dispatched to <{hosts[0]}>"
-    else:
-        hl = host_list(hosts)
-        text = f"Dispatched {n} Task(s) on Host(s){hl}, Allocated {n} Slot(s) on Host(s){hl}"
-    if d.get("effective_res_req"):
-        text += f", Effective RES_REQ <{d['effective_res_req']}>"
-    return text + ";"
 
 
 _STATUS_TEXT = {

@@ -13,7 +13,9 @@ The one exception seen in real output: separator spaces *inside host lists*
 they would open a continuation line. Callers mark such spaces with
 :data:`SOFT_SPACE`; :func:`wrap_record` prints them as ordinary spaces except
 at the start of a continuation line, where they vanish. :func:`host_list`
-builds such a list.
+builds such a list; :func:`dispatch_text` the dispatch record that holds two
+(bhist -l and bacct -l share it). :func:`record` is one record of a long
+format, wrapped or (``-w``) on one line.
 """
 
 from __future__ import annotations
@@ -69,3 +71,20 @@ def host_list(hosts: list[str]) -> str:
     prints them (one fragment per host), all separators soft (see
     :data:`SOFT_SPACE`). Append it directly after ``on Host(s)``."""
     return "".join(f"{SOFT_SPACE}<{h}>" for h in hosts)
+
+
+def dispatch_text(d: dict, *, style: str = "auto") -> str:
+    """The dispatch record of bhist -l and bacct -l (their host lists are
+    soft-spaced: see the module docstring): ``Dispatched to <h>`` for one slot
+    (``style="auto"``), else the Task(s)/Slot(s) form; then the Effective
+    RES_REQ when *d* has one."""
+    hosts = list(d.get("hosts") or [])
+    n = len(hosts)
+    if n == 1 and style == "auto":
+        text = f"Dispatched to <{hosts[0]}>"
+    else:
+        hl = host_list(hosts)
+        text = f"Dispatched {n} Task(s) on Host(s){hl}, Allocated {n} Slot(s) on Host(s){hl}"
+    if d.get("effective_res_req"):
+        text += f", Effective RES_REQ <{d['effective_res_req']}>"
+    return text + ";"
