@@ -64,9 +64,10 @@ def bacct(
     refs = [r for r in refs if r[0] != 0]  # IBM's page: the reserved job ID 0 is ignored
     if host is not None and host_file is not None:
         raise UsageExit()  # -m | -M
+    queues, projects, apps, slas, lic = (_words(v) for v in (queue, project, app, sla, license_project))
     for value in (user, queue, project, host, app, sla, license_project):
         if value is not None and not value.split():
-            raise UsageExit()
+            raise UsageExit()  # an empty list
     cluster = c.cluster
     try:
         paths = accounting.files(logfile, c.cwd, cluster.logdir if cluster is not None else None)
@@ -80,13 +81,9 @@ def bacct(
             host_names = accounting.host_file(host_file, c.cwd)
         sel = accounting.Selection(
             users=users,
-            queues=frozenset(queue.split()) if queue is not None else None,
-            projects=frozenset(project.split()) if project is not None else None,
+            queues=_set(queues), projects=_set(projects), apps=_set(apps), slas=_set(slas), license_projects=_set(lic),
             hosts=accounting.hosts(host_names, cluster.config if cluster is not None else None)
             if host_names is not None else None,
-            apps=frozenset(app.split()) if app is not None else None,
-            slas=frozenset(sla.split()) if sla is not None else None,
-            license_projects=frozenset(license_project.split()) if license_project is not None else None,
             status="done" if done and not exited else "exit" if exited and not done else None,
             submitted=accounting.window(submitted, now),
             dispatched=accounting.window(dispatched, now),
@@ -116,10 +113,8 @@ def bacct(
         return
     shown = R.Selection(
         users=None if sel.users is None else (tuple(user.split()) if user is not None else (c.user,)),
-        queues=None if sel.queues is None else tuple(queue.split()),  # type: ignore[union-attr]
-        projects=None if sel.projects is None else tuple(project.split()),  # type: ignore[union-attr]
+        queues=queues, projects=projects, slas=slas,
         hosts=None if host_names is None else tuple(host_names),
-        slas=None if sel.slas is None else tuple(sla.split()),  # type: ignore[union-attr]
         status=sel.status,
         submitted=sel.submitted, dispatched=sel.dispatched, completed=sel.completed,
     )
@@ -127,6 +122,15 @@ def bacct(
     form = "long" if long else "brief" if brief else "summary"
     c.out.append(R.render(records, shown, form=form, year=c.yes("LSB_DISPLAY_YEAR"), wide=wide or unformatted,
                           calc=R.Calc(factor=factor, eligible=eligible), window=period))
+
+
+def _words(value: str | None) -> tuple[str, ...] | None:
+    """A space-separated list option (``-q "q1 q2"``) as typed; None when not given."""
+    return None if value is None else tuple(value.split())
+
+
+def _set(words: tuple[str, ...] | None) -> frozenset[str] | None:
+    return None if words is None else frozenset(words)
 
 
 def run(c: Ctx) -> Result:
