@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Iterable, Mapping
 
 from lsfemu.render import outfmt
+from lsfemu.render.bjobs.common import mem_in_unit
 from lsfemu.views import HostLoadView, LsInfoView
 
 #: lsload's columns: (index, width); `io` only with -l
@@ -163,12 +164,13 @@ def lsinfo(info: LsInfoView, *, resources: bool, types: bool, models: bool, long
 
 # --- lsload -o / -json ---------------------------------------------------------------
 
+_SIZES = ("tmp", "swp", "mem")
 #: lsload -o's fields (LSF 10.1 lsload reference) and their recommended widths:
 #: lsload's own column widths (LSF's table of them was not found, lsf-breadth.md
 #: section 10). Read by render/outfmt.py, LSF's one reader of -o strings.
 LOAD_FIELDS: dict[str, outfmt.FieldDef] = {
     "host_name": outfmt.FieldDef(15, ("hname",)), "status": outfmt.FieldDef(6),
-    **{n: outfmt.FieldDef(w) for n, w in _LOAD_COLS}}
+    **{n: outfmt.FieldDef(w, memory=n in _SIZES) for n, w in _LOAD_COLS}}
 #: what lsload -json shows without -o nor LSF_LSLOAD_FORMAT: the default table's columns
 DEFAULT_LOAD_FORMAT = "HOST_NAME status r15s r1m r15m ut pg ls it tmp swp mem"
 
@@ -187,13 +189,14 @@ def load_format(spec: str) -> outfmt.Format:
     """lsload -o's `"field[:[-][width]] ... [delimiter='c']"` (outfmt's rules);
     raises outfmt.FormatError with LSF's text."""
     fmt = outfmt.parse_format(spec, LOAD_FIELDS)
-    return outfmt.Format(tuple(_LoadField(f.name, f.width, f.right) for f in fmt.fields), fmt.delimiter)
+    return outfmt.Format(tuple(_LoadField(f.name, f.width, f.right, f.unit) for f in fmt.fields), fmt.delimiter)
 
 
-def _raw_value(h: HostLoadView, field: str) -> str:
+def _raw_value(h: HostLoadView, field: str, unit: str | None = None) -> str:
     """A field's value in -o and -json: sizes unscaled in MB with one decimal
-    (`37823.2M`), ut in percent, the rest as the table shows them; an
-    unavailable host has no index (`-`)."""
+    (`37823.2M`), or in the field's *unit* as bjobs -o shows one (`14.1 G`);
+    ut in percent, the rest as the table shows them; an unavailable host has
+    no index (`-`)."""
     if field == "host_name":
         return h.name
     if field == "status":
@@ -201,15 +204,15 @@ def _raw_value(h: HostLoadView, field: str) -> str:
     if h.status == "unavail":
         return "-"
     value = h.load.get(field, 0.0)
-    if field in ("tmp", "swp", "mem"):
-        return f"{value:.1f}M"
+    if field in _SIZES:
+        return mem_in_unit(value * 1024, unit) if unit else f"{value:.1f}M"
     if field == "io":
         return f"{value:.1f}"
     return ("*" if field in h.busy else "") + index_value(field, value)
 
 
 def _rows(hosts: Iterable[HostLoadView], fmt: outfmt.Format) -> list[list[str]]:
-    return [[_raw_value(h, f.name) for f in fmt.fields] for h in hosts]
+    return [[_raw_value(h, f.name, f.unit) for f in fmt.fields] for h in hosts]
 
 
 def lsload_custom(hosts: Iterable[HostLoadView], fmt: outfmt.Format) -> str:

@@ -141,3 +141,12 @@ def test_lsload_json_is_valid_json_with_lsf_keys():
     assert data["RECORDS"][0]["mem"] == "1024.0M"
     assert text.startswith('{\n  "COMMAND":"lsload",\n  "HOSTS":1,\n  "RECORDS":[\n    {\n      "HOST_NAME":"hostA",\n')
     assert json.loads(lstools.lsload_json([], fmt)) == {"COMMAND": "lsload", "HOSTS": 0, "RECORDS": []}
+
+
+def test_lsload_o_sizes_in_a_unit():
+    fmt = lstools.load_format("HOST_NAME mem::GB tmp:-8:K swp:6")
+    host = _host("hostA", load=_load(mem=14439.0, tmp=2.0, swp=4096.0))
+    # no width: the value's length; `::GB`: the recommended width (6), `:6` cuts (4096.0M -> 4096.0)
+    assert lstools.lsload_custom([host], fmt) == (
+        "HOST_NAME mem         tmp swp   \n"
+        "hostA 14.1 G   2048 K 4096.0\n")
