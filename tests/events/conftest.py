@@ -1,7 +1,7 @@
 """Event-log and bhist tests run with TZ=UTC (``time.tzset()``), restored afterwards.
 
 Helpers (``at``, ``assert_golden``) live in events_helpers.py;
-``LSFEMU_UPDATE_GOLDEN=1`` rewrites the hand-made goldens in ``golden/``.
+``LSFEMU_UPDATE_GOLDEN=1`` rewrites the derived goldens in ``golden/`` (tests/goldens.py).
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 * :func:`at` turns ``"2021 Jan 10 17:50:11"`` into epoch seconds (UTC);
 * :func:`assert_golden` compares text with ``golden/<name>.txt`` byte for
-  byte (``LSFEMU_UPDATE_GOLDEN=1`` rewrites it);
+  byte (tests/goldens.py: ``LSFEMU_UPDATE_GOLDEN=1`` rewrites a derived file and
+  fails the test that did; a real capture is never rewritten);
 * :func:`awk_fpat_fields` splits a line the way gawk does with the snakemake
   plugin's ``FPAT = "([^ ]+)|(\\"[^\\"]+\\")"`` (leftmost-longest match).
 """
@@ -10,10 +11,10 @@
 from __future__ import annotations
 
 import calendar
-import difflib
-import os
 import time
 from pathlib import Path
+
+from tests.goldens import compare
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -23,16 +24,8 @@ def at(text: str) -> int:
 
 
 def assert_golden(name: str, text: str) -> None:
-    path = GOLDEN / f"{name}.txt"
-    if os.environ.get("LSFEMU_UPDATE_GOLDEN") == "1":
-        path.write_text(text, encoding="utf-8")
-        return
-    expected = path.read_text(encoding="utf-8")
-    if text != expected:
-        diff = "".join(difflib.unified_diff(
-            expected.splitlines(keepends=True), text.splitlines(keepends=True),
-            fromfile=f"golden/{name}.txt", tofile="rendered"))
-        raise AssertionError(f"{name}: output differs from the golden file\n{diff}")
+    """*text* against ``golden/<name>.txt`` (tests/goldens.py)."""
+    compare(GOLDEN / f"{name}.txt", text)
 
 
 def awk_fpat_fields(line: str) -> list[str]:

@@ -1,7 +1,7 @@
 """Renderer tests run with TZ=UTC (``time.tzset()``), restored afterwards.
 
 Helpers (``assert_golden``, ``at``, ``read_golden``) live in render_helpers.py;
-``LSFEMU_UPDATE_GOLDEN=1`` makes ``assert_golden`` rewrite hand-made goldens.
+``LSFEMU_UPDATE_GOLDEN=1`` makes ``assert_golden`` rewrite the derived goldens (tests/goldens.py).
 """
 
 from __future__ import annotations

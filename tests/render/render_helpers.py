@@ -1,19 +1,19 @@
 """Helpers of the renderer tests (imported by conftest.py and the tests).
 
 * :func:`assert_golden` compares text with ``tests/render/golden/<name>.txt``
-  byte for byte; ``LSFEMU_UPDATE_GOLDEN=1`` rewrites the file instead -- but
-  never for ``real=True`` goldens, which are copies of real LSF output and
-  must only change by hand (with a note in the test);
+  byte for byte (tests/goldens.py: golden/README.md says which files are real
+  captures, never rewritten; ``LSFEMU_UPDATE_GOLDEN=1`` rewrites a derived one
+  and fails the test that did);
 * :func:`at` turns ``"2019 Mar 27 12:33:00"`` into epoch seconds (UTC).
 """
 
 from __future__ import annotations
 
 import calendar
-import difflib
-import os
 import time
 from pathlib import Path
+
+from tests.goldens import compare
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -27,19 +27,7 @@ def read_golden(name: str) -> str:
     return (GOLDEN / f"{name}.txt").read_text(encoding="utf-8")
 
 
-def assert_golden(name: str, text: str, *, real: bool = False) -> None:
-    path = GOLDEN / f"{name}.txt"
-    if os.environ.get("LSFEMU_UPDATE_GOLDEN") == "1" and not real:
-        path.write_text(text, encoding="utf-8")
-        return
-    expected = path.read_text(encoding="utf-8")
-    if text != expected:
-        diff = "".join(
-            difflib.unified_diff(
-                expected.splitlines(keepends=True),
-                text.splitlines(keepends=True),
-                fromfile=f"golden/{name}.txt",
-                tofile="rendered",
-            )
-        )
-        raise AssertionError(f"{name}: output differs from the golden file\n{diff!r}\n{diff}")
+def assert_golden(name: str, text: str) -> None:
+    """*text* against ``golden/<name>.txt`` (tests/goldens.py: real files are
+    never rewritten; LSFEMU_UPDATE_GOLDEN rewrites a derived one and fails)."""
+    compare(GOLDEN / f"{name}.txt", text)

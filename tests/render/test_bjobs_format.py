@@ -29,9 +29,9 @@ def test_real_pipelite_delimited_rows():
         pipelite_job(873209, "EXIT", "hx-noah-10-04", 127),
         pipelite_job(872793, "DONE", "hx-noah-05-14", None),
     ]
-    assert_golden("bjobs_o_pipelite", R.custom(jobs, fmt, now=NOW, header=False), real=True)
+    assert_golden("bjobs_o_pipelite", R.custom(jobs, fmt, now=NOW, header=False))
     fmt = R.parse_format("jobid stat exit_code cpu_used max_mem avg_mem exec_host exit_reason delimiter='|'")
-    assert_golden("bjobs_o_pipelite_reason", R.custom(jobs[:1], fmt, now=NOW, header=False), real=True)
+    assert_golden("bjobs_o_pipelite_reason", R.custom(jobs[:1], fmt, now=NOW, header=False))
 
 
 def test_header_uses_canonical_names():
@@ -124,9 +124,9 @@ def test_real_ridgeback_json_layout():
     fmt = R.parse_format("user exit_code stat exit_reason pend_reason")
     killed = JobView(9, "nikhil", "EXIT", "normal", "h", "c", 0.0, exec_hosts=["h"], start_time=1.0,
                      finish_time=2.0, exit_reason="TERM_OWNER: job killed by owner")
-    assert_golden("bjobs_json_ridgeback", R.json_out([killed], fmt, now=NOW), real=True)
+    assert_golden("bjobs_json_ridgeback", R.json_out([killed], fmt, now=NOW))
     pend = JobView(9, "nikhil", "PEND", "normal", "h", "c", 0.0, pend_reasons=["New job is waiting for scheduling"])
-    assert_golden("bjobs_json_ridgeback_pend", R.json_out([pend], fmt, now=NOW), real=True)
+    assert_golden("bjobs_json_ridgeback_pend", R.json_out([pend], fmt, now=NOW))
 
 
 def test_real_batcheuphoria_json_record():
@@ -145,7 +145,7 @@ def test_real_batcheuphoria_json_record():
                   max_mem_kb=int(5.2 * 1024 * 1024), exec_cwd="/home/otptest", exec_home="/home/otptest",
                   res_req="select[type == local] order[r15s:pg] ", dependency="done(22004)")
     out = R.json_out([job], R.parse_format(fields), now=NOW, hms=True)
-    assert_golden("bjobs_json_batcheuphoria", out, real=True)
+    assert_golden("bjobs_json_batcheuphoria", out)
     assert json.loads(out)["RECORDS"][0]["EXEC_CWD"] == "/home/otptest"
 
 

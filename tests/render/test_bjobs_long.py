@@ -38,7 +38,7 @@ def test_real_toil_run_job():
     lines, RUNLIMIT, MEMORY USAGE, the wrapped Combined/Effective lines and the
     final empty line -- is byte-for-byte the real output."""
     out = R.long([toil_job()], now=at("2021 Mar 18 17:07:47"), max_user_priority_set=True)
-    assert_golden("bjobs_l_toil", out, real=True)
+    assert_golden("bjobs_l_toil", out)
 
 
 def test_real_lsfmonitor_uf():
@@ -57,7 +57,7 @@ def test_real_lsfmonitor_uf():
     )
     out = R.long([job], now=at("2020 Oct 26 17:46:17"), max_user_priority_set=False, uf=True,
                  short_hostlist=True)
-    assert_golden("bjobs_uf_lsfmonitor", out, real=True)
+    assert_golden("bjobs_uf_lsfmonitor", out)
 
 
 def test_real_gabor_done_job():
@@ -77,7 +77,7 @@ def test_real_gabor_done_job():
         "rusage[ngpus_physical=1.00]",
     )
     out = R.long([job], now=at("2018 Oct 01 12:00:00"), max_user_priority_set=False)
-    assert_golden("bjobs_l_gabor_gpu", out, real=True)
+    assert_golden("bjobs_l_gabor_gpu", out)
 
 
 def _head(text: str, n: int) -> str:
@@ -93,14 +93,14 @@ def test_real_header_gabor_2613():
     )
     # no Job Priority: that site has no MAX_USER_PRIORITY
     out = R.long([job], now=at("2024 Jul 30 17:00:00"), max_user_priority_set=False)
-    assert_golden("bjobs_l_header_gabor2613", _head(out, 6), real=True)
+    assert_golden("bjobs_l_header_gabor2613", _head(out, 6))
 
 
 def test_real_header_aiida_with_year():
     job = JobView(9352294, "nsgsx_kl", "PEND", "Gsx_normal", "gsnew2010", "_aiidasubmit.sh",
                   at("2026 May 23 18:18:44"), name="aiida-11312", priority=50)
     out = R.long([job], now=at("2026 May 23 18:20:00"), max_user_priority_set=True, year=True)
-    assert_golden("bjobs_l_header_aiida_year", _head(out, 4), real=True)
+    assert_golden("bjobs_l_header_aiida_year", _head(out, 4))
     assert out.splitlines()[4].startswith("Sat May 23 18:18:44 2026: Submitted from host <gsnew2010>")
 
 

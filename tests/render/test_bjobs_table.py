@@ -26,7 +26,7 @@ def k8s_jobs() -> list[JobView]:
 def test_default_table_real_k8s_rows():
     # user cut at 7, N*host compression, job names cut at the left with "*",
     # PEND jobs with an empty EXEC_HOST.
-    assert_golden("bjobs_table_k8s", R.table(k8s_jobs()), real=True)
+    assert_golden("bjobs_table_k8s", R.table(k8s_jobs()))
 
 
 def test_wide_table_real_washu_row():
@@ -34,7 +34,7 @@ def test_wide_table_real_washu_row():
                   "/bin/bash script", at("2019 Jun 09 03:00:00"),
                   name="cromwell_18482ffc_pindel_germline_caller",
                   exec_hosts=["blade17-4-11.gsc.wustl.edu"], start_time=at("2019 Jun 09 03:01:00"))
-    assert_golden("bjobs_wide_washu", R.table([job], wide=True), real=True)
+    assert_golden("bjobs_wide_washu", R.table([job], wide=True))
 
 
 def test_noheader_and_empty():
@@ -104,7 +104,7 @@ def test_aps_table():
         JobView(314, "user1", "PEND", "normal", "hostA", "myjob", at("2008 Feb 12 01:08:00"), aps_value=109.0),
         JobView(321, "user1", "PEND", "owners", "hostA", "myjob", at("2008 Feb 12 01:09:00")),
     ]
-    assert_golden("bjobs_aps", R.aps_table(jobs), real=True)
+    assert_golden("bjobs_aps", R.aps_table(jobs))
     assert R.aps_table([]) == ""
     assert R.aps_table(jobs[:1], year=True).splitlines()[0].endswith("SUBMIT_TIME          APS")
     assert R.aps_value_text(JobView(1, "u", "PEND", "q", "h", "c", 0, aps_system=2.5)) == "(2.50)"

@@ -14,7 +14,7 @@ def test_real_table():
         QueueView("night", 1, status="Open:Inact"),
         QueueView("clc", 94, max_slots=256),
     ]
-    assert_golden("bqueues_table", R.table(queues), real=True)
+    assert_golden("bqueues_table", R.table(queues))
 
 
 def test_real_table_washu_truncation():
@@ -24,7 +24,7 @@ def test_real_table_washu_truncation():
         QueueView("general-interactive", 10, njobs=3, run=3),
         QueueView("irahall-interactive", 10, njobs=16, run=16),
     ]
-    assert_golden("bqueues_table_washu", R.table(queues), real=True)
+    assert_golden("bqueues_table_washu", R.table(queues))
     wide = R.table(queues, wide=True).splitlines()
     assert wide[2].startswith("general-interactive  10  Open:Active")
 
@@ -47,7 +47,7 @@ def test_real_long_normal():
                   description="For normal low priority jobs, running only if hosts are lightly loaded.",
                   policies=["FAIRSHARE", "NO_INTERACTIVE"])
     out = R.long([q], extra_sections={"normal": "USER_SHARES:  [default, 1]\n"})
-    assert_golden("bqueues_l_normal", out, real=True)
+    assert_golden("bqueues_l_normal", out)
 
 
 def test_seed_parameters_lines():

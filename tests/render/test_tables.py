@@ -8,13 +8,13 @@ from lsfemu.views import HostView, ParamsView, UserView
 
 def test_real_busers():
     users = [UserView("liewa", max_jobs=48), UserView("myuser", njobs=42, pend=12, run=28, ssusp=2)]
-    assert_golden("busers", busers.table(users), real=True)
+    assert_golden("busers", busers.table(users))
 
 
 def test_real_busers_wide():
     # ETH Euler busers -w row; header trailing space as in the non-wide capture (see report)
     users = [UserView("liayu", max_jobs=2400, mpjobs=25000)]
-    assert_golden("busers_wide", busers.table(users, wide=True), real=True)
+    assert_golden("busers_wide", busers.table(users, wide=True))
 
 
 def test_busers_jl_p_and_groups():
@@ -29,7 +29,7 @@ def test_real_bhosts():
         HostView("worker-10-10-10-10"),
         HostView("compute1-exec-10.ris.wustl.edu", max_slots=36),
     ]
-    assert_golden("bhosts", bhosts.table(hosts), real=True)
+    assert_golden("bhosts", bhosts.table(hosts))
 
 
 def test_real_bhosts_wide():
@@ -40,7 +40,7 @@ def test_real_bhosts_wide():
         HostView("icgen2host-10-248-0-38", status="closed_RC", max_slots=1),
         HostView("abc-re1-comp-1-9e6e-001.hpc.local", max_slots=8),
     ]
-    assert_golden("bhosts_wide", bhosts.table(hosts, wide=True), real=True)
+    assert_golden("bhosts_wide", bhosts.table(hosts, wide=True))
 
 
 def test_bhosts_counts():
@@ -51,7 +51,7 @@ def test_bhosts_counts():
 
 
 def test_real_lsid():
-    assert_golden("lsid", lsid.banner("HPCCluster", "icgen2host-10-240-0-35"), real=True)
+    assert_golden("lsid", lsid.banner("HPCCluster", "icgen2host-10-240-0-35"))
     assert lsid.banner("c", "m", version="10.1.0.0", build_date="Apr 04 2016").startswith(
         "IBM Spectrum LSF Standard 10.1.0.0, Apr 04 2016\n"
     )
@@ -59,7 +59,7 @@ def test_real_lsid():
 
 def test_real_bparams_short():
     p = ParamsView(default_queues=["normal"], mbd_sleep_time=10, sbd_sleep_time=7, job_accept_interval=1)
-    assert_golden("bparams_short", bparams.short(p), real=True)
+    assert_golden("bparams_short", bparams.short(p))
     p2 = ParamsView(default_queues=["normal", "short"], default_host_spec="hostA", job_accept_interval=0)
     assert bparams.short(p2) == (
         "Default Queues:  normal short\n"

@@ -23,7 +23,7 @@ PIPELITE_RECORDS = [
 
 
 def test_pipelite_bhist_records():
-    assert_golden("wrap_pipelite_bhist", "".join(wrap_record(r) for r in PIPELITE_RECORDS), real=True)
+    assert_golden("wrap_pipelite_bhist", "".join(wrap_record(r) for r in PIPELITE_RECORDS))
 
 
 def test_year_indent_keeps_a_space_at_line_start():
@@ -35,7 +35,7 @@ def test_year_indent_keeps_a_space_at_line_start():
         "<_scheduler-stderr.txt>, Notify when job ends, Not Re-runnable, 36 Processors Requested, "
         "Requested Resources < span[ptile=36] >;"
     )
-    assert_golden("wrap_aiida_year", wrap_record(text, indent=26), real=True)
+    assert_golden("wrap_aiida_year", wrap_record(text, indent=26))
 
 
 def test_short_record_is_one_line():
