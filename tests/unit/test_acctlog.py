@@ -44,6 +44,15 @@ def test_a_store_without_the_counter_adopts_the_file(tmp_path):
     assert _ids(tmp_path / "lsb.acct") == [7]
 
 
+def test_a_counter_past_the_file_is_stale_after_an_archive(tmp_path):
+    # archived after its commit, the daemon died before committing the new length (0)
+    (tmp_path / "lsb.acct").write_text(format_record(_rec(8)) + "\n")
+    log = AcctLog(str(tmp_path))
+    size = (tmp_path / "lsb.acct").stat().st_size
+    assert log.recover(10 * size) == size  # the caller commits this length: nothing is cut
+    assert _ids(tmp_path / "lsb.acct") == [8]
+
+
 def test_a_refused_commit_takes_the_records_back(tmp_path):
     log = AcctLog(str(tmp_path))
     log.recover(0)
