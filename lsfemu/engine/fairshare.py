@@ -263,6 +263,9 @@ class ApsWithFairshare:
     def rest(self) -> list:
         return self.order.rest()
 
+    def skip(self, shape: tuple) -> None:
+        self.order.skip(shape)
+
     def started(self, job) -> None:
         self.on_start(job)
         self.order.started(job)

@@ -25,7 +25,6 @@ first, ranking again after each start only the jobs whose value it changed.
 
 from __future__ import annotations
 
-import heapq
 import math
 import re
 from dataclasses import dataclass
@@ -33,6 +32,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from lsfemu.config.aps import ApsSyntaxError, aps_groups
 from lsfemu.sched.aps_rank import ApsResult, aps_rank
+from lsfemu.sched.shapes import ShapeHeap
 
 # -- job facts ----------------------------------------------------------------
 
@@ -184,12 +184,13 @@ class ApsOrder:
 
     The jobs' ranks form one heap built at once (heapify: a pass usually
     takes a few jobs off the top before every host is full, and then needs
-    only :meth:`rest`); ranks that change after a start go to a second heap
-    merged with the first, and an entry whose job was ranked again since is
-    skipped (its version is outdated). An entry is flat, ``rank +
-    (position, job_id, array_index, version, job)``: the job rides along
-    (never compared: job ID and index differ between jobs, the version
-    between two entries of one job), so no table maps entries back to jobs.
+    only :meth:`rest`); ranks that change after a start are pushed onto it,
+    and an entry whose job was ranked again since is skipped (its version is
+    outdated). An entry is flat, ``rank + (position, job_id, array_index,
+    version, job)``: the job rides along (never compared: job ID and index
+    differ between jobs, the version between two entries of one job), so no
+    table maps entries back to jobs. The heap can leave out the shapes the
+    hosts refused (:meth:`skip`, lsfemu.sched.shapes).
     """
 
     def __init__(self, jobs: Iterable[Any], result_of: Callable[[Any], ApsResult | None] | None = None,
@@ -205,7 +206,6 @@ class ApsOrder:
         self._rank_of = rank_of if rank_of is not None else (lambda j: aps_rank(result_of(j)))
         self._ranks_of = ranks_of if ranks_of is not None else (lambda js: [self._rank_of(j) for j in js])
         self._affected = affected
-        self._heap: list[tuple] = []
         self._version: dict[int, int] = {}  # id(job) -> version, only for jobs ranked again (the first is 0)
         self._jobs = jobs = list(jobs)
         self._given: set[int] = set()  # id() of the jobs given out
@@ -213,32 +213,28 @@ class ApsOrder:
         if entries is None:
             rank_of = self._rank_of
             entries = [rank_of(j) + (j.position, j.job_id, j.array_index, 0, j) for j in jobs]
-        heapq.heapify(entries)  # a pass usually takes a few jobs off the top, then every host is full
-        self._base = entries
+        self._heap = ShapeHeap(entries)
 
     def _push(self, jobs: list) -> None:
         """Rank *jobs* again (their entries so far are outdated)."""
-        versions, heap = self._version, self._heap
+        versions, push = self._version, self._heap.push
         for j, rank in zip(jobs, self._ranks_of(jobs)):
             version = versions.get(id(j), 0) + 1
             versions[id(j)] = version
-            heapq.heappush(heap, rank + (j.position, j.job_id, j.array_index, version, j))
+            push(rank + (j.position, j.job_id, j.array_index, version, j))
 
     def __iter__(self):
-        heap, base, given, versions = self._heap, self._base, self._given, self._version
-        pop = heapq.heappop
-        while True:
-            if heap and (not base or heap[0] < base[0]):
-                entry = pop(heap)
-            elif base:
-                entry = pop(base)
-            else:
-                return
+        given, versions = self._given, self._version
+        for entry in self._heap:
             job = entry[-1]
             if id(job) in given or versions.get(id(job), 0) != entry[-2]:
                 continue  # already given out, or ranked again since
             given.add(id(job))
             yield job
+
+    def skip(self, shape: tuple) -> None:
+        """Give out no more jobs of *shape* (lsfemu.sched.shapes); they stay in rest()."""
+        self._heap.skip(shape)
 
     def rest(self) -> list[Any]:
         """The jobs not given out yet, in no particular order (see

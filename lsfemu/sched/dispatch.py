@@ -19,12 +19,11 @@ host count (` Job slot limit reached: 3 hosts`).
 
 from __future__ import annotations
 
-import heapq
 import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from lsfemu.sched import hostres, placement
+from lsfemu.sched import hostres, placement, shapes
 
 # LSF's pending reason texts (the non-host ones are printed with a trailing ';').
 NEW_JOB = "New job is waiting for scheduling"
@@ -195,27 +194,29 @@ class StaticOrder:
     before every host is full and then needs only :meth:`rest` (heapify is
     linear; sorting a big queue every pass was most of a plain queue's pass).
     Entries are ``fcfs_key(job) + (job,)``: the job rides along, never
-    compared (job ID and index differ between jobs)."""
+    compared (job ID and index differ between jobs). The heap can leave out
+    the shapes the hosts refused (:meth:`skip`, lsfemu.sched.shapes)."""
 
     def __init__(self, jobs: list[PendingJob]):
         self.jobs = jobs  # as given (not to be changed by the caller meanwhile)
-        heap = [(-j.priority, j.position, j.job_id, j.array_index, j) for j in jobs]  # (fcfs_key, inline)
-        heapq.heapify(heap)
-        self._heap = heap
+        self._heap = shapes.ShapeHeap([(-j.priority, j.position, j.job_id, j.array_index, j) for j in jobs])
 
     def __iter__(self):
-        heap, pop = self._heap, heapq.heappop
-        while heap:
-            yield pop(heap)[-1]
+        for entry in self._heap:
+            yield entry[-1]
 
     def started(self, job: PendingJob) -> None:
         """Told of each start; a static order does not change."""
+
+    def skip(self, shape: tuple) -> None:
+        """Give out no more jobs of *shape* (lsfemu.sched.shapes); they stay in rest()."""
+        self._heap.skip(shape)
 
     def rest(self) -> list[PendingJob]:
         """The jobs not given out yet (in no particular order). An Order may
         offer it: once no job can start any more the pass needs only the
         reasons of the rest, not their order."""
-        return [e[-1] for e in self._heap]
+        return [e[-1] for e in self._heap.left()]
 
 
 def units(jobs: list[PendingJob], queues: dict[str, QueueInfo], unit_of: dict[str, str] | None = None) -> list[tuple[str, list[PendingJob]]]:
@@ -277,25 +278,26 @@ def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_f
     res = inp.reserve
     if res is not None:
         res.apply(inp)  # the reservations kept from the last pass hold their slots
-    shapes: list = []  # [the shapes of the jobs that may start], made when first needed
+    kinds: list = []  # [the shapes of the jobs that may start], made when first needed
 
     def stuck() -> bool:
-        """Every shape a job may start with -- (queue, slots, requirement) --
-        has been refused by the hosts since the last start, so no job can
-        start: hosts may have free slots but not what the jobs ask (memory,
-        span, select). Never for a pass with -m or host-limited jobs (their
-        answer is not kept per shape)."""
-        if not shapes:
+        """Every shape a job may start with (lsfemu.sched.shapes) has been
+        refused by the hosts since the last start, so no job can start:
+        hosts may have free slots but not what the jobs ask (memory, span,
+        select). Never for a pass with -m or host-limited jobs (their answer
+        is not kept per shape)."""
+        if not kinds:
             s: set | None = set()
             for j in inp.jobs:
                 if j.blocked is not None:
                     continue
-                if j.place is not None or (j.limits is not None and j.limits.by_host):
+                shape = shapes.shape_of(j)
+                if shape is None:
                     s = None
                     break
-                s.add((j.queue, j.slots, j.req.key if j.req is not None else None))
-            shapes.append(s)
-        s = shapes[0]
+                s.add(shape)
+            kinds.append(s)
+        s = kinds[0]
         return s is not None and len(no_room) >= len(s) and all(k in no_room for k in s)
 
     def consider(job: PendingJob) -> bool:
@@ -353,6 +355,12 @@ def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_f
     # (With reservations the hosts look full while a reserving job's own
     # slots wait for it, and a backfill job may use reserved slots: no shortcut.)
     full = all_full(inp.hosts) and res is None
+    # A shape the hosts refused stays refused for the rest of the pass when its
+    # requirement is monotone: an Order with skip() then gives out no more of
+    # its jobs; they get their reasons at the end of the pass, from the state
+    # it ends with (lsfemu.sched.shapes). Not with reservations (they give slots back).
+    lasting = shapes.Lasting(inp.hosts)
+    deferred: list = []  # Orders that left out jobs of refused shapes, with them in their rest()
     for unit, group in units(inp.jobs, inp.queues, unit_of):
         # Migrated and rerun jobs go before the unit's pending jobs (LSF: "always
         # scheduled before pending jobs"), among themselves in the default order.
@@ -362,10 +370,15 @@ def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_f
             refuse(first.jobs + rest, first)  # cannot start: every host is full
             continue
         order = order_for(unit, rest) if order_for else StaticOrder(rest)
+        refused_shapes: set = set()  # of this unit (a shape names its queue)
         for o in (first, order):
             if full and hasattr(o, "rest"):
                 refuse(o.rest(), order)
                 continue
+            skips = res is None and hasattr(o, "skip") and hasattr(o, "rest")
+            if skips:
+                for shape in refused_shapes:  # (refused while the unit's first jobs were tried)
+                    o.skip(shape)
             seen = len(no_room)
             for job in o:
                 if consider(job):
@@ -379,8 +392,17 @@ def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_f
                     if hasattr(o, "rest") and res is None and stuck():
                         full = True
                         break
+                    if skips:
+                        shape = lasting.shape(job)
+                        if shape is not None and shape not in refused_shapes:
+                            refused_shapes.add(shape)
+                            o.skip(shape)
             if full and hasattr(o, "rest"):
                 refuse(o.rest(), order)
+            elif skips and refused_shapes:
+                deferred.append(o)
+    for o in deferred:  # the jobs of refused shapes: their reasons in the state the pass ends with
+        refuse(o.rest(), o)
     return PassResult(started, reasons, early[0], res is None and (full or all_full(inp.hosts) or stuck()))
 
 

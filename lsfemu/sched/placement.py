@@ -29,6 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
+from lsfemu.sched.select import monotone as _select_monotone
+
 RES_REQ = "Job's resource requirements not satisfied"
 NO_SPAN = "Not enough processors to meet the job's spanning requirement"
 LESS_SLOTS = "Not enough job slot(s)"
@@ -272,6 +274,35 @@ def reservation(req: Req, alternative: int, alloc: list[str], slots: int,
                 mine[name] = mine.get(name, 0.0) + amount
         at += n
     return out
+
+
+def monotone(req: Req, consumable: frozenset[str] | set[str]) -> bool:
+    """Whether hosts that cannot place a job of *req* (at some size) still
+    cannot after the pass starts more jobs -- each start only takes slots and
+    *consumable* resources (mem, swp, tmp, numeric resources) away. True for
+    one-term alternatives whose select[] is monotone (sched.select.monotone),
+    whose same[] reads nothing consumable, and whose ptile, when given, takes
+    hosts in an order no start changes (taken in a fixed order, fewer free
+    slots never make a ptile fit: checked exhaustively on small cases). A
+    compound alternative is not (its terms share the hosts: a start may move
+    its first term elsewhere)."""
+    for terms in req.alternatives:
+        if len(terms) != 1:
+            return False
+        t = terms[0]
+        sel = t.select
+        if sel is not None:
+            names, text = getattr(sel, "names", None), getattr(sel, "text", None)
+            if names is None or text is None:  # a bare function: not known to be
+                return False
+            if not consumable.isdisjoint(names) and not _select_monotone(text, consumable):
+                return False
+        if not consumable.isdisjoint(t.same):
+            return False
+        if (t.ptile or t.ptile_ncpus) and (t.amounts("job") or (
+                t.order is not None and not consumable.isdisjoint(getattr(t.order, "names", consumable)))):
+            return False
+    return True
 
 
 # --- from a parsed requirement ------------------------------------------------------

@@ -385,6 +385,55 @@ def compile_select(text: str | None, local_type: str, *, resources: Mapping[str,
     return Select(text, frozenset(names), lambda ns: _truth(final(ns)))
 
 
+#: what may stand next to a comparison of a consumable resource (a monotone's edges)
+_EDGE_BEFORE = (None, "(", "&&", "||")
+_EDGE_AFTER = (None, ")", "&&", "||")
+
+
+def monotone(text: str | None, consumable: Collection[str]) -> bool:
+    """Whether a selection false on a host stays false while the host's
+    *consumable* resources (what the pass reserves: mem, swp, tmp, numeric
+    resources) only decrease: every consumable resource it reads is compared
+    as ``name > N`` / ``name >= N`` (or ``N < name``, ``N <= name``) or read
+    by ``defined(name)``, under ``&&``, ``||`` and parentheses only. A
+    conservative reading of the text (no ``!``, no arithmetic: those may turn
+    false into true as a value drops); the pass relies on it to stop looking
+    at a kind of job the hosts refused (lsfemu.sched.shapes)."""
+    if text is None or not text.strip():
+        return True
+    try:
+        toks = tokens(text)
+    except SelectError:
+        return False
+    if not any(k == "name" and ALIASES.get(v, v) in consumable for k, v in toks):
+        return True
+    n = len(toks)
+
+    def op(i: int) -> str | None:
+        return toks[i][1] if 0 <= i < n and toks[i][0] == "op" else (None if not 0 <= i < n else "")
+
+    for i, (kind, value) in enumerate(toks):
+        if kind == "op" and value in ("!", "+", "-", "*", "/", ","):
+            return False
+        if kind == "op" and value == "(" and op(i - 1) not in _EDGE_BEFORE \
+                and not (i > 0 and toks[i - 1] == ("name", "defined")):
+            return False
+        if kind == "op" and value == ")" and op(i + 1) not in _EDGE_AFTER:
+            return False
+        if kind != "name" or ALIASES.get(value, value) not in consumable:
+            continue
+        if op(i - 1) == "(" and op(i + 1) == ")" and i > 1 and toks[i - 2] == ("name", "defined"):
+            continue
+        if (op(i - 1) in _EDGE_BEFORE and op(i + 1) in (">", ">=") and i + 2 < n and toks[i + 2][0] == "num"
+                and op(i + 3) in _EDGE_AFTER):
+            continue
+        if (op(i + 1) in _EDGE_AFTER and op(i - 1) in ("<", "<=") and i >= 2 and toks[i - 2][0] == "num"
+                and op(i - 3) in _EDGE_BEFORE):
+            continue
+        return False
+    return True
+
+
 def names_typed(text: str) -> bool:
     """Whether a selection string names a type itself (type, a String or a
     Boolean resource, defined()): LSF then adds no ``type == local``."""
