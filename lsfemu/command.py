@@ -17,15 +17,17 @@ not pay for SQLAlchemy.
 from __future__ import annotations
 
 import os
+import sys
 import time
 from pathlib import Path
 from typing import Optional
 
 import typer
 
-from lsfemu import client
+from lsfemu import client, lessons
 from lsfemu.clock import parse_duration, parse_start, parse_time
 from lsfemu.config.sample import CLUSTER, write_cluster
+from lsfemu.lessons.script import init_lesson
 from lsfemu.protocol import KeyFileError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -41,6 +43,9 @@ host_app = typer.Typer(add_completion=False, no_args_is_help=True,
 app.add_typer(clock_app, name="clock")
 app.add_typer(explain_app, name="explain")
 app.add_typer(host_app, name="host")
+lesson_app = typer.Typer(add_completion=False, no_args_is_help=True,
+                         help="Lessons to teach with: a tour's cluster and steps as files.")
+app.add_typer(lesson_app, name="lesson")
 
 @app.command()
 def init(directory: str = typer.Argument(..., help="folder for lsf.conf and the lsb.* files"),
@@ -73,11 +78,44 @@ def init(directory: str = typer.Argument(..., help="folder for lsf.conf and the 
 
 
 @app.command()
-def demo(keep: bool = typer.Option(False, help="keep the temporary cluster folder")) -> None:
-    """A guided tour on a fresh temporary cluster."""
-    from lsfemu.demo import run_demo  # (heavy: see the module's docstring)
+def demo(topic: str = typer.Argument("basics", help="basics, fairshare, priority, aps or history (--list)"),
+         list_: bool = typer.Option(False, "--list", help="list the topics"),
+         pause: Optional[bool] = typer.Option(None, "--pause/--no-pause",
+                                              help="wait for Enter between steps (default: when stdout is a terminal)"),
+         keep: bool = typer.Option(False, help="keep the temporary cluster folder"),
+         dir_: Optional[str] = typer.Option(None, "--dir", metavar="DIR",
+                                            help="play the tour in DIR (a new folder) and keep its cluster there")) -> None:
+    """A guided tour on a fresh temporary cluster: the basics, or fairshare, job priority, APS, history."""
+    if list_:
+        for name in lessons.NAMES:
+            typer.echo(f"{name:<10} {lessons.topic(name).summary}")
+        return
+    if topic not in lessons.NAMES:
+        typer.echo(f"lsfemu demo: no topic <{topic}>; the topics: {', '.join(lessons.NAMES)}", err=True)
+        raise typer.Exit(2)
+    from lsfemu.lessons.tour import run_demo  # (heavy: see the module's docstring)
 
-    raise typer.Exit(run_demo(keep=keep))
+    if dir_ is not None and Path(dir_).exists() and any(Path(dir_).iterdir()):
+        typer.echo(f"lsfemu demo: {dir_}: the folder is not empty; the tour needs a fresh cluster", err=True)
+        raise typer.Exit(1)
+    raise typer.Exit(run_demo(topic, keep=keep, pause=sys.stdout.isatty() if pause is None else pause, root=dir_))
+
+
+@lesson_app.command("init")
+def lesson_init(directory: str = typer.Argument(..., help="folder for the lesson (conf/, lesson.sh)"),
+                topic: str = typer.Argument(..., help="basics, fairshare, priority, aps or history"),
+                force: bool = typer.Option(False, help="overwrite an existing lesson")) -> None:
+    """Write a topic's cluster and its steps (lesson.sh, a shell script) into DIRECTORY, to change and run again."""
+    if topic not in lessons.NAMES:
+        typer.echo(f"lsfemu lesson: no topic <{topic}>; the topics: {', '.join(lessons.NAMES)}", err=True)
+        raise typer.Exit(2)
+    try:
+        d = init_lesson(directory, lessons.topic(topic), force=force)
+    except (OSError, FileExistsError, KeyFileError) as e:
+        typer.echo(f"lsfemu lesson: {e}", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"Lesson <{topic}> written to {d}: the cluster in {d}/conf, the steps in {d}/lesson.sh.\n"
+               f"Run it:\n    sh {d}/lesson.sh")
 
 
 @app.command()

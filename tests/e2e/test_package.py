@@ -1,4 +1,4 @@
-"""Package-level promises: thin commands, wall mode, the demo, the pytest plugin."""
+"""Package-level promises: thin commands, wall mode, the pytest plugin (the demo: test_lessons.py)."""
 
 import subprocess
 import sys
@@ -43,15 +43,6 @@ def test_wall_clock_mode_runs_jobs_in_real_time(lsf_cluster_factory):
             break
         time.sleep(0.3)
     assert stat == "DONE"
-
-
-def test_demo_runs_clean():
-    out = subprocess.run([sys.executable, str(ROOT / "bin" / "lsfemu"), "demo"], capture_output=True, text=True,
-                         timeout=120, env={"PATH": "/usr/bin:/bin", "HOME": "/tmp", "TZ": "UTC"})
-    assert out.returncode == 0, out.stdout + out.stderr
-    assert "Job <1> is submitted to default queue <normal>." in out.stdout
-    assert "Job <2>: User permission denied" in out.stdout
-    assert "Traceback" not in out.stdout + out.stderr
 
 
 def test_plugin_gives_users_a_cluster(pytester, monkeypatch):
