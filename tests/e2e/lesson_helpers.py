@@ -3,13 +3,14 @@ their transcripts with tests/e2e/golden_lessons (README there)."""
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from tests import goldens
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).parent / "golden_lessons"
@@ -48,15 +49,7 @@ def demo(topic: str, root: Path) -> subprocess.CompletedProcess:
 
 
 def assert_golden(topic: str, text: str) -> None:
-    path = GOLDEN / f"{topic}.txt"
-    if os.environ.get("LSFEMU_UPDATE_GOLDEN") == "1":
-        path.write_text(text, encoding="utf-8")
-        return
-    expected = path.read_text(encoding="utf-8")
-    if text != expected:
-        diff = "".join(difflib.unified_diff(expected.splitlines(keepends=True), text.splitlines(keepends=True),
-                                            fromfile=f"golden_lessons/{topic}.txt", tofile="transcript"))
-        raise AssertionError(f"lsfemu demo {topic}: the transcript differs from its golden file\n{diff}")
+    goldens.compare(GOLDEN / f"{topic}.txt", text)
 
 
 def check_tour(topic: str) -> str:
