@@ -507,10 +507,11 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
     _g("bhpart", (("-r", "recursive", None),), "names", "[host_partition_name ...]"),
     _g("lsid", ()),
     _g("lshosts", (
-        ("-a", None, None), ("-cname", None, None), ("-gpu", None, None), ("-json", None, None),
+        ("-a", None, None), ("-cname", None, None), ("-gpu", None, None), ("-json", "json_", None),
         ("-l", "long", None), ("-loc", None, None), ("-mig", None, None), ("-s", None, None), ("-sl", None, None),
         ("-T", None, None), ("-w", "wide", None),
-        ("-o", None, '"field_name[:[-][output_width][:unit]] ... [delimiter=\'character\']"'),
+        # (the value's name shortened from LSF's synopsis so that the usage line fits 79 columns)
+        ("-o", "fmt", '"field_name[:[-][width][:unit]] ... [delimiter=\'char\']"'),
         ("-R", "res_req", '"res_req"'),
     ), "hosts", "[host_name ... | host_group ... | cluster_name ...]", alternatives=("-w -l",)),
     _g("lsload", (

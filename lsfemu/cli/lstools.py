@@ -1,5 +1,5 @@
-"""LSF's base commands: lsclusters, lshosts (static resources), lsload (load
-indices; -o, -json), lsinfo (resources, host types and models), lsadmin
+"""LSF's base commands: lsclusters, lshosts (static resources; -o, -json),
+lsload (load indices; -o, -json), lsinfo (resources, host types and models), lsadmin
 showconf lim; options: lsfemu.options. `ops.hosts` builds the views,
 `render.lstools` makes the text. Their failures are LIM's, printed as
 OpenLava's commands print them (ls_perror: the prefix they pass, then LSF's
@@ -21,16 +21,37 @@ from lsfemu.render import messages, timefmt
 from lsfemu.render.outfmt import FormatError
 
 
-def lshosts(wide: bool = False, long: bool = False, res_req: Optional[str] = None,
-            hosts: Optional[list[str]] = None) -> None:
+def _custom(c, fmt: Optional[str], json_: bool, table: bool, variable: str, default: str, parse):
+    """The -o format to print with (None: the command's table): -o, else the
+    LSF_*_FORMAT variable (the caller's environment, then lsf.conf as it is
+    now) unless -l or -w ask for their tables (*table*); -json without any
+    format takes the default table's columns. Raises FormatError."""
+    spec = fmt if table else c.setting(variable, fmt)
+    if spec is None and json_:
+        spec = default
+    return parse(spec) if spec is not None else None
+
+
+def lshosts(wide: bool = False, long: bool = False, res_req: Optional[str] = None, fmt: Optional[str] = None,
+            json_: bool = False, hosts: Optional[list[str]] = None) -> None:
     c = ctx()
+    if fmt is not None and (wide or long):
+        raise UsageExit()  # [-w | -l] and -o are separate forms (LSF 10.1 lshosts synopsis)
+    try:
+        custom = _custom(c, fmt, json_, wide or long, "LSF_LSHOSTS_FORMAT", R.DEFAULT_HOSTS_FORMAT, R.hosts_format)
+    except FormatError as e:
+        c.error(e.message)
+        return
     try:
         views = ops.load_views(c.cluster, hosts, res_req, c.local_host, clients=True)
     except LsfError as e:
         # OpenLava lshosts.c: ls_perror("ls_gethostinfo()") without host names, "ls_gethostinfo" with
         c.error(messages.object_error("ls_gethostinfo" if hosts else "ls_gethostinfo()", e.reason))
         return
-    c.out.append(R.lshosts_long(views) if long else R.lshosts(views, wide=wide))
+    if custom is not None:
+        c.out.append(R.lshosts_json(views, custom) if json_ else R.lshosts_custom(views, custom))
+    else:
+        c.out.append(R.lshosts_long(views) if long else R.lshosts(views, wide=wide))
 
 
 def lsload(wide: bool = False, long: bool = False, res_req: Optional[str] = None, num_hosts: Optional[str] = None,
@@ -43,18 +64,11 @@ def lsload(wide: bool = False, long: bool = False, res_req: Optional[str] = None
         raise UsageExit()  # -N and -E exclude each other (lsload.c: the usage)
     if fmt is not None and (wide or long):
         raise UsageExit()  # [-l | -w | -o ...] (LSF 10.1 lsload synopsis)
-    # -o, else LSF_LSLOAD_FORMAT (the caller's environment, then lsf.conf as it is now);
-    # -l and -w keep their tables; -json without any format shows the default table's columns
-    spec = fmt if (wide or long) else c.setting("LSF_LSLOAD_FORMAT", fmt)
-    if spec is None and json_:
-        spec = R.DEFAULT_LOAD_FORMAT
-    custom = None
-    if spec is not None:
-        try:
-            custom = R.load_format(spec)
-        except FormatError as e:
-            c.error(e.message)
-            return
+    try:
+        custom = _custom(c, fmt, json_, wide or long, "LSF_LSLOAD_FORMAT", R.DEFAULT_LOAD_FORMAT, R.load_format)
+    except FormatError as e:
+        c.error(e.message)
+        return
     try:
         shown = ops.index_list(indices) if indices is not None else None
         views = ops.load_views(c.cluster, hosts, res_req, c.local_host, by_load=True)

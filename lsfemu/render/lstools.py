@@ -1,4 +1,4 @@
-"""lshosts, lsload (its table, -o and -json), lsinfo and lsclusters
+"""lshosts and lsload (their tables, -o and -json), lsinfo and lsclusters
 (lsf-breadth.md sections 3.1-3.5, OpenLava's lshosts.c, load.c and lsinfo.c
 layouts): data in, text out.
 
@@ -162,41 +162,63 @@ def lsinfo(info: LsInfoView, *, resources: bool, types: bool, models: bool, long
     return "\n".join(out) + "\n"
 
 
-# --- lsload -o / -json ---------------------------------------------------------------
+# --- lsload -o / -json, lshosts -o / -json --------------------------------------------
 
 _SIZES = ("tmp", "swp", "mem")
-#: lsload -o's fields (LSF 10.1 lsload reference) and their recommended widths:
-#: lsload's own column widths (LSF's table of them was not found, lsf-breadth.md
-#: section 10). Read by render/outfmt.py, LSF's one reader of -o strings.
+#: the -o fields (LSF 10.1 lsload and lshosts references) and their recommended
+#: widths: the commands' own column widths (LSF's tables of them were not found,
+#: lsf-breadth.md section 10). Read by render/outfmt.py, LSF's one reader of -o strings.
 LOAD_FIELDS: dict[str, outfmt.FieldDef] = {
     "host_name": outfmt.FieldDef(15, ("hname",)), "status": outfmt.FieldDef(6),
     **{n: outfmt.FieldDef(w, memory=n in _SIZES) for n, w in _LOAD_COLS}}
+HOST_FIELDS: dict[str, outfmt.FieldDef] = {
+    "host_name": outfmt.FieldDef(11, ("hname",)), "type": outfmt.FieldDef(7), "model": outfmt.FieldDef(8),
+    "cpuf": outfmt.FieldDef(5), "ncpus": outfmt.FieldDef(5), "nprocs": outfmt.FieldDef(6),
+    "ncores": outfmt.FieldDef(6), "nthreads": outfmt.FieldDef(8), "maxmem": outfmt.FieldDef(6, memory=True),
+    "maxswp": outfmt.FieldDef(6, memory=True), "maxtmp": outfmt.FieldDef(6, memory=True),
+    "server": outfmt.FieldDef(6), "resources": outfmt.FieldDef(20, ("res",))}
 #: what lsload -json shows without -o nor LSF_LSLOAD_FORMAT: the default table's columns
 DEFAULT_LOAD_FORMAT = "HOST_NAME status r15s r1m r15m ut pg ls it tmp swp mem"
+#: what lshosts -json shows without -o nor LSF_LSHOSTS_FORMAT: the default table's columns
+DEFAULT_HOSTS_FORMAT = "HOST_NAME type model cpuf ncpus maxmem maxswp server RESOURCES"
 
 
 @dataclass(frozen=True)
-class _LoadField(outfmt.FieldSpec):
-    """An lsload field: its header (and JSON key) keeps the case the field is
-    documented in, `HOST_NAME` upper case, the indices lower case."""
+class _LsField(outfmt.FieldSpec):
+    """A field of lsload or lshosts: its header (and JSON key) keeps the case
+    the field is documented in: `HOST_NAME` and `RESOURCES` upper case, the
+    others (`status`, `r15s`, `type`, `maxmem` ...) lower case [seen]."""
 
     @property
     def header(self) -> str:
-        return "HOST_NAME" if self.name == "host_name" else self.name
+        return self.name.upper() if self.name in ("host_name", "resources") else self.name
+
+
+def _format(spec: str, fields: Mapping[str, outfmt.FieldDef]) -> outfmt.Format:
+    fmt = outfmt.parse_format(spec, fields)
+    return outfmt.Format(tuple(_LsField(f.name, f.width, f.right, f.unit) for f in fmt.fields), fmt.delimiter)
 
 
 def load_format(spec: str) -> outfmt.Format:
-    """lsload -o's `"field[:[-][width]] ... [delimiter='c']"` (outfmt's rules);
-    raises outfmt.FormatError with LSF's text."""
-    fmt = outfmt.parse_format(spec, LOAD_FIELDS)
-    return outfmt.Format(tuple(_LoadField(f.name, f.width, f.right, f.unit) for f in fmt.fields), fmt.delimiter)
+    """lsload -o's `"field[:[-][width][:unit]] ... [delimiter='c']"` (outfmt's
+    rules); raises outfmt.FormatError with LSF's text."""
+    return _format(spec, LOAD_FIELDS)
 
 
-def _raw_value(h: HostLoadView, field: str, unit: str | None = None) -> str:
-    """A field's value in -o and -json: sizes unscaled in MB with one decimal
-    (`37823.2M`), or in the field's *unit* as bjobs -o shows one (`14.1 G`);
-    ut in percent, the rest as the table shows them; an unavailable host has
-    no index (`-`)."""
+def hosts_format(spec: str) -> outfmt.Format:
+    """lshosts -o's format string, as load_format."""
+    return _format(spec, HOST_FIELDS)
+
+
+def _in_mb(mb: float, unit: str | None) -> str:
+    return mem_in_unit(mb * 1024, unit) if unit else f"{mb:.1f}M"
+
+
+def _load_value(h: HostLoadView, field: str, unit: str | None = None) -> str:
+    """An lsload field's value in -o and -json: sizes unscaled in MB with one
+    decimal (`37823.2M`), or in the field's *unit* as bjobs -o shows one
+    (`14.1 G`); ut in percent, the rest as the table shows them; an
+    unavailable host has no index (`-`)."""
     if field == "host_name":
         return h.name
     if field == "status":
@@ -205,25 +227,55 @@ def _raw_value(h: HostLoadView, field: str, unit: str | None = None) -> str:
         return "-"
     value = h.load.get(field, 0.0)
     if field in _SIZES:
-        return mem_in_unit(value * 1024, unit) if unit else f"{value:.1f}M"
+        return _in_mb(value, unit)
     if field == "io":
         return f"{value:.1f}"
     return ("*" if field in h.busy else "") + index_value(field, value)
 
 
-def _rows(hosts: Iterable[HostLoadView], fmt: outfmt.Format) -> list[list[str]]:
-    return [[_raw_value(h, f.name, f.unit) for f in fmt.fields] for h in hosts]
+def _host_value(h: HostLoadView, field: str, unit: str | None = None) -> str:
+    """An lshosts field's value in -o and -json: sizes whole MB (`16030M`
+    [seen]) or in the field's unit; lsfemu's hosts have one processor of
+    ncpus cores of one thread; a client host has no values (`-`)."""
+    if field in ("host_name", "type", "model"):
+        return h.name if field == "host_name" else getattr(h, field)
+    if field == "cpuf":
+        return f"{h.cpuf:.1f}"
+    if field == "server":
+        return "Yes" if h.server else "No"
+    if field == "resources":
+        return _resources(h)
+    if field in ("maxmem", "maxswp", "maxtmp"):
+        mb = getattr(h, field)
+        return "-" if mb <= 0 else mem_in_unit(mb * 1024, unit) if unit else f"{mb:.0f}M"
+    if h.ncpus <= 0:
+        return "-"
+    return str({"ncpus": h.ncpus, "nprocs": 1, "ncores": h.ncpus, "nthreads": 1}[field])
+
+
+def _rows(hosts: Iterable[HostLoadView], fmt: outfmt.Format, value) -> list[list[str]]:
+    return [[value(h, f.name, f.unit) for f in fmt.fields] for h in hosts]
 
 
 def lsload_custom(hosts: Iterable[HostLoadView], fmt: outfmt.Format) -> str:
     """lsload -o: a header of the field names, one row per host."""
-    return outfmt.text_table(fmt, _rows(hosts, fmt))
+    return outfmt.text_table(fmt, _rows(hosts, fmt, _load_value))
 
 
 def lsload_json(hosts: Iterable[HostLoadView], fmt: outfmt.Format) -> str:
     """lsload -o ... -json: bhosts -json's layout (lsf-breadth.md 4.2), COMMAND
     `lsload`, HOSTS the count, every value a string."""
-    return outfmt.json_rows("lsload", "HOSTS", fmt, _rows(hosts, fmt))
+    return outfmt.json_rows("lsload", "HOSTS", fmt, _rows(hosts, fmt, _load_value))
+
+
+def lshosts_custom(hosts: Iterable[HostLoadView], fmt: outfmt.Format) -> str:
+    """lshosts -o: a header of the field names, one row per host."""
+    return outfmt.text_table(fmt, _rows(hosts, fmt, _host_value))
+
+
+def lshosts_json(hosts: Iterable[HostLoadView], fmt: outfmt.Format) -> str:
+    """lshosts -o ... -json: COMMAND `lshosts`, HOSTS the count."""
+    return outfmt.json_rows("lshosts", "HOSTS", fmt, _rows(hosts, fmt, _host_value))
 
 
 # --- lsclusters ----------------------------------------------------------------------

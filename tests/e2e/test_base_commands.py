@@ -114,3 +114,31 @@ def test_lsinfo_w_keeps_long_resource_names_whole(lsf_cluster):
             f"{'RESOURCE_NAME':<{width}}   TYPE   ORDER  DESCRIPTION"] + [f"{n:<{width}} {r}" for n, r in zip(names, rows)]
     r = c.run("lsinfo -l -w")
     assert (r.out, r.rc) == ("", 255) and r.err.startswith("Usage: lsinfo")
+
+
+def test_lshosts_o_and_json(lsf_cluster):
+    c = lsf_cluster
+    # the fields a monitoring client reads (Datadog's lshosts -o), memory whole MB
+    r = c.run("lshosts -o \"HOST_NAME type model cpuf ncpus maxmem maxswp server nprocs ncores nthreads maxtmp "
+              "delimiter='|'\" hostA")
+    assert (r.out, r.err, r.rc) == (
+        "HOST_NAME|type|model|cpuf|ncpus|maxmem|maxswp|server|nprocs|ncores|nthreads|maxtmp\n"
+        "hostA|X86_64|Intel_EM64T|60.0|4|16384M|4096M|Yes|1|4|1|102400M\n", "", 0)
+    assert c.run("lshosts -o 'hname:6 res maxmem::GB' hostB").out == "HOST_N RESOURCES maxmem\nhostB  (cs ssd) 16.0 G\n"
+    data = json.loads(c.run("lshosts -json").out)
+    assert (data["COMMAND"], data["HOSTS"]) == ("lshosts", 3)
+    assert data["RECORDS"][1] == {"HOST_NAME": "hostB", "type": "X86_64", "model": "Intel_EM64T", "cpuf": "60.0",
+                                  "ncpus": "4", "maxmem": "16384M", "maxswp": "4096M", "server": "Yes",
+                                  "RESOURCES": "(cs ssd)"}
+    # LSF_LSHOSTS_FORMAT: the caller's environment; a client host has no values
+    text = c.path_of("lsf.cluster.cluster1").read_text()
+    c.write("lsf.cluster.cluster1", text.replace(
+        "End Host", "client1   !        !        0       -      -       -       -       ()\nEnd Host"))
+    assert c.run("badmin reconfig", user="lsfadmin").rc == 0
+    env = {"LSF_LSHOSTS_FORMAT": "HOST_NAME server ncpus maxmem"}
+    assert c.run("lshosts client1", env=env).out == "HOST_NAME server ncpus maxmem\nclient1 No - -\n"
+    assert c.run("lshosts -w client1", env=env).out.startswith("HOST_NAME                       type")
+    r = c.run("lshosts -o 'HOST_NAME nosuch'")
+    assert (r.out, r.err, r.rc) == ("", "<nosuch> in the format string is not a valid field name.\n", 255)
+    r = c.run("lshosts -o HOST_NAME -l")
+    assert (r.out, r.rc) == ("", 255) and r.err.startswith("Usage: lshosts")
