@@ -36,6 +36,7 @@ from lsfemu.engine.eventlog import StagedLog, uid_of
 from lsfemu.events.acct import AcctRecord, format_record
 from lsfemu.events.acctemit import job_finish
 from lsfemu.sched import simulate
+from lsfemu.sched.fairshare.tree import build_tree
 
 CURRENT = "lsb.acct"
 _ARCHIVE_RE = re.compile(r"lsb\.acct\.(\d+)\Z")
@@ -66,6 +67,21 @@ def archive_due(params, first_time: float | None, size: int, now: float) -> bool
         last = today if today <= now else time.mktime((lt.tm_year, lt.tm_mon, lt.tm_mday - 1, hh, mm, 0, 0, 0, -1))
         return first_time < last <= now
     return False
+
+
+def charged_saap(cl, job) -> str:
+    """chargedSAAP: the share account a job of a fairshare queue (or host
+    partition) was charged to, as its path from the top of the share tree (``/user1``,
+    ``/groupA/user1``); "" outside fairshare. The tree the passes keep is
+    asked (the user has an account there: the job ran); without one, a
+    tree built for this user alone."""
+    scope = cl.accounts.by_queue.get(job.queue)
+    if scope is None:  # neither the queue's FAIRSHARE nor a host partition's
+        return ""
+    kept = cl.accounts.trees.get(scope.key)
+    tree = kept[1] if kept else build_tree(scope.shares_text, cl.config.user_groups, {job.user})
+    path = tree.account_path(job.user)
+    return "/" + "/".join(n.name for n in path) if path else ""
 
 
 class AcctLog(StagedLog):
@@ -111,7 +127,8 @@ class AcctLog(StagedLog):
         self.staged.append(job_finish(
             job, t, data, uid_of=uid_of, cpu_time=simulate.cpu_at(job.sim_runtime, job.sim_cputime, run),
             run_time=run, host_factor=(cpu_factor(cl.config, hosts[0]) or 1.0) if started and hosts else 1.0,
-            effective_res_req=cl.effective_res_req(job) if started else "", usage=usage))
+            effective_res_req=cl.effective_res_req(job) if started else "", usage=usage,
+            charged_saap=charged_saap(cl, job) if started else ""))
 
     def _append(self, records: list[AcctRecord]) -> None:
         self._fh.write(b"".join(format_record(r).encode("utf-8", "surrogateescape") + b"\n" for r in records))

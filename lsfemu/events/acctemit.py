@@ -20,6 +20,7 @@ What comes from where:
   ``ru_maxrss`` the measured peak memory of a really run job; every other
   counter ``-1`` (unknown: lsfemu does not measure it); a job that never ran
   has the whole block ``-1``;
+* chargedSAAP the share account path a fairshare queue charged (the caller's);
 * runTime the seconds the job spent running (suspended time excluded),
   runLimit its -W in seconds (``-1`` none), runtimeEstimation its -We;
 * exitStatus the wait status (exit code << 8; 0 for a job that never ran,
@@ -52,7 +53,7 @@ def _kb(value: Any) -> int:
 
 def job_finish(job: Any, time: float, data: dict, *, uid_of: Callable[[str], int], cpu_time: float,
                run_time: float, host_factor: float = 1.0, effective_res_req: str = "",
-               usage: dict | None = None) -> AcctRecord:
+               usage: dict | None = None, charged_saap: str = "") -> AcctRecord:
     """The JOB_FINISH record of *job* ending at *time*. *data* is the FINISH
     event's (``status`` DONE or EXIT, ``exit_code``, ``reason``); *cpu_time*
     and *run_time* are its CPU and running seconds; *usage* a really run job's
@@ -86,7 +87,7 @@ def job_finish(job: Any, time: float, data: dict, *, uid_of: Callable[[str], int
         exit_status=lsbatch.wait_status(int(code)) if started and code and not done else 0,
         max_num_processors=new.max_num_processors, login_shell=new.login_shell, idx=new.idx,
         max_r_mem=_kb(usage.get("max_mem_kb")), max_r_swap=_kb(usage.get("max_swap_kb")),
-        exit_info=0 if done else lsbatch.term_code(data.get("reason")),
+        exit_info=0 if done else lsbatch.term_code(data.get("reason")), charged_saap=charged_saap,
         app=_get(job, "app_profile", ""), post_exec_cmd=_get(job, "post_exec", ""),
         runtime_estimation=int(round(float(estimate) * 60)) if estimate is not None else -1,
         job_group_name=_get(job, "job_group", ""), options2=new.options2, last_resize_time=start,

@@ -162,3 +162,22 @@ def test_a_really_run_job_records_what_the_runner_measured(lsf_cluster_factory):
     assert rec.lsf_rusage.ru_utime > 0.1 and abs(rec.lsf_rusage.ru_utime - float(cpu)) < 0.051
     assert rec.run_time >= 2 and rec.event_time - rec.start_time >= 2
     assert rec.max_r_mem > 50 * 1024 and rec.lsf_rusage.ru_maxrss == rec.max_r_mem and rec.avg_mem > 0
+
+
+def test_a_fairshare_queue_charges_the_share_account_path(lsf_cluster):
+    c = lsf_cluster
+    text = c.path_of("lsb.queues").read_text() + (
+        "\nBegin Queue\nQUEUE_NAME = fair\nPRIORITY = 20\n"
+        "FAIRSHARE = USER_SHARES[[research, 10] [default, 1]]\nEnd Queue\n")
+    c.write("lsb.queues", text)
+    assert c.run("badmin reconfig").rc == 0
+    c.run("bsub -q fair sleep 10", user="user1")  # research's subtree: (user1 user2)
+    c.run("bsub -q fair sleep 10", user="user3")  # a default account
+    c.run("bsub -q normal sleep 10", user="user1")  # no fairshare
+    c.run("bsub -q fair -b 23:00 sleep 10", user="user1")
+    c.advance("1m")
+    c.run("bkill 4", user="user1")  # never ran: charged nothing
+    c.advance("10s")
+    assert {r.job_id: r.charged_saap for r in _acct(c)} == {1: "/research/user1", 2: "/user3", 3: "", 4: ""}
+    r = c.run("bacct -l 1", user="user1")
+    assert "Share group charged </research/user1>" in r.out.replace("\n                     ", "")
