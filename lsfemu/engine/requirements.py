@@ -113,14 +113,9 @@ class Requirements:
         cluster's cache) when they have one. A string that no longer parses
         (taken under another configuration's units) is no requirement."""
         if app or queue:
-            parsed = self.cl.effective_req(text, app, queue)[0]
-            cfg = self.cl.config
-            given = [text, cfg.applications[app].res_req if app in cfg.applications else None,
-                     q.res_req if (q := cfg.queue(queue)) is not None else None]
-            if not any("order[" in (g or "") for g in given):
-                # the merge writes LSF's default order[r15s:pg] into the Combined
-                # string; placement orders hosts only by an order someone gave
-                parsed = _without_order(parsed)
+            # the merge writes LSF's default order[r15s:pg] into the Combined
+            # string; placement orders hosts only by an order someone gave
+            parsed = _without_default_order(self.cl.effective_req(text, app, queue)[0])
         else:
             try:
                 parsed = resreq.parse(text, self.units)
@@ -206,9 +201,11 @@ class Requirements:
             h._view = None
 
 
-def _without_order(req):
-    """*req* (a sched.resreq.ResReq) with no order[] in any of its terms."""
+def _without_default_order(req):
+    """*req* (a merged sched.resreq.ResReq) without the order[] the merge
+    filled in where nobody gave one (Simple.default_order)."""
     return dataclasses.replace(req, alternatives=tuple(
-        dataclasses.replace(alt, terms=tuple(dataclasses.replace(t, simple=dataclasses.replace(t.simple, order=None))
-                                             for t in alt.terms))
+        dataclasses.replace(alt, terms=tuple(
+            dataclasses.replace(t, simple=dataclasses.replace(t.simple, order=None)) if t.simple.default_order else t
+            for t in alt.terms))
         for alt in req.alternatives))

@@ -12,7 +12,9 @@ level that gives none) and returns one ResReq the placement compiles
   all is ``type == local``;
 * ``order``: when the job gave -R, its order or LSF's default ``r15s:pg`` (the
   queue's and application's order are ignored then, as LSF documents); else the
-  application's, else the queue's, else ``r15s:pg``;
+  application's, else the queue's, else ``r15s:pg``; ``default_order`` says
+  that the default was filled in (nobody gave an order: placement keeps the
+  hosts' own order, docs/semantics.md "Order of hosts");
 * ``rusage``: merged per resource, the higher level's value winning (job over
   application over queue); a resource's duration and decay come from the level
   that gave its value, or when that level gave none, from the lower level that
@@ -128,9 +130,9 @@ def _merge_simple(levels: list[Simple | None], job_given: bool) -> Simple:
             parts.append(_LOCAL)
         sel = parts[0] if len(parts) == 1 else " && ".join(f"({p})" for p in parts)
     if job_given:
-        order = (levels[0].order if levels[0] is not None else None) or select.DEFAULT_ORDER
+        order = levels[0].order if levels[0] is not None else None
     else:
-        order = _first(levels, "order") or select.DEFAULT_ORDER
+        order = _first(levels, "order")
     span = _first(levels, "span")
     if span is not None and span.replace(" ", "") == "hosts=-1":
         span = None
@@ -139,8 +141,9 @@ def _merge_simple(levels: list[Simple | None], job_given: bool) -> Simple:
         for name in (s.same or "").split(":") if s is not None else ():
             if name.strip() and name.strip() not in same:
                 same.append(name.strip())
-    return Simple(select=sel, order=order, rusage=_merge_rusage(levels), span=span,
-                  same=":".join(same) or None, cu=_first(levels, "cu"), affinity=_first(levels, "affinity"))
+    return Simple(select=sel, order=order or select.DEFAULT_ORDER, rusage=_merge_rusage(levels), span=span,
+                  same=":".join(same) or None, cu=_first(levels, "cu"), affinity=_first(levels, "affinity"),
+                  default_order=not order)
 
 
 def merge(job: ResReq, app: ResReq | None = None, queue: ResReq | None = None) -> ResReq:

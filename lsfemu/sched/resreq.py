@@ -120,6 +120,9 @@ class Simple:
     same: str | None = None
     cu: str | None = None
     affinity: str | None = None
+    # set by the merge (sched/resmerge.py) when nobody gave an order[] and
+    # *order* is LSF's default it filled in: shown, not used by placement
+    default_order: bool = False
 
 
 @dataclass(frozen=True)

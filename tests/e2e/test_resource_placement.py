@@ -157,3 +157,20 @@ def test_queue_per_cpu_limit_counts_the_hosts_ncpus(lsf_cluster_factory):
     c.advance("20s")
     assert [_exec(c, j) for j in jobs[:4]] == ["hostA"] * 4
     assert "Queue's per-CPU job slot limit reached: 1 host" in _reasons(c, jobs[4])
+
+
+def test_hosts_are_ordered_only_by_an_order_someone_gave(lsf_cluster_factory):
+    """The queue's order[] orders its jobs' hosts; a job's -R without order[]
+    replaces it with LSF's default (lsf-breadth 7.3), which placement does not
+    apply: the cluster's order (sched/resmerge.py's default_order)."""
+    queues = ("Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 30\nEnd Queue\n\n"
+              "Begin Queue\nQUEUE_NAME = spread\nPRIORITY = 40\nRES_REQ = order[r15s]\nEnd Queue\n")
+    c = lsf_cluster_factory(files={"lsb.queues": queues})
+    _submit(c, "-R 'select[hname==hostA]' sleep 1000")  # hostA: one running slot (r15s 1)
+    c.advance("20s")
+    by_queue = _submit(c, "-q spread sleep 1000")  # the queue's order: least loaded, hostB before hostC
+    c.advance("20s")
+    own = _submit(c, "-q spread -R 'rusage[mem=1]' sleep 1000")  # no order given: the cluster's, hostA
+    c.advance("20s")
+    assert (_exec(c, by_queue), _exec(c, own)) == ("hostB", "hostA")
+    assert "order[r15s:pg]" in c.run(f"bjobs -l {own}").out  # what LSF shows: its default

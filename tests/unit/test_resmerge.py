@@ -115,6 +115,23 @@ def test_merged_requirement_is_what_placement_compiles():
     assert s.order == "r15s:pg" and resreq.amounts_of(req) == {"mem": 100.0}
 
 
+def test_the_merge_marks_the_default_order_it_filled_in():
+    """Simple.default_order: nobody gave the order the merge wrote (placement
+    then keeps the hosts' order; engine/requirements.py)."""
+    def first(job, app=None, queue=None):
+        s = effective(job, app, queue).alternatives[0].terms[0].simple
+        return s.order, s.default_order
+    assert first(None) == ("r15s:pg", True)
+    assert first("rusage[mem=1]", None, "order[ut]") == ("r15s:pg", True)  # the job's -R: the queue's is ignored
+    assert first(None, None, "order[ut]") == ("ut", False)
+    assert first(None, "order[pg]", "order[ut]") == ("pg", False)
+    assert first("order[-mem]", None, "order[ut]") == ("-mem", False)
+    assert first("order[r15s:pg]") == ("r15s:pg", False)  # given, even if it is the default's text
+    compound = effective(None, None, "2*{order[ut]} + {select[mem>1]}").alternatives[0].terms
+    assert [(t.simple.order, t.simple.default_order) for t in compound] == [("ut", False), ("r15s:pg", True)]
+    assert not resreq.parse("order[ut]").alternatives[0].terms[0].simple.default_order  # parsing sets nothing
+
+
 def test_a_bad_queue_res_req_is_ignored():
     assert texts("rusage[mem=1]", None, "select[")[0] == "select[type == local] order[r15s:pg] rusage[mem=1.00]"
 
