@@ -436,7 +436,7 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
         ("-cname", None, None), ("-d", "done", None), ("-data", None, None), ("-env", "env", None),
         ("-fwd", None, None), ("-gpu", None, None), ("-hms", "hms", None), ("-json", "json_", None),
         ("-l", "long", None), ("-noheader", "noheader", None), ("-p", "pend", None),
-        ("-p0", "p0", None), ("-p1", "p1", None), ("-p2", None, None), ("-p3", None, None),
+        ("-p0", "p0", None), ("-p1", "p1", None), ("-p2", "p2", None), ("-p3", "p3", None),
         ("-pe", None, None), ("-pei", None, None), ("-pi", None, None), ("-plan", None, None),
         ("-prio", None, None), ("-psum", "psum", None), ("-r", "run", None), ("-s", "susp", None),
         ("-script", "script", None), ("-ss", None, None), ("-sum", "sum_", None), ("-UF", "uf", None),

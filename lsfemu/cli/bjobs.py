@@ -6,7 +6,7 @@ within CLEAN_PERIOD; -d/-p/-r/-s pick states; -u/-q/-J/-g/-app/-P/-G/-m/-Jd/-rus
 filter; job IDs select jobs of any user and state. Output order: started jobs,
 then pending jobs in dispatch order, then finished jobs in completion order
 (mbatchd's lists). The forms: the tables, -l/-UF, -o/-json, -A, -aps, -sum,
--psum, -W, -p0/-p1, -env/-script; the display settings (LSB_BJOBS_FORMAT,
+-psum, -W, -p0..-p3, -env/-script; the display settings (LSB_BJOBS_FORMAT,
 LSB_HMS_TIME_FORMAT, LSB_DISPLAY_YEAR, ...) come from `Ctx.setting`: the
 option, the caller's environment, lsf.conf as it is now.
 """
@@ -28,7 +28,8 @@ from lsfemu.ops import query as ops
 from lsfemu.ops import select
 from lsfemu.ops.select import hosts_named, jobs_of
 from lsfemu.render import bjobs as R
-from lsfemu.render.bjobs import array_table
+from lsfemu.render.bjobs import array_table, categorized
+from lsfemu.render.bjobs.fields import key_reason
 from lsfemu.render import messages
 from lsfemu.views import JobView
 
@@ -77,6 +78,8 @@ def bjobs(
     app: Optional[str] = None,
     p0: bool = False,
     p1: bool = False,
+    p2: bool = False,
+    p3: bool = False,
     psum: bool = False,
     sum_: bool = False,
     wfull: bool = False,
@@ -109,10 +112,8 @@ def bjobs(
     # -X: lsfemu never condenses host groups (lsb.hosts CONDENSE is read, not built): every listing
     # is the noncondensed one already (docs/semantics.md)
     del noncondensed
-    pend = pend or p0 or p1 or psum
-    level = _pend_level(c, p0, p1) if pend and not psum else 0
-    if level is None:
-        return
+    pend = pend or p0 or p1 or p2 or p3 or psum
+    level = _pend_level(c, p0, p1, p2, p3) if pend else 0
     counting = sum_ or psum or wfull  # the views -o does not apply to
     hosts = None
     if host is not None:
@@ -134,7 +135,7 @@ def bjobs(
     parsed_fmt = None
     if fmt_spec:
         try:
-            parsed_fmt = R.parse_format(fmt_spec)
+            parsed_fmt = R.parse_format(fmt_spec, _jobid_width(c))
         except R.FormatError as e:
             c.error(str(e))
             return
@@ -204,6 +205,13 @@ def bjobs(
         c.out.append(R.sum_table(v for v in views if v.status not in FINISHED))
         return
     if psum:
+        # -p1 -psum: the single key reasons; -p2 -psum: the candidate hosts' reasons only, a job
+        # with none not counted (IBM's -psum page)
+        if level == 1:
+            views = [dataclasses.replace(v, pend_reasons=[r] if (r := key_reason(v)) else []) for v in views]
+        elif level == 2:
+            views = [dataclasses.replace(v, pend_reasons=categorized.candidates_only(v)) for v in views]
+            views = [v for v in views if v.pend_reasons]
         c.out.append(R.psum_text(views, cluster=cfg.cluster_name, now=now))
         return
 
@@ -252,17 +260,14 @@ def _unit(c: Ctx) -> str | None:
     return _DISPLAY_UNITS.get((c.setting("LSB_UNIT_FOR_JOBS_DISPLAY") or "").strip().upper())
 
 
-def _pend_level(c: Ctx, p0: bool, p1: bool) -> int | None:
-    """-p's reason level: -p0 / -p1, else LSB_BJOBS_PENDREASON_LEVEL (the caller's environment, else
-    lsf.conf; a value that is no level counts as 0). Levels 2 and 3 (the candidate / non-candidate
-    host breakdown) are not built: refused by name (None, the error said)."""
-    if p0 or p1:
-        return 1 if p1 else 0
+def _pend_level(c: Ctx, p0: bool, p1: bool, p2: bool, p3: bool) -> int:
+    """-p's reason level: -p0 .. -p3 (the highest given), else LSB_BJOBS_PENDREASON_LEVEL (the
+    caller's environment, else lsf.conf; a value that is no level counts as 0)."""
+    for level, given in ((3, p3), (2, p2), (1, p1), (0, p0)):
+        if given:
+            return level
     value = (c.setting("LSB_BJOBS_PENDREASON_LEVEL") or "0").strip()
-    if value in ("2", "3"):
-        c.error(f"bjobs: LSB_BJOBS_PENDREASON_LEVEL={value} is not supported by lsfemu yet")
-        return None
-    return 1 if value == "1" else 0
+    return int(value) if value in ("1", "2", "3") else 0
 
 
 def _job_insides(c: Ctx, typed: str, *, script: bool) -> None:
@@ -355,6 +360,8 @@ def _display_enh(c: Ctx) -> bool:
 
 
 def _jobid_width(c: Ctx) -> int:
+    """LSB_JOBID_DISP_LENGTH: the JOBID column's width (7 to 10, LSF's valid values; 7 unset) in the
+    tables and the recommended width of -o's `jobid:`."""
     try:
         w = int(c.setting("LSB_JOBID_DISP_LENGTH") or "7")
     except ValueError:

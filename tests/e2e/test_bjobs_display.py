@@ -58,6 +58,12 @@ def test_format_precedence_option_env_lsf_conf(c, job):
     env = {"LSB_BJOBS_FORMAT": "jobid stat"}
     assert ok(c, f"bjobs {job}", env=env) == f"JOBID STAT\n{job} RUN\n"  # the caller's environment over lsf.conf
     assert ok(c, f"bjobs -o 'jobid job_name' {job}", env=env) == f"JOBID JOB_NAME\n{job} disp\n"  # -o over both
+    # LSB_JOBID_DISP_LENGTH: the recommended width of jobid (7 unset), as the tables' JOBID column
+    assert ok(c, f"bjobs -o 'jobid: stat' {job}") == f"{'JOBID':<7} STAT\n{job:<7} RUN\n"
+    wide = {"LSB_JOBID_DISP_LENGTH": "10"}
+    assert ok(c, f"bjobs -o 'jobid: stat' {job}", env=wide) == f"{'JOBID':<10} STAT\n{job:<10} RUN\n"
+    assert ok(c, f"bjobs -o 'id:8 stat' {job}", env=wide) == f"{'JOBID':<8} STAT\n{job:<8} RUN\n"  # its own width wins
+    assert ok(c, f"bjobs -w {job}", env=wide).startswith(f"{'JOBID':<10} USER")
     # -json with a format from the environment; the forms -o does not apply to are not changed
     assert json.loads(ok(c, f"bjobs -json {job}", env=env))["RECORDS"] == [{"JOBID": job, "STAT": "RUN"}]
     assert ok(c, f"bjobs -l {job}", env=env).startswith(f"\nJob <{job}>, Job Name <disp>")
@@ -108,7 +114,7 @@ def test_filters_p_g_m_jd_and_x(c):
         return re.search(r"Job <(\d+)>", ok(c, cmd, user)).group(1)
     a = sub("bsub -P alpha -Jd 'nightly build' -m hostA sleep 1000")
     b = sub("bsub -P beta -G research -m hostB sleep 1000", "user2")
-    pend = sub("bsub -P alpha -m hostC -n 8 sleep 1000")  # hostC has 4 slots: pending
+    pend = sub("bsub -P alpha -m hostC -n 6 sleep 1000")  # hostC has 4 slots: pending (user1's MAX_JOBS 8 not hit)
     c.advance("30s")
     listed = lambda cmd, user="user1": [w.split()[0] for w in ok(c, cmd, user).splitlines()[1:]]  # noqa: E731
     assert listed("bjobs -P alpha") == [a, pend]
@@ -122,7 +128,7 @@ def test_filters_p_g_m_jd_and_x(c):
     # -sum: slots per state of the caller's unfinished jobs, the filters applied
     summary = ok(c, "bjobs -sum -P alpha").splitlines()
     assert summary[0].split() == ["RUN", "SSUSP", "USUSP", "UNKNOWN", "PEND", "FWD_PEND", "PSUSP"]
-    assert summary[1].split() == ["1", "0", "0", "0", "8", "0", "0"]
+    assert summary[1].split() == ["1", "0", "0", "0", "6", "0", "0"]
     # -psum, -p0, -p1 and LSB_BJOBS_PENDREASON_LEVEL
     psum = ok(c, "bjobs -psum -P alpha").splitlines()
     assert psum[0].startswith("Pending reason summary: published ") and \
@@ -132,8 +138,18 @@ def test_filters_p_g_m_jd_and_x(c):
     assert long_p[:2] == key[:2] and len(key) == 3 and key[2].endswith(";") and key[2] in long_p[2:] + [key[2]]
     assert ok(c, f"bjobs -p {pend}", env={"LSB_BJOBS_PENDREASON_LEVEL": "1"}) == "\n".join(key) + "\n"
     assert ok(c, f"bjobs -p0 {pend}", env={"LSB_BJOBS_PENDREASON_LEVEL": "1"}) == "\n".join(long_p) + "\n"
-    r = c.run(f"bjobs -p {pend}", user="user1", env={"LSB_BJOBS_PENDREASON_LEVEL": "2"})
-    assert (r.out, r.err, r.rc) == ("", "bjobs: LSB_BJOBS_PENDREASON_LEVEL=2 is not supported by lsfemu yet\n", 255)
+    # -p2 / -p3: the host reasons by candidate host (hostC: too few slots) and non-candidate host
+    # (hostA, hostB: not named by -m); LSB_BJOBS_PENDREASON_LEVEL the same
+    cand = [" Candidate host pending reasons (1 of 3 hosts):", "   Not enough job slot(s): 1 host;"]
+    non = ["", " Non-candidate host pending reasons (2 of 3 hosts):", "   Not specified in job submission: 2 hosts;"]
+    assert ok(c, f"bjobs -p2 {pend}").splitlines() == long_p[:2] + cand
+    assert ok(c, f"bjobs -p3 {pend}").splitlines() == long_p[:2] + cand + non
+    assert ok(c, f"bjobs -p {pend}", env={"LSB_BJOBS_PENDREASON_LEVEL": "3"}) == ok(c, f"bjobs -p3 {pend}")
+    assert ok(c, f"bjobs -p2 {pend}", env={"LSB_BJOBS_PENDREASON_LEVEL": "3"}) == ok(c, f"bjobs -p2 {pend}")
+    # -p2 -psum: only the candidate hosts' reasons are summed
+    assert ok(c, "bjobs -p2 -psum -P alpha").splitlines()[1:] == [
+        "Summarizing 1 pending jobs in cluster (cluster1):", "    Individual host based reasons:  1 jobs", "",
+        "Individual host based reasons", "    Not enough job slot(s):         1 occurrences"]
     # -W: the wide row with the old stamps, project, CPU time, memory, PIDs, start and finish
     w = ok(c, f"bjobs -W {a}").splitlines()
     assert w[0].endswith("SUBMIT_TIME  PROJ_NAME CPU_USED MEM SWAP PIDS START_TIME FINISH_TIME")

@@ -206,6 +206,8 @@ EFFECTS: dict[str, str] = {
     "bjobs -p": "tests/e2e/test_option_effects.py::test_bjobs_state_filters",
     "bjobs -p0": "tests/e2e/test_bjobs_display.py::test_filters_p_g_m_jd_and_x",
     "bjobs -p1": "tests/e2e/test_bjobs_display.py::test_filters_p_g_m_jd_and_x",
+    "bjobs -p2": "tests/e2e/test_bjobs_display.py::test_filters_p_g_m_jd_and_x",
+    "bjobs -p3": "tests/e2e/test_bjobs_display.py::test_filters_p_g_m_jd_and_x",
     "bjobs -psum": "tests/e2e/test_bjobs_display.py::test_filters_p_g_m_jd_and_x",
     "bjobs -q": "tests/e2e/test_option_effects.py::test_bjobs_selection_and_forms",
     "bjobs -r": "tests/e2e/test_option_effects.py::test_bjobs_state_filters",

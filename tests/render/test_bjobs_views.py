@@ -55,3 +55,37 @@ def test_p1_is_the_single_key_reason():
     assert R.pend_table(jobs, header=False).splitlines()[1:] == [" Closed by LSF administrator: 1 host;",
                                                                  " Job slot limit reached: 2 hosts;"]
     assert R.pend_table(jobs, header=False, level=1).splitlines()[1:] == [" Job slot limit reached: 2 hosts;"]
+
+
+def test_p3_is_the_python_api_sample():
+    # IBM lsf-python-api PR 60: a PSUSP job held by a reason of its own (the key reason alone) and a
+    # PEND job whose four hosts all refuse it statically (no candidate host)
+    susp = job("PSUSP", job_id=3864, user="root", reasons=["Job was suspended by LSF admin or root while pending"],
+               submit_time=at("2023 Aug 11 07:20:00"))
+    pend = job("PEND", job_id=3866, user="root", submit_time=at("2023 Aug 11 07:21:00"),
+               reasons=["Not the same type as the submission host: 1 host", "Load information unavailable: 1 host",
+                        "Job's resource requirements not satisfied: 1 host", "Closed by LSF administrator: 1 host"])
+    assert_golden("bjobs_p3_python_api", R.pend_table([susp, pend], level=3))
+    # level 2: the candidate hosts' section only
+    assert R.pend_table([pend], level=2, header=False).splitlines()[1:] == [
+        " Candidate host pending reasons (0 of 4 hosts)."]
+
+
+def test_p2_p3_split_candidate_hosts_most_common_first():
+    j = job("PEND", reasons=["Closed by LSF administrator: 1 host", "Not enough job slot(s): 1 host",
+                             "Job slot limit reached: 2 hosts", "Not specified in job submission: 3 hosts"])
+    assert R.pend_table([j], level=3, header=False).splitlines()[1:] == [
+        " Candidate host pending reasons (3 of 7 hosts):",
+        "   Job slot limit reached: 2 hosts;",
+        "   Not enough job slot(s): 1 host;",
+        "",
+        " Non-candidate host pending reasons (4 of 7 hosts):",
+        "   Not specified in job submission: 3 hosts;",
+        "   Closed by LSF administrator: 1 host;"]
+    assert R.pend_table([j], level=2, header=False).splitlines()[1:] == [
+        " Candidate host pending reasons (3 of 7 hosts):",
+        "   Job slot limit reached: 2 hosts;",
+        "   Not enough job slot(s): 1 host;"]
+    # a reason of the job, its queue or user holds it: that key reason alone, as -p1
+    held = job("PEND", reasons=["Job slot limit reached: 2 hosts", "Job dependency condition not satisfied"])
+    assert R.pend_table([held], level=3, header=False).splitlines()[1:] == [" Job dependency condition not satisfied;"]

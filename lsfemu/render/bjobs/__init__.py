@@ -11,6 +11,8 @@ Its modules:
   :func:`json_out`: ``-o``, ``-hms``, ``delimiter=``, ``-json`` (3.10);
 * :mod:`~lsfemu.render.bjobs.summary` - :func:`sum_table` (``-sum``),
   :func:`psum_text` (``-psum``), :func:`w_table` (``-W``);
+* :mod:`~lsfemu.render.bjobs.categorized` - ``-p2``/``-p3``: the pending
+  reasons by candidate and non-candidate host;
 * :mod:`~lsfemu.render.bjobs.fields` - the ``-o`` field table (LSF 10.1's, with
   FP14's ``all``) and each field's value;
 * :mod:`~lsfemu.render.bjobs.common` - what they share (the -l blocks'

@@ -6,6 +6,7 @@ the JSON document; the fields and their values are
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Callable, Iterable, Sequence
 
 from lsfemu.render import outfmt
@@ -16,10 +17,15 @@ from lsfemu.render.outfmt import FieldDef, FieldSpec, Format, FormatError, json_
 from lsfemu.views import JobView
 
 
-def parse_format(spec: str) -> Format:
+def parse_format(spec: str, jobid_width: int = 7) -> Format:
     """Parse ``"field[:[-][width][:unit]] ... [delimiter='c']"`` against bjobs'
-    fields (:func:`lsfemu.render.outfmt.parse_format`)."""
-    return outfmt.parse_format(spec, FIELDS, all_field=True)
+    fields (:func:`lsfemu.render.outfmt.parse_format`). *jobid_width*:
+    LSB_JOBID_DISP_LENGTH, the recommended width of ``jobid:`` (and ``all:``)
+    as it is the JOBID column's in the tables; an explicit width wins."""
+    table = FIELDS
+    if jobid_width != FIELDS["jobid"].width:
+        table = {**FIELDS, "jobid": dataclasses.replace(FIELDS["jobid"], width=jobid_width)}
+    return outfmt.parse_format(spec, table, all_field=True)
 
 
 def custom(

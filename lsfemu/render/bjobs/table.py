@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from lsfemu.jobstate import PENDING, SUSPENDED
+from lsfemu.render.bjobs import categorized
 from lsfemu.render.bjobs.common import aps_number, job_name, name_trunc, short_hosts
 from lsfemu.render.bjobs.fields import key_reason
 from lsfemu.render.timefmt import table_time
@@ -122,7 +123,8 @@ def pend_table(
     """``bjobs -p`` (reason display level 0, reference 3.6 [OL widths]): no
     EXEC_HOST column, QUEUE 11, FROM_HOST 14, JOB_NAME 18 (``*``-cut), then one
     `` reason;`` line per pending reason under each row; level 1 (``-p1``):
-    the single key reason only."""
+    the single key reason only; levels 2 and 3 (``-p2``/``-p3``): the
+    reasons by candidate / non-candidate host (:mod:`.categorized`)."""
     jobs = list(jobs)
     if not jobs:
         return ""
@@ -143,6 +145,9 @@ def pend_table(
                 f"{jid:<{jobid_width}} {job.user[:7]:<7} {job.status[:5]:<5} {job.queue[:11]:<11} "
                 f"{job.from_host[:14]:<14} {name_trunc(name, 18):<18} {when}"
             )
+        if level >= 2:
+            out.extend(categorized.lines(job, level))
+            continue
         key = key_reason(job) if level == 1 else None
         out.extend([f" {key};"] if key is not None else reason_lines(job))
     return "\n".join(out) + "\n"
