@@ -180,3 +180,21 @@ def test_round_trip(job_name, command, hosts, exit_status, utime, ext, gpu, pres
     back = parse_record(format_record(short))
     assert format_record(back) == format_record(short)
     assert back.fields_present == present
+
+
+_word = st.text("abcxyz-.0123", min_size=1, max_size=8)
+
+
+@settings(max_examples=100, deadline=None)
+@given(host_rusage=st.lists(st.tuples(_word, _int, _int, _int, _int, _int), max_size=3),
+       network=st.lists(st.tuples(_text, _int), max_size=2), ranges=st.lists(st.tuples(_int, _int, _int), max_size=2),
+       storage=st.lists(_text, max_size=2), kvp=st.lists(st.tuples(_text, _text), max_size=2), asked=st.lists(_text,
+       max_size=2), floats=st.lists(st.floats(-1e6, 1e6).map(lambda f: round(f, 2)), min_size=5, max_size=5),
+       extra=st.lists(st.sampled_from(['7', '"x"', '""', '-1']), max_size=3))
+def test_round_trip_of_every_list_field(host_rusage, network, ranges, storage, kvp, asked, floats, extra):
+    rec = dataclasses.replace(
+        golden_record(), host_rusage=tuple(host_rusage), network_alloc=tuple(network), index_ranges=tuple(ranges),
+        storage_info=tuple(storage), finish_kvp=tuple(kvp), asked_hosts=tuple(asked), host_factor=round(floats[0], 1),
+        cpi=floats[1], gips=floats[2], gbs=floats[3], gflops=floats[4], extra=tuple(extra))
+    line = format_record(rec)
+    assert parse_record(line) == rec and format_record(parse_record(line)) == line
