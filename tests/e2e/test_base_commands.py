@@ -142,3 +142,9 @@ def test_lshosts_o_and_json(lsf_cluster):
     assert (r.out, r.err, r.rc) == ("", "<nosuch> in the format string is not a valid field name.\n", 255)
     r = c.run("lshosts -o HOST_NAME -l")
     assert (r.out, r.rc) == ("", 255) and r.err.startswith("Usage: lshosts")
+
+
+def test_lsload_format_in_lsf_conf_acts_without_reconfig(lsf_cluster):
+    c = lsf_cluster
+    c.write("lsf.conf", c.path_of("lsf.conf").read_text() + "LSF_LSLOAD_FORMAT=\"HOST_NAME it\"\n")
+    assert c.run("lsload hostB").out == "HOST_NAME it\nhostB 0\n"  # LSF's commands read lsf.conf each time
