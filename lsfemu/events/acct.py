@@ -3,8 +3,8 @@
 ``lsb.acct`` (``LSB_SHAREDIR/<cluster>/logdir/lsb.acct``) holds one line per
 finished job, no header. A line is ``"JOB_FINISH" "<version>" <event time>``
 followed by the fields of :data:`SCHEMA` in LSF 10.1's order (IBM's lsb.acct
-page; value shapes from real records -- see
-/work/shared/reference/lsf-breadth.md section 1.3):
+page; value shapes from real records -- see lsf-breadth.md section 1.3 and
+the corpus in tests/data/lsbacct):
 
 * strings are always double-quoted, ``"`` inside doubled (LSF's ``addQStr``);
   control characters are written as Unicode Control Pictures exactly as in
@@ -13,11 +13,13 @@ page; value shapes from real records -- see
 * integers ``%d``; ``hostFactor`` ``%.1f``; ``ru_utime``/``ru_stime`` and
   ``serial_job_energy`` ``%f``; ``cpi gips gbs gflops`` ``%.2f``;
 * lists are a count then the items; the execution host list has one entry
-  per slot.
+  per slot (``N*host`` entries with SHORT_EVENTFILE: :attr:`AcctRecord.slot_hosts`);
+  per-host rusage entries are six values with a bare host name, submitEXT
+  values quoted strings or bare integers (as real records have them).
 
-Versions. LSF appended fields over the years (7: up to ``licenseProject``,
-8/9: up to ``subcwd``, 10.1: up to the GPU rusage, "10.108": storage info and
-the ``finishKVP`` key/value pairs). :func:`parse_record` accepts any record
+Versions. LSF appended fields over the years (the corpus's real records end:
+"5.1" at ``rsvId``, "7.06" at ``submitEXT``, "9.11" at ``affinity``, "10.1" at
+the GPU rusage; "10.108" adds storage info and the ``finishKVP`` pairs). :func:`parse_record` accepts any record
 that reaches at least ``commandSpool`` (the OpenLava / LSF 6 base record) and
 stops at whichever later field boundary the line ends on; the record keeps
 how many schema fields it had (``fields_present``) and any tokens beyond the
