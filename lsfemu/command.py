@@ -46,6 +46,9 @@ app.add_typer(host_app, name="host")
 lesson_app = typer.Typer(add_completion=False, no_args_is_help=True,
                          help="Lessons to teach with: a tour's cluster and steps as files.")
 app.add_typer(lesson_app, name="lesson")
+plot_app = typer.Typer(add_completion=False, no_args_is_help=True,
+                       help="Pictures of the cluster's history (from its lsb.events): priorities, slots.")
+app.add_typer(plot_app, name="plot")
 
 @app.command()
 def init(directory: str = typer.Argument(..., help="folder for lsf.conf and the lsb.* files"),
@@ -116,6 +119,77 @@ def lesson_init(directory: str = typer.Argument(..., help="folder for the lesson
         raise typer.Exit(1)
     typer.echo(f"Lesson <{topic}> written to {d}: the cluster in {d}/conf, the steps in {d}/lesson.sh.\n"
                f"Run it:\n    sh {d}/lesson.sh")
+
+
+_FROM = typer.Option(None, "--from", metavar="TIME", help="from this instant (ISO 8601 or epoch seconds; default: the log's first)")
+_TO = typer.Option(None, "--to", metavar="TIME", help="to this instant (default: the log's last)")
+_SVG = typer.Option(None, "--svg", metavar="FILE", help="also draw the series as an SVG chart into FILE")
+_PNG = typer.Option(None, "--png", metavar="FILE", help="refused: lsfemu draws SVG (docs/semantics.md, 'Plots')")
+
+
+def _plot(make, svg: Optional[str], png: Optional[str]) -> None:
+    """Make a plot (make(history) -> Plot), print its table, write its SVG."""
+    from lsfemu import plot as pl  # (heavy: see the module's docstring)
+    from lsfemu.render import plot as render
+
+    if png is not None:
+        typer.echo("lsfemu plot: --png is not supported: lsfemu draws SVG itself and installs no plotting library; "
+                   "use --svg FILE (a browser shows it; rsvg-convert or inkscape make a PNG of it)", err=True)
+        raise typer.Exit(2)
+    if svg is not None and not Path(svg).absolute().parent.is_dir():
+        typer.echo(f"lsfemu plot: {svg}: No such file or directory", err=True)
+        raise typer.Exit(1)
+    try:
+        p = make(pl.History.from_env())
+    except (pl.PlotError, ValueError) as e:
+        typer.echo(f"lsfemu plot: {e}", err=True)
+        raise typer.Exit(1)
+    typer.echo(render.table(p), nl=False)
+    if svg is not None:
+        try:
+            Path(svg).write_text(render.svg(p), encoding="utf-8")
+        except OSError as e:
+            typer.echo(f"lsfemu plot: {e}", err=True)
+            raise typer.Exit(1)
+
+
+def _window(h, start: Optional[str], end: Optional[str]) -> tuple[float, float]:
+    t0 = parse_time(start, h.first) if start is not None else h.first
+    t1 = parse_time(end, h.last) if end is not None else h.last
+    if t1 <= t0:
+        raise ValueError("--to must be after --from")
+    return t0, t1
+
+
+@plot_app.command("priority")
+def plot_priority(queue: Optional[str] = typer.Option(None, "-q", metavar="QUEUE", help="the fairshare queue (default: the only one)"),
+                  users: Optional[str] = typer.Option(None, "--users", metavar="USERS", help="these users only ('user1 user2' or user1,user2)"),
+                  start: Optional[str] = _FROM, end: Optional[str] = _TO,
+                  step: Optional[str] = typer.Option(None, "--step", metavar="DURATION", help="sample every DURATION (default: 60 samples)"),
+                  svg: Optional[str] = _SVG, png: Optional[str] = _PNG) -> None:
+    """Each user's dynamic fairshare priority over an interval of the cluster's history, with job starts and ends."""
+    def make(h):
+        q = h.fairshare_queue(queue)
+        t0, t1 = _window(h, start, end)
+        every = parse_duration(step) if step is not None else max(1.0, float(-(-(t1 - t0) // 60)))
+        if every <= 0:
+            raise ValueError(f"bad duration <{step}>: must be more than 0")
+        return h.priority(q, users.replace(",", " ").split() if users else None, t0, t1, every)
+
+    _plot(make, svg, png)
+
+
+@plot_app.command("slots")
+def plot_slots(by: str = typer.Option("user", "--by", metavar="user|queue", help="a series per user (default) or per queue"),
+               start: Optional[str] = _FROM, end: Optional[str] = _TO,
+               svg: Optional[str] = _SVG, png: Optional[str] = _PNG) -> None:
+    """The job slots each user (or queue) held over an interval of the cluster's history."""
+    def make(h):
+        if by not in ("user", "queue"):
+            raise ValueError(f"--by {by}: user or queue")
+        return h.slots(by, *_window(h, start, end))
+
+    _plot(make, svg, png)
 
 
 @app.command()

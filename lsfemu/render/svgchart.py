@@ -135,12 +135,13 @@ def _legend(f: _Frame, labels: Sequence[tuple[str, str, bool]]) -> list[str]:
 def line_chart(series: Sequence[Series], *, title: str, x_format: Callable[[float], str],
                y_format: Callable[[float], str] = lambda v: f"{v:g}", y_label: str = "", x_label: str = "",
                y_max: float | None = None, step: bool = True, x_ticks: Sequence[float] | None = None,
-               width: int = 720, height: int = 300) -> str:
+               marks: Sequence[tuple[float, str, str]] = (), width: int = 720, height: int = 300) -> str:
     """*series* over a shared x axis (e.g. epoch seconds, labelled by *x_format*),
     y from 0 (to *y_max*, else the largest value). ``step``: each value holds
     until the next point (a quantity over intervals), else points are joined
     by straight lines. *x_ticks*: where the x axis is labelled (default: round
-    numbers; :func:`time_ticks` for instants)."""
+    numbers; :func:`time_ticks` for instants). *marks*: (x, text, colour) events
+    drawn as short ticks down from the top of the plot area, the text on hover."""
     xs = [x for s in series for x, _ in s.points]
     ys = [y for s in series for _, y in s.points]
     x0, x1 = (min(xs), max(xs)) if xs else (0.0, 1.0)
@@ -173,6 +174,10 @@ def line_chart(series: Sequence[Series], *, title: str, x_format: Callable[[floa
         values = ", ".join(f"{x_format(x)}: {y_format(y)}" for x, y in s.points[:40])
         out.append(f'<path class="series" data-label="{escape(s.label)}" d="{" ".join(d)}" fill="none" '
                    f'stroke="{color(i)}" stroke-width="2"{dash}><title>{escape(s.label)}: {escape(values)}</title></path>')
+    for x, text, colour in marks if xs else ():
+        px = _fmt(f.x(x))
+        out.append(f'<line class="mark" x1="{px}" x2="{px}" y1="{f.top}" y2="{f.top + 8}" stroke="{colour}" '
+                   f'stroke-width="2"><title>{escape(text)}</title></line>')
     out += _legend(f, [(s.label, color(i), s.dashed) for i, s in enumerate(series)])
     out.append("</svg>")
     return "\n".join(out)

@@ -12,7 +12,7 @@ import pytest
 pytestmark = pytest.mark.slow(25)  # seconds, quiet machine: scheduled early (tests/conftest.py)
 
 ROOT = Path(__file__).resolve().parents[2]
-SUBCOMMANDS = ("init", "demo", "lesson", "replay", "daemon", "clock", "explain", "host")
+SUBCOMMANDS = ("init", "demo", "lesson", "plot", "replay", "daemon", "clock", "explain", "host")
 
 
 # -- item 9: lsfemu --help lists every subcommand, each has its help ------------
@@ -28,7 +28,7 @@ def test_lsfemu_help_lists_every_subcommand(lsf_cluster):
     "clock --help", "clock show --help", "clock set --help", "clock advance --help",
     "explain --help", "explain aps --help", "explain priority --help",
     "host --help", "host fail --help", "host recover --help",
-    "daemon --help", "daemon status --help", "init --help", "replay --help", "demo --help", "lesson init --help",
+    "daemon --help", "daemon status --help", "init --help", "replay --help", "demo --help", "lesson init --help", "plot priority --help", "plot slots --help",
 ])
 def test_every_subcommand_prints_its_help_and_exits_0(lsf_cluster, argv):
     r = lsf_cluster.run(f"lsfemu {argv}")
