@@ -12,7 +12,11 @@ from pathlib import Path
 import pytest
 from lesson_helpers import ROOT, assert_golden, check_tour, env, lesson_dir, normalize
 
+from lsfemu.plot import History
+
 pytestmark = pytest.mark.slow(60)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+
+T_RECONFIG = 1767608410  # Mon Jan  5 10:20:10 2026 UTC: the fairshare lesson reconfigures then
 
 
 def test_aps_tour_builds_the_seed_listing():
@@ -44,6 +48,14 @@ def test_lesson_init_round_trip():
                            env=env(root, path))
         assert r.returncode == 0, r.stdout + r.stderr
         assert r.stderr == ""
-        assert_golden("fairshare", normalize(r.stdout, root))
+        text = normalize(r.stdout, root)
+        assert_golden("fairshare", text)
+        # A plot made from the lesson's cluster: at 10:20:10 (after the reconfiguration, whose
+        # configuration the plot applies) user1's priority is the one explain gave then.
+        said = text.split("$ LSFEMU_USER=lsfadmin badmin reconfig")[1].split("\npriority = 10 / ")[1].split("= ")[1]
+        plot = History(str(root / "conf"), str(root / "home")).priority("fair", ["user1", "user2"],
+                                                                        T_RECONFIG - 600, T_RECONFIG, 600)
+        assert f"{plot.rows[-1][1]['user1']:.3f}" == said.split()[0] == "22.794"
+        assert "end 8 (user2)" in [m for _, m in plot.marks]  # the first round's last job, at 10:20:10
     finally:
         subprocess.run(["rm", "-rf", str(root)])
