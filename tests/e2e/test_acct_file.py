@@ -181,3 +181,14 @@ def test_a_fairshare_queue_charges_the_share_account_path(lsf_cluster):
     assert {r.job_id: r.charged_saap for r in _acct(c)} == {1: "/research/user1", 2: "/user3", 3: "", 4: ""}
     r = c.run("bacct -l 1", user="user1")
     assert "Share group charged </research/user1>" in r.out.replace("\n                     ", "")
+
+
+def test_a_finished_job_sent_back_by_brequeue_writes_a_record_at_each_end(lsf_cluster):
+    c = lsf_cluster
+    c.run("bsub sleep 60", user="user1")
+    c.run("bsub sleep 600", user="user1")
+    c.advance("2m")
+    assert c.run("brequeue -d 1", user="user1").rc == 0
+    assert c.run("brequeue 2", user="user1").rc == 0  # running: requeued, not ended
+    c.advance("2m")
+    assert [(r.job_id, r.start_time - T0, r.event_time - T0) for r in _acct(c)] == [(1, 10, 70), (1, 120, 180)]
