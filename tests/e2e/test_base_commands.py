@@ -1,7 +1,7 @@
-"""lsclusters, lsload -o / -json and lsadmin showconf lim on lsfemu init's
-cluster (issue 21, part 3): what each shows of the running cluster, the
-format's precedence (-o, LSF_LSLOAD_FORMAT in the caller's environment, then
-lsf.conf), and their refusals."""
+"""lsclusters, lsload -o / -json, lshosts -o / -json, lsinfo -w and lsadmin
+showconf lim on lsfemu init's cluster (issue 21, part 3): what each shows of
+the running cluster, the format's precedence (-o, LSF_LSLOAD_FORMAT in the
+caller's environment, then lsf.conf as it is now), and their refusals."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-pytestmark = pytest.mark.slow(6)  # seconds, quiet machine
+pytestmark = pytest.mark.slow(14)  # seconds, quiet machine
 
 
 def test_lsclusters_shows_the_cluster_its_master_admin_and_hosts(lsf_cluster):
@@ -21,6 +21,10 @@ def test_lsclusters_shows_the_cluster_its_master_admin_and_hosts(lsf_cluster):
     # snakemake's LSF plugin: the cluster name is the first word of the second line
     assert r.out.splitlines()[1].split()[0] == "cluster1"
     assert c.run("lsclusters cluster1").out == r.out
+    r = c.run("lsclusters nosuch")
+    assert (r.out, r.err, r.rc) == ("", "ls_clusterinfo(): Invalid cluster name\n", 255)
+    r = c.run("lsclusters -l")
+    assert (r.rc, r.err.splitlines()[0]) == (255, "lsclusters: option -l is not supported by lsfemu yet")
     # a client host counts in HOSTS, not in SERVERS; a master name longer than 18 is cut, -w keeps it
     text = c.path_of("lsf.cluster.cluster1").read_text()
     c.write("lsf.cluster.cluster1", text.replace(
@@ -33,14 +37,6 @@ def test_lsclusters_shows_the_cluster_its_master_admin_and_hosts(lsf_cluster):
     assert c.run("lsclusters -w").out == (
         "CLUSTER_NAME   STATUS   MASTER_HOST                   ADMIN    HOSTS  SERVERS\n"
         "cluster1       ok       hostA-with-a-long-name     lsfadmin        4        3\n")
-
-
-def test_lsclusters_refusals(lsf_cluster):
-    c = lsf_cluster
-    r = c.run("lsclusters nosuch")
-    assert (r.out, r.err, r.rc) == ("", "ls_clusterinfo(): Invalid cluster name\n", 255)
-    r = c.run("lsclusters -l")
-    assert (r.rc, r.err.splitlines()[0]) == (255, "lsclusters: option -l is not supported by lsfemu yet")
 
 
 def test_lsload_o_and_json_follow_the_jobs(lsf_cluster):
@@ -61,26 +57,22 @@ def test_lsload_o_and_json_follow_the_jobs(lsf_cluster):
     data = json.loads(c.run("lsload -json hostA").out)
     assert list(data["RECORDS"][0]) == ["HOST_NAME", "status", "r15s", "r1m", "r15m", "ut", "pg", "ls", "it",
                                         "tmp", "swp", "mem"]
+    r = c.run("lsload -o 'HOST_NAME nosuch'")
+    assert (r.out, r.err, r.rc) == ("", "<nosuch> in the format string is not a valid field name.\n", 255)
+    r = c.run("lsload -o r1m -l")
+    assert (r.out, r.rc) == ("", 255) and r.err.startswith("Usage: lsload")
 
 
 def test_lsload_format_precedence_option_environment_lsf_conf(lsf_cluster):
     c = lsf_cluster
     c.write("lsf.conf", c.path_of("lsf.conf").read_text() + "LSF_LSLOAD_FORMAT=\"HOST_NAME status\"\n")
-    assert c.run("badmin reconfig", user="lsfadmin").rc == 0
-    assert c.run("lsload hostA").out == "HOST_NAME status\nhostA ok\n"  # no width: as long as the value
+    # no badmin reconfig: LSF's commands read lsf.conf each time; no width: as long as the value
+    assert c.run("lsload hostA").out == "HOST_NAME status\nhostA ok\n"
     env = {"LSF_LSLOAD_FORMAT": "HOST_NAME mem"}
     assert c.run("lsload hostA", env=env).out == "HOST_NAME mem\nhostA 16384.0M\n"
     assert c.run("lsload -o it hostA", env=env).out == "it\n0\n"
     # -l and -w keep their tables
     assert c.run("lsload -w hostA", env=env).out.startswith("HOST_NAME               status  r15s")
-
-
-def test_lsload_o_refusals(lsf_cluster):
-    c = lsf_cluster
-    r = c.run("lsload -o 'HOST_NAME nosuch'")
-    assert (r.out, r.err, r.rc) == ("", "<nosuch> in the format string is not a valid field name.\n", 255)
-    r = c.run("lsload -o r1m -l")
-    assert (r.out, r.rc) == ("", 255) and r.err.startswith("Usage: lsload")
 
 
 def test_lsadmin_showconf_lim_and_refusals(lsf_cluster):
@@ -102,21 +94,7 @@ def test_lsadmin_showconf_lim_and_refusals(lsf_cluster):
     assert (r.rc, r.err.splitlines()[0]) == (255, "lsadmin: [-h] [-V] [command] [command_options] [command_args]")
 
 
-def test_lsinfo_w_keeps_long_resource_names_whole(lsf_cluster):
-    c = lsf_cluster
-    c.write("lsf.shared", c.path_of("lsf.shared").read_text().replace(
-        "End Resource", "scratch_fast_ssd Boolean ()  ()  (Fast scratch)\nEnd Resource"))
-    assert c.run("badmin reconfig", user="lsfadmin").rc == 0
-    rows = ("Boolean   N/A   File server", "Boolean   N/A   Fast scratch")
-    # by default the name is cut at 13; -w keeps it whole and widens its column
-    for opt, width, names in (("", 13, ("fs", "scratch_fast_")), ("-w", 16, ("fs", "scratch_fast_ssd"))):
-        assert c.run(f"lsinfo {opt} scratch_fast_ssd fs").out.splitlines() == [
-            f"{'RESOURCE_NAME':<{width}}   TYPE   ORDER  DESCRIPTION"] + [f"{n:<{width}} {r}" for n, r in zip(names, rows)]
-    r = c.run("lsinfo -l -w")
-    assert (r.out, r.rc) == ("", 255) and r.err.startswith("Usage: lsinfo")
-
-
-def test_lshosts_o_and_json(lsf_cluster):
+def test_lshosts_o_and_json_and_lsinfo_w(lsf_cluster):
     c = lsf_cluster
     # the fields a monitoring client reads (Datadog's lshosts -o), memory whole MB
     r = c.run("lshosts -o \"HOST_NAME type model cpuf ncpus maxmem maxswp server nprocs ncores nthreads maxtmp "
@@ -134,6 +112,8 @@ def test_lshosts_o_and_json(lsf_cluster):
     text = c.path_of("lsf.cluster.cluster1").read_text()
     c.write("lsf.cluster.cluster1", text.replace(
         "End Host", "client1   !        !        0       -      -       -       -       ()\nEnd Host"))
+    c.write("lsf.shared", c.path_of("lsf.shared").read_text().replace(
+        "End Resource", "scratch_fast_ssd Boolean ()  ()  (Fast scratch)\nEnd Resource"))
     assert c.run("badmin reconfig", user="lsfadmin").rc == 0
     env = {"LSF_LSHOSTS_FORMAT": "HOST_NAME server ncpus maxmem"}
     assert c.run("lshosts client1", env=env).out == "HOST_NAME server ncpus maxmem\nclient1 No - -\n"
@@ -142,9 +122,11 @@ def test_lshosts_o_and_json(lsf_cluster):
     assert (r.out, r.err, r.rc) == ("", "<nosuch> in the format string is not a valid field name.\n", 255)
     r = c.run("lshosts -o HOST_NAME -l")
     assert (r.out, r.rc) == ("", 255) and r.err.startswith("Usage: lshosts")
+    # lsinfo -w: a resource name longer than 13 kept whole, its column widened
+    rows = ("Boolean   N/A   File server", "Boolean   N/A   Fast scratch")
+    for opt, width, names in (("", 13, ("fs", "scratch_fast_")), ("-w", 16, ("fs", "scratch_fast_ssd"))):
+        assert c.run(f"lsinfo {opt} scratch_fast_ssd fs").out.splitlines() == [
+            f"{'RESOURCE_NAME':<{width}}   TYPE   ORDER  DESCRIPTION"] + [f"{n:<{width}} {r}" for n, r in zip(names, rows)]
+    r = c.run("lsinfo -l -w")
+    assert (r.out, r.rc) == ("", 255) and r.err.startswith("Usage: lsinfo")
 
-
-def test_lsload_format_in_lsf_conf_acts_without_reconfig(lsf_cluster):
-    c = lsf_cluster
-    c.write("lsf.conf", c.path_of("lsf.conf").read_text() + "LSF_LSLOAD_FORMAT=\"HOST_NAME it\"\n")
-    assert c.run("lsload hostB").out == "HOST_NAME it\nhostB 0\n"  # LSF's commands read lsf.conf each time
