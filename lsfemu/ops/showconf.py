@@ -31,10 +31,13 @@ def sharedir(cl) -> str:
     work = os.path.join(cl.home, "work")
     link = os.path.join(work, name, "logdir")
     if os.path.realpath(link) != logdir:
-        os.makedirs(os.path.dirname(link), exist_ok=True)
-        if os.path.islink(link):
-            os.unlink(link)
-        os.symlink(logdir, link)
+        try:
+            os.makedirs(os.path.dirname(link), exist_ok=True)
+            if os.path.islink(link):
+                os.unlink(link)
+            os.symlink(logdir, link)
+        except OSError:  # a state folder this process may not write: the path stays the rule's
+            pass
     return work
 
 
