@@ -75,6 +75,9 @@ TOPIC = Topic("aps", "absolute priority scheduling: bjobs -aps, bmod -aps, limit
     Edit(QUEUES_PATH, QUEUES.format(aps=APS + " LIMIT[[JPRIORITY, 100]] GRACE_PERIOD[[QPRIORITY, 30m]]")),
     Run("badmin reconfig", "lsfadmin"),
     Run("bjobs -aps -u all"),
+    Say("Job 1's job priority, 160, now counts 100 at most: 10 x 20 + 100, and its admin "
+        "value -100, make 200. Job 4 has pended 11 minutes, inside its 30-minute grace "
+        "period: its queue priority does not count yet, only its job priority, 55."),
     Run("lsfemu explain aps 4"),
     Say("Twenty minutes later job 4's grace period is over: its queue priority counts."),
     Run("lsfemu clock advance 20m"),
