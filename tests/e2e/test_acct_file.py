@@ -18,7 +18,7 @@ import pytest
 
 from lsfemu.events.acct import JOB_STAT_DONE, JOB_STAT_EXIT, Rusage, format_record, read_acct
 
-pytestmark = pytest.mark.slow(30)
+pytestmark = pytest.mark.slow(35)
 
 T0 = 1767603600
 
@@ -146,7 +146,8 @@ def test_badmin_showconf_mbd_names_the_folder_lsb_acct_is_in(lsf_cluster):
 
 
 def test_a_really_run_job_records_what_the_runner_measured(lsf_cluster_factory):
-    c = lsf_cluster_factory(clock="wall")
+    c = lsf_cluster_factory(clock="wall", files={
+        "lsb.params": "Begin Parameters\nDEFAULT_QUEUE = normal\nMBD_SLEEP_TIME = 1\nEnd Parameters\n"})
     (c.root / "work").mkdir()
     # about 2 s of CPU holding 60 MB: the runner samples its process group every second
     script = "import time; b = bytearray(60 << 20); t = time.time()\nwhile time.time() - t < 2.2: pass\n"
