@@ -4,15 +4,24 @@ Measures five groups of figures, each side by side with a floor measured in
 the same run on the same machine, prints one table and writes the figures as
 JSON (``bench-all.json``, or ``--json PATH``):
 
-1. ``latency``: median wall time of ``bjobs``, ``bjobs -u all -aps``,
-   ``bjobs -l ID``, ``bsub``, ``bmod -sp``, ``bhist -l ID`` (real client
-   processes, warm daemon, 10,000 jobs in the store from 100 users) against
-   ``python3 -c pass``; runs interleaved so that all see the same machine.
-   Targets <= 2.5 x, <= 4 x for the listing of all jobs.
+1. ``latency``: median wall time of ``bjobs``, ``bjobs -aps``, ``bhist``
+   and ``bqueues``, each as one user (1% of the jobs) and for all jobs
+   (``-u all``), and of ``bjobs -l ID``, ``bhist -l ID``, ``bsub`` and
+   ``bmod -sp ID`` (real client processes, warm daemon, 10,000 jobs in the
+   store from 100 users, half of them in an APS queue so that every APS
+   cell is a number), against two floors, the interpreter that runs the
+   commands doing nothing: ``python -c pass`` and ``python -I -S -c pass``
+   (``sys.executable``, never a shim). Medians of ``--runs`` (>= 5) rounds,
+   each round every command once in an order rotated every round; the
+   virtual clock moves a minute between rounds (jobs start and end,
+   priorities and APS values change: no listing can be served from a
+   cache). Targets <= 2.5 x, <= 4 x for the listings of all jobs.
 2. ``sched``: full scheduling passes at 10k, 100k and 1M pending jobs
    (``--sched-sizes``) against ``sorted()`` of as many tuples -- the first
-   pass after a start and a full pass in a running daemon -- and a pass
-   after one new submission (tests/bench/sched.py, which owns the figures).
+   pass after a start (its commit shown apart) and a full pass in a running
+   daemon -- and a pass after one new submission with a slot free, so that
+   it ranks; each timed 5 times, medians, the running daemon's passes
+   interleaved with the floor (tests/bench/sched.py owns the figures).
    Targets <= 10 x at 100k, growth 100k -> 1M <= 12 x, incremental <= 5 %.
 3. ``clock``: the virtual clock running 100,000 jobs through 1,000 slots for
    7 days (what ``lsfemu clock advance 7d`` runs: ``Cluster.run_until`` and
@@ -35,22 +44,21 @@ JSON (``bench-all.json``, or ``--json PATH``):
    it answered its first request; the floor is the RSS of the same daemon
    with an empty store.
 
-``--only latency,replay`` runs some groups; ``--quick`` runs every group at a
-tenth of its size (a smoke test, not figures to quote). The exit status is
+``--only latency,replay`` runs some groups; ``--quick`` runs every group
+small (``QUICK``: seconds in all; the suite's smoke test,
+tests/bench/test_bench_quick.py; not figures to quote). The exit status is
 1 when a target is missed, 0 otherwise.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import functools
 import importlib.util
 import json
 import os
 import platform
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -63,9 +71,17 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
 from fill import START, Bulk, bulk_submit  # noqa: E402
-from run import timed  # noqa: E402  (one timed client call, shared with tests/bench/run.py)
+from harness import cluster_env, command, daemon, daemon_memory, run_ok  # noqa: E402
+from latency import bench_latency  # noqa: E402
 
 GROUPS = ("latency", "sched", "clock", "replay", "memory")
+# Each group's size: the benchmark's, and --quick's (a smoke test in the suite,
+# tests/bench/test_bench_quick.py: every figure made and labelled in seconds;
+# not figures to quote).
+FULL = {"latency": 10_000, "runs": 15, "warmup": 2, "clock": (100_000, 10, 100), "replay": [100_000, 1_000_000],
+        "memory": 1_000_000}
+QUICK = {"latency": 300, "runs": 5, "warmup": 1, "sched": [300, 1_000], "clock": (1_000, 2, 10), "clock_budget": 1.0,
+         "replay": [1_000, 5_000], "memory": 1_000}
 
 
 def _module(name: str):
@@ -75,104 +91,13 @@ def _module(name: str):
     return mod
 
 
-def command(name: str) -> list[str]:
-    return [sys.executable, str(ROOT / "bin" / name)]
-
-
-def run_ok(argv: list[str], env: dict[str, str]) -> str:
-    p = subprocess.run(argv, env=env, capture_output=True, text=True)
-    if p.returncode != 0:
-        raise RuntimeError(f"{argv} failed ({p.returncode}): {p.stderr[-2000:]}")
-    return p.stdout
-
-
-def cluster_env(root: Path, name: str, files: dict[str, str] | None = None) -> dict[str, str]:
-    """A fresh virtual-clock cluster under *root*: the environment of its commands."""
-    from lsfemu.config.sample import write_cluster
-
-    envdir = Path(write_cluster(str(root / f"conf-{name}"), clock="virtual"))
-    for rel, text in (files or {}).items():
-        (envdir / rel).write_text(text)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("LSF", "LSB_"))}
-    env.update({"LSF_ENVDIR": str(envdir), "LSFEMU_HOME": str(root / f"home-{name}"), "LSFEMU_USER": "user1",
-                "TZ": "UTC", "LSFEMU_CLOCK_START": str(int(START))})
-    return env
-
-
-@contextlib.contextmanager
-def daemon(env: dict[str, str]):
-    run_ok(command("lsfemu") + ["daemon", "start"], env)
-    try:
-        yield
-    finally:
-        subprocess.run(command("lsfemu") + ["daemon", "stop"], env=env, capture_output=True)
-
-
-def daemon_memory(env: dict[str, str]) -> dict[str, int]:
-    pid = int((Path(env["LSFEMU_HOME"]) / "mbatchd.lock").read_text().split()[0])
-    st = {}
-    for line in (Path("/proc") / str(pid) / "status").read_text().splitlines():
-        k, _, v = line.partition(":")
-        if k in ("VmRSS", "VmHWM"):
-            st[k] = int(v.split()[0]) // 1024
-    return st
-
-
-# ---------------------------------------------------------------------------
-# 1. command latency
-# ---------------------------------------------------------------------------
-
-
-def bench_latency(root: Path, jobs: int, runs: int) -> dict:
-    env = cluster_env(root, "latency")
-    users = [f"user{i}" for i in range(1, 101)]
-    t0 = time.perf_counter()
-    bulk_submit(env["LSF_ENVDIR"], env["LSFEMU_HOME"], Bulk(n=jobs, users=users, queues=["normal", "priority"],
-                                                             runtimes=(60, 7200)), t=START)
-    fill_s = time.perf_counter() - t0
-    with daemon(env):
-        out = run_ok(command("bsub") + ["-J", "probe", "sleep", "100000"], env)
-        jid = out.split("<", 1)[1].split(">", 1)[0]
-        run_ok(command("lsfemu") + ["clock", "advance", "600"], env)  # passes: some jobs run and finish
-        cases = {
-            "python3 -c pass": [sys.executable, "-c", "pass"],
-            "bjobs": command("bjobs"),
-            "bjobs -u all -aps": command("bjobs") + ["-u", "all", "-aps"],
-            "bjobs -l ID": command("bjobs") + ["-l", jid],
-            "bsub": command("bsub") + ["sleep", "100000"],
-            "bmod -sp": command("bmod") + ["-sp", "60", jid],
-            "bhist -l ID": command("bhist") + ["-l", jid],
-        }
-        samples: dict[str, list[float]] = {k: [] for k in cases}
-        for _ in range(2):  # warm-up: the daemon's caches, the page cache
-            for argv in cases.values():
-                timed(argv, env)
-        for _ in range(runs):
-            for name, argv in cases.items():  # interleaved: same conditions for all
-                samples[name].append(timed(argv, env))
-        mem = daemon_memory(env)
-    floor = statistics.median(samples.pop("python3 -c pass"))
-    rows = {}
-    for name, s in samples.items():
-        med = statistics.median(s)
-        rows[name] = {"median_s": med, "ratio": med / floor, "target": 4.0 if "-u all" in name else 2.5}
-    return {"jobs_in_store": jobs, "runs": runs, "fill_s": fill_s, "floor_s": floor, "commands": rows,
-            "daemon_rss_mb": mem.get("VmRSS")}
-
-
 # ---------------------------------------------------------------------------
 # 2. scheduling pass (tests/bench/sched.py owns it)
 # ---------------------------------------------------------------------------
 
 
 def bench_sched(root: Path, sizes: list[int]) -> dict:
-    mod = _module("sched")
-    if hasattr(mod, "run"):
-        figures = mod.run(sizes)
-        if isinstance(figures, dict):  # {"results": [per size], "growth": [...], ...}
-            return {"runs": figures["results"], "growth": figures.get("growth", []), "figures": figures}
-        return {"runs": figures}
-    return {"runs": [mod.measure(n, root) for n in sizes]}
+    return {"runs": _module("sched").run(sizes)}
 
 
 # ---------------------------------------------------------------------------
@@ -446,19 +371,27 @@ def table(res: dict) -> tuple[list[tuple], bool]:
     rows: list[tuple] = []
     ok = True
 
-    def add(group, figure, value, floor, ratio, target=None):
+    def add(group, figure, value, floor, ratio, target=None, ratio2=None):
+        # ratio2: the same value against a second floor (the isolated interpreter), shown beside
         nonlocal ok
         v = verdict(ratio, target) if ratio is not None else ""
         ok = ok and not v.startswith("MISSED")
-        rows.append((group, figure, value, floor, "" if ratio is None else f"{ratio:.2f}",
-                     "" if target is None else f"<= {target:g}", v))
+        shown = "" if ratio is None else f"{ratio:.2f}" + ("" if ratio2 is None else f" / {ratio2:.2f}")
+        rows.append((group, figure, value, floor, shown, "" if target is None else f"<= {target:g}", v))
 
     if "latency" in res:
         r = res["latency"]
-        floor = f"{r['floor_s'] * 1000:.0f} ms"
+        floor = f"{r['floor_s'] * 1000:.0f} / {r['floor_isolated_s'] * 1000:.0f} ms"
+        add("latency", f"floors: python -c pass / python -I -S -c pass ({r['runs']} runs)",
+            f"{r['floor_s'] * 1000:.0f} / {r['floor_isolated_s'] * 1000:.0f} ms", "", None)
         for name, c in r["commands"].items():
-            add("latency", f"{name} ({r['jobs_in_store']} jobs)", f"{c['median_s'] * 1000:.0f} ms", floor,
-                c["ratio"], c["target"])
+            scope = {"user": "1 user's jobs", "all": "all jobs", "job": "one job"}[c["scope"]]
+            lines = "" if c.get("lines") is None else f", {c['lines']} lines"
+            add("latency", f"{name} ({r['jobs_in_store']} jobs, {scope}{lines})",
+                f"{c['median_s'] * 1000:.0f} ms", floor, c["ratio"], c["target"], c["ratio_isolated"])
+        add("latency", "  check: bjobs -u all -aps, APS cells that are numbers",
+            f"{r['aps_numeric_cells']} of {r['aps_pending_lines']} pending",
+            f"clock moved {r['clock_moved_s']} s", None)
     if "sched" in res and "error" in res["sched"]:
         add("sched", "scheduling pass", "FAILED: " + res["sched"]["error"][:60], "", None)
         ok = False
@@ -480,15 +413,16 @@ def table(res: dict) -> tuple[list[tuple], bool]:
                     f"{s['floor_sorted_s']:.4f} s", s["warm_ratio"], 10 if n == 100_000 else None)
                 add("sched", "  same, CPU time", f"{s['warm_full_pass_cpu_s']:.2f} s",
                     f"{s['floor_sorted_cpu_s']:.4f} s", s["warm_ratio_cpu"], None)
-            add("sched", f"pass after 1 submit, {n}", f"{s['pass_after_one_submit_s']:.3f} s",
+            add("sched", f"  commit of the first pass, {n}", f"{s['commit_s']:.3f} s", "", None)
+            add("sched", f"pass after 1 submit, a slot free, {n}", f"{s['pass_after_one_submit_s']:.3f} s",
                 f"{s['warm_full_pass_s']:.2f} s", s["incremental_share"], 0.05 if n == 100_000 else None)
         by = {s["pending"]: s for s in runs}
-        small, big = (100_000, 1_000_000) if 1_000_000 in by else (10_000, 100_000)  # (--quick: a tenth)
-        if small in by and big in by:
+        if len(by) >= 2:  # the growth between the two largest sizes
+            small, big = sorted(by)[-2:]
             for what, key in (("first pass", "full_pass"), ("running daemon", "warm_full_pass")):
                 for clock, suffix in (("", "_s"), (", CPU time", "_cpu_s")):
                     a, b = by[small][key + suffix], by[big][key + suffix]
-                    add("sched", f"growth {small // 1000}k -> {big // 1000}k, {what}{clock}", f"{b:.2f} s",
+                    add("sched", f"growth {small} -> {big}, {what}{clock}", f"{b:.2f} s",
                         f"{a:.2f} s", b / a, 12 if big == 1_000_000 and not clock else None)
     if "clock" in res:
         r = res["clock"]
@@ -524,8 +458,8 @@ def table(res: dict) -> tuple[list[tuple], bool]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", default=",".join(GROUPS), help="comma-separated groups: " + ", ".join(GROUPS))
-    ap.add_argument("--quick", action="store_true", help="every group at a tenth of its size (smoke test)")
-    ap.add_argument("--runs", type=int, default=15, help="latency: interleaved runs of each command")
+    ap.add_argument("--quick", action="store_true", help="every group small, 5 runs (a smoke test, seconds)")
+    ap.add_argument("--runs", type=int, default=FULL["runs"], help="latency: interleaved runs of each command (>= 5)")
     ap.add_argument("--sched-sizes", default="10000,100000,1000000", help="sched: pending jobs")
     ap.add_argument("--clock-budget", type=float, default=120.0, help="clock: wall seconds to simulate for at most")
     ap.add_argument("--json", default=str(ROOT / "bench-all.json"))
@@ -539,7 +473,9 @@ def main() -> int:
     bad = [g for g in only if g not in GROUPS]
     if bad:
         ap.error(f"unknown group(s) {', '.join(bad)}; choose from {', '.join(GROUPS)}")
-    q = 10 if args.quick else 1
+    size = QUICK if args.quick else FULL
+    sched_sizes = size["sched"] if args.quick else [int(x) for x in args.sched_sizes.split(",")]
+    runs = max(5, args.runs if not args.quick else size["runs"])  # medians of >= 5 interleaved runs
     root = Path(tempfile.mkdtemp(prefix="lsfemu-bench-"))
     res: dict = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
                              "platform": platform.platform(), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())},
@@ -551,18 +487,20 @@ def main() -> int:
             print(f"[{g}] ...", file=sys.stderr, flush=True)
             if g == "sched":
                 try:
-                    res[g] = bench_sched(root, [int(x) // q for x in args.sched_sizes.split(",")])
+                    res[g] = bench_sched(root, sched_sizes)
                 except Exception as e:  # its owner's code: report the failure, measure the rest
                     res[g] = {"error": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}
                     print(f"[sched] failed: {res[g]['error']}", file=sys.stderr, flush=True)
             elif g == "latency":
-                res[g] = bench_latency(root, 10_000 // q, args.runs)
+                res[g] = bench_latency(root, size["latency"], runs, size["warmup"])
             elif g == "clock":
-                res[g] = bench_clock(root, 100_000 // q, 10, 100 // q, 7, args.clock_budget / q)
+                jobs, hosts, per_host = size["clock"]
+                res[g] = bench_clock(root, jobs, hosts, per_host, 7, args.clock_budget if not args.quick
+                                     else size["clock_budget"])
             elif g == "replay":
-                res[g] = bench_replay(root, [100_000 // q, 1_000_000 // q])
+                res[g] = bench_replay(root, size["replay"])
             elif g == "memory":
-                res[g] = bench_memory(root, 1_000_000 // q)
+                res[g] = bench_memory(root, size["memory"])
             res[g]["group_wall_s"] = time.perf_counter() - t0
             print(f"[{g}] {res[g]['group_wall_s']:.0f} s", file=sys.stderr, flush=True)
             Path(args.json).write_text(json.dumps(res, indent=1) + "\n")  # what is measured so far

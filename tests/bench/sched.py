@@ -13,8 +13,12 @@ side by side (issue 8):
   timed apart), and
 * the floor: sorted() of N plain (float, int) tuples, measured right after.
 
-Then, after one more pass, one new submission and another pass (target: <= 5% of a full pass;
-held against the running daemon's full pass, the faster of the two).
+Then the pass after one new submission with a slot free (one running job
+ended at the same instant, so that the pass has to rank; target: <= 5% of a
+full pass, held against the running daemon's full pass, the faster of the
+two). Every pass and the floor are timed REPEATS (5) times and reported as
+medians; the warm passes interleaved with the floor; the first pass's
+commit is timed apart and shown.
 Wall times, and CPU times (less noisy on a shared machine). Prints a table
 and writes bench-sched.json (or --json PATH). 1M jobs take minutes and
 gigabytes (filling and loading the store): only with --big (adds 1000000
@@ -24,10 +28,12 @@ to the sizes). `run(sizes)` is the entry point for tests/bench/all.py.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -119,7 +125,18 @@ def _timed(f):
     return time.perf_counter() - w0, time.process_time() - c0
 
 
-def measure(n: int, root: Path, maxmem: str | None = None) -> dict:
+REPEATS = 5  # each pass (and the floor) timed this many times: the figures are medians
+
+
+def _finish_running(cl, t: float, limit: int | None = None) -> int:
+    """End (DONE at *t*) the running jobs, or the first *limit* of them; how many ended."""
+    running = [j for j in cl.jobs.values() if j.status == "RUN"][:limit]
+    for job in running:
+        cl._finish(job, t, "DONE", None, None)
+    return len(running)
+
+
+def measure(n: int, root: Path, maxmem: str | None = None, repeats: int = REPEATS) -> dict:
     from lsfemu.config.sample import write_cluster
     from lsfemu.engine.cluster import Cluster
     from lsfemu.engine.jobs import SubmitSpec
@@ -130,65 +147,100 @@ def measure(n: int, root: Path, maxmem: str | None = None) -> dict:
     home = root / f"home{n}"
     os.environ["LSFEMU_CLOCK_START"] = str(int(START))
     fill(home, envdir, n)
-    t0 = time.perf_counter()
-    cl = Cluster(str(envdir), str(home))
-    load = time.perf_counter() - t0
-    now = cl.now()
-    full, full_cpu = _timed(lambda: cl.scheduling_pass(now))
+    # The first pass after a start, *repeats* times: each time a new Cluster
+    # loaded from the same store, its pass, then the pass's writes rolled back
+    # (its lsb.events records are only staged until a commit) -- but the last
+    # time, when its commit is timed and kept.
+    loads, cold, cold_cpu = [], [], []
+    for k in range(repeats):
+        t0 = time.perf_counter()
+        cl = Cluster(str(envdir), str(home))
+        loads.append(time.perf_counter() - t0)
+        now = cl.now()
+        w, c = _timed(lambda: cl.scheduling_pass(now))
+        cold.append(w)
+        cold_cpu.append(c)
+        if k == repeats - 1:
+            break
+        cl.session.rollback()
+        cl.close()
+        cl = None  # freed before the next one loads
+        gc.unfreeze()  # the Cluster froze its loaded jobs (gc.freeze): give them back to the collector
+        gc.collect()
     started = sum(1 for j in cl.jobs.values() if j.status == "RUN")
     commit, _ = _timed(cl.session.commit)
-    # One more pass before the new submission: it looks again at the jobs the
-    # first pass judged before its last start (their reasons, under the state
-    # that pass ended with), work that belongs to no submission; the timed pass
-    # then measures what one new job costs.
-    cl.scheduling_pass(now + 5)
-    cl.session.commit()
+    # A warm full pass, *repeats* times, each beside the floor (sorted() of n
+    # tuples): the running jobs end 700 s later (every priority has escalated
+    # meanwhile, the users' fairshare has changed), their slots are free again
+    # and every pending job is ranked anew -- what the daemon does whenever
+    # jobs end, with what it keeps between passes.
+    rng = random.Random(2)
+    data = [(rng.random(), i) for i in range(n)]
+    warm, warm_cpu, floor, floor_cpu = [], [], [], []
+    t = now
+    for _ in range(repeats):
+        t += 700
+        _finish_running(cl, t)
+        cl.session.commit()
+        w, c = _timed(lambda: cl.scheduling_pass(t))
+        warm.append(w)
+        warm_cpu.append(c)
+        cl.session.commit()
+        w, c = _timed(lambda: sorted(data))
+        floor.append(w)
+        floor_cpu.append(c)
+    warm_started = sum(1 for j in cl.jobs.values() if j.status == "RUN")
+    data = []  # n tuples: freed before the incremental passes
+    # The pass after one new submission, with a slot free so that it has to
+    # rank (one running job ended at the same instant: a pass with every slot
+    # taken starts nothing and may skip the ranking). One settling pass first
+    # (it looks again at the jobs the last pass judged before its last start).
     spec = SubmitSpec(user="u000", queue="high", default_queue_used=False, command="sleep 60", name=None,
                       num_processors=1, max_processors=None, cwd="/", home="/", specified_cwd=None,
                       output_file=None, error_file=None, output_overwrite=False, error_overwrite=False,
                       run_limit_min=None, submit_priority=None, res_req=None, mem_req_mb=None,
                       project="default", user_group=None, env={}, from_host="host0")
-    new_job = cl.submit(spec)
-    again, again_cpu = _timed(lambda: cl.scheduling_pass(now + 10))
-    assert new_job.status == "PEND" and new_job.pend_reasons, "the new job was looked at"
+    t += 5
+    cl.scheduling_pass(t)
     cl.session.commit()
-    # A warm full pass: the running jobs end 700 s later (every priority has
-    # escalated a step meanwhile, the users' fairshare has changed), 100
-    # slots are free again and every pending job is ranked anew -- what the
-    # daemon does whenever jobs end, with what it keeps between passes.
-    later = now + 700
-    for job in [j for j in cl.jobs.values() if j.status == "RUN"]:
-        cl._finish(job, later, "DONE", None, None)
-    cl.session.commit()
-    warm, warm_cpu = _timed(lambda: cl.scheduling_pass(later))
-    warm_started = sum(1 for j in cl.jobs.values() if j.status == "RUN")
-    cl.session.commit()
-    rng = random.Random(2)
-    data = [(rng.random(), i) for i in range(n)]
-    floor, floor_cpu = _timed(lambda: sorted(data))
-    del data
-    cl.session.close()
-    cl.engine.dispose()
-    return {"pending": n, "load_s": load, "full_pass_s": full, "full_pass_cpu_s": full_cpu, "commit_s": commit,
-            "started": started, "floor_sorted_s": floor, "floor_sorted_cpu_s": floor_cpu,
-            "ratio": full / floor, "ratio_cpu": full_cpu / floor_cpu,
-            "pass_after_one_submit_s": again, "pass_after_one_submit_cpu_s": again_cpu,
+    again, again_cpu, started_after = [], [], []
+    for _ in range(repeats):
+        t += 5
+        ended = _finish_running(cl, t, limit=1)
+        new_job = cl.submit(spec)
+        before = sum(1 for j in cl.jobs.values() if j.status == "RUN")
+        w, c = _timed(lambda: cl.scheduling_pass(t))
+        assert ended == 1 and (new_job.status == "RUN" or new_job.pend_reasons), "the new job was looked at"
+        started_after.append(sum(1 for j in cl.jobs.values() if j.status == "RUN") - before)
+        again.append(w)
+        again_cpu.append(c)
+        cl.session.commit()
+    cl.close()
+    gc.unfreeze()
+    med = statistics.median
+    full, full_cpu, fl, fl_cpu = med(cold), med(cold_cpu), med(floor), med(floor_cpu)
+    wm, wm_cpu, ag, ag_cpu = med(warm), med(warm_cpu), med(again), med(again_cpu)
+    return {"pending": n, "repeats": repeats, "load_s": med(loads), "full_pass_s": full, "full_pass_cpu_s": full_cpu,
+            "full_pass_samples_s": cold, "commit_s": commit,
+            "started": started, "floor_sorted_s": fl, "floor_sorted_cpu_s": fl_cpu, "floor_samples_s": floor,
+            "ratio": full / fl, "ratio_cpu": full_cpu / fl_cpu,
+            "pass_after_one_submit_s": ag, "pass_after_one_submit_cpu_s": ag_cpu, "pass_after_one_samples_s": again,
+            # slots the pass after one submission filled (1 free each time: it had to choose)
+            "pass_after_one_started": started_after,
             # against the running daemon's full pass: the smaller of the two
-            "incremental_share": again / warm,
-            "warm_full_pass_s": warm, "warm_full_pass_cpu_s": warm_cpu, "warm_started": warm_started,
-            "warm_ratio": warm / floor, "warm_ratio_cpu": warm_cpu / floor_cpu}
+            "incremental_share": ag / wm,
+            "warm_full_pass_s": wm, "warm_full_pass_cpu_s": wm_cpu, "warm_pass_samples_s": warm,
+            "warm_started": warm_started, "warm_ratio": wm / fl, "warm_ratio_cpu": wm_cpu / fl_cpu}
 
 
-def run(sizes=(10_000, 100_000), maxmem: str | None = None) -> list[dict]:
+def run(sizes=(10_000, 100_000), maxmem: str | None = None, repeats: int = REPEATS) -> list[dict]:
     """Measure each size (in a fresh cluster): one dict of figures per size
     (what tests/bench/all.py, the project's benchmark command, calls)."""
-    import gc
-
     root = Path(tempfile.mkdtemp(prefix="lsfemu-bench-sched-"))
     results = []
     try:
         for n in sizes:
-            results.append(measure(n, root, maxmem))
+            results.append(measure(n, root, maxmem, repeats))
             gc.collect()  # the last size's cluster, before the next one is filled
             print(f"sched: {n} pending done", file=sys.stderr)
     finally:
@@ -210,9 +262,10 @@ def summary(results: list[dict]) -> dict:
 
 def table(figures: dict) -> str:
     lines = ["first pass after loading (cold) | warm full pass (jobs ended, all re-ranked) | "
-             "pass after one new submission; wall s (cpu s), x floor = / sorted() of as many tuples",
+             "pass after one new submission (a slot free) | the first pass's commit; wall s (cpu s), "
+             "medians of REPEATS runs, x floor = / sorted() of as many tuples",
              f"{'pending':>9} {'load s':>7} {'sorted s':>13} {'cold pass s':>15} {'x floor':>11} "
-             f"{'warm pass s':>15} {'x floor':>11} {'1 new: pass s':>15} {'share':>6}"]
+             f"{'warm pass s':>15} {'x floor':>11} {'1 new: pass s':>15} {'share':>6} {'commit s':>8}"]
     for r in figures["results"]:
         lines.append(
             f"{r['pending']:>9} {r['load_s']:>7.1f} {r['floor_sorted_s']:>6.3f} ({r['floor_sorted_cpu_s']:.3f}) "
@@ -220,7 +273,7 @@ def table(figures: dict) -> str:
             f"{r['warm_full_pass_s']:>7.3f} ({r['warm_full_pass_cpu_s']:.3f}) "
             f"{r['warm_ratio']:>4.1f} ({r['warm_ratio_cpu']:.1f}) "
             f"{r['pass_after_one_submit_s']:>7.4f} ({r['pass_after_one_submit_cpu_s']:.4f}) "
-            f"{100 * r['incremental_share']:>5.1f}%")
+            f"{100 * r['incremental_share']:>5.1f}% {r['commit_s']:>8.3f}")
     for g in figures["growth"]:
         lines.append(f"{g['from']} -> {g['to']} pending: cold pass x{g['full_pass_x']:.1f} "
                      f"(cpu x{g['full_pass_cpu_x']:.1f}), warm pass x{g['warm_full_pass_x']:.1f} "

@@ -1,0 +1,98 @@
+"""What the benchmark's groups share (issue 8, issue 23): the commands of this
+checkout, a cluster made for one group, its daemon, timing commands
+interleaved against the interpreter's own floors.
+
+tests/bench/all.py (the benchmark) and tests/bench/peer.py (lsfemu beside
+volclava) use it; run as scripts, each puts this folder on sys.path.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from fill import START
+from run import timed  # one timed client call, shared with tests/bench/run.py
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def command(name: str) -> list[str]:
+    return [sys.executable, str(ROOT / "bin" / name)]
+
+
+def run_ok(argv: list[str], env: dict[str, str]) -> str:
+    p = subprocess.run(argv, env=env, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError(f"{argv} failed ({p.returncode}): {p.stderr[-2000:]}")
+    return p.stdout
+
+
+def cluster_env(root: Path, name: str, files: dict[str, str] | None = None) -> dict[str, str]:
+    """A fresh virtual-clock cluster under *root*: the environment of its commands."""
+    from lsfemu.config.sample import write_cluster
+
+    envdir = Path(write_cluster(str(root / f"conf-{name}"), clock="virtual"))
+    for rel, text in (files or {}).items():
+        (envdir / rel).write_text(text)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LSF", "LSB_"))}
+    env.update({"LSF_ENVDIR": str(envdir), "LSFEMU_HOME": str(root / f"home-{name}"), "LSFEMU_USER": "user1",
+                "TZ": "UTC", "LSFEMU_CLOCK_START": str(int(START))})
+    return env
+
+
+@contextlib.contextmanager
+def daemon(env: dict[str, str]):
+    run_ok(command("lsfemu") + ["daemon", "start"], env)
+    try:
+        yield
+    finally:
+        subprocess.run(command("lsfemu") + ["daemon", "stop"], env=env, capture_output=True)
+
+
+def daemon_memory(env: dict[str, str]) -> dict[str, int]:
+    pid = int((Path(env["LSFEMU_HOME"]) / "mbatchd.lock").read_text().split()[0])
+    st = {}
+    for line in (Path("/proc") / str(pid) / "status").read_text().splitlines():
+        k, _, v = line.partition(":")
+        if k in ("VmRSS", "VmHWM"):
+            st[k] = int(v.split()[0]) // 1024
+    return st
+
+
+def floors() -> dict[str, list[str]]:
+    """The interpreter that runs the commands, doing nothing: plain and isolated (-I -S).
+    Always sys.executable itself, never a shim (a pyenv shim is a shell script)."""
+    return {"python -c pass": [sys.executable, "-c", "pass"],
+            "python -I -S -c pass": [sys.executable, "-I", "-S", "-c", "pass"]}
+
+
+def interleaved(cases: dict[str, list[str]], env: dict[str, str] | dict[str, dict[str, str]], runs: int,
+                warmup: int = 2, between=None) -> dict[str, list[float]]:
+    """Wall times of each case, *runs* rounds, each round every case once in
+    an order rotated every round (timecmp.py's way: load drifts alike for
+    all); *between(round)* runs untimed after each round. *env*: one
+    environment for all, or one per case (keyed like *cases*)."""
+    names = list(cases)
+    envs = env if set(env) == set(names) and all(isinstance(v, dict) for v in env.values()) \
+        else {k: env for k in names}
+    samples: dict[str, list[float]] = {k: [] for k in names}
+    for _ in range(warmup):  # the daemon's caches, the page cache
+        for k in names:
+            timed(cases[k], envs[k])
+    for r in range(runs):
+        for j in range(len(names)):
+            name = names[(r + j) % len(names)]
+            samples[name].append(timed(cases[name], envs[name]))
+        if between is not None:
+            between(r)
+    return samples
+
+
+def pct(values: list[float], p: float) -> float:
+    """The *p*th percentile (nearest rank) of *values*."""
+    v = sorted(values)
+    return v[min(len(v) - 1, int(round(p / 100 * (len(v) - 1))))]
