@@ -3,12 +3,14 @@ its small size, as a smoke test. Not figures: it checks that each figure is
 produced and labelled, and that the data has the feature at work (the APS
 cells are numbers, the clock moved, the listings for all jobs are longer
 than one user's, every pass was timed five times, the pass after one
-submission had a slot to fill).
+submission had a slot to fill); and that tests/bench/peer.py says why it
+skips when the peer is not built.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -76,3 +78,11 @@ def test_other_groups(quick):
     for label in ("| clock ", "bhist -t -f, 1000 events", "lsfemu replay, 5000 events", "daemon RSS, 1000 pending"):
         assert label in table
 
+
+def test_peer_skipped_with_a_reason_when_not_built(tmp_path):
+    p = subprocess.run([sys.executable, str(ROOT / "tests" / "bench" / "peer.py")], capture_output=True, text=True,
+                       env={**os.environ, "PEER_DIR": str(tmp_path / "none")}, timeout=120)
+    assert p.returncode == 0, p.stderr
+    # one line, the reason (where the CI has no ../shared/peer, the scripts are what is missing)
+    assert p.stdout.startswith("peer.py: skipped: ") and p.stdout.count("\n") == 1
+    assert f"the peer is not built in {tmp_path / 'none'}: run bash" in p.stdout or "no peer scripts in" in p.stdout
