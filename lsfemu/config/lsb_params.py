@@ -41,7 +41,7 @@ _P_HANDLED = set(_P_INT) | set(_P_FLOAT) | set(_P_BOOL) | {"DEFAULT_QUEUE", "JOB
 # PARAMS_ACTING are read where they act; the others are LSF's but not built:
 # a warning names them (never silently ignored).
 PARAMS_ACTING = frozenset({
-    "FAIRSHARE_ADJUSTMENT_PLUGIN", "JOB_DEP_LAST_SUB", "LOCAL_MAX_PREEXEC_RETRY", "RESOURCE_RESERVE_PER_SLOT",
+    "FAIRSHARE_ADJUSTMENT_PLUGIN", "JOB_DEP_LAST_SUB", "LOCAL_MAX_PREEXEC_RETRY", "PREEMPT_FOR", "RESOURCE_RESERVE_PER_SLOT",
     "RESOURCE_RESERVE_PER_TASK", "SCHED_METRIC_ENABLE", "SCHED_METRIC_SAMPLE_PERIOD",
 })
 PARAMS_EXTRA_KEYS = frozenset({
@@ -56,6 +56,25 @@ PARAMS_EXTRA_KEYS = frozenset({
     "RELAX_JOB_DISPATCH_ORDER", "RESOURCE_RESERVE_PER_SLOT", "RESOURCE_RESERVE_PER_TASK", "SCHED_METRIC_ENABLE",
     "SCHED_METRIC_SAMPLE_PERIOD", "SUB_TRY_INTERVAL", "USE_SUSP_SLOTS",
 })
+
+# PREEMPT_FOR's keywords: those lsfemu acts on (MINI_JOB: lsfemu always
+# preempts only the jobs needed, see lsfemu.sched.preempt.choose) and those
+# it names in a warning (the slot-limit counting ones, OPTIMAL_MINI_JOB).
+PREEMPT_FOR_ACTING = frozenset({"LEAST_RUN_TIME", "MINI_JOB"})
+PREEMPT_FOR_NOT_BUILT = frozenset({"GROUP_JLP", "GROUP_MAX", "HOST_JLU", "USER_JLP", "OPTIMAL_MINI_JOB"})
+
+
+def _preempt_for(value: str, rep: Reporter, line: int) -> frozenset[str]:
+    """PREEMPT_FOR's keywords (any case, space-separated) that act."""
+    out = set()
+    for word in value.upper().split():
+        if word in PREEMPT_FOR_ACTING:
+            out.add(word)
+        elif word in PREEMPT_FOR_NOT_BUILT:
+            rep.warn(line, f"PREEMPT_FOR: {word} is not supported by lsfemu; ignored")
+        else:
+            rep.warn(line, f"PREEMPT_FOR: unknown keyword {show(word)}; ignored")
+    return frozenset(out)
 
 
 def parse_params(text: str, rep: Reporter) -> Params:
@@ -112,6 +131,8 @@ def parse_params(text: str, rep: Reporter) -> Params:
                 p.job_priority_over_time = (int(m.group(1)), int(m.group(2)))
         elif key in PARAMS_EXTRA_KEYS:
             p.extra[key] = value
+            if key == "PREEMPT_FOR":
+                p.preempt_for = _preempt_for(value, rep, line)
             if key not in PARAMS_ACTING:
                 rep.warn(line, f"parameter {key} is not supported by lsfemu; ignored")
         else:

@@ -43,6 +43,7 @@ class Preemption:
         self.terminate: set[str] = set()  # queues with TERMINATE_WHEN=PREEMPT
         self.maybe = True  # some job may be preempted (checked on the first look)
         self.max_times: int | None = None  # lsb.params MAX_JOB_PREEMPT
+        self.least_run_time = False  # lsb.params PREEMPT_FOR=LEAST_RUN_TIME
         self.times: dict[tuple[int, int], int] | None = None  # ... and each job's preemptions (read when needed)
 
     def configure(self, cfg) -> None:
@@ -51,6 +52,7 @@ class Preemption:
                           if "PREEMPT" in q.extra.get("TERMINATE_WHEN", "").upper().split()}
         self.maybe = True
         self.max_times = cfg.params.max_job_preempt
+        self.least_run_time = "LEAST_RUN_TIME" in cfg.params.preempt_for
         self.times = None
 
     @staticmethod
@@ -142,7 +144,7 @@ class Preemption:
             if q is None:
                 continue
             usable = set(q.hosts)
-            order = preempt.order(rules, pj.queue, victims.values())
+            order = preempt.order(rules, pj.queue, victims.values(), self.least_run_time)
 
             def fits(freed, pj=pj, q=q):
                 return with_freed(freed, lambda: dispatch._allocate(pj, q, hosts, inp.limits)[0]) is not None

@@ -10,7 +10,8 @@ from: a higher preference level first.
 `choose` picks the running jobs to preempt for one pending job: candidates
 in LSF's default order (already-preempted jobs, whose slots are free for a
 preemptor; then by preference level, the lowest-priority queue, the lowest
-job priority, the most recently started), taken until the job fits; then
+job priority -- not with PREEMPT_FOR=LEAST_RUN_TIME --, the most recently
+started), taken until the job fits; then
 each one the job can do without is given back, so that no chosen job is
 unnecessary (the job never frees more slots than it needs by a whole job's
 worth). Whether the job fits is the caller's question (`fits`: the pass's
@@ -92,12 +93,16 @@ class Victim:
         return out
 
 
-def order(rules: Rules, preemptor_queue: str, victims: Iterable[Victim]) -> list[Victim]:
-    """The jobs *preemptor_queue*'s jobs may preempt, in the order LSF takes them."""
+def order(rules: Rules, preemptor_queue: str, victims: Iterable[Victim],
+          least_run_time: bool = False) -> list[Victim]:
+    """The jobs *preemptor_queue*'s jobs may preempt, in the order LSF takes them.
+    *least_run_time* (lsb.params PREEMPT_FOR=LEAST_RUN_TIME): within a queue,
+    the job that has run the shortest (wall-clock) time first, whatever the
+    jobs' priorities."""
     pairs = rules.pairs.get(preemptor_queue, {})
     mine = [v for v in victims if v.queue in pairs]
-    mine.sort(key=lambda v: (not v.suspended, -pairs[v.queue], rules.priority[v.queue], v.priority,
-                             -v.start_time, -v.key[0], -v.key[1]))
+    mine.sort(key=lambda v: (not v.suspended, -pairs[v.queue], rules.priority[v.queue],
+                             0 if least_run_time else v.priority, -v.start_time, -v.key[0], -v.key[1]))
     return mine
 
 

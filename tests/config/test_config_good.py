@@ -324,9 +324,14 @@ def test_lsb_params_keys_lsfemu_has_not_built_are_named_not_silently_kept(tmp_pa
     write_cluster(str(tmp_path), force=True)
     params = tmp_path / "lsbatch/cluster1/configdir/lsb.params"
     params.write_text(params.read_text().replace(
-        "End Parameters", "PREEMPT_FOR = LEAST_RUN_TIME\nRESOURCE_RESERVE_PER_TASK = Y\nEnd Parameters"))
+        "End Parameters", "PREEMPTION_WAIT_TIME = 5\nRESOURCE_RESERVE_PER_TASK = Y\n"
+        "PREEMPT_FOR = least_run_time GROUP_MAX MINI_JOB BOGUS\nEnd Parameters"))
     cfg = parser.load(str(tmp_path))
     texts = [(w.file.endswith("lsb.params"), w.message) for w in cfg.warnings]
-    assert (True, "parameter PREEMPT_FOR is not supported by lsfemu; ignored") in texts
+    assert (True, "parameter PREEMPTION_WAIT_TIME is not supported by lsfemu; ignored") in texts
+    # PREEMPT_FOR acts; its keywords lsfemu has not built are named one by one
+    assert cfg.params.preempt_for == {"LEAST_RUN_TIME", "MINI_JOB"}
+    assert [m for _, m in texts if "PREEMPT_FOR" in m] == [
+        "PREEMPT_FOR: GROUP_MAX is not supported by lsfemu; ignored", "PREEMPT_FOR: unknown keyword <BOGUS>; ignored"]
     assert not any("RESOURCE_RESERVE_PER_TASK" in m for _, m in texts)
     assert per_slot_from_params(cfg.params.extra) is True

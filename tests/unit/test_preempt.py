@@ -104,3 +104,12 @@ def test_property_never_too_much_never_a_queue_it_may_not_preempt(texts, jobs, f
         assert free + freed - min(len(v.hosts) for v in chosen) < need
     else:
         assert free >= need
+
+
+def test_least_run_time_orders_by_start_alone():
+    """PREEMPT_FOR=LEAST_RUN_TIME: the job priority no longer comes first
+    within a queue; the most recently started job goes first."""
+    r = _rules(high="PREEMPTIVE")
+    old_low_prio, new_high_prio = _v(1, "low", ["a"], start=0.0, prio=1), _v(2, "low", ["a"], start=50.0, prio=9)
+    assert [v.key[0] for v in P.order(r, "high", [old_low_prio, new_high_prio])] == [1, 2]
+    assert [v.key[0] for v in P.order(r, "high", [old_low_prio, new_high_prio], least_run_time=True)] == [2, 1]
