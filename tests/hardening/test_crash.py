@@ -4,7 +4,8 @@ acknowledged is still there with its parameters, a client that got no
 answer says so (never a false acknowledgement), the store's integrity check
 passes, lsb.events holds exactly the jobs the store holds, and lsb.acct
 exactly one JOB_FINISH record for each job the store has finished (one client
-kills its jobs as it goes: the kills are committed while the daemon dies too).
+kills its first two jobs of each round: those kills are committed while the
+daemon dies too; tests/hardening/test_crash_acct.py hits that window on purpose).
 On SQLite and on PostgreSQL."""
 
 import concurrent.futures
@@ -59,7 +60,7 @@ def test_sigkill_during_bursts_loses_nothing_acknowledged(lsf_cluster):
                 assert r.rc == 0
                 with lock:
                     acked[int(m.group(1))] = name
-                if n == 0:  # its end goes to lsb.acct; the answer may be lost in a kill
+                if n == 0 and i < 2:  # its end goes to lsb.acct; the answer may be lost in a kill
                     c.run(["bkill", m.group(1)], user="user2")
             else:
                 assert r.rc != 0 and r.out == "", r.text  # never a partial or false acknowledgement
