@@ -158,6 +158,7 @@ class HostView:
     ssusp: int = 0
     ususp: int = 0
     rsv: int = 0
+    load_sched: dict[str, float] = field(default_factory=dict)  # lsb.hosts loadSched (bhosts -l)
 
 
 @dataclass

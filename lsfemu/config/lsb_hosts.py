@@ -1,4 +1,4 @@
-"""lsb.hosts: the Host section's per-host limits (MXJ, JL/U), host groups,
+"""lsb.hosts: the Host section's per-host limits (MXJ, JL/U, the loadSched thresholds), host groups,
 and HostPartition sections (kept raw; host-partition fairshare is not used).
 """
 
@@ -8,12 +8,31 @@ import re
 
 from lsfemu.config.lexer import Reporter, inner, is_default, keyword_pairs, read_table, show, unquote
 from lsfemu.config.model import HostConf
-from lsfemu.config.values import INT_MAX, INT_RE_NONNEG, read_sections, to_int, unsupported
+from lsfemu.config.values import INT_MAX, INT_RE_NONNEG, read_sections, to_float, to_int, unsupported
 
-_HOST_SILENT = (
-    "r15s", "r1m", "r15m", "ut", "pg", "io", "ls", "it", "tmp", "swp", "swap", "mem",
-    "DISPATCH_WINDOW", "EXIT_RATE", "AFFINITY", "CHKPNT", "MIG",
-)
+#: the load index columns: `loadSched[/loadStop]` per host (`swap` is swp's alias)
+_THRESHOLDS = ("r15s", "r1m", "r15m", "ut", "pg", "io", "ls", "it", "tmp", "swp", "swap", "mem")
+_KNOWN = ("HOST_NAME", "MXJ", "JL/U") + tuple(t.upper() for t in _THRESHOLDS)
+_HOST_SILENT = ("DISPATCH_WINDOW", "EXIT_RATE", "AFFINITY", "CHKPNT", "MIG")
+
+
+def _thresholds(h: HostConf, row: dict[str, str], rep: Reporter, line: int) -> None:
+    """The load index columns: `sched` or `sched/stop` (`-` or `()`: none). A host
+    whose load passes loadSched is closed_Busy; loadStop (suspending the jobs
+    running there) is not built: warned about and ignored."""
+    for col in _THRESHOLDS:
+        raw = row.get(col.upper())
+        if raw is None or is_default(raw):
+            continue
+        sched, slash, stop = inner(raw).partition("/")
+        if slash and stop.strip() not in ("", "-"):
+            rep.warn(line, f"{col}: the loadStop threshold {show(stop.strip())} is not supported by lsfemu "
+                           "(jobs are not suspended on load); ignored")
+        if sched.strip() in ("", "-"):
+            continue
+        v = to_float(col, sched, rep, line)
+        if v is not None:
+            h.load_sched["swp" if col == "swap" else col] = v
 
 
 def parse_hosts(text: str, rep: Reporter) -> tuple[dict[str, HostConf], dict[str, list[str]], dict[str, dict[str, str]]]:
@@ -23,7 +42,7 @@ def parse_hosts(text: str, rep: Reporter) -> tuple[dict[str, HostConf], dict[str
     partitions: dict[str, dict[str, str]] = {}
     for sec in read_sections(text, rep):
         if sec.key == "HOST":
-            tab = read_table(sec, rep, required=("HOST_NAME",), known=("HOST_NAME", "MXJ", "JL/U"),
+            tab = read_table(sec, rep, required=("HOST_NAME",), known=_KNOWN,
                              silent=_HOST_SILENT, unknown_hint=" (not a built-in load index)")
             for line, row in tab.rows if tab else ():
                 name = unquote(row["HOST_NAME"])
@@ -44,6 +63,7 @@ def parse_hosts(text: str, rep: Reporter) -> tuple[dict[str, HostConf], dict[str
                         rep.fatal(line, f"MXJ: expected a non-negative integer, ! or -, got {show(v)}")
                 if "JL/U" in row and not is_default(row["JL/U"]):
                     h.jl_u = to_int("JL/U", inner(row["JL/U"]), rep, line, 0, INT_MAX)
+                _thresholds(h, row, rep, line)
                 hosts[name] = h
         elif sec.key == "HOSTGROUP":
             tab = read_table(sec, rep, required=("GROUP_NAME", "GROUP_MEMBER"), known=("GROUP_NAME", "GROUP_MEMBER"),

@@ -149,6 +149,7 @@ class HostConf:
     mxj_is_ncpus: bool = False  # "!"
     jl_u: int | None = None
     line: int = 0
+    load_sched: dict[str, float] = field(default_factory=dict)  # load index -> loadSched (closed_Busy beyond it)
 
 
 @dataclass

@@ -66,3 +66,31 @@ def host_loads(cl, names: list[str] | None = None) -> dict[str, HostLoad]:
                     mine[name] = mine.get(name, 0.0) + amount
     return {n: HostLoad(r, held[n], running[n], reserved[n], load_of(cl, r, running[n], reserved[n]))
             for n, r in wanted.items()}
+
+
+def load_sched(cfg, host: str) -> dict[str, float]:
+    """A host's loadSched thresholds (lsb.hosts: its row, else the `default` row's)."""
+    row = cfg.hosts.get(host) or cfg.hosts.get("default")
+    return row.load_sched if row is not None else {}
+
+
+def busy_hosts(cl) -> dict[str, frozenset[str]]:
+    """The hosts whose load passes one of their lsb.hosts loadSched thresholds
+    (bhosts' closed_Busy: no job is dispatched there), with the indices that
+    do; nothing to compute when no host has a threshold (the usual case)."""
+    cfg = cl.config
+    limits = {h: load_sched(cfg, h) for h in cfg.host_names}
+    limits = {h: t for h, t in limits.items() if t}
+    if not limits:
+        return {}
+    out = {}
+    for name, hl in host_loads(cl, list(limits)).items():
+        over = hostres.busy(hl.load, limits[name])
+        if over:
+            out[name] = over
+    return out
+
+
+def first_busy(indices: frozenset[str] | None) -> str | None:
+    """The index LSF names for a busy host: the first beyond its threshold, in lsload's order."""
+    return next((n for n in hostres.LOAD_INDICES if n in indices), None) if indices else None

@@ -16,7 +16,7 @@ import gc
 import itertools
 import os
 
-from lsfemu.engine import apsrank, jobgroups, limitpass, passrows
+from lsfemu.engine import apsrank, hostload, jobgroups, limitpass, passrows
 from lsfemu.engine.reserve import Reservations
 from lsfemu.engine.fairshare import ApsWithFairshare, FairshareOrder, LiveFairshare
 from lsfemu.jobstate import STARTED
@@ -91,12 +91,14 @@ class Passes:
         cfg = self.cl.config
         hosts = {}
         res = self.cl.requirements.hosts  # (the hosts' ncpus, as lsf.cluster and LIM give them)
+        busy = hostload.busy_hosts(self.cl)  # closed_Busy: load beyond lsb.hosts' loadSched
         for name in cfg.host_names:
             mxj = cfg.host_mxj(name)
             r = res.get(name)
             hosts[name] = dispatch.HostInfo(name=name, max_slots=mxj, open=self.cl.host_open(name),
                                             ncpus=r.ncpus if r is not None else (mxj or os.cpu_count() or 1),
-                                            failed=self.cl.host_failed(name))
+                                            failed=self.cl.host_failed(name),
+                                            busy=hostload.first_busy(busy.get(name)))
         self.cl.requirements.frame(hosts)
         queues = {}
         for i, q in enumerate(cfg.queues):

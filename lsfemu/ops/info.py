@@ -6,6 +6,7 @@ from __future__ import annotations
 import pwd
 
 from lsfemu.config.lsb_params import PARAMS_ACTING
+from lsfemu.engine import hostload
 from lsfemu.errors import LsfError
 from lsfemu.jobstate import FINISHED, STARTED
 from lsfemu.render import messages as M
@@ -177,6 +178,7 @@ def host_views(cl, hosts: list[str] | None, wide: bool) -> tuple[list[str], list
         names = [h for h in names if h in hosts]
         if not names:
             return unknown, []
+    busy = hostload.busy_hosts(cl)  # load beyond lsb.hosts' loadSched: closed_Busy
     views = []
     for h in names:
         d = per_host.get(h, {"RUN": 0, "USUSP": 0, "SSUSP": 0, "UNKWN": 0})
@@ -187,6 +189,8 @@ def host_views(cl, hosts: list[str] | None, wide: bool) -> tuple[list[str], list
             status = "unavail"
         elif not cl.host_open(h):
             status = "closed_Adm"
+        elif h in busy:
+            status = "closed_Busy"
         elif h in exclusive:
             status = "closed_Excl"
         elif mxj is not None and njobs >= mxj:
@@ -197,7 +201,8 @@ def host_views(cl, hosts: list[str] | None, wide: bool) -> tuple[list[str], list
             status = "closed"
         row = cfg.hosts.get(h) or cfg.hosts.get("default")
         views.append(HostView(name=h, status=status, jl_u=row.jl_u if row else None, max_slots=mxj,
-                              njobs=njobs, run=d["RUN"], ssusp=d["SSUSP"], ususp=d["USUSP"], rsv=rsv))
+                              njobs=njobs, run=d["RUN"], ssusp=d["SSUSP"], ususp=d["USUSP"], rsv=rsv,
+                              load_sched=hostload.load_sched(cfg, h)))
     return unknown, views
 
 

@@ -9,8 +9,8 @@ show (``STATUS          JL/U`` over ``ok              -``).
 ``-l`` (`long`): one block per host: its row with the CPU factor and
 DISPATCH_WINDOW, the load used for scheduling (Total: the indices after
 reservations, and the unused slots; Reserved: what started jobs reserve) and
-the load thresholds (lsfemu has none: every one `-`), each followed by an
-empty line; an unavailable host has no load block.
+the load thresholds (lsb.hosts' loadSched; loadStop is not built: `-`), each
+followed by an empty line; an unavailable host has no load block.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Iterable, Mapping
 
 from lsfemu.render import outfmt
-from lsfemu.render.bjobs.common import LOAD_HEADER, LOAD_SCHED, LOAD_STOP
+from lsfemu.render.bjobs.common import LOAD_HEADER, LOAD_STOP
 from lsfemu.render.lstools import index_value, size
 from lsfemu.views import HostLoadView, HostView
 
@@ -59,6 +59,18 @@ def _load_row(label: str, values: Mapping[str, float], slots: str) -> str:
     return f" {label:<11}{cells}{slots:>7}"
 
 
+#: OpenLava's printThresholds (cmd.prt.c fill_load): each index's format and its `-`
+_THRESHOLD_FORMATS = (("r15s", "{:5.1f} ", "   -  "), ("r1m", "{:5.1f} ", "   -  "), ("r15m", "{:5.1f} ", "   -  "),
+                      ("ut", " {:3.1f} ", "   - "), ("pg", "{:7.1f} ", "      - "), ("io", "{:5.0f} ", "    - "),
+                      ("ls", " {:3.0f} ", "   - "), ("it", "{:5.0f} ", "    - "), ("tmp", "{:5.0f}M ", "    -  "),
+                      ("swp", "{:5.0f}M ", "    -  "), ("mem", "{:5.0f}M ", "    -  "))
+
+
+def threshold_row(label: str, values: Mapping[str, float]) -> str:
+    """A loadSched / loadStop row under LOAD_HEADER (`-` where no threshold is set)."""
+    return label + "".join(fmt.format(values[n]) if n in values else dash for n, fmt, dash in _THRESHOLD_FORMATS)
+
+
 def long(hosts: Iterable[tuple[HostView, HostLoadView, float | None]]) -> str:
     """One block per host: (bhosts' row, its load view, unused slots or None when unlimited)."""
     out: list[str] = []
@@ -77,7 +89,8 @@ def long(hosts: Iterable[tuple[HostView, HostLoadView, float | None]]) -> str:
                     _load_row("Total", load.load, "-" if free is None else f"{free:.0f}"),
                     _load_row("Reserved", load.reserved, "-"),
                     ""]
-        out += [" LOAD THRESHOLD USED FOR SCHEDULING:", LOAD_HEADER, LOAD_SCHED.rstrip(), LOAD_STOP.rstrip(), ""]
+        out += [" LOAD THRESHOLD USED FOR SCHEDULING:", LOAD_HEADER, threshold_row(" loadSched", h.load_sched).rstrip(),
+                LOAD_STOP.rstrip(), ""]
     return "\n".join(out) + "\n"
 
 

@@ -38,6 +38,21 @@ USER_STOP = "The job was suspended by the user while pending"
 ADMIN_STOP = "The job was suspended by LSF admin or root while pending"
 # Host-based reasons.
 HOST_CLOSED = "Closed by LSF administrator"
+#: a host whose load passes its lsb.hosts loadSched (closed_Busy): OpenLava's lsb.reason.c
+#: PEND_HOST_LOAD texts, per load index
+LOAD_REASONS = {
+    "r15s": "The 15s effective CPU queue length (r15s) is beyond threshold",
+    "r1m": "The 1 min effective CPU queue length (r1m) is beyond threshold",
+    "r15m": "The 15 min effective CPU queue length (r15m) is beyond threshold",
+    "ut": "The CPU utilization (ut) is beyond threshold",
+    "pg": "The paging rate (pg) is beyond threshold",
+    "io": "The disk IO rate (io) is beyond threshold",
+    "ls": "There are too many login users (ls)",
+    "it": "The idle time (it) is not long enough",
+    "tmp": "The available /tmp space (tmp) is low",
+    "swp": "The available swap space (swp) is low",
+    "mem": "The available memory (mem) is low",
+}
 HOST_JOB_LIMIT = "Job slot limit reached"
 HOST_LESS_SLOTS = placement.LESS_SLOTS
 QUEUE_HOST_LIMIT = "Queue's per-host job slot limit reached"
@@ -134,6 +149,7 @@ class HostInfo:
     accept_once: bool = False
     failed: bool = False  # lsfemu host fail
     exclusive: bool = False  # an exclusive job (bsub -x) runs there: no other job may
+    busy: str | None = None  # closed_Busy: the first load index beyond its lsb.hosts loadSched
     # Resources (issue 19): its sched.hostres.HostResources (None: slots only),
     # its load indices, and what it has left to reserve (mem, swp, tmp, numeric
     # resources; the running jobs' reservations taken off); `avail` changes
@@ -409,7 +425,7 @@ def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_f
 def all_full(hosts: dict[str, HostInfo]) -> bool:
     """No host can take a job any more (so no job can start this pass)."""
     for h in hosts.values():
-        if not (h.failed or not h.open or not h.accepting or h.exclusive
+        if not (h.failed or not h.open or h.busy is not None or not h.accepting or h.exclusive
                 or (h.max_slots is not None and h.used >= h.max_slots)):
             return False
     return True
@@ -540,6 +556,9 @@ def _allocate(job: PendingJob, q: QueueInfo, hosts: dict[str, HostInfo],
             continue
         if not h.open:
             note(HOST_CLOSED)
+            continue
+        if h.busy is not None:
+            note(LOAD_REASONS[h.busy])
             continue
         if not h.accepting:
             note(JUST_STARTED)

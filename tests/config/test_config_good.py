@@ -91,15 +91,19 @@ def test_hosts(cfg):
     assert set(cfg.hosts) == {"hostA", "default"}
     assert (cfg.hosts["hostA"].mxj, cfg.hosts["hostA"].jl_u) == (1, None)
     assert (cfg.hosts["default"].mxj, cfg.hosts["default"].jl_u) == (2, 1)
+    assert cfg.hosts["hostA"].load_sched == {"r1m": 0.6, "pg": 10.0} and cfg.hosts["default"].load_sched == {}
     assert cfg.host_mxj("hostA") == 1 and cfg.host_mxj("hostB") == 2
     assert cfg.host_groups == {"hg1": ["hostA", "hostB"]}
     assert cfg.host_partitions["part1"]["USER_SHARES"] == "[groupA@, 3] [default, 1]"
 
 
 def test_only_expected_warnings(cfg):
-    # The sample's only warning: HostPartition is kept but not used.
-    assert [(os.path.basename(w.file), w.line, w.fatal) for w in cfg.warnings] == [("lsb.hosts", 12, False)]
-    assert "host partition" in cfg.warnings[0].message
+    # The sample's warnings: hostA's loadStop thresholds (r1m, pg) are not built (issue 21: its
+    # loadSched ones act); HostPartition is kept but not used.
+    assert [(os.path.basename(w.file), w.line, w.fatal) for w in cfg.warnings] == [
+        ("lsb.hosts", 3, False), ("lsb.hosts", 3, False), ("lsb.hosts", 12, False)]
+    assert "r1m: the loadStop threshold <1.6> is not supported" in cfg.warnings[0].message
+    assert "host partition" in cfg.warnings[2].message
 
 
 def test_check_matches_load(tmp_path, make_env):

@@ -211,3 +211,36 @@ def test_bugroup_r_expands_subgroups(c):
     assert ok(c, "bugroup everyone") == "GROUP_NAME    USERS\neveryone      research user3 user1\n"
     assert ok(c, "bugroup -r everyone") == "GROUP_NAME    USERS\neveryone      user1 user2 user3\n"
     assert ok(c, "bugroup -r -l everyone").startswith("GROUP_NAME:  everyone\nUSERS:  user1 user2 user3 \n")
+
+
+# -- bhosts -l: lsb.hosts loadSched thresholds, closed_Busy -------------------------------------
+
+BUSY_HOSTS = """Begin Host
+HOST_NAME  MXJ   JL/U   r1m       mem
+hostA      4     ()     1.5/2.5   -
+hostB      4     ()     -         ()
+hostC      4     ()     -         ()
+End Host
+"""
+
+
+def test_load_sched_threshold_closes_a_busy_host(lsf_cluster_factory):
+    c = lsf_cluster_factory(files={"lsb.hosts": BUSY_HOSTS})
+    r = c.run("badmin ckconfig", user="lsfadmin")
+    assert "lsb.hosts(3): r1m: the loadStop threshold <2.5> is not supported by lsfemu" in r.err, r.text
+    ok(c, "bsub -n 2 -m hostA sleep 1000")
+    c.advance("1m")
+    # two running slots: r1m 2 is beyond hostA's loadSched 1.5
+    assert ok(c, "bhosts -w hostA").splitlines()[1].split()[1] == "closed_Busy"
+    assert ok(c, "bhosts hostA").splitlines()[1].split()[1] == "closed"
+    long = ok(c, "bhosts -l hostA").splitlines()
+    i = long.index(" LOAD THRESHOLD USED FOR SCHEDULING:")
+    assert long[i + 2] == " loadSched   -    1.5    -     -       -     -    -     -     -      -      -"
+    assert long[i + 3].split() == ["loadStop"] + ["-"] * 11
+    jid = ok(c, "bsub -m hostA sleep 10").split("<")[1].split(">")[0]
+    c.advance("1m")
+    assert ok(c, f"bjobs -noheader -o stat {jid}") == "PEND\n"
+    assert "The 1 min effective CPU queue length (r1m) is beyond threshold" in ok(c, f"bjobs -p {jid}")
+    ok(c, "bsub -m hostB sleep 10")  # no threshold there: runs
+    c.advance("1m")
+    assert ok(c, "bhosts -w hostB").splitlines()[1].split()[1] == "ok"
