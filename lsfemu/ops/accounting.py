@@ -128,7 +128,7 @@ class Selection:
             return False
         if self.projects is not None and (r.project_name or "default") not in self.projects:
             return False
-        if self.hosts is not None and not any(h in self.hosts for h in r.exec_hosts):
+        if self.hosts is not None and not any(h in self.hosts for h in r.slot_hosts):
             return False
         if self.apps is not None and r.app not in self.apps:
             return False

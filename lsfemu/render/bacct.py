@@ -397,7 +397,7 @@ def event_lines(rec: AcctRecord) -> list[tuple[float, str]]:
     """(time, text) of the job's submission, dispatch and completion records."""
     lines = [(float(rec.submit_time), submit_text(rec))]
     if rec.start_time > 0:
-        text = dispatch_text({"hosts": list(rec.exec_hosts),
+        text = dispatch_text({"hosts": list(rec.slot_hosts),
                               "effective_res_req": rec.effective_res_req.strip()})
         if rec.idx:
             text = f"[{rec.idx}] d" + text[1:]

@@ -337,3 +337,16 @@ def test_jobs_the_daemon_ran(lsf_cluster):
     assert r.rc == 0 and "     60.00       10             70     exit" in r.out  # hostA's CPU factor is the record's
     r = lsf_cluster.run(["bacct", "-f", str(lsf_cluster.home / "logdir" / "lsb.acct"), "-u", "all", "-d"])
     assert (r.err, r.rc) == ("", 0) and counts(r.out) == (1, 0)  # the same file read by the client alone
+
+
+def test_short_host_lists_of_a_real_lsf9_record_count_per_slot():
+    """LSF 9.11 wrote ``16*host1201-ib`` entries (SHORT_EVENTFILE): -m matches the
+    host inside one, and -l's dispatch line lists its slots, not its entries."""
+    real = Path(__file__).resolve().parents[1] / "data" / "lsbacct" / "lsf911_xdmod_utf8.acct"
+    r = bacct(None, "-f", str(real), "-u", "all", "-m", "host1234-ib", "-l")
+    assert (r.err, r.rc) == ("", 0) and ids(r.out) == ["404717"]
+    flat = " ".join(r.out.split())
+    assert "Dispatched 128 Task(s) on Host(s) <host1201-ib>" in flat and "Allocated 128 Slot(s)" in flat
+    assert "16*" not in r.out  # one <host> per slot, as bhist -l prints lsfemu's own jobs
+    r = bacct(None, "-f", str(real), "-u", "all", "-m", "16*host1234-ib")
+    assert (r.out, r.rc) == ("No matching job found\n", 255)
