@@ -446,7 +446,7 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
         ("-g", "job_group", "job_group_name"), ("-hostfile", None, None), ("-J", "name", "job_name"),
         ("-Jd", "description", "job_description"), ("-Lp", None, "ls_project_name"),
         ("-m", "host", "host_name | -m host_group | -m cluster_name"),
-        ("-N", None, "host_name | -N host_model | -N cpu_factor"),
+        ("-N", "normalize", "host_name | -N host_model | -N cpu_factor"),
         ("-o", "fmt", "\"field_name[:[-][output_width]] ... [delimiter='character']\""),
         ("-P", "project", "project_name"), ("-q", "queue", "queue_name"),
         ("-rusage", "rusage", '"resource_name[,resource_name,...]"'),

@@ -3,7 +3,8 @@ go to the renderers, with the -aps values and the kept -aps text.
 
 Selection: by default the caller's unfinished jobs; -a adds jobs finished
 within CLEAN_PERIOD; -d/-p/-r/-s pick states; -u/-q/-J/-g/-app/-P/-G/-m/-Jd/-rusage
-filter; job IDs select jobs of any user and state. Output order: started jobs,
+filter; -N adds finished jobs and normalizes their CPU time in the long form; job IDs
+select jobs of any user and state. Output order: started jobs,
 then pending jobs in dispatch order, then finished jobs in completion order
 (mbatchd's lists). The forms: the tables, -l/-UF, -o/-json, -A, -aps, -sum,
 -psum, -W, -p0..-p3, -env/-script; the display settings (LSB_BJOBS_FORMAT,
@@ -24,6 +25,7 @@ from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, parse_j
 from lsfemu.errors import LsfError
 from lsfemu.jobstate import FINISHED, PENDING
 from lsfemu.ops import permissions
+from lsfemu.ops.history import normal_factor
 from lsfemu.ops import query as ops
 from lsfemu.ops import select
 from lsfemu.ops.select import hosts_named, jobs_of
@@ -91,6 +93,7 @@ def bjobs(
     host: Optional[str] = None,
     description: Optional[str] = None,
     rusage: Optional[str] = None,
+    normalize: Optional[str] = None,
     job_ids: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
@@ -113,6 +116,19 @@ def bjobs(
     # is the noncondensed one already (docs/semantics.md)
     del noncondensed
     pend = pend or p0 or p1 or p2 or p3 or psum
+    factor = None
+    if normalize is not None:
+        # -N (OpenLava's bjobs.c): the long form with the CPU time normalized, done and exited jobs
+        # added to the states asked for (to the unfinished ones when none is)
+        factor = normal_factor(cfg, normalize)
+        if factor is None:
+            c.error(f"<{normalize}> {messages.BJOBS_NOT_A_FACTOR}")
+            return
+        long = long or not uf
+        if pend or run or susp:
+            done = True
+        else:
+            all_ = True
     level = _pend_level(c, p0, p1, p2, p3) if pend else 0
     counting = sum_ or psum or wfull  # the views -o does not apply to
     hosts = None
@@ -200,6 +216,8 @@ def bjobs(
         ranks = ops.queue_ranks(cfg)
         jobs.sort(key=lambda j: ops.order_key(ranks, j))
         views = [table_view(j) for j in jobs] if lean else [cl.view(j, now) for j in jobs]
+    if factor is not None:
+        views = ops.normalized_cpu(cfg, views, factor)
     hms = hms or c.yes("LSB_HMS_TIME_FORMAT")
     if sum_:
         c.out.append(R.sum_table(v for v in views if v.status not in FINISHED))

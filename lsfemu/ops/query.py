@@ -10,8 +10,9 @@ not ORM attributes.
 from __future__ import annotations
 
 import fnmatch
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from lsfemu.engine.cpulimit import cpu_factor
 from lsfemu.engine.jobgroups import within
 from lsfemu.errors import LsfError
 from lsfemu.jobstate import ANY_SUSPENDED, FINISHED, ON_HOST, PENDING
@@ -177,3 +178,16 @@ def order_key(ranks: dict[str, tuple[int, int]], job) -> tuple:
     if job.status in PENDING:
         return (1, 0 if job.migrated else 1) + dispatch_order
     return (2, job.finish_time or 0, job.position)
+
+
+def normalized_cpu(config, views: list, factor: float) -> list:
+    """bjobs -N: *views* with their CPU time scaled from their (first) execution host's CPU
+    factor to *factor* (OpenLava's displayLong: ``cpuTime * hostFactor / cpuFactor``; the host's
+    factor as bhist -N and bacct -N take it). A job that used no CPU keeps 0."""
+    out = []
+    for v in views:
+        if v.cpu_time > 0:
+            host_f = (cpu_factor(config, v.exec_hosts[0]) or 1.0) if v.exec_hosts else 1.0
+            v = replace(v, cpu_time=v.cpu_time * host_f / factor)
+        out.append(v)
+    return out

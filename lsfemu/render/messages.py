@@ -520,6 +520,8 @@ BHIST_NFILES_RANGE = "bhist: The numbers of both event log files must be positiv
 BHIST_NFILES_ORDER = "bhist: The value of min_logfile should not exceed the value of max_logfile"
 BHIST_NOT_A_FACTOR = "neither a host model, nor a host name, nor a CPU factor"
 BHIST_NOT_A_HOST = "Warning: <{host}> is not a valid hostname"
+# bjobs -N's (OpenLava lsbatch/cmd/bjobs.c: "is", no full stop, unlike bhist's)
+BJOBS_NOT_A_FACTOR = "is neither a host model, nor a host name, nor a CPU factor"
 
 
 #: how a command answers an option its grammar refuses (lsfemu.options.OptionError.kind)

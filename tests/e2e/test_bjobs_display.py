@@ -198,3 +198,30 @@ def test_rusage_selects_the_jobs_that_reserve_every_named_resource(c):
     assert ids("bjobs -rusage 'mem,swp'") == [both]
     assert plain in ids("bjobs") and c.run("bjobs -rusage tmp", user="user1").err == "No unfinished job found\n"
     ok(c, f"bkill {both} {mem} {plain}")
+
+
+def test_n_normalizes_cpu_time_and_adds_finished_jobs(c):
+    """bjobs -N (OpenLava's bjobs.c): the long form, CPU time scaled by the execution host's
+    CPU factor (hostA: Intel_EM64T, 60) over the one named; done and exited jobs added."""
+    jid = re.search(r"Job <(\d+)>", ok(c, "bsub -J norm -m hostA sleep 1000")).group(1)
+    c.advance("40s")
+    cpu = lambda text: re.search(r"The CPU time used is (\d+) seconds\.", text).group(1)  # noqa: E731
+    used = int(cpu(ok(c, f"bjobs -l {jid}")))
+    assert used == 30  # dispatched at the first pass (10 s)
+    assert ok(c, f"bjobs -N hostA {jid}").startswith(f"\nJob <{jid}>, Job Name <norm>")  # the long form
+    assert cpu(ok(c, f"bjobs -N hostA {jid}")) == "30"
+    assert cpu(ok(c, f"bjobs -N Intel_EM64T {jid}")) == "30"
+    assert cpu(ok(c, f"bjobs -N POWER9 {jid}")) == "72"  # 30 * 60 / 25
+    assert cpu(ok(c, f"bjobs -N 120 {jid}")) == "15"
+    assert cpu(ok(c, f"bjobs -UF -N 120 {jid}")) == "15"
+    ok(c, f"bkill {jid}")
+    c.advance("5s")
+    assert c.run("bjobs -J norm", user="user1").err == "Job <norm> is not found\n"  # finished: not listed
+    ended = lambda text: int(re.search(r"HOST: hostA; CPU_TIME: (\d+) seconds", text).group(1))  # noqa: E731
+    used = ended(ok(c, f"bjobs -l {jid}"))
+    listed = ok(c, "bjobs -N 30 -J norm")  # the finished job too, its CPU time doubled
+    assert f"Job <{jid}>, Job Name <norm>" in listed and ended(listed) == 2 * used > 0
+    assert f"Job <{jid}>, Job Name <norm>" in ok(c, "bjobs -N 30 -r -J norm")  # -r: running jobs and finished ones
+    for bad in ("nosuch", "0", "-2"):
+        r = c.run(f"bjobs -N {bad}", user="user1")
+        assert (r.out, r.err, r.rc) == ("", f"<{bad}> is neither a host model, nor a host name, nor a CPU factor\n", 255)

@@ -187,6 +187,7 @@ EFFECTS: dict[str, str] = {
     "bjobs -G": "tests/e2e/test_bjobs_display.py::test_filters_p_g_m_jd_and_x",
     "bjobs -J": "tests/e2e/test_option_effects.py::test_bjobs_selection_and_forms",
     "bjobs -Jd": "tests/e2e/test_bjobs_display.py::test_filters_p_g_m_jd_and_x",
+    "bjobs -N": "tests/e2e/test_bjobs_display.py::test_n_normalizes_cpu_time_and_adds_finished_jobs",
     "bjobs -P": "tests/e2e/test_bjobs_display.py::test_filters_p_g_m_jd_and_x",
     "bjobs -UF": "tests/e2e/test_option_effects.py::test_bjobs_selection_and_forms",
     "bjobs -W": "tests/e2e/test_bjobs_display.py::test_filters_p_g_m_jd_and_x",
