@@ -327,15 +327,14 @@ def read_table(
     required: tuple[str, ...],
     known: tuple[str, ...],
     unused: tuple[str, ...] = (),
-    silent: tuple[str, ...] = (),
     unknown_hint: str = "",
 ) -> Table | None:
     """Read a table-style section.
 
     `required` columns must be present (fatal otherwise); `known` columns are the
     ones the parser uses; `unused` are real LSF columns lsfemu ignores (warning
-    once, at the first row giving them a value); `silent` are accepted and ignored
-    without a word; any other column gets a warning at the header line.
+    once, at the first row giving them a value: no column is accepted and
+    silently ignored); any other column gets a warning at the header line.
     Rows with the wrong number of values or unbalanced parentheses are fatal and
     skipped. Returns None when the header itself is unusable.
     """
@@ -360,12 +359,12 @@ def read_table(
         rep.fatal(head.no, f"{sec.name} header lacks column {', '.join(missing)} "
                            f"(expected at least: {' '.join(required)}), got {show(head.text)}")
         return None
-    silent_up = {c.upper() for c in silent}
     for c in up:
-        if c not in known and c not in unused and c not in silent_up:
+        if c not in known and c not in unused:
             rep.warn(head.no, f"unknown column {c} in {sec.name}{unknown_hint}; ignored")
     rows: list[tuple[int, dict[str, str]]] = []
     warned: set[str] = set()
+    spelled = dict(zip(up, columns))  # messages name a column as the header spells it (r1m, not R1M)
     for ln in sec.lines[1:]:
         toks, err = tokenize_row(ln.text)
         if err:
@@ -379,6 +378,6 @@ def read_table(
         for c in unused:
             if c in row and c not in warned and not is_default(row[c]):
                 warned.add(c)
-                rep.warn(ln.no, f"column {c} is not supported by lsfemu; its values are ignored")
+                rep.warn(ln.no, f"column {spelled[c]} is not supported by lsfemu; its values are ignored")
         rows.append((ln.no, row))
     return Table(up, rows, head.no)

@@ -2,16 +2,17 @@
 bapp). The parameters lsfemu acts on: NAME, DESCRIPTION, RUNLIMIT (a job's run
 limit unless it has -W) and MEMLIMIT (its memory limit unless it has -M, in
 LSF_UNIT_FOR_LIMITS).
-LSF's other application parameters are accepted with a warning that lsfemu
-does not act on them; an unknown key is warned about and ignored, as in
-lsb.queues.
+LSF's other application parameters are accepted with lsb.params' warning
+that lsfemu does not act on them (values.not_built); an unknown key gets
+mbatchd's "bad keyword" warning (values.bad_keyword), as in lsb.queues.
 """
 
 from __future__ import annotations
 
 from lsfemu.config.lexer import Reporter, Section, show
 from lsfemu.config.model import AppConf
-from lsfemu.config.values import INT_MAX, named, named_sections, section_keys, to_int, to_minutes
+from lsfemu.config.values import (INT_MAX, bad_keyword, named, named_sections, not_built, section_keys, to_int,
+                                  to_minutes)
 
 #: LSF 10.1's other lsb.applications parameters (lsb.applications(5)): read, not acted on
 NOT_BUILT = frozenset({
@@ -56,7 +57,7 @@ def _parse_app(sec: Section, rep: Reporter) -> AppConf | None:
         elif key == "RES_REQ":
             app.res_req = value or None
         elif key in NOT_BUILT:
-            rep.warn(line, f"application parameter {key} is not supported by lsfemu; ignored")
+            not_built(key, line, rep)
         else:
-            rep.warn(line, f"Unknown application parameter {key}; ignored")
+            bad_keyword(key, "Application", line, rep)
     return named(app, sec, rep, "Application", "NAME")

@@ -12,8 +12,11 @@ from lsfemu.config.values import INT_MAX, INT_RE_NONNEG, read_sections, to_float
 
 #: the load index columns: `loadSched[/loadStop]` per host (`swap` is swp's alias)
 _THRESHOLDS = ("r15s", "r1m", "r15m", "ut", "pg", "io", "ls", "it", "tmp", "swp", "swap", "mem")
-_KNOWN = ("HOST_NAME", "MXJ", "JL/U") + tuple(t.upper() for t in _THRESHOLDS)
-_HOST_SILENT = ("DISPATCH_WINDOW", "EXIT_RATE", "AFFINITY", "CHKPNT", "MIG")
+_KNOWN = ("HOST_NAME", "MXJ") + tuple(t.upper() for t in _THRESHOLDS)
+#: LSF's Host columns lsfemu does not act on: warned about at the first row giving
+#: one a value (lexer.read_table's `unused`). JL/U is shown by bhosts as
+#: configured but not enforced (docs/semantics.md).
+_HOST_UNUSED = ("DISPATCH_WINDOW", "EXIT_RATE", "AFFINITY", "CHKPNT", "MIG", "JL/U")
 
 
 def _thresholds(h: HostConf, row: dict[str, str], rep: Reporter, line: int) -> None:
@@ -43,7 +46,7 @@ def parse_hosts(text: str, rep: Reporter) -> tuple[dict[str, HostConf], dict[str
     for sec in read_sections(text, rep):
         if sec.key == "HOST":
             tab = read_table(sec, rep, required=("HOST_NAME",), known=_KNOWN,
-                             silent=_HOST_SILENT, unknown_hint=" (not a built-in load index)")
+                             unused=_HOST_UNUSED, unknown_hint=" (not a built-in load index)")
             for line, row in tab.rows if tab else ():
                 name = unquote(row["HOST_NAME"])
                 if is_default(name) or not re.match(r"^[^()\[\]\s,]+$", name):

@@ -9,7 +9,8 @@ import re
 
 from lsfemu.config.lexer import Reporter, keyword_pairs, show
 from lsfemu.config.model import Params
-from lsfemu.config.values import INT_MAX, dedupe, empty_value, read_sections, to_bool, to_float, to_int, unsupported
+from lsfemu.config.values import (INT_MAX, bad_keyword, dedupe, empty_value, not_built, read_sections, to_bool, to_float,
+                                  to_int, unsupported)
 
 # KEY -> (Params attribute, minimum, maximum)
 _P_INT: dict[str, tuple[str, int, int]] = {
@@ -134,9 +135,9 @@ def parse_params(text: str, rep: Reporter) -> Params:
             if key == "PREEMPT_FOR":
                 p.preempt_for = _preempt_for(value, rep, line)
             if key not in PARAMS_ACTING:
-                rep.warn(line, f"parameter {key} is not supported by lsfemu; ignored")
+                not_built(key, line, rep)
         else:
-            rep.warn(line, f"Unknown parameter {key}; ignored")
+            bad_keyword(key, "parameters", line, rep)
     if p.job_priority_over_time is not None and p.max_user_priority is None:
         rep.warn(p.lines["JOB_PRIORITY_OVER_TIME"],
                  "JOB_PRIORITY_OVER_TIME has no effect without MAX_USER_PRIORITY; ignored")

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from lsfemu.config.lexer import Reporter, Section, show
 from lsfemu.config.lsb_params import FACTORS
 from lsfemu.config.model import QueueConf
-from lsfemu.config.values import (INT_MAX, max_reserve_time, named, named_sections, section_keys, to_float, to_int,
-                                  to_minutes)
+from lsfemu.config.values import (INT_MAX, bad_keyword, max_reserve_time, named, named_sections, not_built, section_keys,
+                                  to_float, to_int, to_minutes)
 
 _Q_INT: dict[str, tuple[str, int | None]] = {
     "PRIORITY": ("priority", 0),
@@ -23,15 +23,24 @@ _Q_INT: dict[str, tuple[str, int | None]] = {
     "HJOB_LIMIT": ("hjob_limit", 0),
 }
 _Q_LIST = {"USERS": "users", "HOSTS": "hosts", "ADMINISTRATORS": "administrators", "QUEUE_GROUP": "queue_group"}
-# Real lsb.queues keys accepted and kept verbatim in QueueConf.extra.
-QUEUE_EXTRA_KEYS = frozenset({
-    "BACKFILL", "CHKPNT", "CHUNK_JOB_SIZE", "CORELIMIT", "CPULIMIT", "DATALIMIT", "DEFAULT_HOST_SPEC",
-    "DISPATCH_ORDER", "DISPATCH_WINDOW", "ENABLE_HIST_RUN_TIME", "EXCLUSIVE", "FILELIMIT", "INTERACTIVE",
-    "JOB_ACCEPT_INTERVAL", "JOB_CONTROLS", "JOB_STARTER", "MEMLIMIT", "MIG", "NEW_JOB_SCHED_DELAY",
-    "POST_EXEC", "PRE_EXEC", "PREEMPTION", "PROCESSLIMIT", "PROCLIMIT", "REQUEUE_EXIT_VALUES", "RERUNNABLE",
-    "RES_REQ", "RESOURCE_RESERVE", "RESUME_COND", "RUN_TIME_DECAY", "RUN_WINDOW", "SLOT_POOL", "SLOT_RESERVE",
-    "SLOT_SHARE", "STACKLIMIT", "STOP_COND", "SWAPLIMIT", "TASKLIMIT", "TERMINATE_WHEN", "THREADLIMIT",
-    "USER_SHARES", "r15s", "r1m", "r15m", "ut", "pg", "io", "ls", "it", "tmp", "swp", "mem",
+# Real lsb.queues keys kept verbatim in QueueConf.extra. Those in
+# QUEUE_ACTING are read where they act (EXCLUSIVE by bsub -x, RERUNNABLE at
+# submission, PREEMPTION and TERMINATE_WHEN by preemption, SLOT_RESERVE /
+# RESOURCE_RESERVE / BACKFILL by reservation, SLOT_POOL / SLOT_SHARE by
+# fairshare pools, DISPATCH_ORDER and PROCLIMIT by APS, the fairshare
+# booleans by the factors); the others are LSF's but not built: warned about
+# (values.not_built), never silently ignored.
+QUEUE_ACTING = frozenset({
+    "BACKFILL", "DISPATCH_ORDER", "ENABLE_GPU_HIST_RUN_TIME", "ENABLE_HIST_RUN_TIME", "EXCLUSIVE", "PREEMPTION",
+    "PROCLIMIT", "RERUNNABLE", "RESOURCE_RESERVE", "RUN_TIME_DECAY", "SLOT_POOL", "SLOT_RESERVE", "SLOT_SHARE",
+    "TERMINATE_WHEN",
+})
+QUEUE_EXTRA_KEYS = QUEUE_ACTING | frozenset({
+    "CHKPNT", "CHUNK_JOB_SIZE", "CORELIMIT", "CPULIMIT", "DATALIMIT", "DEFAULT_HOST_SPEC", "DISPATCH_WINDOW",
+    "FILELIMIT", "INTERACTIVE", "JOB_ACCEPT_INTERVAL", "JOB_CONTROLS", "JOB_STARTER", "MEMLIMIT", "MIG",
+    "NEW_JOB_SCHED_DELAY", "POST_EXEC", "PRE_EXEC", "PROCESSLIMIT", "REQUEUE_EXIT_VALUES", "RESUME_COND",
+    "RUN_WINDOW", "STACKLIMIT", "STOP_COND", "SWAPLIMIT", "TASKLIMIT", "THREADLIMIT",
+    "r15s", "r1m", "r15m", "ut", "pg", "io", "ls", "it", "tmp", "swp", "mem",
 })
 _QUEUE_EXTRA_UP = frozenset(k.upper() for k in QUEUE_EXTRA_KEYS)
 
@@ -81,10 +90,17 @@ def _parse_queue(sec: Section, rep: Reporter) -> QueueConf | None:
                 rep.warn(line, f"PREEMPTION: {e} in {show(value)}; ignored")
             else:
                 q.extra[key] = value
+        elif key == "TERMINATE_WHEN":
+            q.extra[key] = value
+            for word in value.upper().split():
+                if word != "PREEMPT":
+                    rep.warn(line, f"TERMINATE_WHEN: {word} is not supported by lsfemu (only PREEMPT acts); ignored")
         elif key in _QUEUE_EXTRA_UP:
             q.extra[key] = value
+            if key not in QUEUE_ACTING:
+                not_built(key, line, rep)
         else:
-            rep.warn(line, f"Unknown queue parameter {key}; ignored")
+            bad_keyword(key, "Queue", line, rep)
     return named(q, sec, rep, "Queue", "QUEUE_NAME")
 
 

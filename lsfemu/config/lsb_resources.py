@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 from lsfemu.config.lexer import Reporter, Section, inner, is_default, keyword_pairs, read_table, show
-from lsfemu.config.values import INT_MAX, dedupe, read_sections, unsupported
+from lsfemu.config.values import INT_MAX, bad_keyword, dedupe, not_built, read_sections, unsupported
 
 #: consumer keywords: (the plain one, its PER_ form) -> the consumer kind
 CONSUMERS = {"USERS": "users", "PER_USER": "users", "QUEUES": "queues", "PER_QUEUE": "queues",
@@ -186,9 +186,9 @@ def _value(lim: LimitConf, key: str, value: str, line: int, rep: Reporter, given
         given[key] = line
         return True
     if key in UNBUILT:
-        rep.warn(line, f"{key} is not supported by lsfemu in a Limit section; ignored")
+        not_built(key, line, rep)
     else:
-        rep.warn(line, f"unknown key {key} in a Limit section; ignored")
+        bad_keyword(key, "Limit", line, rep)
     return False
 
 

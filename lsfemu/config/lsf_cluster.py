@@ -3,6 +3,9 @@ hosts (the Host section: name, model, type, server, RESOURCES, and lsfemu's
 own columns ncpus, maxmem, maxswp, maxtmp, which LSF's LIM detects from the
 hardware) and the load index columns (r15s ... mem: LIM's busy thresholds). RESOURCES names are checked against lsf.shared: `name` for a
 Boolean resource, `name=value` for a static Numeric or String one.
+LSF's Host columns lsfemu does not act on (nd, RUNWINDOW, REXPRI, LICENSE),
+the Parameters section's keys and the other sections (ResourceMap,
+RemoteClusters, ...) are warned about, naming file and line, and not used.
 """
 
 from __future__ import annotations
@@ -12,10 +15,10 @@ import re
 from lsfemu.config.lexer import Reporter, Section, inner, is_default, keyword_pairs, read_table, show, unquote
 from lsfemu.config.lsf_shared import builtin_shared
 from lsfemu.config.model import ClusterHost, SharedConf
-from lsfemu.config.values import INT_MAX, read_sections, to_float, to_int, to_mb, unsupported
+from lsfemu.config.values import INT_MAX, bad_keyword, not_built, read_sections, to_float, to_int, to_mb, unsupported
 
-_CLUSTER_SILENT_SECTIONS = {"CLUSTER", "PARAMETERS", "RESOURCEMAP", "REMOTECLUSTERS", "HOSTGROUP"}
-_CLUSTER_HOST_SILENT = ("nd", "RUNWINDOW", "REXPRI", "LICENSE")
+#: LSF's Host columns lsfemu does not act on (warned about, lexer.read_table's `unused`)
+_CLUSTER_HOST_UNUSED = ("ND", "RUNWINDOW", "REXPRI", "LICENSE")
 #: the load index columns: LIM's busy thresholds (`swap` is swp's alias)
 _THRESHOLDS = ("r15s", "r1m", "r15m", "ut", "pg", "io", "ls", "it", "tmp", "swp", "swap", "mem")
 
@@ -99,13 +102,13 @@ def parse_cluster(text: str, rep: Reporter, shared: SharedConf | None = None) ->
                         if a not in admins:
                             admins.append(a)
                 else:
-                    rep.warn(line, f"unknown key {key} in ClusterAdmins (expected Administrators); ignored")
+                    bad_keyword(key, "ClusterAdmins", line, rep)
         elif sec.key == "HOST":
             host_section = host_section or sec
             tab = read_table(sec, rep, required=("HOSTNAME",), known=("HOSTNAME", "MODEL", "TYPE", "SERVER", "RESOURCES",
                                                                        "NCPUS", "MAXMEM", "MAXSWP", "MAXTMP",
                                                                        *(c.upper() for c in _THRESHOLDS)),
-                             silent=_CLUSTER_HOST_SILENT)
+                             unused=_CLUSTER_HOST_UNUSED)
             if tab is None:
                 continue
             for line, row in tab.rows:
@@ -132,8 +135,10 @@ def parse_cluster(text: str, rep: Reporter, shared: SharedConf | None = None) ->
                 _host_kind(h, shared, rep)
                 _hardware(h, row, rep)
                 hosts.append(h)
-        elif sec.key in _CLUSTER_SILENT_SECTIONS:
-            pass
+        elif sec.key == "PARAMETERS":
+            # LIM's parameters (PRODUCTS, EXINTERVAL, ...): lsfemu has no LIM to tune
+            for key, _value, line in keyword_pairs(sec.lines, rep, "Parameters"):
+                not_built(key, line, rep)
         else:
             unsupported(sec, rep, "lsf.cluster")
     if not hosts and not rep.has_fatal:

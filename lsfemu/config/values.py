@@ -225,6 +225,20 @@ def unsupported(sec: Section, rep: Reporter, fname: str) -> None:
     rep.warn(sec.begin, f"section {sec.name} is not supported by lsfemu in {fname}; ignored")
 
 
+def not_built(key: str, line: int, rep: Reporter) -> None:
+    """A real LSF key that lsfemu reads but does not act on: the one warning
+    every configuration file gives (file and line through the Reporter), so no
+    key is accepted and silently ignored (docs/semantics.md, "Configuration
+    keys: acted on, warned about, or refused")."""
+    rep.warn(line, f"parameter {key} is not supported by lsfemu; ignored")
+
+
+def bad_keyword(key: str, section: str, line: int, rep: Reporter) -> None:
+    """A key LSF does not know in a `KEY = value` section: mbatchd's warning
+    (OpenLava lsb.conf.c readHvalues_conf, catgets 5416), the line ignored."""
+    rep.warn(line, f"bad keyword {key} in section {section}, ignoring the line")
+
+
 def empty_value(key: str, line: int, rep: Reporter) -> None:
     rep.warn(line, f"{key} has no value; the default is used")
 

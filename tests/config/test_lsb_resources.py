@@ -57,9 +57,9 @@ def test_both_forms_as_ibm_documents_them(tmp_path, make_env):
 
 CASES = [  # (id, file lines, fatal, line, phrase)
     ("unbuilt-key", ("Begin Limit", "NAME = a", "SLOTS = 1", "LIC_PROJECTS = p1", "End Limit"), False, 4,
-     "LIC_PROJECTS is not supported by lsfemu in a Limit section; ignored"),
+     "parameter LIC_PROJECTS is not supported by lsfemu; ignored"),
     ("unknown-key", ("Begin Limit", "NAME = a", "SLOTS = 1", "FOO = 1", "End Limit"), False, 4,
-     "unknown key FOO in a Limit section; ignored"),
+     "bad keyword FOO in section Limit, ignoring the line"),
     ("unbuilt-column", ("Begin Limit", "USERS SLOTS INELIGIBLE", "user1 1 Y", "End Limit"), False, 3,
      "column INELIGIBLE is not supported by lsfemu"),
     ("percentage-without-per-host", ("Begin Limit", "NAME = a", "HOSTS = all", "MEM = 10%", "End Limit"), True, 4,
