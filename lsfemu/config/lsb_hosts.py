@@ -1,5 +1,6 @@
-"""lsb.hosts: the Host section's per-host limits (MXJ, JL/U, the loadSched thresholds), host groups,
-and HostPartition sections (kept raw; host-partition fairshare is not used).
+"""lsb.hosts: the Host section's per-host limits (MXJ, the loadSched thresholds; JL/U
+kept for bhosts but not enforced, and warned about), host groups, and
+HostPartition sections (kept raw; host-partition fairshare is not used).
 """
 
 from __future__ import annotations
