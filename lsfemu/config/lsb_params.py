@@ -6,6 +6,7 @@ JOB_PRIORITY_OVER_TIME; the real keys lsfemu keeps for later in `extra`).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from lsfemu.config.lexer import Reporter, keyword_pairs, show
 from lsfemu.config.model import Params
@@ -42,7 +43,8 @@ _P_HANDLED = set(_P_INT) | set(_P_FLOAT) | set(_P_BOOL) | {"DEFAULT_QUEUE", "JOB
 # PARAMS_ACTING are read where they act; the others are LSF's but not built:
 # a warning names them (never silently ignored).
 PARAMS_ACTING = frozenset({
-    "FAIRSHARE_ADJUSTMENT_PLUGIN", "JOB_DEP_LAST_SUB", "LOCAL_MAX_PREEXEC_RETRY", "PREEMPT_FOR", "RESOURCE_RESERVE_PER_SLOT",
+    "FAIRSHARE_ADJUSTMENT_PLUGIN", "JOB_DEP_LAST_SUB", "LOCAL_MAX_PREEXEC_RETRY", "NO_PREEMPT_FINISH_TIME", "NO_PREEMPT_RUN_TIME",
+    "PREEMPT_FOR", "RESOURCE_RESERVE_PER_SLOT",
     "RESOURCE_RESERVE_PER_TASK", "SCHED_METRIC_ENABLE", "SCHED_METRIC_SAMPLE_PERIOD",
 })
 PARAMS_EXTRA_KEYS = frozenset({
@@ -52,7 +54,8 @@ PARAMS_EXTRA_KEYS = frozenset({
     "ENFORCE_ONE_UG_LIMITS", "EVENT_UPDATE_INTERVAL", "FAIRSHARE_ADJUSTMENT_PLUGIN", "JOB_DEP_LAST_SUB",
     "JOB_POSITION_CONTROL_BY_ADMIN", "JOB_RUNLIMIT_RATIO", "JOB_SCHEDULING_INTERVAL", "JOB_SPOOL_DIR",
     "LOCAL_MAX_PREEXEC_RETRY", "MAX_CONCURRENT_QUERY", "MAX_JOB_REQUEUE", "MAX_PEND_JOBS",
-    "MAX_PEND_SLOTS", "MAX_PREEXEC_RETRY", "MBD_REFRESH_TIME", "NEWJOB_REFRESH", "PARALLEL_SCHED_BY_SLOT",
+    "MAX_PEND_SLOTS", "MAX_PREEXEC_RETRY", "MBD_REFRESH_TIME", "NEWJOB_REFRESH", "NO_PREEMPT_FINISH_TIME",
+    "NO_PREEMPT_RUN_TIME", "PARALLEL_SCHED_BY_SLOT",
     "PEND_REASON_UPDATE_INTERVAL", "PREEMPT_FOR", "PREEMPT_JOBTYPE", "PREEMPTABLE_RESOURCES", "PREEMPTION_WAIT_TIME",
     "RELAX_JOB_DISPATCH_ORDER", "RESOURCE_RESERVE_PER_SLOT", "RESOURCE_RESERVE_PER_TASK", "SCHED_METRIC_ENABLE",
     "SCHED_METRIC_SAMPLE_PERIOD", "SUB_TRY_INTERVAL", "USE_SUSP_SLOTS",
@@ -76,6 +79,48 @@ def _preempt_for(value: str, rep: Reporter, line: int) -> frozenset[str]:
         else:
             rep.warn(line, f"PREEMPT_FOR: unknown keyword {show(word)}; ignored")
     return frozenset(out)
+
+
+@dataclass(frozen=True)
+class NoPreempt:
+    """A NO_PREEMPT_RUN_TIME / NO_PREEMPT_FINISH_TIME value: minutes, or a
+    percentage of the job's run limit or run time estimate."""
+
+    amount: int
+    percent: bool
+
+    def minutes(self, duration: float | None) -> float | None:
+        """The value in minutes for a job expected to run *duration* minutes
+        (None: a percentage of a job with neither run limit nor estimate)."""
+        if not self.percent:
+            return float(self.amount)
+        return None if duration is None else duration * self.amount / 100.0
+
+
+_NO_PREEMPT = re.compile(r"^\s*([0-9]{1,9})\s*(%?)\s*$")
+
+
+def no_preempt(text: str) -> NoPreempt:
+    """``minutes`` (a positive integer) or ``percent%`` (1 to 99); ValueError otherwise."""
+    m = _NO_PREEMPT.match(text)
+    if m is None or int(m.group(1)) < 1 or (m.group(2) and int(m.group(1)) > 99):
+        raise ValueError("expected minutes (a positive integer) or a percentage from 1% to 99%")
+    return NoPreempt(int(m.group(1)), bool(m.group(2)))
+
+
+
+#: keys whose value `no_preempt` reads (lsb.params and lsb.queues; kept verbatim in `extra` when valid)
+NO_PREEMPT_KEYS = ("NO_PREEMPT_RUN_TIME", "NO_PREEMPT_FINISH_TIME")
+
+
+def valid_no_preempt(key: str, value: str, rep: Reporter, line: int) -> bool:
+    """Is *value* a NO_PREEMPT_* value? If not, a warning says so (the key is ignored)."""
+    try:
+        no_preempt(value)
+    except ValueError as e:
+        rep.warn(line, f"{key}: {e}, got {show(value.strip())}; ignored")
+        return False
+    return True
 
 
 def parse_params(text: str, rep: Reporter) -> Params:
@@ -130,6 +175,8 @@ def parse_params(text: str, rep: Reporter) -> Params:
                                 f"(e.g. 1/10), got {show(value)}")
             else:
                 p.job_priority_over_time = (int(m.group(1)), int(m.group(2)))
+        elif key in NO_PREEMPT_KEYS and not valid_no_preempt(key, value, rep, line):
+            continue
         elif key in PARAMS_EXTRA_KEYS:
             p.extra[key] = value
             if key == "PREEMPT_FOR":

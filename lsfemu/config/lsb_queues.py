@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 
 from lsfemu.config.lexer import Reporter, Section, show
-from lsfemu.config.lsb_params import FACTORS
+from lsfemu.config.lsb_params import FACTORS, NO_PREEMPT_KEYS, valid_no_preempt
 from lsfemu.config.model import QueueConf
 from lsfemu.config.values import (INT_MAX, bad_keyword, max_reserve_time, named, named_sections, not_built, section_keys,
                                   to_float, to_int, to_minutes)
@@ -25,14 +25,15 @@ _Q_INT: dict[str, tuple[str, int | None]] = {
 _Q_LIST = {"USERS": "users", "HOSTS": "hosts", "ADMINISTRATORS": "administrators", "QUEUE_GROUP": "queue_group"}
 # Real lsb.queues keys kept verbatim in QueueConf.extra. Those in
 # QUEUE_ACTING are read where they act (EXCLUSIVE by bsub -x, RERUNNABLE at
-# submission, PREEMPTION and TERMINATE_WHEN by preemption, SLOT_RESERVE /
+# submission, PREEMPTION, TERMINATE_WHEN and NO_PREEMPT_RUN_TIME /
+# NO_PREEMPT_FINISH_TIME by preemption, SLOT_RESERVE /
 # RESOURCE_RESERVE / BACKFILL by reservation, SLOT_POOL / SLOT_SHARE by
 # fairshare pools, DISPATCH_ORDER and PROCLIMIT by APS, the fairshare
 # booleans by the factors); the others are LSF's but not built: warned about
 # (values.not_built), never silently ignored.
 QUEUE_ACTING = frozenset({
-    "BACKFILL", "DISPATCH_ORDER", "ENABLE_GPU_HIST_RUN_TIME", "ENABLE_HIST_RUN_TIME", "EXCLUSIVE", "PREEMPTION",
-    "PROCLIMIT", "RERUNNABLE", "RESOURCE_RESERVE", "RUN_TIME_DECAY", "SLOT_POOL", "SLOT_RESERVE", "SLOT_SHARE",
+    "BACKFILL", "DISPATCH_ORDER", "ENABLE_GPU_HIST_RUN_TIME", "ENABLE_HIST_RUN_TIME", "EXCLUSIVE",
+    "NO_PREEMPT_FINISH_TIME", "NO_PREEMPT_RUN_TIME", "PREEMPTION", "PROCLIMIT", "RERUNNABLE", "RESOURCE_RESERVE", "RUN_TIME_DECAY", "SLOT_POOL", "SLOT_RESERVE", "SLOT_SHARE",
     "TERMINATE_WHEN",
 })
 QUEUE_EXTRA_KEYS = QUEUE_ACTING | frozenset({
@@ -45,7 +46,7 @@ QUEUE_EXTRA_KEYS = QUEUE_ACTING | frozenset({
     "HOST_POST_EXEC", "HOST_PRE_EXEC", "HOSTLIMIT_PER_JOB", "INTERRUPTIBLE_BACKFILL", "JOB_ACTION_WARNING_TIME",
     "JOB_IDLE", "JOB_OVERRUN", "JOB_SIZE_LIST", "JOB_UNDERRUN", "JOB_WARNING_ACTION", "LOCAL_MAX_PREEXEC_RETRY",
     "MAX_JOB_PREEMPT", "MAX_JOB_REQUEUE", "MAX_PREEXEC_RETRY", "MAX_SLOTS_IN_POOL", "MAX_TOTAL_TIME_PREEMPT",
-    "NETWORK_REQ", "NO_PREEMPT_FINISH_TIME", "NO_PREEMPT_INTERVAL", "NO_PREEMPT_RUN_TIME", "PEND_TIME_LIMIT",
+    "NETWORK_REQ", "NO_PREEMPT_INTERVAL", "PEND_TIME_LIMIT",
     "PREEMPT_DELAY", "RCVJOBS_FROM", "REMOTE_MAX_PREEXEC_RETRY", "SNDJOBS_TO", "SUCCESS_EXIT_VALUES",
     "USE_PAM_CREDS", "USE_PRIORITY_IN_POOL",
     "r15s", "r1m", "r15m", "ut", "pg", "io", "ls", "it", "tmp", "swp", "mem",
@@ -103,6 +104,9 @@ def _parse_queue(sec: Section, rep: Reporter) -> QueueConf | None:
             for word in value.upper().split():
                 if word != "PREEMPT":
                     rep.warn(line, f"TERMINATE_WHEN: {word} is not supported by lsfemu (only PREEMPT acts); ignored")
+        elif key in NO_PREEMPT_KEYS:  # the queue's own, over lsb.params' (lsfemu.engine.preemption)
+            if valid_no_preempt(key, value, rep, line):
+                q.extra[key] = value
         elif key in _QUEUE_EXTRA_UP:
             q.extra[key] = value
             if key not in QUEUE_ACTING:

@@ -14,6 +14,10 @@ pass's input as the starts left it):
 2. every preempted job whose hosts have its slots back (no preempted job
    counted: a preemptor that ended gave them back) resumes (RUN).
 
+A running job that NO_PREEMPT_RUN_TIME or NO_PREEMPT_FINISH_TIME protects
+(the one of its queue, else lsb.params'), one preempted MAX_JOB_PREEMPT
+times, an exclusive one, is not preempted.
+
 A preempted job keeps holding its slots in the passes (a host's count may
 exceed its MXJ while a preemptor runs there), so that no other pending job
 takes them: only a preemptor may (LSF reserves them for it), and they go
@@ -26,8 +30,9 @@ from __future__ import annotations
 import itertools
 import re
 
+from lsfemu.config.lsb_params import NO_PREEMPT_KEYS, NoPreempt, no_preempt
 from lsfemu.events.lsbatch import PREEMPTED_REASON, SUSP_MBD_PREEMPT
-from lsfemu.sched import dispatch, preempt
+from lsfemu.sched import dispatch, preempt, simulate
 from lsfemu.store.jobs import preemption_counts
 
 #: a pending reason that counts hosts (``Job slot limit reached: 3 hosts``): a host-based one
@@ -44,6 +49,8 @@ class Preemption:
         self.maybe = True  # some job may be preempted (checked on the first look)
         self.max_times: int | None = None  # lsb.params MAX_JOB_PREEMPT
         self.least_run_time = False  # lsb.params PREEMPT_FOR=LEAST_RUN_TIME
+        # queue -> (NO_PREEMPT_RUN_TIME, NO_PREEMPT_FINISH_TIME): the queue's, else lsb.params'
+        self.no_preempt: dict[str, tuple[NoPreempt | None, NoPreempt | None]] = {}
         self.times: dict[tuple[int, int], int] | None = None  # ... and each job's preemptions (read when needed)
 
     def configure(self, cfg) -> None:
@@ -53,6 +60,11 @@ class Preemption:
         self.maybe = True
         self.max_times = cfg.params.max_job_preempt
         self.least_run_time = "LEAST_RUN_TIME" in cfg.params.preempt_for
+        self.no_preempt = {}
+        for q in cfg.queues:
+            run, finish = (q.extra.get(k, cfg.params.extra.get(k)) for k in NO_PREEMPT_KEYS)
+            if run or finish:
+                self.no_preempt[q.name] = (no_preempt(run) if run else None, no_preempt(finish) if finish else None)
         self.times = None
 
     @staticmethod
@@ -79,7 +91,7 @@ class Preemption:
         for job in itertools.chain(self.cl.passes.held, started):
             status = job.status
             if status == "RUN" and job.queue in self.rules.preemptable and not job.exclusive \
-                    and not self.preempted_enough(job):
+                    and not self.preempted_enough(job) and not self.protected(job, t):
                 victims[(job.id, job.array_index)] = self.victim(job, False)
             elif status == "SSUSP" and job.susp_reason == PREEMPTED_REASON:
                 v = preempted_v = self.victim(job, True)
@@ -103,6 +115,18 @@ class Preemption:
         if self.times is None:
             self.times = preemption_counts(self.cl.session)
         return self.times.get((job.id, job.array_index), 0) >= self.max_times
+
+    def protected(self, job, t: float) -> bool:
+        """NO_PREEMPT_RUN_TIME / NO_PREEMPT_FINISH_TIME (the job's queue's, else
+        lsb.params'): has it run long enough, or will it finish soon enough, to
+        be left alone? Its run time is its time in RUN (as the run limit counts
+        it); its duration the shorter of its run limit and its -We estimate."""
+        rules = self.no_preempt.get(job.queue)
+        if rules is None:
+            return False
+        ran = simulate.work_at(job.work_done, job.segment_start, t) / 60.0
+        known = [d for d in (self.cl.effective_run_limit(job), job.est_runtime_min) if d is not None]
+        return preempt.protected(ran, min(known) if known else None, *rules)
 
     def count(self, job) -> None:
         if self.times is not None:

@@ -17,6 +17,9 @@ unnecessary (the job never frees more slots than it needs by a whole job's
 worth). Whether the job fits is the caller's question (`fits`: the pass's
 own placement with the freed slots).
 
+`protected` says whether NO_PREEMPT_RUN_TIME / NO_PREEMPT_FINISH_TIME keep
+a running job from being preempted (`NoPreempt`, parsed by lsfemu.config.lsb_params.no_preempt).
+
 `resumable` says which preempted jobs may run again: those whose hosts have
 their slots back once no preempted job holds them, taken in order (the
 higher-priority queue, the earlier start first).
@@ -27,6 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
+from lsfemu.config.lsb_params import NoPreempt
 from lsfemu.config.lsb_queues import Preemption, parse_preemption
 
 
@@ -73,6 +77,23 @@ class Rules:
         if self.preemptable_of.get(queue):
             out.append("PREEMPTABLE")
         return out
+
+
+def protected(ran: float, duration: float | None, run_time: NoPreempt | None,
+              finish_time: NoPreempt | None) -> bool:
+    """May a job that has run *ran* minutes, expected to run *duration*
+    minutes (its run limit or estimate; None: neither), not be preempted?
+    NO_PREEMPT_RUN_TIME: it has run that long already; NO_PREEMPT_FINISH_TIME:
+    it finishes within that long (only a job with a duration can tell)."""
+    if run_time is not None:
+        least = run_time.minutes(duration)
+        if least is not None and ran >= least:
+            return True
+    if finish_time is not None and duration is not None:
+        window = finish_time.minutes(duration)
+        if window is not None and duration - ran <= window:
+            return True
+    return False
 
 
 @dataclass(frozen=True)

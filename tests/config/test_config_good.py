@@ -349,3 +349,27 @@ def test_lsb_params_keys_lsfemu_has_not_built_are_named_not_silently_kept(tmp_pa
         "PREEMPT_FOR: GROUP_MAX is not supported by lsfemu; ignored", "PREEMPT_FOR: unknown keyword <BOGUS>; ignored"]
     assert not any("RESOURCE_RESERVE_PER_TASK" in m for _, m in texts)
     assert per_slot_from_params(cfg.params.extra) is True
+
+
+def test_no_preempt_times_in_lsb_params_and_lsb_queues(tmp_path):
+    """NO_PREEMPT_RUN_TIME / NO_PREEMPT_FINISH_TIME act (no warning) in
+    lsb.params and in a queue; a value that is neither minutes nor a
+    percentage of 1 to 99 is named with its line and ignored."""
+    from lsfemu.config import parser
+    from lsfemu.config.sample import write_cluster
+
+    write_cluster(str(tmp_path), force=True)
+    conf = tmp_path / "lsbatch/cluster1/configdir"
+    params = conf / "lsb.params"
+    params.write_text(params.read_text().replace(
+        "End Parameters", "NO_PREEMPT_RUN_TIME = 50%\nNO_PREEMPT_FINISH_TIME = 100%\nEnd Parameters"))
+    queues = conf / "lsb.queues"
+    queues.write_text(queues.read_text().replace(
+        "End Queue", "NO_PREEMPT_FINISH_TIME = 10\nNO_PREEMPT_RUN_TIME = soon\nEnd Queue", 1))
+    cfg = parser.load(str(tmp_path))
+    texts = [m for w in cfg.warnings for m in [w.message] if "NO_PREEMPT" in m]
+    bad = "expected minutes (a positive integer) or a percentage from 1% to 99%"
+    assert texts == [f"NO_PREEMPT_FINISH_TIME: {bad}, got <100%>; ignored",
+                     f"NO_PREEMPT_RUN_TIME: {bad}, got <soon>; ignored"]
+    assert cfg.params.extra["NO_PREEMPT_RUN_TIME"] == "50%" and "NO_PREEMPT_FINISH_TIME" not in cfg.params.extra
+    assert cfg.queues[0].extra["NO_PREEMPT_FINISH_TIME"] == "10" and "NO_PREEMPT_RUN_TIME" not in cfg.queues[0].extra

@@ -9,7 +9,7 @@ import pytest
 
 from tests.e2e.test_preemption import PARAMS, _stat, queues
 
-pytestmark = pytest.mark.slow(6)  # two clusters
+pytestmark = pytest.mark.slow(15)  # seven clusters
 
 
 def _cluster(factory, *params: str):
@@ -40,3 +40,57 @@ def test_least_run_time_preempts_the_newest_job_whatever_its_priority(lsf_cluste
     c.advance("10s")
     expect = ["SSUSP" if j == victim else "RUN" for j in (1, 2, 3)]
     assert _stat(c, 1, 2, 3, 4) == expect + ["RUN"]
+
+
+def _fill_with_limits(c, *limits: str) -> None:
+    """Three 4-slot low jobs started together, each with its bsub limit options (jobs 1-3)."""
+    for opts in limits:
+        assert c.run(f"bsub -q low -n 4 {opts} sleep 7200", user="user3").rc == 0
+    c.advance("10s")
+    assert _stat(c, 1, 2, 3) == ["RUN", "RUN", "RUN"]
+
+
+def _high_job_after(c, ran: str) -> list[str]:
+    """After *ran*, a 4-slot high job (job 4) is submitted; jobs 1-4's statuses a pass later."""
+    c.advance(ran)
+    c.run("bsub -q high -n 4 sleep 600", user="user2")
+    c.advance("10s")
+    return _stat(c, 1, 2, 3, 4)
+
+
+@pytest.mark.parametrize("ran, expect", [("29m", ["RUN", "RUN", "SSUSP"]), ("31m", ["SSUSP", "RUN", "RUN"])])
+def test_no_preempt_run_time_percent_protects_a_job_past_half_its_run_limit(lsf_cluster_factory, ran, expect):
+    """IBM's example: "if the job run limit is 60 minutes and
+    NO_PREEMPT_RUN_TIME=50%, the job cannot be preempted after it running 30
+    minutes or longer". Jobs 2 and 3 have -W 60, job 1 -W 120: after 29
+    minutes the newest (3) goes as usual; after 31 only job 1 (under 60 of
+    its 120 minutes) may go."""
+    c = _cluster(lsf_cluster_factory, "NO_PREEMPT_RUN_TIME = 50%")
+    _fill_with_limits(c, "-W 120", "-W 60", "-W 60")
+    assert _high_job_after(c, ran) == expect + ["RUN"]
+
+
+def test_no_preempt_finish_time_protects_jobs_about_to_end_and_the_queue_overrides_params(lsf_cluster_factory):
+    """IBM's example: "if the job run limit is 60 minutes and
+    NO_PREEMPT_FINISH_TIME=10%, the job cannot be preempted after it runs 54
+    minutes or longer". After 55 minutes jobs 2 (-W 60) and 3 (-We 60, the
+    estimate counting as the duration) finish within 6 minutes; job 1
+    (-W 120) does not and goes. The queue's own NO_PREEMPT_FINISH_TIME (a
+    number of minutes) takes the place of lsb.params'."""
+    c = _cluster(lsf_cluster_factory, "NO_PREEMPT_FINISH_TIME = 10%")
+    _fill_with_limits(c, "-W 120", "-W 60", "-We 60")
+    assert _high_job_after(c, "55m") == ["SSUSP", "RUN", "RUN", "RUN"]
+
+    # the low queue's own value: 70 minutes before the end protects job 1 (65 left) too
+    text = PARAMS.replace("End Parameters", "NO_PREEMPT_FINISH_TIME = 10%\nEnd Parameters")
+    d = lsf_cluster_factory(files={"lsb.queues": queues(low="NO_PREEMPT_FINISH_TIME = 70"), "lsb.params": text})
+    _fill_with_limits(d, "-W 120", "-W 60", "-We 60")
+    assert _high_job_after(d, "55m") == ["RUN", "RUN", "RUN", "PEND"]
+
+
+def test_no_preempt_run_time_in_minutes_needs_no_run_limit(lsf_cluster_factory):
+    """NO_PREEMPT_RUN_TIME = 30 (minutes) protects jobs without any limit once
+    they have run 30 minutes: the high job waits for slots."""
+    c = _cluster(lsf_cluster_factory, "NO_PREEMPT_RUN_TIME = 30")
+    _fill_with_limits(c, "", "", "")
+    assert _high_job_after(c, "31m") == ["RUN", "RUN", "RUN", "PEND"]

@@ -113,3 +113,20 @@ def test_least_run_time_orders_by_start_alone():
     old_low_prio, new_high_prio = _v(1, "low", ["a"], start=0.0, prio=1), _v(2, "low", ["a"], start=50.0, prio=9)
     assert [v.key[0] for v in P.order(r, "high", [old_low_prio, new_high_prio])] == [1, 2]
     assert [v.key[0] for v in P.order(r, "high", [old_low_prio, new_high_prio], least_run_time=True)] == [2, 1]
+
+
+def test_no_preempt_values_and_protection():
+    """NO_PREEMPT_RUN_TIME / NO_PREEMPT_FINISH_TIME: minutes or a percentage
+    of the job's duration; IBM's examples (60-minute run limit: 50% run time
+    protects from 30 minutes on, 10% finish time from 54 minutes on); a
+    percentage of a job with no duration protects nothing."""
+    from lsfemu.config.lsb_params import NoPreempt, no_preempt
+    assert no_preempt(" 50% ") == NoPreempt(50, True) and no_preempt("30") == NoPreempt(30, False)
+    for bad in ("0", "100%", "0%", "x", "5m", "-1", ""):
+        with pytest.raises(ValueError):
+            no_preempt(bad)
+    half, tenth = no_preempt("50%"), no_preempt("10%")
+    assert not P.protected(29.9, 60, half, None) and P.protected(30, 60, half, None)
+    assert not P.protected(53.9, 60, None, tenth) and P.protected(54, 60, None, tenth)
+    assert not P.protected(500, None, half, tenth)  # no run limit, no estimate
+    assert P.protected(30, None, no_preempt("30"), None) and not P.protected(10, None, None, no_preempt("30"))
