@@ -495,7 +495,7 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
         ("-noheader", "noheader", None), ("-rc", None, None), ("-rconly", None, None), ("-s", None, None),
         ("-w", "wide", None), ("-X", None, None), ("-x", None, None),
         ("-o", "fmt", '"field_name[:[-][output_width]] ... [delimiter=\'char\']"'),
-        ("-R", None, '"res_req"'),
+        ("-R", "res_req", '"res_req"'),
     ), "hosts", "[host_name ... | host_group ... | compute_unit ...]"),
     _g("busers", (
         ("-alloc", "alloc", None), ("-json", "json_", None), ("-w", "wide", None),

@@ -125,6 +125,7 @@ def bhosts(
     json_: bool = False,
     noheader: bool = False,
     alloc: bool = False,
+    res_req: Optional[str] = None,
     hosts: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
@@ -138,6 +139,13 @@ def bhosts(
         c.error(messages.object_error(h, messages.BAD_HOST))
     if hosts and not views:
         return
+    if res_req is not None:  # -R: the hosts whose resources and load satisfy it (mbatchd's checkResReq)
+        try:
+            chosen = {v.name for v in host_ops.load_views(c.cluster, [v.name for v in views], res_req, c.local_host)}
+        except LsfError as e:  # mbatchd's errors: any requirement it cannot read is LSBE_BAD_RESREQ
+            c.error(messages.NOT_ENOUGH_HOSTS if e.reason == messages.NOT_ENOUGH_HOSTS else messages.BAD_RESREQ)
+            return
+        views = [v for v in views if v.name in chosen]
     if long:
         loads = {v.name: v for v in host_ops.load_views(c.cluster, [v.name for v in views])}
         c.out.append(RH.long((v, loads[v.name], None if v.max_slots is None else max(0, v.max_slots - v.njobs))

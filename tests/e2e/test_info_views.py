@@ -244,3 +244,17 @@ def test_load_sched_threshold_closes_a_busy_host(lsf_cluster_factory):
     ok(c, "bsub -m hostB sleep 10")  # no threshold there: runs
     c.advance("1m")
     assert ok(c, "bhosts -w hostB").splitlines()[1].split()[1] == "ok"
+
+
+def test_bhosts_R_selects_the_hosts_a_requirement_takes(c):
+    # lsfemu init's hosts: hostA (fs), hostB (cs ssd), hostC (cs); hostA and hostB are full here
+    def names(cmd):
+        return [line.split()[0] for line in ok(c, cmd).splitlines()[1:]]
+
+    assert names("bhosts -R cs") == ["hostB", "hostC"]
+    assert names("bhosts -R 'select[cs && !ssd]'") == ["hostC"]
+    assert names("bhosts -w -R 'select[slots > 0]'") == ["hostC"]
+    assert names("bhosts -R cs hostA hostB") == ["hostB"]
+    fails(c, "bhosts -R 'select[maxmem > 1T]'", "Not enough host(s) currently eligible\n")
+    fails(c, "bhosts -R 'select[nosuch > 1]'", "Bad resource requirement syntax\n")
+    fails(c, "bhosts -R 'select[mem >'", "Bad resource requirement syntax\n")

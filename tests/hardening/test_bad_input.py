@@ -636,6 +636,8 @@ CASES = [
     C(["bhosts", "-json", "-noheader", "-o", "host_name"],
       usage("bhosts", "bhosts: -json cannot be used with -noheader"), id="bhosts-json-with-noheader"),
     C(["bhosts", "-w", "-o", "host_name"], usage("bhosts"), id="bhosts-o-with-w"),
+    C(["bhosts", "-R", "select[mem >"], "Bad resource requirement syntax\n", id="bhosts-R-bad-syntax"),
+    C(["bhosts", "-R"], needs_value("bhosts", "R"), id="bhosts-R-without-value"),
     C(["bhosts", "hôstA"], "hôstA: Bad host name, host group name or cluster name\n", id="bhosts-unicode-host"),
     C(["busers", "-z"], illegal_option("busers", "z"), id="busers-unknown-option"),
     C(["busers", "-o", "user USER/GROUP"], "<USER/GROUP> in the format string is not a valid field name.\n",
