@@ -33,8 +33,8 @@ _Q_LIST = {"USERS": "users", "HOSTS": "hosts", "ADMINISTRATORS": "administrators
 # (values.not_built), never silently ignored.
 QUEUE_ACTING = frozenset({
     "BACKFILL", "DISPATCH_ORDER", "ENABLE_GPU_HIST_RUN_TIME", "ENABLE_HIST_RUN_TIME", "EXCLUSIVE",
-    "NO_PREEMPT_FINISH_TIME", "NO_PREEMPT_RUN_TIME", "PREEMPTION", "PROCLIMIT", "RERUNNABLE", "RESOURCE_RESERVE", "RUN_TIME_DECAY", "SLOT_POOL", "SLOT_RESERVE", "SLOT_SHARE",
-    "TERMINATE_WHEN",
+    "NO_PREEMPT_FINISH_TIME", "NO_PREEMPT_RUN_TIME", "PREEMPTION", "PROCLIMIT", "RERUNNABLE", "RESOURCE_RESERVE",
+    "RUN_TIME_DECAY", "SLOT_POOL", "SLOT_RESERVE", "SLOT_SHARE", "TERMINATE_WHEN",
 })
 QUEUE_EXTRA_KEYS = QUEUE_ACTING | frozenset({
     "CHKPNT", "CHUNK_JOB_SIZE", "CORELIMIT", "CPULIMIT", "DATALIMIT", "DEFAULT_HOST_SPEC", "DISPATCH_WINDOW",
@@ -107,6 +107,10 @@ def _parse_queue(sec: Section, rep: Reporter) -> QueueConf | None:
         elif key in NO_PREEMPT_KEYS:  # the queue's own, over lsb.params' (lsfemu.engine.preemption)
             if valid_no_preempt(key, value, rep, line):
                 q.extra[key] = value
+        elif key == "PROCLIMIT":  # LSF's job-size limit: here APS's PROC value alone
+            q.extra[key] = value
+            rep.warn(line, "PROCLIMIT: only APS's PROC value of a job without -n reads it; job sizes are not "
+                           "limited by it (not supported by lsfemu)")
         elif key in _QUEUE_EXTRA_UP:
             q.extra[key] = value
             if key not in QUEUE_ACTING:

@@ -46,6 +46,9 @@ WARNED = [  # (id, file, text, line, message)
      f"parameter MEMLIMIT {NOT_ACTING}; ignored"),
     ("lsb.queues-terminate-when", "lsb.queues", LSB_QUEUES.replace(SHORT, f"{SHORT}\nTERMINATE_WHEN = WINDOW PREEMPT"),
      QUEUE_LINE, f"TERMINATE_WHEN: WINDOW {NOT_ACTING} (only PREEMPT acts); ignored"),
+    ("lsb.queues-proclimit", "lsb.queues", LSB_QUEUES.replace(SHORT, f"{SHORT}\nPROCLIMIT = 1 2 4"), QUEUE_LINE,
+     "PROCLIMIT: only APS's PROC value of a job without -n reads it; job sizes are not limited by it "
+     "(not supported by lsfemu)"),
     ("lsb.applications", "lsb.applications", APP("CPULIMIT = 10"), 3, f"parameter CPULIMIT {NOT_ACTING}; ignored"),
     ("lsb.users", "lsb.users", L("Begin User", "USER_NAME MAX_JOBS MAX_PEND_JOBS", "user1 4 10", "End User"), 3,
      f"column MAX_PEND_JOBS {NOT_ACTING}; its values are ignored"),
