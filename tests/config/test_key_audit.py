@@ -10,6 +10,8 @@ acts reaches the configuration without a word. docs/semantics.md,
 from __future__ import annotations
 
 import os
+import re
+from pathlib import Path
 
 import pytest
 
@@ -107,3 +109,24 @@ def test_a_key_that_acts_is_read_without_a_word(fname, text, holds, make_env, tm
     cfg, issues = _issues(make_env, tmp_path, fname, text)
     assert not [i for i in issues if i[0] == fname], issues
     assert holds(cfg)
+
+
+#: lsf.conf-style names docs/ and README mention that no code reads, each said there to be
+#: not built or not a setting (LSB_BAD_BSUBARGS is an OpenLava error code, LSFEMU_UPDATE_GOLDEN
+#: a switch of the tests)
+NAMED_NOT_READ = {"LSF_STRICT_RESREQ", "LSB_TIME_RESERVE_NUMJOBS", "LSB_SUBK_SHOW_JOBID", "LSB_POSTEXEC_SEND_MAIL",
+                  "LSB_MOD_ALL_JOBS", "LSB_CPUACCT_STAT", "LSB_BAD_BSUBARGS", "LSFEMU_UPDATE_GOLDEN"}
+
+
+def test_every_lsf_conf_setting_the_docs_name_is_read_by_the_code():
+    """lsf.conf stays silent about keys it does not know (as LSF); so every setting the
+    documentation names must be read somewhere (a quoted name in lsfemu/), unless it is one
+    the documentation says is not built."""
+    root = Path(__file__).parents[2]
+    docs = "".join(p.read_text() for p in [root / "README.md", *sorted((root / "docs").glob("*.md"))])
+    named = set(re.findall(r"\b(?:LSF|LSB|LSFEMU)_[A-Z0-9_]*[A-Z0-9]\b", docs))
+    code = "".join(p.read_text() for p in (root / "lsfemu").rglob("*.py") if p.name != "options.py")
+    read = {k for k in named if f'"{k}"' in code or f"'{k}'" in code}
+    assert named - read == NAMED_NOT_READ, (
+        "a setting named in docs/ or README that no code reads (read it, or say it is not built and add "
+        "it to NAMED_NOT_READ), or one of NAMED_NOT_READ now read or no longer named")
