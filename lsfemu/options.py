@@ -441,7 +441,7 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
         ("-prio", None, None), ("-psum", "psum", None), ("-r", "run", None), ("-s", "susp", None),
         ("-script", "script", None), ("-ss", None, None), ("-sum", "sum_", None), ("-UF", "uf", None),
         ("-W", "wfull", None), ("-WF", None, None), ("-WL", None, None), ("-WP", None, None),
-        ("-w", "wide", None), ("-X", "noncondensed", None), ("-x", None, None),
+        ("-w", "wide", None), ("-X", "noncondensed", None), ("-x", "exception", None),
         ("-app", "app", "application_profile_name"), ("-G", "user_group", "user_group"),
         ("-g", "job_group", "job_group_name"), ("-hostfile", None, None), ("-J", "name", "job_name"),
         ("-Jd", "description", "job_description"), ("-Lp", None, "ls_project_name"),

@@ -3,7 +3,7 @@ go to the renderers, with the -aps values and the kept -aps text.
 
 Selection: by default the caller's unfinished jobs; -a adds jobs finished
 within CLEAN_PERIOD; -d/-p/-r/-s pick states; -u/-q/-J/-g/-app/-P/-G/-m/-Jd/-rusage
-filter; -N adds finished jobs and normalizes their CPU time in the long form; job IDs
+filter; -x keeps the jobs with a job exception; -N adds finished jobs and normalizes their CPU time in the long form; job IDs
 select jobs of any user and state. Output order: started jobs,
 then pending jobs in dispatch order, then finished jobs in completion order
 (mbatchd's lists). The forms: the tables, -l/-UF, -o/-json, -A, -aps, -sum,
@@ -94,6 +94,7 @@ def bjobs(
     description: Optional[str] = None,
     rusage: Optional[str] = None,
     normalize: Optional[str] = None,
+    exception: bool = False,
     job_ids: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
@@ -156,7 +157,7 @@ def bjobs(
             c.error(str(e))
             return
 
-    lean = parsed_fmt is None and not (long or uf or json_ or wfull or sum_)  # a table: table_view has all it prints
+    lean = parsed_fmt is None and not (long or uf or json_ or wfull or sum_ or exception)  # a table: table_view has all it prints
     year = c.yes("LSB_DISPLAY_YEAR")
     enh = parsed_fmt is None and not (long or uf) and _display_enh(c)
     kept = None  # what the -aps table made here is kept for
@@ -216,6 +217,10 @@ def bjobs(
         ranks = ops.queue_ranks(cfg)
         jobs.sort(key=lambda j: ops.order_key(ranks, j))
         views = [table_view(j) for j in jobs] if lean else [cl.view(j, now) for j in jobs]
+    if exception:  # -x: the jobs that raised a job exception of their queue (lsb.queues JOB_OVERRUN...)
+        keep = [ops.exceptions(cfg, v) != [] for v in views]
+        views = [v for v, k in zip(views, keep) if k]
+        jobs = [j for j, k in zip(jobs, keep) if k]
     if factor is not None:
         views = ops.normalized_cpu(cfg, views, factor)
     hms = hms or c.yes("LSB_HMS_TIME_FORMAT")

@@ -29,12 +29,14 @@ _Q_LIST = {"USERS": "users", "HOSTS": "hosts", "ADMINISTRATORS": "administrators
 # NO_PREEMPT_FINISH_TIME by preemption, SLOT_RESERVE /
 # RESOURCE_RESERVE / BACKFILL by reservation, SLOT_POOL / SLOT_SHARE by
 # fairshare pools, DISPATCH_ORDER and PROCLIMIT by APS, the fairshare
-# booleans by the factors); the others are LSF's but not built: warned about
-# (values.not_built), never silently ignored.
+# booleans by the factors, JOB_IDLE / JOB_OVERRUN / JOB_UNDERRUN by bjobs -x);
+# the others are LSF's but not built: warned about (values.not_built), never
+# silently ignored.
 QUEUE_ACTING = frozenset({
     "BACKFILL", "DISPATCH_ORDER", "ENABLE_GPU_HIST_RUN_TIME", "ENABLE_HIST_RUN_TIME", "EXCLUSIVE",
-    "NO_PREEMPT_FINISH_TIME", "NO_PREEMPT_RUN_TIME", "PREEMPTION", "PROCLIMIT", "RERUNNABLE", "RESOURCE_RESERVE",
-    "RUN_TIME_DECAY", "SLOT_POOL", "SLOT_RESERVE", "SLOT_SHARE", "TERMINATE_WHEN",
+    "JOB_IDLE", "JOB_OVERRUN", "JOB_UNDERRUN", "NO_PREEMPT_FINISH_TIME", "NO_PREEMPT_RUN_TIME", "PREEMPTION",
+    "PROCLIMIT", "RERUNNABLE", "RESOURCE_RESERVE", "RUN_TIME_DECAY", "SLOT_POOL", "SLOT_RESERVE", "SLOT_SHARE",
+    "TERMINATE_WHEN",
 })
 QUEUE_EXTRA_KEYS = QUEUE_ACTING | frozenset({
     "CHKPNT", "CHUNK_JOB_SIZE", "CORELIMIT", "CPULIMIT", "DATALIMIT", "DEFAULT_HOST_SPEC", "DISPATCH_WINDOW",
@@ -44,7 +46,7 @@ QUEUE_EXTRA_KEYS = QUEUE_ACTING | frozenset({
     # more of LSF 10.1's lsb.queues(5) keys, not built
     "CPU_FREQUENCY", "DISPATCH_BY_QUEUE", "ELIGIBLE_PEND_TIME_LIMIT", "FAIRSHARE_QUEUES", "GPU_REQ",
     "HOST_POST_EXEC", "HOST_PRE_EXEC", "HOSTLIMIT_PER_JOB", "INTERRUPTIBLE_BACKFILL", "JOB_ACTION_WARNING_TIME",
-    "JOB_IDLE", "JOB_OVERRUN", "JOB_SIZE_LIST", "JOB_UNDERRUN", "JOB_WARNING_ACTION", "LOCAL_MAX_PREEXEC_RETRY",
+    "JOB_SIZE_LIST", "JOB_WARNING_ACTION", "LOCAL_MAX_PREEXEC_RETRY",
     "MAX_JOB_PREEMPT", "MAX_JOB_REQUEUE", "MAX_PREEXEC_RETRY", "MAX_SLOTS_IN_POOL", "MAX_TOTAL_TIME_PREEMPT",
     "NETWORK_REQ", "NO_PREEMPT_INTERVAL", "PEND_TIME_LIMIT",
     "PREEMPT_DELAY", "RCVJOBS_FROM", "REMOTE_MAX_PREEXEC_RETRY", "SNDJOBS_TO", "SUCCESS_EXIT_VALUES",
@@ -52,6 +54,15 @@ QUEUE_EXTRA_KEYS = QUEUE_ACTING | frozenset({
     "r15s", "r1m", "r15m", "ut", "pg", "io", "ls", "it", "tmp", "swp", "mem",
 })
 _QUEUE_EXTRA_UP = frozenset(k.upper() for k in QUEUE_EXTRA_KEYS)
+
+
+def job_idle(value: str) -> float | None:
+    """JOB_IDLE's threshold (CPU time / run time, 0.0 to 1.0); None when it is none."""
+    try:
+        f = float(value)
+    except ValueError:
+        return None
+    return f if 0.0 <= f <= 1.0 else None
 
 
 def parse_queues(text: str, rep: Reporter) -> list[QueueConf]:
@@ -90,6 +101,10 @@ def _parse_queue(sec: Section, rep: Reporter) -> QueueConf | None:
                 q.factors[key] = f
         elif key in ("SLOT_RESERVE", "RESOURCE_RESERVE") and max_reserve_time(value) is None:
             rep.warn(line, f"{key}: value <{value}> is not MAX_RESERVE_TIME[integer] with an integer of 1 or more; ignored")
+        elif key in ("JOB_OVERRUN", "JOB_UNDERRUN") and not value.strip().isdigit():
+            rep.warn(line, f"{key}: value <{value}> is not a run time in minutes (a whole number); ignored")
+        elif key == "JOB_IDLE" and job_idle(value) is None:
+            rep.warn(line, f"JOB_IDLE: value <{value}> is not a number between 0.0 and 1.0; ignored")
         elif key == "BACKFILL" and value.strip().upper() not in ("Y", "N"):
             rep.warn(line, f"BACKFILL: value <{value}> is not Y or N; ignored")
         elif key == "PREEMPTION":

@@ -1,6 +1,6 @@
 """bjobs' selection: which jobs a query names (job IDs, `-A` arrays, or the
 -u/-q/-J/-g/-app/-P/-G/-m/-Jd/-rusage filters over every job), with the state filters -a/-d/-p/-r/-s, and
-the order bjobs lists them in. The listing itself (views, the -aps values,
+the order bjobs lists them in; -N's normalized CPU time and -x's job exceptions. The listing itself (views, the -aps values,
 the kept -aps text) stays with the caller: it is rendering.
 
 Hot path: the scan over every job reads the engine's row cache (`cluster.row`),
@@ -12,6 +12,7 @@ from __future__ import annotations
 import fnmatch
 from dataclasses import dataclass, replace
 
+from lsfemu.config.lsb_queues import job_idle
 from lsfemu.engine.cpulimit import cpu_factor
 from lsfemu.engine.jobgroups import within
 from lsfemu.errors import LsfError
@@ -191,3 +192,28 @@ def normalized_cpu(config, views: list, factor: float) -> list:
             v = replace(v, cpu_time=v.cpu_time * host_f / factor)
         out.append(v)
     return out
+
+
+#: how long a job runs before its idle factor is judged: LSF checks for idle jobs once every
+#: EADMIN_TRIGGER_DURATION, 1 minute by default (docs/semantics.md)
+IDLE_AFTER_S = 60.0
+
+
+def exceptions(config, v) -> list[str]:
+    """The job exceptions of lsb.queues (JOB_OVERRUN, JOB_UNDERRUN, JOB_IDLE) the job *v* (a
+    full view: run and CPU time) has raised: `overrun` -- it ran longer than JOB_OVERRUN minutes
+    (running or not); `underrun` -- it exited abnormally (EXIT) before JOB_UNDERRUN minutes of
+    running; `idle` -- running, after a minute its CPU time over its run time is below JOB_IDLE."""
+    q = config.queue(v.queue)
+    if q is None or v.start_time is None:
+        return []
+    extra = q.extra
+    found = []
+    if "JOB_OVERRUN" in extra and v.run_time > int(extra["JOB_OVERRUN"]) * 60:
+        found.append("overrun")
+    if "JOB_UNDERRUN" in extra and v.status == "EXIT" and v.run_time < int(extra["JOB_UNDERRUN"]) * 60:
+        found.append("underrun")
+    idle = job_idle(extra["JOB_IDLE"]) if "JOB_IDLE" in extra else None
+    if idle is not None and v.status == "RUN" and v.run_time >= IDLE_AFTER_S and v.cpu_time / v.run_time < idle:
+        found.append("idle")
+    return found

@@ -219,6 +219,7 @@ EFFECTS: dict[str, str] = {
     "bjobs -sum": "tests/e2e/test_bjobs_display.py::test_filters_p_g_m_jd_and_x",
     "bjobs -u": "tests/e2e/test_option_effects.py::test_bjobs_selection_and_forms",
     "bjobs -w": "tests/e2e/test_option_effects.py::test_bjobs_selection_and_forms",
+    "bjobs -x": "tests/e2e/test_bjobs_exceptions.py::test_x_lists_overrun_underrun_and_idle_jobs",
     "bkill -C": "tests/e2e/test_control_reasons.py::test_bkill_C_keeps_the_reason_with_the_job_its_record_and_its_history",
     "bkill -J": "tests/e2e/test_option_effects.py::test_control_commands_select_by_name_queue_and_user",
     "bkill -app": "tests/e2e/test_applications.py::test_app_selects_jobs_and_bapp_counts_them",

@@ -83,7 +83,9 @@ def test_bundles_of_single_letter_switches():
     assert values["all_"] and values["wide"]
     values, _ = parse("bsub", "-rx", "cmd")  # each letter is read as what it is
     assert values["rerun"] and values["exclusive"]
-    assert refused("bjobs", "-xX") == ("not_implemented", "-x")
+    values, _ = parse("bjobs", "-xX")
+    assert values["exception"] and values["noncondensed"]
+    assert refused("bhosts", "-xw") == ("not_implemented", "-x")
     values, words = parse("bhist", "-aJ", "sleep 20?", "7")
     assert values["all_"] and values["name"] == "sleep 20?" and words == ["7"]
     assert refused("bhist", "-aJ") == ("requires", "-J")
