@@ -43,7 +43,8 @@ _P_HANDLED = set(_P_INT) | set(_P_FLOAT) | set(_P_BOOL) | {"DEFAULT_QUEUE", "JOB
 # PARAMS_ACTING are read where they act; the others are LSF's but not built:
 # a warning names them (never silently ignored).
 PARAMS_ACTING = frozenset({
-    "FAIRSHARE_ADJUSTMENT_PLUGIN", "JOB_DEP_LAST_SUB", "LOCAL_MAX_PREEXEC_RETRY", "NO_PREEMPT_FINISH_TIME", "NO_PREEMPT_RUN_TIME",
+    "FAIRSHARE_ADJUSTMENT_PLUGIN", "JOB_DEP_LAST_SUB", "LOCAL_MAX_PREEXEC_RETRY", "MAX_TOTAL_TIME_PREEMPT",
+    "NO_PREEMPT_FINISH_TIME", "NO_PREEMPT_INTERVAL", "NO_PREEMPT_RUN_TIME",
     "PREEMPT_FOR", "RESOURCE_RESERVE_PER_SLOT",
     "RESOURCE_RESERVE_PER_TASK", "SCHED_METRIC_ENABLE", "SCHED_METRIC_SAMPLE_PERIOD",
 })
@@ -53,9 +54,9 @@ PARAMS_EXTRA_KEYS = frozenset({
     "DEFAULT_USER_GROUP", "DETECT_IDLE_JOB_AFTER", "EADMIN_TRIGGER_DURATION", "ENABLE_USER_RESUME",
     "ENFORCE_ONE_UG_LIMITS", "EVENT_UPDATE_INTERVAL", "FAIRSHARE_ADJUSTMENT_PLUGIN", "JOB_DEP_LAST_SUB",
     "JOB_POSITION_CONTROL_BY_ADMIN", "JOB_RUNLIMIT_RATIO", "JOB_SCHEDULING_INTERVAL", "JOB_SPOOL_DIR",
-    "LOCAL_MAX_PREEXEC_RETRY", "MAX_CONCURRENT_QUERY", "MAX_JOB_REQUEUE", "MAX_PEND_JOBS",
+    "LOCAL_MAX_PREEXEC_RETRY", "MAX_CONCURRENT_QUERY", "MAX_JOB_REQUEUE", "MAX_PEND_JOBS", "MAX_TOTAL_TIME_PREEMPT",
     "MAX_PEND_SLOTS", "MAX_PREEXEC_RETRY", "MBD_REFRESH_TIME", "NEWJOB_REFRESH", "NO_PREEMPT_FINISH_TIME",
-    "NO_PREEMPT_RUN_TIME", "PARALLEL_SCHED_BY_SLOT",
+    "NO_PREEMPT_INTERVAL", "NO_PREEMPT_RUN_TIME", "PARALLEL_SCHED_BY_SLOT",
     "PEND_REASON_UPDATE_INTERVAL", "PREEMPT_FOR", "PREEMPT_JOBTYPE", "PREEMPTABLE_RESOURCES", "PREEMPTION_WAIT_TIME",
     "RELAX_JOB_DISPATCH_ORDER", "RESOURCE_RESERVE_PER_SLOT", "RESOURCE_RESERVE_PER_TASK", "SCHED_METRIC_ENABLE",
     "SCHED_METRIC_SAMPLE_PERIOD", "SUB_TRY_INTERVAL", "USE_SUSP_SLOTS",
@@ -108,15 +109,30 @@ def no_preempt(text: str) -> NoPreempt:
     return NoPreempt(int(m.group(1)), bool(m.group(2)))
 
 
+def no_preempt_interval(text: str) -> int:
+    """NO_PREEMPT_INTERVAL's minutes (0 or more); ValueError otherwise."""
+    if not re.match(r"^\s*[0-9]{1,9}\s*$", text):
+        raise ValueError("expected minutes (an integer of 0 or more)")
+    return int(text)
 
-#: keys whose value `no_preempt` reads (lsb.params and lsb.queues; kept verbatim in `extra` when valid)
-NO_PREEMPT_KEYS = ("NO_PREEMPT_RUN_TIME", "NO_PREEMPT_FINISH_TIME")
+
+def max_total_time_preempt(text: str) -> int:
+    """MAX_TOTAL_TIME_PREEMPT's minutes (1 or more); ValueError otherwise."""
+    if not re.match(r"^\s*[0-9]{1,9}\s*$", text) or int(text) < 1:
+        raise ValueError("expected minutes (a positive integer)")
+    return int(text)
+
+
+#: the preemption protections of lsb.params and lsb.queues, each with the
+#: function that reads its value (kept verbatim in `extra` when valid)
+NO_PREEMPT_KEYS = {"NO_PREEMPT_RUN_TIME": no_preempt, "NO_PREEMPT_FINISH_TIME": no_preempt,
+                   "NO_PREEMPT_INTERVAL": no_preempt_interval, "MAX_TOTAL_TIME_PREEMPT": max_total_time_preempt}
 
 
 def valid_no_preempt(key: str, value: str, rep: Reporter, line: int) -> bool:
-    """Is *value* a NO_PREEMPT_* value? If not, a warning says so (the key is ignored)."""
+    """Is *value* a value of the protection *key*? If not, a warning says so (the key is ignored)."""
     try:
-        no_preempt(value)
+        NO_PREEMPT_KEYS[key](value)
     except ValueError as e:
         rep.warn(line, f"{key}: {e}, got {show(value.strip())}; ignored")
         return False

@@ -14,9 +14,10 @@ pass's input as the starts left it):
 2. every preempted job whose hosts have its slots back (no preempted job
    counted: a preemptor that ended gave them back) resumes (RUN).
 
-A running job that NO_PREEMPT_RUN_TIME or NO_PREEMPT_FINISH_TIME protects
-(the one of its queue, else lsb.params'), one preempted MAX_JOB_PREEMPT
-times, an exclusive one, is not preempted.
+A running job that a protection of its queue (else of lsb.params) covers --
+NO_PREEMPT_RUN_TIME, NO_PREEMPT_FINISH_TIME, NO_PREEMPT_INTERVAL,
+MAX_TOTAL_TIME_PREEMPT --, one preempted MAX_JOB_PREEMPT times, an exclusive
+one, is not preempted.
 
 A preempted job keeps holding its slots in the passes (a host's count may
 exceed its MXJ while a preemptor runs there), so that no other pending job
@@ -30,10 +31,10 @@ from __future__ import annotations
 import itertools
 import re
 
-from lsfemu.config.lsb_params import NO_PREEMPT_KEYS, NoPreempt, no_preempt
+from lsfemu.config.lsb_params import NO_PREEMPT_KEYS
 from lsfemu.events.lsbatch import PREEMPTED_REASON, SUSP_MBD_PREEMPT
 from lsfemu.sched import dispatch, preempt, simulate
-from lsfemu.store.jobs import preemption_counts
+from lsfemu.store.jobs import preempted_seconds, preemption_counts
 
 #: a pending reason that counts hosts (``Job slot limit reached: 3 hosts``): a host-based one
 _HOST_REASON = re.compile(r": [0-9]+ hosts?$")
@@ -49,8 +50,9 @@ class Preemption:
         self.maybe = True  # some job may be preempted (checked on the first look)
         self.max_times: int | None = None  # lsb.params MAX_JOB_PREEMPT
         self.least_run_time = False  # lsb.params PREEMPT_FOR=LEAST_RUN_TIME
-        # queue -> (NO_PREEMPT_RUN_TIME, NO_PREEMPT_FINISH_TIME): the queue's, else lsb.params'
-        self.no_preempt: dict[str, tuple[NoPreempt | None, NoPreempt | None]] = {}
+        # queue -> {protection key: its value read}: the queue's, else lsb.params' (NO_PREEMPT_KEYS)
+        self.no_preempt: dict[str, dict[str, object]] = {}
+        self.preempted_s: dict[tuple[int, int], float] | None = None  # MAX_TOTAL_TIME_PREEMPT's (read when needed)
         self.times: dict[tuple[int, int], int] | None = None  # ... and each job's preemptions (read when needed)
 
     def configure(self, cfg) -> None:
@@ -62,9 +64,11 @@ class Preemption:
         self.least_run_time = "LEAST_RUN_TIME" in cfg.params.preempt_for
         self.no_preempt = {}
         for q in cfg.queues:
-            run, finish = (q.extra.get(k, cfg.params.extra.get(k)) for k in NO_PREEMPT_KEYS)
-            if run or finish:
-                self.no_preempt[q.name] = (no_preempt(run) if run else None, no_preempt(finish) if finish else None)
+            values = {k: q.extra.get(k, cfg.params.extra.get(k)) for k in NO_PREEMPT_KEYS}
+            rules = {k: NO_PREEMPT_KEYS[k](v) for k, v in values.items() if v is not None}
+            if rules:
+                self.no_preempt[q.name] = rules
+        self.preempted_s = None
         self.times = None
 
     @staticmethod
@@ -117,16 +121,29 @@ class Preemption:
         return self.times.get((job.id, job.array_index), 0) >= self.max_times
 
     def protected(self, job, t: float) -> bool:
-        """NO_PREEMPT_RUN_TIME / NO_PREEMPT_FINISH_TIME (the job's queue's, else
-        lsb.params'): has it run long enough, or will it finish soon enough, to
-        be left alone? Its run time is its time in RUN (as the run limit counts
-        it); its duration the shorter of its run limit and its -We estimate."""
+        """The protections of the job's queue (else lsb.params'): has it run
+        long enough (NO_PREEMPT_RUN_TIME), will it finish soon enough
+        (NO_PREEMPT_FINISH_TIME), has it run too short a time since it started
+        or resumed (NO_PREEMPT_INTERVAL), been preempted long enough in all
+        (MAX_TOTAL_TIME_PREEMPT), to be left alone? Its run time is its time
+        in RUN (as the run limit counts it); its duration the shorter of its
+        run limit and its -We estimate."""
         rules = self.no_preempt.get(job.queue)
         if rules is None:
             return False
+        interval = rules.get("NO_PREEMPT_INTERVAL")
+        if interval and job.segment_start is not None and t - job.segment_start < interval * 60:
+            return True
+        most = rules.get("MAX_TOTAL_TIME_PREEMPT")
+        if most is not None:
+            if self.preempted_s is None:
+                self.preempted_s = preempted_seconds(self.cl.session)
+            if self.preempted_s.get((job.id, job.array_index), 0.0) >= most * 60:
+                return True
         ran = simulate.work_at(job.work_done, job.segment_start, t) / 60.0
         known = [d for d in (self.cl.effective_run_limit(job), job.est_runtime_min) if d is not None]
-        return preempt.protected(ran, min(known) if known else None, *rules)
+        return preempt.protected(ran, min(known) if known else None, rules.get("NO_PREEMPT_RUN_TIME"),
+                                 rules.get("NO_PREEMPT_FINISH_TIME"))
 
     def count(self, job) -> None:
         if self.times is not None:
@@ -234,6 +251,7 @@ class Preemption:
         """A preempted job runs again."""
         self.cl.transitions.unpause(job, t)
         self.cl.log(job, "STATUS", None, t, status="RUN")
+        self.preempted_s = None  # its total grew: read again when next needed
         if self.cl.loop.started is not None:
             self.cl.loop.started.append(job)  # run_until files its end
         self.cl.mark_dirty()

@@ -77,6 +77,25 @@ def preemption_counts(session: Session) -> dict[tuple[int, int], int]:
     return {(jid, idx): n for jid, idx, n in rows}
 
 
+def preempted_seconds(session: Session) -> dict[tuple[int, int], float]:
+    """Each job's time spent preempted, summed (MAX_TOTAL_TIME_PREEMPT): from
+    each STATUS row that suspended it for preemption (SUSP_MBD_PREEMPT, 128)
+    to its next STATUS row (its resuming, or whatever came next). A job
+    preempted now is not counted (only a running job's total is asked for)."""
+    rows = session.execute(
+        select(JobEvent.job_id, JobEvent.array_index, JobEvent.time, JobEvent.data)
+        .where(JobEvent.kind == "STATUS").order_by(JobEvent.job_id, JobEvent.array_index, JobEvent.id))
+    out: dict[tuple[int, int], float] = {}
+    since: dict[tuple[int, int], float] = {}
+    for jid, idx, t, data in rows:
+        key = (jid, idx)
+        if key in since:
+            out[key] = out.get(key, 0.0) + t - since.pop(key)
+        if '"reason": 128' in data:
+            since[key] = t
+    return out
+
+
 def finished_runs_since(session: Session, horizon: float):
     """Finished jobs that ran, finished at *horizon* or later, in order of their end."""
     return session.scalars(

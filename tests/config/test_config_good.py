@@ -352,24 +352,32 @@ def test_lsb_params_keys_lsfemu_has_not_built_are_named_not_silently_kept(tmp_pa
 
 
 def test_no_preempt_times_in_lsb_params_and_lsb_queues(tmp_path):
-    """NO_PREEMPT_RUN_TIME / NO_PREEMPT_FINISH_TIME act (no warning) in
-    lsb.params and in a queue; a value that is neither minutes nor a
-    percentage of 1 to 99 is named with its line and ignored."""
+    """The preemption protections (NO_PREEMPT_RUN_TIME, NO_PREEMPT_FINISH_TIME,
+    NO_PREEMPT_INTERVAL, MAX_TOTAL_TIME_PREEMPT) act (no warning) in
+    lsb.params and in a queue; a value of the wrong form is named with its
+    line and ignored."""
     from lsfemu.config import parser
     from lsfemu.config.sample import write_cluster
 
     write_cluster(str(tmp_path), force=True)
     conf = tmp_path / "lsbatch/cluster1/configdir"
     params = conf / "lsb.params"
-    params.write_text(params.read_text().replace(
-        "End Parameters", "NO_PREEMPT_RUN_TIME = 50%\nNO_PREEMPT_FINISH_TIME = 100%\nEnd Parameters"))
+    params.write_text(params.read_text().replace("End Parameters", "NO_PREEMPT_RUN_TIME = 50%\n"
+                      "NO_PREEMPT_FINISH_TIME = 100%\nNO_PREEMPT_INTERVAL = 0\nMAX_TOTAL_TIME_PREEMPT = 0\n"
+                      "End Parameters"))
     queues = conf / "lsb.queues"
-    queues.write_text(queues.read_text().replace(
-        "End Queue", "NO_PREEMPT_FINISH_TIME = 10\nNO_PREEMPT_RUN_TIME = soon\nEnd Queue", 1))
+    queues.write_text(queues.read_text().replace("End Queue", "NO_PREEMPT_FINISH_TIME = 10\n"
+                      "NO_PREEMPT_RUN_TIME = soon\nNO_PREEMPT_INTERVAL = -5\nMAX_TOTAL_TIME_PREEMPT = 60\n"
+                      "End Queue", 1))
     cfg = parser.load(str(tmp_path))
-    texts = [m for w in cfg.warnings for m in [w.message] if "NO_PREEMPT" in m]
+    texts = [m for w in cfg.warnings for m in [w.message] if "PREEMPT" in m]
     bad = "expected minutes (a positive integer) or a percentage from 1% to 99%"
     assert texts == [f"NO_PREEMPT_FINISH_TIME: {bad}, got <100%>; ignored",
-                     f"NO_PREEMPT_RUN_TIME: {bad}, got <soon>; ignored"]
-    assert cfg.params.extra["NO_PREEMPT_RUN_TIME"] == "50%" and "NO_PREEMPT_FINISH_TIME" not in cfg.params.extra
-    assert cfg.queues[0].extra["NO_PREEMPT_FINISH_TIME"] == "10" and "NO_PREEMPT_RUN_TIME" not in cfg.queues[0].extra
+                     "MAX_TOTAL_TIME_PREEMPT: expected minutes (a positive integer), got <0>; ignored",
+                     f"NO_PREEMPT_RUN_TIME: {bad}, got <soon>; ignored",
+                     "NO_PREEMPT_INTERVAL: expected minutes (an integer of 0 or more), got <-5>; ignored"]
+    assert cfg.params.extra["NO_PREEMPT_RUN_TIME"] == "50%" and cfg.params.extra["NO_PREEMPT_INTERVAL"] == "0"
+    assert "NO_PREEMPT_FINISH_TIME" not in cfg.params.extra and "MAX_TOTAL_TIME_PREEMPT" not in cfg.params.extra
+    q = cfg.queues[0].extra
+    assert q["NO_PREEMPT_FINISH_TIME"] == "10" and q["MAX_TOTAL_TIME_PREEMPT"] == "60"
+    assert "NO_PREEMPT_RUN_TIME" not in q and "NO_PREEMPT_INTERVAL" not in q

@@ -9,7 +9,7 @@ import pytest
 
 from tests.e2e.test_preemption import PARAMS, _stat, queues
 
-pytestmark = pytest.mark.slow(15)  # seven clusters
+pytestmark = pytest.mark.slow(20)  # ten clusters
 
 
 def _cluster(factory, *params: str):
@@ -94,3 +94,39 @@ def test_no_preempt_run_time_in_minutes_needs_no_run_limit(lsf_cluster_factory):
     c = _cluster(lsf_cluster_factory, "NO_PREEMPT_RUN_TIME = 30")
     _fill_with_limits(c, "", "", "")
     assert _high_job_after(c, "31m") == ["RUN", "RUN", "RUN", "PEND"]
+
+
+def test_no_preempt_interval_protects_a_job_that_started_or_resumed_lately(lsf_cluster_factory):
+    """NO_PREEMPT_INTERVAL = 10: a job that has run less than 10 minutes
+    uninterrupted since it started or resumed is not preempted. Job 3 started
+    5 minutes ago: job 2 (13 minutes) goes in its place; once job 4 ends and
+    job 2 resumes, an 8-slot high job takes jobs 3 and 1, not job 2 (resumed
+    a minute ago)."""
+    c = _cluster(lsf_cluster_factory, "NO_PREEMPT_INTERVAL = 10")
+    for _ in range(2):
+        c.run("bsub -q low -n 4 sleep 7200", user="user3")  # jobs 1, 2
+    c.advance("8m")
+    c.run("bsub -q low -n 4 sleep 7200", user="user3")  # job 3
+    c.advance("10s")
+    assert _high_job_after(c, "5m") == ["RUN", "SSUSP", "RUN", "RUN"]
+    c.advance("10m")  # job 4 (600 s) ends: job 2 resumes
+    assert _stat(c, 2, 4) == ["RUN", "DONE"]
+    c.advance("1m")
+    c.run("bsub -q high -n 8 sleep 600", user="user2")  # job 5
+    c.advance("10s")
+    assert _stat(c, 1, 2, 3, 5) == ["SSUSP", "RUN", "SSUSP", "RUN"]
+
+
+@pytest.mark.parametrize("most, second_victim", [(None, 3), (10, 2)])
+def test_max_total_time_preempt_spares_a_job_preempted_that_long(lsf_cluster_factory, most, second_victim):
+    """MAX_TOTAL_TIME_PREEMPT = 10: job 3, preempted for the 10 minutes of a
+    high job, is not preempted again; the next high job takes job 2 instead
+    (without the parameter, job 3 again)."""
+    c = _cluster(lsf_cluster_factory, *([f"MAX_TOTAL_TIME_PREEMPT = {most}"] if most else []))
+    _fill_with_limits(c, "", "", "")
+    assert _high_job_after(c, "1m") == ["RUN", "RUN", "SSUSP", "RUN"]
+    c.advance("10m")  # job 4 ends; job 3 resumes after 10 minutes and some seconds preempted
+    assert _stat(c, 3, 4) == ["RUN", "DONE"]
+    c.run("bsub -q high -n 4 sleep 600", user="user2")  # job 5
+    c.advance("10s")
+    assert _stat(c, 2, 3) == ["SSUSP" if j == second_victim else "RUN" for j in (2, 3)]
