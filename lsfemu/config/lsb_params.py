@@ -45,7 +45,7 @@ _P_HANDLED = set(_P_INT) | set(_P_FLOAT) | set(_P_BOOL) | {"DEFAULT_QUEUE", "JOB
 PARAMS_ACTING = frozenset({
     "FAIRSHARE_ADJUSTMENT_PLUGIN", "JOB_DEP_LAST_SUB", "LOCAL_MAX_PREEXEC_RETRY", "MAX_TOTAL_TIME_PREEMPT",
     "NO_PREEMPT_FINISH_TIME", "NO_PREEMPT_INTERVAL", "NO_PREEMPT_RUN_TIME",
-    "PREEMPT_FOR", "RESOURCE_RESERVE_PER_SLOT",
+    "PREEMPT_FOR", "PREEMPT_JOBTYPE", "RESOURCE_RESERVE_PER_SLOT",
     "RESOURCE_RESERVE_PER_TASK", "SCHED_METRIC_ENABLE", "SCHED_METRIC_SAMPLE_PERIOD",
 })
 PARAMS_EXTRA_KEYS = frozenset({
@@ -62,23 +62,27 @@ PARAMS_EXTRA_KEYS = frozenset({
     "SCHED_METRIC_SAMPLE_PERIOD", "SUB_TRY_INTERVAL", "USE_SUSP_SLOTS",
 })
 
-# PREEMPT_FOR's keywords: those lsfemu acts on (MINI_JOB: lsfemu always
-# preempts only the jobs needed, see lsfemu.sched.preempt.choose) and those
-# it names in a warning (the slot-limit counting ones, OPTIMAL_MINI_JOB).
-PREEMPT_FOR_ACTING = frozenset({"LEAST_RUN_TIME", "MINI_JOB"})
-PREEMPT_FOR_NOT_BUILT = frozenset({"GROUP_JLP", "GROUP_MAX", "HOST_JLU", "USER_JLP", "OPTIMAL_MINI_JOB"})
+# PREEMPT_FOR's and PREEMPT_JOBTYPE's keywords: those lsfemu acts on
+# (MINI_JOB: lsfemu always preempts only the jobs needed, see
+# lsfemu.sched.preempt.choose) and those it names in a warning.
+PREEMPT_WORDS = {
+    "PREEMPT_FOR": (frozenset({"LEAST_RUN_TIME", "MINI_JOB"}),
+                    frozenset({"GROUP_JLP", "GROUP_MAX", "HOST_JLU", "USER_JLP", "OPTIMAL_MINI_JOB"})),
+    "PREEMPT_JOBTYPE": (frozenset({"BACKFILL", "EXCLUSIVE"}), frozenset({"AFFINITY"})),
+}
 
 
-def _preempt_for(value: str, rep: Reporter, line: int) -> frozenset[str]:
-    """PREEMPT_FOR's keywords (any case, space-separated) that act."""
+def _keywords(key: str, value: str, rep: Reporter, line: int) -> frozenset[str]:
+    """*key*'s keywords (any case, space-separated) that act."""
+    acting, not_built_words = PREEMPT_WORDS[key]
     out = set()
     for word in value.upper().split():
-        if word in PREEMPT_FOR_ACTING:
+        if word in acting:
             out.add(word)
-        elif word in PREEMPT_FOR_NOT_BUILT:
-            rep.warn(line, f"PREEMPT_FOR: {word} is not supported by lsfemu; ignored")
+        elif word in not_built_words:
+            rep.warn(line, f"{key}: {word} is not supported by lsfemu; ignored")
         else:
-            rep.warn(line, f"PREEMPT_FOR: unknown keyword {show(word)}; ignored")
+            rep.warn(line, f"{key}: unknown keyword {show(word)}; ignored")
     return frozenset(out)
 
 
@@ -196,7 +200,9 @@ def parse_params(text: str, rep: Reporter) -> Params:
         elif key in PARAMS_EXTRA_KEYS:
             p.extra[key] = value
             if key == "PREEMPT_FOR":
-                p.preempt_for = _preempt_for(value, rep, line)
+                p.preempt_for = _keywords(key, value, rep, line)
+            elif key == "PREEMPT_JOBTYPE":
+                p.preempt_jobtype = _keywords(key, value, rep, line)
             if key not in PARAMS_ACTING:
                 not_built(key, line, rep)
         else:

@@ -55,6 +55,7 @@ class Params:
     max_sbd_fail: int = 3
     max_job_preempt: int | None = None  # MAX_JOB_PREEMPT: times a job may be preempted (None: no limit)
     preempt_for: frozenset[str] = frozenset()  # PREEMPT_FOR's keywords that act (lsfemu.config.lsb_params)
+    preempt_jobtype: frozenset[str] = frozenset()  # PREEMPT_JOBTYPE's keywords that act
     hist_hours: float = 5.0
     cpu_time_factor: float = 0.7
     run_time_factor: float = 0.7

@@ -17,7 +17,9 @@ pass's input as the starts left it):
 A running job that a protection of its queue (else of lsb.params) covers --
 NO_PREEMPT_RUN_TIME, NO_PREEMPT_FINISH_TIME, NO_PREEMPT_INTERVAL,
 MAX_TOTAL_TIME_PREEMPT --, one preempted MAX_JOB_PREEMPT times, an exclusive
-one, is not preempted.
+one or one of a BACKFILL=Y queue (unless lsb.params PREEMPT_JOBTYPE names
+EXCLUSIVE / BACKFILL), is not preempted; an exclusive job preempts only with
+PREEMPT_JOBTYPE=EXCLUSIVE.
 
 A preempted job keeps holding its slots in the passes (a host's count may
 exceed its MXJ while a preemptor runs there), so that no other pending job
@@ -50,6 +52,8 @@ class Preemption:
         self.maybe = True  # some job may be preempted (checked on the first look)
         self.max_times: int | None = None  # lsb.params MAX_JOB_PREEMPT
         self.least_run_time = False  # lsb.params PREEMPT_FOR=LEAST_RUN_TIME
+        self.jobtype: frozenset[str] = frozenset()  # lsb.params PREEMPT_JOBTYPE
+        self.backfill_queues: set[str] = set()  # queues with BACKFILL=Y
         # queue -> {protection key: its value read}: the queue's, else lsb.params' (NO_PREEMPT_KEYS)
         self.no_preempt: dict[str, dict[str, object]] = {}
         self.preempted_s: dict[tuple[int, int], float] | None = None  # MAX_TOTAL_TIME_PREEMPT's (read when needed)
@@ -62,6 +66,8 @@ class Preemption:
         self.maybe = True
         self.max_times = cfg.params.max_job_preempt
         self.least_run_time = "LEAST_RUN_TIME" in cfg.params.preempt_for
+        self.jobtype = cfg.params.preempt_jobtype
+        self.backfill_queues = {q.name for q in cfg.queues if q.extra.get("BACKFILL", "").strip().upper() == "Y"}
         self.no_preempt = {}
         for q in cfg.queues:
             values = {k: q.extra.get(k, cfg.params.extra.get(k)) for k in NO_PREEMPT_KEYS}
@@ -94,7 +100,7 @@ class Preemption:
         preempted: list[preempt.Victim] = []
         for job in itertools.chain(self.cl.passes.held, started):
             status = job.status
-            if status == "RUN" and job.queue in self.rules.preemptable and not job.exclusive \
+            if status == "RUN" and job.queue in self.rules.preemptable and self.jobtype_allows(job) \
                     and not self.preempted_enough(job) and not self.protected(job, t):
                 victims[(job.id, job.array_index)] = self.victim(job, False)
             elif status == "SSUSP" and job.susp_reason == PREEMPTED_REASON:
@@ -111,6 +117,13 @@ class Preemption:
         if preempted:
             changed = self.resume_what_fits(inp, preempted, t) or changed
         return changed
+
+    def jobtype_allows(self, job) -> bool:
+        """PREEMPT_JOBTYPE: an exclusive job (-x) is preempted only with
+        EXCLUSIVE, a job of a BACKFILL=Y queue only with BACKFILL."""
+        if job.exclusive and "EXCLUSIVE" not in self.jobtype:
+            return False
+        return job.queue not in self.backfill_queues or "BACKFILL" in self.jobtype
 
     def preempted_enough(self, job) -> bool:
         """MAX_JOB_PREEMPT: has the job been preempted that many times already?"""
@@ -167,20 +180,28 @@ class Preemption:
         changed = False
 
         def with_freed(freed: dict[str, int], call):
+            emptied = []  # hosts whose every job is taken: an exclusive one held them (PREEMPT_JOBTYPE=EXCLUSIVE)
             for h, n in freed.items():
                 if h in hosts:
                     hosts[h].used -= n
+                    if hosts[h].exclusive and hosts[h].used <= 0:
+                        hosts[h].exclusive = False
+                        emptied.append(h)
             try:
                 return call()
             finally:
                 for h, n in freed.items():
                     if h in hosts:
                         hosts[h].used += n
+                for h in emptied:
+                    hosts[h].exclusive = True
 
         for key, why in list(result.reasons.items()):
             pj = pending.get(key)
             if pj is None or pj.fit in failed or not why or not all(_HOST_REASON.search(r) for r in why):
                 continue
+            if pj.place is not None and pj.place.exclusive and "EXCLUSIVE" not in self.jobtype:
+                continue  # an exclusive job preempts only with PREEMPT_JOBTYPE=EXCLUSIVE
             q = inp.queues.get(pj.queue)
             if q is None:
                 continue

@@ -339,7 +339,8 @@ def test_lsb_params_keys_lsfemu_has_not_built_are_named_not_silently_kept(tmp_pa
     params = tmp_path / "lsbatch/cluster1/configdir/lsb.params"
     params.write_text(params.read_text().replace(
         "End Parameters", "PREEMPTION_WAIT_TIME = 5\nRESOURCE_RESERVE_PER_TASK = Y\n"
-        "PREEMPT_FOR = least_run_time GROUP_MAX MINI_JOB BOGUS\nEnd Parameters"))
+        "PREEMPT_FOR = least_run_time GROUP_MAX MINI_JOB BOGUS\nPREEMPT_JOBTYPE = backfill AFFINITY\n"
+        "End Parameters"))
     cfg = parser.load(str(tmp_path))
     texts = [(w.file.endswith("lsb.params"), w.message) for w in cfg.warnings]
     assert (True, "parameter PREEMPTION_WAIT_TIME is not supported by lsfemu; ignored") in texts
@@ -347,6 +348,8 @@ def test_lsb_params_keys_lsfemu_has_not_built_are_named_not_silently_kept(tmp_pa
     assert cfg.params.preempt_for == {"LEAST_RUN_TIME", "MINI_JOB"}
     assert [m for _, m in texts if "PREEMPT_FOR" in m] == [
         "PREEMPT_FOR: GROUP_MAX is not supported by lsfemu; ignored", "PREEMPT_FOR: unknown keyword <BOGUS>; ignored"]
+    assert cfg.params.preempt_jobtype == {"BACKFILL"}
+    assert [m for _, m in texts if "PREEMPT_JOBTYPE" in m] == ["PREEMPT_JOBTYPE: AFFINITY is not supported by lsfemu; ignored"]
     assert not any("RESOURCE_RESERVE_PER_TASK" in m for _, m in texts)
     assert per_slot_from_params(cfg.params.extra) is True
 

@@ -115,7 +115,8 @@ def test_a_key_that_acts_is_read_without_a_word(fname, text, holds, make_env, tm
 #: not built or not a setting (LSB_BAD_BSUBARGS is an OpenLava error code, LSFEMU_UPDATE_GOLDEN
 #: a switch of the tests)
 NAMED_NOT_READ = {"LSF_STRICT_RESREQ", "LSB_TIME_RESERVE_NUMJOBS", "LSB_SUBK_SHOW_JOBID", "LSB_POSTEXEC_SEND_MAIL",
-                  "LSB_MOD_ALL_JOBS", "LSB_CPUACCT_STAT", "LSB_BAD_BSUBARGS", "LSFEMU_UPDATE_GOLDEN"}
+                  "LSB_MOD_ALL_JOBS", "LSB_CPUACCT_STAT", "LSB_BAD_BSUBARGS", "LSFEMU_UPDATE_GOLDEN",
+                  "LSB_DISABLE_LIMLOCK_EXCL"}  # PREEMPT_JOBTYPE=EXCLUSIVE acts without it (no LIM lock here)
 
 
 def test_every_lsf_conf_setting_the_docs_name_is_read_by_the_code():

@@ -130,3 +130,43 @@ def test_max_total_time_preempt_spares_a_job_preempted_that_long(lsf_cluster_fac
     c.run("bsub -q high -n 4 sleep 600", user="user2")  # job 5
     c.advance("10s")
     assert _stat(c, 2, 3) == ["SSUSP" if j == second_victim else "RUN" for j in (2, 3)]
+
+
+def _jobtype_cluster(factory, jobtype: str | None, **queue_lines):
+    text = PARAMS.replace("End Parameters", (f"PREEMPT_JOBTYPE = {jobtype}\n" if jobtype else "") + "End Parameters")
+    return factory(files={"lsb.queues": queues(**queue_lines), "lsb.params": text})
+
+
+@pytest.mark.parametrize("jobtype, expect", [(None, ["RUN", "PEND"]), ("BACKFILL", ["SSUSP", "RUN"])])
+def test_jobs_of_a_backfill_queue_are_preempted_only_with_preempt_jobtype_backfill(lsf_cluster_factory, jobtype,
+                                                                                    expect):
+    """LSF 10.1 PREEMPT_JOBTYPE: "BACKFILL: Enables preemption of backfill
+    jobs. Jobs from higher priority queues can preempt jobs from backfill
+    queues"; not defined, they are not preempted."""
+    c = _jobtype_cluster(lsf_cluster_factory, jobtype, low="BACKFILL = Y")
+    _fill_with_limits(c, "-W 60", "-W 60", "-W 60")
+    assert _high_job_after(c, "1m")[2:] == expect
+
+
+@pytest.mark.parametrize("jobtype, expect", [(None, ["RUN", "PEND"]), ("EXCLUSIVE", ["SSUSP", "RUN"])])
+def test_exclusive_jobs_are_preempted_only_with_preempt_jobtype_exclusive(lsf_cluster_factory, jobtype, expect):
+    """PREEMPT_JOBTYPE: "EXCLUSIVE: Enables preemption of and preemption by
+    exclusive jobs". Three exclusive low jobs hold the three hosts: the
+    high job takes job 3's host only with EXCLUSIVE."""
+    c = _jobtype_cluster(lsf_cluster_factory, jobtype, low="EXCLUSIVE = Y")
+    _fill_with_limits(c, "-x -n 1", "-x -n 1", "-x -n 1")
+    assert _high_job_after(c, "1m")[2:] == expect
+
+
+@pytest.mark.parametrize("jobtype, expect", [(None, ["RUN", "RUN", "RUN", "PEND"]),
+                                             ("EXCLUSIVE", ["RUN", "RUN", "SSUSP", "RUN"])])
+def test_an_exclusive_job_preempts_only_with_preempt_jobtype_exclusive(lsf_cluster_factory, jobtype, expect):
+    """The other half: an exclusive high job (-x) preempts the jobs of a host
+    for itself only with PREEMPT_JOBTYPE=EXCLUSIVE (job 3, the newest, holds
+    hostC alone)."""
+    c = _jobtype_cluster(lsf_cluster_factory, jobtype, high="PREEMPTION = PREEMPTIVE\nEXCLUSIVE = Y")
+    _fill_with_limits(c, "", "", "")
+    c.advance("1m")
+    c.run("bsub -q high -x sleep 600", user="user2")  # job 4
+    c.advance("10s")
+    assert _stat(c, 1, 2, 3, 4) == expect
