@@ -203,10 +203,8 @@ class ChronicleStream:
     EVERY = 4096
 
     def __init__(self, out: Any, users: set[str] | None, year: bool,
-                 window: tuple[float, float] | None = None,
-                 fill: Callable[[JobHistory, Change], Change] | None = None):
+                 window: tuple[float, float] | None = None):
         self.out = out
-        self.fill = fill  # what the log lacks (history.specified_cwd_filler)
         self.users = users
         self.year = year
         self.window = window  # -T: the events in it
@@ -226,8 +224,6 @@ class ChronicleStream:
         t = ch.time
         if self.window is not None and not self.window[0] <= t <= self.window[1]:
             return
-        if self.fill is not None:
-            ch = self.fill(h, ch)
         written = self.written
         for line in chronicle_lines(h, ch, h.started, self.stamps, self.year):
             if written is not None and t <= written[0] and (t, h.order, self.seq) < written:
@@ -264,8 +260,7 @@ class ChronicleStream:
 
 
 def _stream_chronicle(c: Ctx, paths: list[Path], users: set[str] | None, year: bool,
-                      window: tuple[float, float] | None,
-                      fill: Callable[[JobHistory, Change], Change] | None) -> bool:
+                      window: tuple[float, float] | None) -> bool:
     """``bhist -t`` streamed (:class:`ChronicleStream`) into *c*; False when
     the log must be read the straightforward way instead (nothing said)."""
     err_before = len(c.err)
@@ -275,7 +270,7 @@ def _stream_chronicle(c: Ctx, paths: list[Path], users: set[str] | None, year: b
         sink = io.StringIO()
     with sink:
         try:
-            lines = ChronicleStream(sink, users, year, window, fill).read(paths, _warner(c))
+            lines = ChronicleStream(sink, users, year, window).read(paths, _warner(c))
         except CannotStream:
             del c.err[err_before:]
             return False
@@ -381,15 +376,13 @@ def bhist(
         except history.BadTime:
             c.error(messages.object_error(events_window, messages.BAD_TIME))
             return
-    # bsub -cwd, which lsfemu's JOB_NEW does not carry: from the cluster's jobs, for its own log only
-    fill = history.specified_cwd_filler(c.cluster) if logfile is None else None
     every_user = user_group is not None and user is None  # -G: the group's jobs, whoever submitted them
     try:
         if chron and want is None and states is None and queue is None and name is None \
                 and complete is None and submitted is None and dispatched is None \
                 and hosts is None and project is None and user_group is None and factor is None:
             # the selection is known at submission: stream in bounded memory
-            if _stream_chronicle(c, paths, history.users(c.cluster, c.user, user), year, window_t, fill):
+            if _stream_chronicle(c, paths, history.users(c.cluster, c.user, user), year, window_t):
                 return
         # -T: -t lists the events in the window; otherwise only its records make the histories
         histories, last = _read(c, paths, want, None if chron else window_t)
@@ -448,9 +441,6 @@ def bhist(
     # -- the output -------------------------------------------------------------------
     if factor is not None:
         selected = [history.normalized(h, factor) for h in selected]
-    if fill is not None:
-        for h in selected:
-            h.changes = [fill(h, ch) for ch in h.changes]
     if chron:
         if not selected:
             c.out.append(NOT_FOUND_T)

@@ -222,6 +222,9 @@ def job_new(job: Any, time: float, *, uid_of: Callable[[str], int], queue: str |
         options |= lsbatch.SUB_HOST_SPEC
     nproc = int(_get(job, "num_processors", 1) or 1)
     submit = _t(_get(job, "submit_time", time) or time)
+    tail = _job_new_tail(job)
+    options |= tail.pop("options")
+    options2 |= tail.pop("options2")
     return JobNew(
         event_time=_t(time), job_id=job.id, user_id=uid_of(job.user), options=options,
         num_processors=nproc, submit_time=submit, sig_value=NO_SIG_VALUE,
@@ -236,7 +239,38 @@ def job_new(job: Any, time: float, *, uid_of: Callable[[str], int], queue: str |
         user_priority=int(sp) if sp is not None else -1,
         begin_time=_t(_get(job, "begin_time", 0)), term_time=_t(_get(job, "term_time", 0)),
         in_file=in_file, login_shell=login_shell, asked_hosts=asked, mail_user=mail_user, host_spec=host_spec,
+        **tail,
     )
+
+
+def _job_new_tail(job: Any) -> dict[str, Any]:
+    """JOB_NEW's LSF 9/10 tail fields lsfemu knows (issue 21), with the bits
+    of ``options``/``options2`` (keys) and ``options3`` that say they were given."""
+    options = options2 = options3 = 0
+    group = _get(job, "job_group", "") or ""
+    if group:  # bsub -g
+        options2 |= lsbatch.SUB2_JOB_GROUP
+    app = _get(job, "app_profile", "") or ""
+    if app:  # bsub -app
+        options3 |= lsbatch.SUB3_APP
+    post_exec = _get(job, "post_exec", "") or ""
+    if post_exec:  # bsub -Ep
+        options |= lsbatch.SUB_POST_EXEC
+    estimate = _get(job, "est_runtime_min")
+    if estimate is not None:  # bsub -We, logged in seconds (as JOB_MODIFY2's)
+        options3 |= lsbatch.SUB3_RUNTIME_EST
+    description = _get(job, "description", "") or ""
+    if description:  # bsub -Jd
+        options3 |= lsbatch.SUB3_DESCRIPTION
+    spec_cwd = _get(job, "specified_cwd", "") or ""
+    if spec_cwd:  # bsub -cwd
+        options3 |= lsbatch.SUB3_CWD
+    outdir = _get(job, "outdir", "") or ""
+    if outdir:  # bsub -outdir
+        options3 |= lsbatch.SUB3_OUTDIR
+    return dict(options=options, options2=options2, options3=options3, job_group=group, app=app,
+                post_exec_cmd=post_exec, runtime_estimation=-1 if estimate is None else int(round(float(estimate) * 60)),
+                job_description=description, subcwd=spec_cwd, outdir=outdir)
 
 
 def job_modify(

@@ -354,7 +354,10 @@ def _compile_shape(
     fields it assigns are the ones the token-by-token decoder assigns. None
     too when a gated field is followed by another field that may be absent
     and starts like it (JOB_MODIFY2's run of strings, each given by its own
-    bit): the expression would pick one reading and the bits often another.
+    bit): the expression would pick one reading and the bits often another --
+    unless the type says its gates are rarely open (``_RARE_GATES``: JOB_NEW's
+    LSF 9/10 strings, -g and the like), the check then sending the few lines
+    the expression reads otherwise the slow way.
 
     With *or_decode*, "both at once" gives what decode makes of a line it
     does not take, instead of None.
@@ -366,7 +369,7 @@ def _compile_shape(
     names can be read from it."""
     starts = [("s" if spec.kind == "s" else "n", spec.when is not None or spec.optional) for spec in cls._SCHEMA]
     for spec, (kind, _), (next_kind, next_gated) in zip(cls._SCHEMA, starts, starts[1:]):
-        if spec.when is not None and next_gated and kind == next_kind:
+        if spec.when is not None and next_gated and kind == next_kind and not cls._RARE_GATES:
             return None
     need = None if used is None else _needed(cls, used)
     defaults = _all_defaults(cls)
@@ -384,9 +387,7 @@ def _compile_shape(
     nested = 0
     g = 2  # the next group
     for i, spec in enumerate(cls._SCHEMA):
-        if spec.optional:
-            if spec.when is not None:
-                return None
+        if spec.optional:  # gated too: an absent tail leaves the bits clear, or the check sends it the slow way
             pattern.append("(?:")
             nested += 1
         elif nested:
@@ -403,11 +404,11 @@ def _compile_shape(
             body += [f"    if (g[{g}] is not None) != {test}: raise _Slow",
                      f"    if g[{g}] is not None:"]
             ind = "        "
-        elif spec.optional and conv:
+        lines = _S_CONVERT[spec.kind] if conv else _S_COUNT_CHECK.get(spec.kind, [])
+        if spec.when is None and spec.optional and lines:  # (an unread list's count is checked too)
             body.append(f"    if g[{g}] is not None:")
             ind = "        "
         pattern.append(pat)
-        lines = _S_CONVERT[spec.kind] if conv else _S_COUNT_CHECK.get(spec.kind, [])
         if conv and spec.kind == "ints" and len(defaults[spec.name]) == spec.size:
             # the default's text (JOB_NEW's rlimits all -1, the common case) is the default itself
             env[f"_text{i}"] = "".join(f" {n}" for n in defaults[spec.name])

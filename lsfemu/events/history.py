@@ -12,7 +12,9 @@ Change kinds and their ``data`` keys (all optional unless noted):
 SUBMIT      from_host, queue, cwd, home, specified_cwd, output_file,
             error_file, output_overwrite, error_overwrite, num_processors,
             max_processors, res_req, dependency, user_priority, hold (bool:
-            bsub -H, the job starts PSUSP)
+            bsub -H, the job starts PSUSP), description, job_group,
+            app_profile, post_exec, outdir, est_runtime_min (JOB_NEW's LSF
+            9/10 tail)
 DISPATCH    hosts (list, one per slot), effective_res_req, host_factor (the
             execution host's CPU factor)
 STARTING    pid
@@ -453,7 +455,7 @@ class HistoryBuilder:
                 name=rec.job_name if rec.options & lsbatch.SUB_JOB_NAME else None,
                 command=rec.command, project=rec.project_name, from_host=rec.from_host,
                 cwd=rec.cwd, home=rec.sub_home_dir, submit_time=float(rec.submit_time or t),
-                user_group=rec.user_group or None,
+                user_group=rec.user_group or None, application=rec.app or None,
             )
             spec = array_spec_of(rec)
             if spec is not None:
@@ -478,6 +480,7 @@ class HistoryBuilder:
                 asked_hosts=" ".join(rec.asked_hosts) or None,
                 notify_begin=bool(rec.options & lsbatch.SUB_NOTIFY_BEGIN),
                 notify_end=bool(rec.options & lsbatch.SUB_NOTIFY_END),
+                **tail_columns(rec),
             )
             if spec is None:
                 self._put((rec.job_id, rec.idx), h)
@@ -571,6 +574,19 @@ class HistoryBuilder:
                     and h.changes[-1].kind == "REQUEUE":
                 return  # JOB_REQUEUE already said so
             self._add(h, t, "STATUS", status=name, reason=reason)
+
+
+def tail_columns(rec: JobNew) -> dict[str, Any]:
+    """What JOB_NEW's LSF 9/10 tail says bsub was given (issue 21), None for
+    what was not, named as the store's job columns (a SUBMIT change's data,
+    a replayed job's row)."""
+    est = rec.runtime_estimation if rec.options3 & lsbatch.SUB3_RUNTIME_EST and rec.runtime_estimation >= 0 else None
+    return dict(
+        specified_cwd=rec.subcwd or None if rec.options3 & lsbatch.SUB3_CWD else None,
+        description=rec.job_description or None, job_group=rec.job_group or None,
+        app_profile=rec.app or None, post_exec=rec.post_exec_cmd or None, outdir=rec.outdir or None,
+        est_runtime_min=None if est is None else est / 60,
+    )
 
 
 def array_spec_of(rec: JobNew):

@@ -119,15 +119,23 @@ SUB2_MODIFY_PEND_JOB = 0x1000
 # [inferred] -oo / -eo (LSF 10 has such bits; their values are not verified)
 SUB2_OVERWRITE_OUT_FILE = 0x10000
 SUB2_OVERWRITE_ERR_FILE = 0x20000
+# [inferred] LSF 9/10 options2 bits that gate JOB_NEW's tail strings (a real LSF 9.1.3 JOB_NEW without
+# them has none of those strings; the values are Platform's lsbatch.h as remembered, not verified)
+SUB2_WARNING_ACTION = 0x4000
+SUB2_USE_RSV = 0x8000
+SUB2_JOB_GROUP = 0x40000
+SUB2_SLA = 0x80000
+SUB2_EXTSCHED = 0x100000
+SUB2_LICENSE_PROJECT = 0x200000
 
-# ``options3`` bits of lsfemu's JOB_MODIFY2 tail [lsfemu]
+# ``options3`` bits of lsfemu's JOB_MODIFY2 tail and JOB_NEW's options3 [lsfemu]
 SUB3_APS = 0x01
 SUB3_CWD = 0x02
 SUB3_DESCRIPTION = 0x04  # bmod -Jd / -Jdn (the text in the tail's job_description)
 SUB3_OUTDIR = 0x08  # bmod -outdir / -outdirn (the tail's outdir)
 SUB3_JOB_GROUP = 0x10  # bmod -g / -gn; the group in JOB_MODIFY2's job_group
-SUB3_APP = 0x20
-SUB3_RUNTIME_EST = 0x40  # bmod -We / -Wen; the estimate (seconds) in JOB_MODIFY2's runtime_estimate  # bmod -app / -appn; the profile in JOB_MODIFY2's app
+SUB3_APP = 0x20  # bmod -app / -appn; the profile in JOB_MODIFY2's app
+SUB3_RUNTIME_EST = 0x40  # bmod -We / -Wen; the estimate (seconds) in JOB_MODIFY2's runtime_estimate
 #: numProcessors in JOB_MODIFY2: -n not given / bmod -nn [OL lsbatch.h]
 DEFAULT_NUMPRO = 2147483647 - 1
 DEL_NUMPRO = 2147483647

@@ -52,7 +52,8 @@ from typing import Any, Callable, ClassVar, Iterator
 
 from lsfemu.events.lsbatch import (
     DEFAULT_RLIMIT, JOB_STAT_RUN, NUM_RLIMITS, NUM_RUSAGE, SUB2_BSUB_BLOCK, SUB2_IN_FILE_SPOOL, SUB2_JOB_CMD_SPOOL,
-    SUB2_JOB_PRIORITY, SUB2_MODIFY_CMD, SUB_CHKPNT_DIR, SUB_CHKPNT_PERIOD, SUB_DEPEND_COND, SUB_ERR_FILE, SUB_HOST,
+    SUB2_EXTSCHED, SUB2_JOB_GROUP, SUB2_JOB_PRIORITY, SUB2_LICENSE_PROJECT, SUB2_MODIFY_CMD, SUB2_SLA,
+    SUB2_USE_RSV, SUB2_WARNING_ACTION, SUB3_DESCRIPTION, SUB_CHKPNT_DIR, SUB_CHKPNT_PERIOD, SUB_DEPEND_COND, SUB_ERR_FILE, SUB_HOST,
     SUB_HOST_SPEC, SUB_IN_FILE, SUB_INTERACTIVE, SUB_JOB_NAME, SUB_LOGIN_SHELL, SUB_MAIL_USER, SUB_OTHER_FILES,
     SUB_OUT_FILE, SUB_PRE_EXEC, SUB_PROJECT_NAME, SUB_QUEUE, SUB_RES_REQ, TO_TOP,
 )
@@ -110,6 +111,8 @@ class Record:
 
     TYPE: ClassVar[str] = ""
     _SCHEMA: ClassVar[tuple[_F, ...]] = ()
+    #: its gated fields are seldom present (the fast decoder's shape may then read a run of them)
+    _RARE_GATES: ClassVar[bool] = False
 
     event_time: int = 0
     version: str = VERSION
@@ -183,10 +186,21 @@ class JobNew(Record):
     name, 29 queue, 42 job name and 43 command when ``asked_hosts`` is empty
     -- the positions the snakemake LSF plugin relies on. The three strings
     between ``login_shell`` and ``options2`` are in real LSF 9 lines (always
-    ``""`` in the samples; the last one's meaning is unknown); fields after
-    ``user_priority`` (LSF 9/10 add dozens) go to ``extra``."""
+    ``""`` in the samples; the last one's meaning is unknown).
+
+    The LSF 9/10 tail after ``user_priority`` (issue 21): the names and their
+    order are the lsbatch API's ``jobNewLog``; that a real LSF 9.1.3 line
+    fits it (kind by kind, ``subcwd`` where its directory is) is the check;
+    the gates of the strings it lacks (``rsv_id`` ... ``license_project``,
+    ``job_description``) are [inferred] from their absence there. What lsfemu
+    writes in it: ``job_group`` (-g), ``app`` (-app), ``post_exec_cmd``
+    (-Ep), ``runtime_estimation`` (-We, seconds), ``job_description`` (-Jd),
+    ``subcwd`` (-cwd: the specified CWD, with SUB3_CWD) and ``outdir``
+    (-outdir); ``options3``'s bits are lsfemu's (as in JOB_MODIFY2). Fields
+    after ``dc_vm_actions`` (LSF 10's network, ...) go to ``extra``."""
 
     TYPE: ClassVar[str] = "JOB_NEW"
+    _RARE_GATES: ClassVar[bool] = True  # -g, -sla, -ext, ... (a job group's lines take the slow way)
     job_id: int = 0
     user_id: int = 0
     options: int = 0
@@ -234,6 +248,35 @@ class JobNew(Record):
     command_spool: str = ""
     job_spool_dir: str = ""
     user_priority: int = -1
+    rsv_id: str = ""
+    job_group: str = ""
+    extsched: str = ""
+    warning_time_period: int = -1
+    warning_action: str = ""
+    sla: str = ""
+    sla_run_limit: int = -1
+    license_project: str = ""
+    options3: int = 0
+    app: str = ""
+    post_exec_cmd: str = ""
+    runtime_estimation: int = -1
+    requeue_evalues: str = ""
+    init_chkpnt_period: int = 0
+    mig_threshold: int = -1
+    notify_cmd: str = ""
+    job_description: str = ""
+    submit_ext: tuple[str, ...] = ()
+    options4: int = 0
+    asked_clusters: tuple[str, ...] = ()
+    src_cluster: str = ""
+    src_job_id: int = -1
+    dst_cluster: str = ""
+    dst_job_id: int = -1
+    flow_id: str = ""
+    subcwd: str = ""
+    outdir: str = ""
+    dc_tmpls: str = ""
+    dc_vm_actions: str = ""
     _SCHEMA: ClassVar[tuple[_F, ...]] = (
         _F("job_id", "i"),
         _F("user_id", "i"),
@@ -282,6 +325,36 @@ class JobNew(Record):
         _F("command_spool", "s", optional=True),
         _F("job_spool_dir", "s", optional=True),
         _F("user_priority", "i", optional=True),
+        # LSF 9/10 (issue 21): every field optional (lsfemu's older lines and LSF 7's end before)
+        _F("rsv_id", "s", when=_opt(SUB2_USE_RSV, "options2"), optional=True),
+        _F("job_group", "s", when=_opt(SUB2_JOB_GROUP, "options2"), optional=True),
+        _F("extsched", "s", when=_opt(SUB2_EXTSCHED, "options2"), optional=True),
+        _F("warning_time_period", "i", optional=True),
+        _F("warning_action", "s", when=_opt(SUB2_WARNING_ACTION, "options2"), optional=True),
+        _F("sla", "s", when=_opt(SUB2_SLA, "options2"), optional=True),
+        _F("sla_run_limit", "i", optional=True),
+        _F("license_project", "s", when=_opt(SUB2_LICENSE_PROJECT, "options2"), optional=True),
+        _F("options3", "i", optional=True),
+        _F("app", "s", optional=True),
+        _F("post_exec_cmd", "s", optional=True),
+        _F("runtime_estimation", "i", optional=True),
+        _F("requeue_evalues", "s", optional=True),
+        _F("init_chkpnt_period", "i", optional=True),
+        _F("mig_threshold", "i", optional=True),
+        _F("notify_cmd", "s", optional=True),
+        _F("job_description", "s", when=_opt(SUB3_DESCRIPTION, "options3"), optional=True),
+        _F("submit_ext", "slist", optional=True),  # [inferred] lsfemu writes none: 0
+        _F("options4", "i", optional=True),
+        _F("asked_clusters", "slist", optional=True),
+        _F("src_cluster", "s", optional=True),
+        _F("src_job_id", "i", optional=True),
+        _F("dst_cluster", "s", optional=True),
+        _F("dst_job_id", "i", optional=True),
+        _F("flow_id", "s", optional=True),
+        _F("subcwd", "s", optional=True),
+        _F("outdir", "s", optional=True),
+        _F("dc_tmpls", "s", optional=True),
+        _F("dc_vm_actions", "s", optional=True),
     )
 
 

@@ -279,35 +279,3 @@ def normalized(h: JobHistory, factor: float) -> JobHistory:
         changes.append(ch)
     out.changes = changes
     return out
-
-
-# ---------------------------------------------------------------------------
-# bsub -cwd in the submit record
-# ---------------------------------------------------------------------------
-
-
-def specified_cwd_filler(cluster):
-    """``fill(history, change) -> change``: a SUBMIT change given the
-    ``specified_cwd`` of its job (bsub -cwd) when the cluster still holds the
-    job in memory (``Cluster.jobs``: within CLEAN_PERIOD, as mbatchd) --
-    lsfemu's JOB_NEW ends before LSF 9/10's tail, where LSF logs it, so the
-    log alone does not carry it. A job whose CWD bmod -cwd changed is left as
-    logged (its submission's directory is no longer known). None without a
-    cluster (bhist -f)."""
-    jobs = getattr(cluster, "jobs", None) if cluster is not None else None
-    if not jobs:
-        return None
-
-    def fill(h: JobHistory, ch: Change) -> Change:
-        if ch.kind != "SUBMIT" or ch.data.get("specified_cwd"):
-            return ch
-        job = jobs.get((h.job_id, h.array_index))
-        spec = getattr(job, "specified_cwd", None) if job is not None else None
-        if not spec or int(getattr(job, "submit_time", None) or ch.time) != int(ch.time):
-            return ch  # no -cwd, or another job of that ID (the log's is older)
-        if any(c.kind == "MODIFY" and any(str(i).startswith("Job CWD change") for i in c.data.get("items") or ())
-               for c in h.changes):
-            return ch
-        return ch._replace(data={**ch.data, "specified_cwd": spec})
-
-    return fill

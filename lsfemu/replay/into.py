@@ -187,7 +187,7 @@ def replay_into(paths: list[Path], into: Path, *, until: float | None = None, fo
     from lsfemu.sched.priority import default_priority  # (see the imports at the top)
     from lsfemu.store.bulk import BulkRows, write_loaded_state
     from lsfemu.store.db import indexes_deferred, open_store
-    from lsfemu.store.models import Job
+    from lsfemu.store.models import Job, JobGroup
 
     into = into.expanduser().resolve()
     home = (home or into / "state").expanduser().resolve()
@@ -278,6 +278,9 @@ def replay_into(paths: list[Path], into: Path, *, until: float | None = None, fo
                 if len(batch) >= BATCH:
                     flush(rows)
             flush(rows)
+            if tr.job_groups:  # the groups of bsub -g, as mbatchd made them (no limit: the log does not say)
+                BulkRows(conn, JobGroup).insert([dict(path=path, owner=owner, job_limit=None, created=made)
+                                                 for path, (owner, made) in tr.job_groups.items()])
             mup = max(100, tr.max_priority_seen) if tr.priorities_seen else None
             log.flush()
             counters = dict(next_job_id=tr.max_job_id + 1, position=int(tr.bottom) + 1,

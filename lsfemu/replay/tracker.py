@@ -14,7 +14,7 @@ from lsfemu.events.records import (
     HostCtrl, JobModify2, JobMove, JobNew, JobRequeue, JobStart, JobStatus, JobSwitch, MbdStart, QueueCtrl,
     RECORD_TYPES, Record, parse_job_id_str,
 )
-from lsfemu.events.history import array_spec_of
+from lsfemu.events.history import array_spec_of, tail_columns
 from lsfemu.events.log import EventWarning, read_event_lines
 from lsfemu.jobstate import STARTED, SUSPENDED
 from lsfemu.sched import resreq
@@ -38,7 +38,8 @@ _FIELDS = {
     JobNew.TYPE: frozenset((
         "job_id", "idx", "submit_time", "rlimits", "options", "options2", "user_priority", "user_name", "queue",
         "from_host", "command", "job_name", "project_name", "user_group", "cwd", "sub_home_dir", "out_file",
-        "err_file", "num_processors", "max_num_processors", "res_req")),
+        "err_file", "num_processors", "max_num_processors", "res_req", "options3", "subcwd", "job_description",
+        "job_group", "app", "post_exec_cmd", "outdir", "runtime_estimation")),
     JobStatus.TYPE: frozenset(("job_id", "idx", "status", "reason", "cpu_time", "end_time", "exit_status",
                                "exit_info")),
     JobStart.TYPE: frozenset(("job_id", "idx", "exec_hosts")),
@@ -53,7 +54,7 @@ _FIELDS = {
 
 #: the columns of a new job's row that its JOB_NEW does not give
 _NEW_ROW: dict[str, Any] = dict(
-    specified_cwd=None, aps_system=None, aps_admin=None, rerunnable=False, migrated=False, ngpus=0,
+    aps_system=None, aps_admin=None, rerunnable=False, migrated=False, ngpus=0,
     default_queue_used=False, start_time=None, finish_time=None, exec_hosts="", exit_code=None, exit_reason=None,
     pend_reasons="New job is waiting for scheduling", susp_reason=None, sim_runtime=0.0, sim_cputime=0.0,
     sim_exit_code=0, work_done=0.0, segment_start=None, env_json="{}", array_spec=None, array_limit=None,
@@ -87,6 +88,9 @@ class JobTracker:
         self.host_peak: dict[str, int] = {}
         self.queues: dict[str, None] = {}
         self.users: set[str] = set()
+        #: the job groups the jobs were submitted to (bsub -g, from JOB_NEW): path -> (owner, made),
+        #: their parents too, as bsub -g makes them
+        self.job_groups: dict[str, tuple[str, float]] = {}
         self.max_job_id = 0
         self.priorities_seen = 0
         self.max_priority_seen = 0
@@ -201,6 +205,11 @@ class JobTracker:
         row["submit_priority"] = row["priority"] = prio
         row["priority_base_time"] = row["pend_since"] = row["submit_time"] = submit
         row["position"] = float(position)
+        row.update(tail_columns(rec))
+        if row["job_group"]:
+            parts = row["job_group"].strip("/").split("/")
+            for n in range(1, len(parts) + 1):
+                self.job_groups.setdefault("/" + "/".join(parts[:n]), (user, submit))
         self.rows[key] = row
         spec = array_spec_of(rec)
         if spec is not None:  # a job array: its JOB_NEW stands for every element

@@ -34,10 +34,18 @@ _SUBS = """CREATE TABLE subs (
     job_id INTEGER, idx INTEGER, user TEXT, queue TEXT, slots INTEGER, submit REAL,
     priority INTEGER, run_limit_min REAL, res_req TEXT, mem_req_mb REAL, command TEXT, name TEXT,
     project TEXT, cwd TEXT, home TEXT, from_host TEXT,
+    spec_cwd TEXT, description TEXT, job_group TEXT, app TEXT, estimate REAL,
     runtime REAL, cputime REAL, exit_code INTEGER,
     orig_start REAL, orig_end REAL, wi_start REAL, wi_end REAL, wi_queue TEXT,
     orig_rank INTEGER, wi_rank INTEGER, withdraw REAL,
     PRIMARY KEY (job_id, idx))"""
+
+
+def _given(r: dict[str, Any]) -> tuple:
+    """What else bsub was given that the what-if submits with (JOB_NEW's LSF
+    9/10 tail; an lsb.acct row has none of it)."""
+    return (r.get("specified_cwd"), r.get("description"), r.get("job_group"), r.get("app_profile"),
+            r.get("est_runtime_min"))
 
 
 def _unknown_run(r: dict[str, Any]) -> float:
@@ -67,14 +75,14 @@ def _collect(paths: list[Path], acct: list[Path], db: sqlite3.Connection, until:
             runtime = _unknown_run(r)
             rows.append((r["id"], r["array_index"], r["user"], r["queue"], r["num_processors"], r["submit_time"],
                          r["priority"], r["run_limit_min"], r["res_req"], r["mem_req_mb"], r["command"], r["name"],
-                         r["project"], r["cwd"], r["home"], r["from_host"], runtime,
+                         r["project"], r["cwd"], r["home"], r["from_host"], *_given(r), runtime,
                          runtime * r["num_processors"], 0, None, None, end))
         else:
             runtime = r["sim_runtime"] if end is not None else r["work_done"] + (
                 max(0.0, last - r["segment_start"]) if r["segment_start"] is not None else 0.0)
             rows.append((r["id"], r["array_index"], r["user"], r["queue"], r["num_processors"], r["submit_time"],
                          r["priority"], r["run_limit_min"], r["res_req"], r["mem_req_mb"], r["command"], r["name"],
-                         r["project"], r["cwd"], r["home"], r["from_host"], runtime,
+                         r["project"], r["cwd"], r["home"], r["from_host"], *_given(r), runtime,
                          r["sim_cputime"] if end is not None else runtime * r["num_processors"],
                          r["sim_exit_code"], r["start_time"], end, None))
         if len(rows) >= BATCH:
@@ -85,8 +93,9 @@ def _collect(paths: list[Path], acct: list[Path], db: sqlite3.Connection, until:
     def flush() -> None:
         db.executemany(f"INSERT OR {verb} INTO subs (job_id, idx, user, queue, slots, submit, priority, "
                        "run_limit_min, res_req, mem_req_mb, command, name, project, cwd, home, from_host, "
+                       "spec_cwd, description, job_group, app, estimate, "
                        "runtime, cputime, exit_code, orig_start, orig_end, withdraw) "
-                       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
+                       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
         rows.clear()
 
     try:
@@ -181,14 +190,16 @@ def _simulate(db: sqlite3.Connection, confdir: Path, home: Path, rep: WhatIfRepo
     bar = Progress(rep.jobs, "scheduling", progress)
     n = 0
     cur = db.execute("SELECT job_id, idx, user, queue, slots, submit, priority, run_limit_min, res_req, "
-                     "mem_req_mb, command, name, project, cwd, home, from_host, runtime, cputime, exit_code, "
+                     "mem_req_mb, command, name, project, cwd, home, from_host, spec_cwd, description, job_group, "
+                     "app, estimate, runtime, cputime, exit_code, "
                      "withdraw FROM subs ORDER BY submit, job_id, idx")
     while True:
         chunk = cur.fetchmany(BATCH)
         if not chunk:
             break
         for (jid, idx, user, queue, slots, submit, prio, rlim, res_req, mem, command, name, project,
-             cwd, home_dir, from_host, runtime, cputime, exit_code, leaves) in chunk:
+             cwd, home_dir, from_host, spec_cwd, description, group, app, estimate, runtime, cputime, exit_code,
+             leaves) in chunk:
             withdraw(submit)
             cl.run_until(submit)
             q = queue
@@ -198,10 +209,14 @@ def _simulate(db: sqlite3.Connection, confdir: Path, home: Path, rep: WhatIfRepo
                 q = default
             spec = SubmitSpec(
                 user=user, queue=q, default_queue_used=False, command=command, name=name,
-                num_processors=slots, max_processors=None, cwd=cwd, home=home_dir, specified_cwd=None,
+                num_processors=slots, max_processors=None, cwd=cwd, home=home_dir, specified_cwd=spec_cwd,
                 output_file=None, error_file=None, output_overwrite=False, error_overwrite=False,
                 run_limit_min=rlim, submit_priority=prio, res_req=res_req, mem_req_mb=mem,
-                project=project, user_group=None, env={}, from_host=from_host)
+                project=project, user_group=None, env={}, from_host=from_host, description=description,
+                job_group=group, est_runtime_min=estimate,
+                app_profile=app if app in cl.config.applications else None)  # a profile the other config has
+            if group is not None and cl.job_groups.get(group) is None:
+                cl.job_groups.add(group, user)  # as bsub -g makes it
             job = cl.submit(spec)
             job.sim_runtime, job.sim_cputime, job.sim_exit_code = runtime, cputime, exit_code
             origin[(job.id, job.array_index)] = (jid, idx)

@@ -1,7 +1,7 @@
 """bhist shows the directory of `bsub -cwd` in the submit record, as bjobs -l
 does (`, Specified CWD <dir>`, lsf-formats.md 3.7 / 4.2): live from the
-daemon (which holds the job; lsfemu's JOB_NEW does not carry the -cwd), not
-with `-f` on a copy of the log."""
+log (JOB_NEW's LSF 9/10 tail carries the -cwd, issue 21), so also with `-f`
+on a copy of the log."""
 
 from __future__ import annotations
 
@@ -25,7 +25,8 @@ def test_specified_cwd_in_the_submit_record(lsf_cluster, tmp_path):
     assert "Specified CWD" not in c.run("bhist -l 2", user="user1").out
     t = c.run("bhist -t", user="user1").out
     assert "Job <1>, submitted from host" in t and ", Specified CWD </tmp/work/%J>;" in t
-    # the log alone does not carry it
+    # the log alone carries it
     copy = tmp_path / "lsb.events"
     shutil.copy(c.home / "logdir" / "lsb.events", copy)
-    assert "Specified CWD" not in c.run(["bhist", "-l", "-f", str(copy), "1"], user="user1").out
+    off_line = c.run(["bhist", "-l", "-f", str(copy), "1"], user="user1").out
+    assert ", Specified CWD </tmp/work/%J>;" in off_line.replace("\n                     ", ""), off_line

@@ -164,9 +164,38 @@ def test_real_lsf9_job_new_field_positions():
     assert rec.command == "touch aaa; sleep 30; touch bbb"
     assert (rec.project_name, rec.max_num_processors, rec.sched_host_type) == ("default", 1, "X86_64")
     assert (rec.options2, rec.idx, rec.user_priority) == (5136, 0, -1)
-    assert rec.extra[:3] == ("-1", "-1", "64") and len(rec.extra) == 29
-    # unknown trailing fields survive a round trip verbatim
-    assert codec.encode(rec).split(" 5136 0 ")[1] == REAL_JOB_NEW.split(" 5136 0 ")[1]
+    # the LSF 9/10 tail (issue 21): no -g/-sla/-ext/... strings (their options2 bits are clear), the
+    # ints and strings in jobNewLog's order, the submission directory in subcwd
+    assert (rec.job_group, rec.sla, rec.extsched, rec.warning_action) == ("", "", "", "")
+    assert (rec.warning_time_period, rec.sla_run_limit, rec.options3) == (-1, -1, 64)
+    assert (rec.app, rec.post_exec_cmd, rec.runtime_estimation, rec.mig_threshold) == ("", "", -1, -1)
+    assert (rec.submit_ext, rec.options4, rec.asked_clusters) == ((), 0, ())
+    assert (rec.src_job_id, rec.dst_job_id, rec.flow_id) == (-1, -1, "")
+    assert rec.subcwd == "/Repository/userA/generic_1495678421600zcs1B" and rec.outdir == ""
+    assert rec.extra == ("0", "-1", "0", '""', '""', "0", '""')  # LSF 9's fields after dcVmActions
+    # every field, known or not, survives a round trip verbatim
+    assert codec.encode(rec) == REAL_JOB_NEW
+
+
+def test_job_new_tail_round_trip_and_old_layout():
+    """JOB_NEW with everything bsub gave (issue 21): written in the LSF 9/10
+    tail, read back; a line of lsfemu's previous layout (ending at
+    user_priority) still reads, its tail at the defaults."""
+    rec = JobNew(event_time=T, job_id=5, user_name="u", queue="normal", cwd="/home/u/sub",
+                 options2=lsbatch.SUB2_JOB_GROUP,
+                 options3=lsbatch.SUB3_CWD | lsbatch.SUB3_DESCRIPTION | lsbatch.SUB3_OUTDIR | lsbatch.SUB3_APP,
+                 job_group="/proj/a", app="fluent", job_description='a "quoted" text', subcwd="/scratch/x",
+                 outdir="/out", post_exec_cmd="echo done", runtime_estimation=600)
+    line = codec.encode(rec)
+    assert fastdecode.decode(line) == rec
+    f = codec.fields(line)
+    at = f.index("/proj/a")  # job_group: right after user_priority
+    assert f[at - 1] == "-1" and f[at + 1] == "-1"  # user_priority, warning_time_period (no -ext)
+    assert f[-4:] == ["/scratch/x", "/out", "", ""]  # subcwd, outdir, dcTmpls, dcVmActions
+    old = line[: line.index(' "/proj/a"')]
+    back = fastdecode.decode(old)
+    assert (back.job_group, back.subcwd, back.options3, back.runtime_estimation) == ("", "", 0, -1)
+    assert back.cwd == "/home/u/sub" and back.extra == ()
 
 
 def test_real_lsf9_job_execute():
