@@ -243,34 +243,30 @@ def job_new(job: Any, time: float, *, uid_of: Callable[[str], int], queue: str |
     )
 
 
+#: JOB_NEW's LSF 9/10 tail strings lsfemu writes: (job attribute (bsub option), field, options word, bit)
+_TAIL_STRINGS = (
+    ("job_group", "job_group", "options2", lsbatch.SUB2_JOB_GROUP),  # -g
+    ("app_profile", "app", "options3", lsbatch.SUB3_APP),  # -app
+    ("post_exec", "post_exec_cmd", "options", lsbatch.SUB_POST_EXEC),  # -Ep
+    ("description", "job_description", "options3", lsbatch.SUB3_DESCRIPTION),  # -Jd
+    ("specified_cwd", "subcwd", "options3", lsbatch.SUB3_CWD),  # -cwd
+    ("outdir", "outdir", "options3", lsbatch.SUB3_OUTDIR),  # -outdir
+)
+
+
 def _job_new_tail(job: Any) -> dict[str, Any]:
     """JOB_NEW's LSF 9/10 tail fields lsfemu knows (issue 21), with the bits
     of ``options``/``options2`` (keys) and ``options3`` that say they were given."""
-    options = options2 = options3 = 0
-    group = _get(job, "job_group", "") or ""
-    if group:  # bsub -g
-        options2 |= lsbatch.SUB2_JOB_GROUP
-    app = _get(job, "app_profile", "") or ""
-    if app:  # bsub -app
-        options3 |= lsbatch.SUB3_APP
-    post_exec = _get(job, "post_exec", "") or ""
-    if post_exec:  # bsub -Ep
-        options |= lsbatch.SUB_POST_EXEC
+    out: dict[str, Any] = dict(options=0, options2=0, options3=0)
+    for attr, field, word, bit in _TAIL_STRINGS:
+        out[field] = _get(job, attr, "") or ""
+        if out[field]:
+            out[word] |= bit
     estimate = _get(job, "est_runtime_min")
     if estimate is not None:  # bsub -We, logged in seconds (as JOB_MODIFY2's)
-        options3 |= lsbatch.SUB3_RUNTIME_EST
-    description = _get(job, "description", "") or ""
-    if description:  # bsub -Jd
-        options3 |= lsbatch.SUB3_DESCRIPTION
-    spec_cwd = _get(job, "specified_cwd", "") or ""
-    if spec_cwd:  # bsub -cwd
-        options3 |= lsbatch.SUB3_CWD
-    outdir = _get(job, "outdir", "") or ""
-    if outdir:  # bsub -outdir
-        options3 |= lsbatch.SUB3_OUTDIR
-    return dict(options=options, options2=options2, options3=options3, job_group=group, app=app,
-                post_exec_cmd=post_exec, runtime_estimation=-1 if estimate is None else int(round(float(estimate) * 60)),
-                job_description=description, subcwd=spec_cwd, outdir=outdir)
+        out["options3"] |= lsbatch.SUB3_RUNTIME_EST
+    out["runtime_estimation"] = -1 if estimate is None else int(round(float(estimate) * 60))
+    return out
 
 
 def job_modify(

@@ -2,7 +2,8 @@
 scheduler under another configuration, and the two histories compared.
 
 Pass one (:func:`_collect`) puts the submissions (time, user, queue, slots,
-run limit, resource requirement, user priority) and the run times of the
+run limit, resource requirement, user priority; -cwd, -Jd, -g, -app, -We
+from JOB_NEW's LSF 9/10 tail) and the run times of the
 log into a temporary SQLite table -- every job, also those that never
 started in the log (with the instant they left it); pass two
 (:func:`_simulate`) submits them in submission order to a Cluster on the

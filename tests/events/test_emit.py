@@ -13,6 +13,7 @@ from lsfemu.events import codec, fastdecode, lsbatch
 from lsfemu.events.records import JobStatus, Record
 from lsfemu.events.history import HistoryBuilder, JobHistory
 from lsfemu.render import bhist
+from lsfemu.replay.tracker import JobTracker
 from lsfemu.store.models import Job
 
 T0 = at("2024 Mar 05 09:00:00")
@@ -459,3 +460,38 @@ def test_daemon_and_admin_records():
     for r in back:
         b.feed(r)
     assert b.histories == {}
+
+
+# ---------------------------------------------------------------------------
+# JOB_NEW's LSF 9/10 tail (issue 21)
+# ---------------------------------------------------------------------------
+
+
+def test_job_new_tail_carries_what_bsub_was_given_to_bhist_and_replay():
+    life = Life(specified_cwd="/scratch/%J", description="a run", job_group="/proj/a", app_profile="fluent",
+                post_exec="echo bye", outdir="/out", est_runtime_min=10.0, name="j")
+    (new,) = life.ev("SUBMIT", 0)
+    line = codec.encode(new)
+    assert '"/proj/a"' in line and '"fluent"' in line and '"a run"' in line
+    assert codec.fields(line)[-4:] == ["/scratch/%J", "/out", "", ""]  # subcwd, outdir, dcTmpls, dcVmActions
+    h = one(life)
+    d = h.changes[0].data
+    assert (d["specified_cwd"], d["description"], d["job_group"], d["app_profile"]) == \
+        ("/scratch/%J", "a run", "/proj/a", "fluent")
+    assert (d["post_exec"], d["outdir"], d["est_runtime_min"]) == ("echo bye", "/out", 10.0)
+    assert h.application == "fluent"
+    assert ", Specified CWD </scratch/%J>" in bhist.submit_text(h, d)
+    tr = JobTracker()
+    tr.feed(fastdecode.decode(line))
+    row = tr.rows[(101, 0)]
+    assert (row["specified_cwd"], row["description"], row["job_group"], row["app_profile"]) == \
+        ("/scratch/%J", "a run", "/proj/a", "fluent")
+    assert set(tr.job_groups) == {"/proj", "/proj/a"}  # the parents too, as bsub -g makes them
+
+
+def test_job_new_tail_absent_without_the_options():
+    life = Life()
+    (new,) = life.ev("SUBMIT", 0)
+    assert (new.options3, new.job_group, new.subcwd, new.runtime_estimation) == (0, "", "", -1)
+    d = one(life).changes[0].data
+    assert d["specified_cwd"] is None and d["job_group"] is None and d["est_runtime_min"] is None
