@@ -13,20 +13,12 @@ from __future__ import annotations
 
 import os
 
+from lsfemu.jobpaths import patterns
+
 
 def spool_path(spool_dir: str, job_id: int) -> str:
     """Where bsub -is keeps its copy of the input file (one per job ID: an array's elements share it)."""
     return os.path.join(spool_dir, f"{job_id}.in")
-
-
-def patterns(text: str, job, host: str | None) -> str:
-    """-outdir's dynamic patterns (LSF 10.1, case sensitive): %J job ID, %JG job group
-    (nothing when none), %I index, %EJ/%EI the execution job ID and index (the same
-    here), %P project, %U user, %G user group (nothing when none), %H first execution host."""
-    out = text.replace("%JG", (job.job_group or "").lstrip("/")).replace("%EJ", str(job.id))
-    out = out.replace("%EI", str(job.array_index)).replace("%J", str(job.id)).replace("%I", str(job.array_index))
-    return out.replace("%P", job.project or "default").replace("%U", job.user).replace(
-        "%G", job.user_group or "").replace("%H", host or "")
 
 
 def outdir(job, submit_dir: str, host: str | None) -> str | None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import time
 
+from lsfemu import jobpaths
 from lsfemu.engine.jobwrap import header, report_body
 
 
@@ -91,5 +92,5 @@ def ended(cl, job, home: str, t: float, cpu: float, usage: dict) -> None:
     }}
     code = job.exit_code if job.exit_code is not None else 1  # (killed by a signal with no code kept)
     st = {"status": job.status, "exit_code": code, "reason": job.exit_reason, "start": job.start_time,
-          "end": t, "cpu": cpu, "usage": usage, "cwd": job.specified_cwd or job.cwd}
+          "end": t, "cpu": cpu, "usage": usage, "cwd": jobpaths.exec_cwd(job, job.exec_hosts.split()[0] if job.exec_hosts else None)}
     _deliver(home, job.mail_user or job.user, sender, header(spec, st) + report_body(spec, st, t), t)

@@ -52,6 +52,7 @@ import subprocess
 import sys
 import time
 
+from lsfemu import jobpaths
 from lsfemu.engine import cpulimit, execopts
 from lsfemu.engine.jobwrap import CPU_GRACE, read_json, write_json
 from lsfemu.jobstate import ON_HOST, SUSPENDED
@@ -253,9 +254,14 @@ class Runner:
         """What the wrapper needs: the command, where, with which environment and output files."""
         cfg = cl.config
         jid, idx = job.id, job.array_index
-        cwd = job.specified_cwd or job.cwd or "/"
-        out_base = cwd if os.path.isdir(cwd) else "/tmp"
         hosts = job.exec_hosts.split()
+        cwd = jobpaths.exec_cwd(job, hosts[0] if hosts else None)
+        if jobpaths.makes_cwd(job):  # LSF creates a -cwd path with dynamic patterns (mode 700, as -outdir)
+            try:
+                os.makedirs(cwd, mode=0o700, exist_ok=True)
+            except OSError:
+                pass  # then the job runs in /tmp, as LSF does when the CWD is not there
+        out_base = cwd if os.path.isdir(cwd) else "/tmp"
         made = execopts.outdir(job, job.cwd or cwd, hosts[0] if hosts else None)  # bsub -outdir
         out_base = made or out_base
         counts = host_counts(hosts)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 
+from lsfemu import jobpaths
 from lsfemu.jobstate import PENDING, STARTED
 from lsfemu.sched import simulate
 from lsfemu.store.models import Job
@@ -74,7 +75,7 @@ def job_view(cluster, job: Job, now: float | None = None) -> JobView:
         cpu_time=simulate.cpu_at(job.sim_runtime, job.sim_cputime, work) if started else 0.0,
         run_time=work if started else 0.0,
         exec_home=job.home if started else None,
-        exec_cwd=(job.specified_cwd or job.cwd) if started else None,
+        exec_cwd=jobpaths.exec_cwd(job, job.exec_hosts.split()[0] if job.exec_hosts else None) if started else None,
         pend_reasons=[r for r in job.pend_reasons.split("\n") if r],
         susp_reasons=[job.susp_reason] if job.susp_reason else [],
         pend_time=max(0.0, (job.start_time if started else end) - job.submit_time),

@@ -83,6 +83,7 @@ from lsfemu.events.records import (
     HostCtrl, JobClean, JobExecute, JobModify2, JobMove, JobNew, JobRequeue, JobSignal, JobStart, JobStartAccept, JobStatus,
     JobForce, JobSwitch, MbdDie, MbdStart, QueueCtrl, Record, _NEG1_LIMITS,
 )
+from lsfemu import jobpaths
 from lsfemu.jobstate import ON_HOST, PENDING
 
 # JOB_STATUS reasons (LSF lsbatch.h)
@@ -537,7 +538,7 @@ def records_for(
                      effective_res_req=data.get("effective_res_req") or ""),
             JobStartAccept(event_time=t, job_id=job.id, job_pid=p, job_pgid=p, idx=idx),
             JobExecute(event_time=t, job_id=job.id, exec_uid=uid_of(job.user), job_pgid=p,
-                       exec_cwd=_get(job, "specified_cwd", "") or _get(job, "cwd", ""),
+                       exec_cwd=jobpaths.exec_cwd(job, hosts[0] if hosts else None),
                        exec_home=_get(job, "home", ""), exec_username=job.user,
                        job_pid=p, idx=idx),
         ]

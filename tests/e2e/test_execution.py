@@ -121,6 +121,15 @@ def test_job_runs_in_its_directory_with_lsf_environment(shared):
     jid2 = sub(c, ["-cwd", str(other), "-oo", "o.txt", "pwd"])
     wait_stat(c, jid2, ("DONE",))
     assert f"follows:\n\n{other}\n" in (other / "o.txt").read_text()
+    # -cwd with dynamic patterns (LSF 10.1): replaced, relative to the submission
+    # directory, and created; bjobs -l and the JOB_EXECUTE record name the same place
+    jid3 = sub(c, ["-cwd", "%U/%J_%I", "-oo", "o.txt", "pwd"])
+    made = c.root / "work" / "user1" / f"{jid3}_0"
+    wait_stat(c, jid3, ("DONE",))
+    assert f"follows:\n\n{made}\n" in (made / "o.txt").read_text()
+    assert oct(made.stat().st_mode & 0o777) == "0o700"
+    long = "".join(c.run(["bjobs", "-l", str(jid3)]).out.split())  # LSF wraps inside the paths
+    assert f"ExecutionCWD<{made}>" in long and f"SpecifiedCWD<{c.root / 'work'}/%U/%J_%I>" in long, long
 
 
 def _report_re(name: str, jid: int, verdict: list[str], user: str = "user1") -> str:
