@@ -24,7 +24,10 @@ undecoded (LSF's bhist reads only the files its job index names), so their
 problems go unreported (lsfemu.events.log.JobFilter).
 
 Selection, time windows, ``-T``, ``-m``, ``-N``, ``-P``, ``-G``: `ops.history`
-(its docstring).
+(its docstring). ``-app`` and ``-Jd`` (wildcards as bjobs -Jd) keep the jobs
+whose profile / description is that one at the end of the log (JOB_NEW's, as
+JOB_MODIFY2 records of bmod -app/-appn/-Jd/-Jdn changed it); job IDs drop
+them, as they drop -q and -J.
 
 Output: the summary table (``-w`` untruncated), ``-l`` long (``-w``: records
 not wrapped; LSB_DISPLAY_YEAR from the environment or lsf.conf), ``-b``
@@ -45,6 +48,7 @@ from __future__ import annotations
 
 import bisect
 import copy
+import fnmatch
 import io
 import math
 import os
@@ -318,6 +322,8 @@ def bhist(
     normalize: Optional[str] = None,
     project: Optional[str] = None,
     user_group: Optional[str] = None,
+    app: Optional[str] = None,
+    description: Optional[str] = None,
     job_ids: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
@@ -380,7 +386,8 @@ def bhist(
     try:
         if chron and want is None and states is None and queue is None and name is None \
                 and complete is None and submitted is None and dispatched is None \
-                and hosts is None and project is None and user_group is None and factor is None:
+                and hosts is None and project is None and user_group is None and factor is None \
+                and app is None and description is None:
             # the selection is known at submission: stream in bounded memory
             if _stream_chronicle(c, paths, history.users(c.cluster, c.user, user), year, window_t):
                 return
@@ -427,6 +434,10 @@ def bhist(
             if queue is not None and h.queue != queue:
                 continue
             if name is not None and not name_matches(name, h):
+                continue
+            if app is not None and h.application != app:
+                continue
+            if description is not None and not (h.description and fnmatch.fnmatchcase(h.description, description)):
                 continue
             if states is not None and h.status not in states:
                 continue

@@ -87,7 +87,8 @@ class JobHistory:
     home: str = ""
     submit_time: float = 0.0
     user_group: str | None = None
-    application: str | None = None
+    application: str | None = None  # bsub -app, as bmod -app / -appn leave it (bhist -app)
+    description: str | None = None  # bsub -Jd, as bmod -Jd / -Jdn leave it (bhist -Jd)
     esub: str | None = None
     #: lines of the resource-limit block printed before the summary (e.g.
     #: ``[" CORELIMIT", "      0 M"]``); empty = no block
@@ -456,6 +457,7 @@ class HistoryBuilder:
                 command=rec.command, project=rec.project_name, from_host=rec.from_host,
                 cwd=rec.cwd, home=rec.sub_home_dir, submit_time=float(rec.submit_time or t),
                 user_group=rec.user_group or None, application=rec.app or None,
+                description=rec.job_description or None,
             )
             spec = array_spec_of(rec)
             if spec is not None:
@@ -511,6 +513,14 @@ class HistoryBuilder:
                 h.command = rec.command
             if rec.options & lsbatch.SUB_PROJECT_NAME:
                 h.project = rec.project_name
+            if rec.options3 & lsbatch.SUB3_APP:
+                h.application = rec.app or None
+            elif rec.del_options3 & lsbatch.SUB3_APP:
+                h.application = None
+            if rec.options3 & lsbatch.SUB3_DESCRIPTION:
+                h.description = rec.job_description or None
+            elif rec.del_options3 & lsbatch.SUB3_DESCRIPTION:
+                h.description = None
             self._add(h, t, "MODIFY", items=modify_items(rec), user=rec.user_name)
             return
         job_id = getattr(rec, "job_id", None)

@@ -71,7 +71,7 @@ def more_ok(cluster, q: JobQuery, j) -> bool:
         return False
     if q.hosts is not None and q.hosts.isdisjoint(j.exec_hosts.split()):
         return False
-    if q.description is not None and not fnmatch.fnmatchcase(j.description or "", q.description):
+    if q.description is not None and not (j.description and fnmatch.fnmatchcase(j.description, q.description)):
         return False
     return q.rusage is None or q.rusage <= amounts_of(cluster.effective_req(j.res_req, j.app_profile, j.queue)[0]).keys()
 

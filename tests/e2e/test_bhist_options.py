@@ -1,4 +1,4 @@
-"""bhist -T, -m, -N, -P, -G and -n min,max (LSF 10.1's bhist; OpenLava's
+"""bhist -T, -m, -N, -P, -G, -app, -Jd and -n min,max (LSF 10.1's bhist; OpenLava's
 bhist.c for the messages) on event logs written the way the daemon writes
 them, run in-process (the helpers of tests/e2e/test_bhist.py)."""
 
@@ -75,6 +75,31 @@ def test_projects_and_user_groups(projects):
     assert ids(bhist(projects, "-a", "-G", "chem").out) == ["501", "502"]
     assert ids(bhist(projects, "-a", "-G", "chem", "-u", "bob").out) == ["502"]
     assert bhist(projects, "-G", "physics").rc == 255
+
+
+def test_app_and_description_follow_bmod(tmp_path):
+    """-app / -Jd keep the jobs whose profile / description is that one once
+    the log's bmod changes (JOB_MODIFY2's -app, -appn, -Jd, -Jdn) are applied."""
+    w = EventWriter(tmp_path / "logdir" / "lsb.events")
+    log = Log(w)
+    log.submit(601, T0, app_profile="fluent", description="mesh run 1")
+    log.submit(602, T0 + 1, app_profile="fluent", description="mesh run 2")
+    log.submit(603, T0 + 2, description="solve")
+    log.ev(602, "MODIFY", T0 + 5, "alice", app="short", description="solve again")
+    log.ev(601, "MODIFY", T0 + 6, "alice", description="")  # bmod -Jdn
+    log.ev(603, "MODIFY", T0 + 7, "alice", app="fluent")
+    w.close()
+    r = bhist(tmp_path, "-app", "fluent")
+    assert (r.rc, r.err) == (0, "")
+    assert ids(r.out) == ["601", "603"]
+    assert ids(bhist(tmp_path, "-app", "short").out) == ["602"]
+    assert ids(bhist(tmp_path, "-Jd", "solve*").out) == ["602", "603"]
+    assert ids(bhist(tmp_path, "-Jd", "solve").out) == ["603"]
+    assert ids(bhist(tmp_path, "-Jd", "*", "-app", "fluent").out) == ["603"]  # 601's was removed
+    assert {line.split(", ")[0][21:] for line in bhist(tmp_path, "-t", "-app", "short").out.splitlines()} \
+        == {"Job <602>"}  # -t: the selection too
+    assert bhist(tmp_path, "-Jd", "mesh*").out == "No matching job found\n"
+    assert bhist(tmp_path, "-app", "fluent", "602").rc == 0  # job IDs drop the filters
 
 
 def test_normalized_cpu_time(projects):
