@@ -492,7 +492,7 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
     _g("bhosts", (
         ("-a", None, None), ("-aff", None, None), ("-alloc", "alloc", None), ("-cname", None, None),
         ("-e", None, None), ("-gpu", None, None), ("-json", "json_", None), ("-l", "long", None),
-        ("-noheader", "noheader", None), ("-rc", None, None), ("-rconly", None, None), ("-s", None, None),
+        ("-noheader", "noheader", None), ("-rc", None, None), ("-rconly", None, None), ("-s", "shared", None),
         ("-w", "wide", None), ("-X", None, None), ("-x", None, None),
         ("-o", "fmt", '"field_name[:[-][output_width]] ... [delimiter=\'char\']"'),
         ("-R", "res_req", '"res_req"'),
@@ -508,7 +508,7 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
     _g("lsid", ()),
     _g("lshosts", (
         ("-a", None, None), ("-cname", None, None), ("-gpu", None, None), ("-json", "json_", None),
-        ("-l", "long", None), ("-loc", None, None), ("-mig", None, None), ("-s", None, None), ("-sl", None, None),
+        ("-l", "long", None), ("-loc", None, None), ("-mig", None, None), ("-s", "shared", None), ("-sl", None, None),
         ("-T", None, None), ("-w", "wide", None),
         # (the value's name shortened from LSF's synopsis so that the usage line fits 79 columns)
         ("-o", "fmt", '"field_name[:[-][width][:unit]] ... [delimiter=\'char\']"'),
@@ -517,7 +517,7 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
     _g("lsload", (
         ("-a", None, None), ("-cname", None, None), ("-E", "effective", None), ("-gpu", None, None),
         ("-gpuload", None, None), ("-json", "json_", None), ("-l", "long", None), ("-loc", None, None),
-        ("-N", "normalized", None), ("-s", None, None), ("-w", "wide", None),
+        ("-N", "normalized", None), ("-s", "shared", None), ("-w", "wide", None),
         ("-I", "indices", "load_index[:load_index] ..."), ("-n", "num_hosts", "num_hosts"),
         ("-o", "fmt", '"field_name[:[-][output_width]] ... [delimiter=\'character\']"'),
         ("-R", "res_req", '"res_req"'),

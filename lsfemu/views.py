@@ -233,6 +233,27 @@ class HostLoadView:
 
 
 @dataclass
+class SharedInstanceView:
+    """One instance of a shared (or host-based) static resource: its value as
+    configured, the number (Numeric resources), what started jobs reserve of
+    it and its hosts (bhosts -s, lshosts -s)."""
+
+    value: str
+    number: float | None
+    reserved: float
+    hosts: list[str]
+
+
+@dataclass
+class SharedResourceView:
+    """A static resource and its instances (lsf.cluster's ResourceMap, the Host section's `name=value`)."""
+
+    name: str
+    numeric: bool
+    instances: list[SharedInstanceView] = field(default_factory=list)
+
+
+@dataclass
 class ResourceInfoView:
     """One resource as lsinfo shows it."""
 

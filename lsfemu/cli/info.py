@@ -18,6 +18,7 @@ from lsfemu.render import bparams as RP
 from lsfemu.render import bqueues as RQ
 from lsfemu.render import busers as RU
 from lsfemu.render import messages
+from lsfemu.render import shared as RS
 from lsfemu.render.outfmt import Format, FormatError
 from lsfemu.render import lsid as RL
 from lsfemu.render.admin import showconf
@@ -126,9 +127,13 @@ def bhosts(
     noheader: bool = False,
     alloc: bool = False,
     res_req: Optional[str] = None,
+    shared: bool = False,
     hosts: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
+    if shared:
+        _bhosts_shared(c, hosts, noheader, wide or long or fmt is not None or json_ or res_req is not None)
+        return
     custom = custom_format(c, fmt, "LSB_BHOSTS_FORMAT", RH.parse_format, wide or long, json_, noheader)
     if custom is None:
         return
@@ -159,6 +164,24 @@ def bhosts(
                                                                                header=not noheader))
         return
     c.out.append(RH.table(views, wide=wide, header=not noheader))
+
+
+def _bhosts_shared(c: Ctx, names: Optional[list[str]], noheader: bool, other_form: bool) -> None:
+    """bhosts -s [resource_name ...]: the shared numeric resources, TOTAL and
+    RESERVED per instance (OpenLava bhosts.c: -s with -l, -w or -R is the
+    usage; mbatchd's errors printed by lsb_perror)."""
+    if other_form:
+        raise UsageExit()
+    try:
+        views = host_ops.shared_views(c.cluster, names, host_based=False)
+    except LsfError as e:
+        if e.reason == messages.UNKNOWN_RESNAME:
+            c.error(messages.BAD_RESOURCE_NAME)
+        else:
+            c.error(messages.object_error("lsb_sharedresourceinfo", messages.NO_RESOURCE_DEFINED))
+        return
+    text = RS.bhosts_shared(views)
+    c.out.append(text.split("\n", 1)[1] if noheader else text)
 
 
 def busers(

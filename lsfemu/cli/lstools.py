@@ -18,6 +18,7 @@ from lsfemu.ops import showconf
 from lsfemu.render import admin as RA
 from lsfemu.render import lstools as R
 from lsfemu.render import messages, timefmt
+from lsfemu.render import shared as RS
 from lsfemu.render.outfmt import FormatError
 
 
@@ -32,9 +33,28 @@ def _custom(c, fmt: Optional[str], json_: bool, table: bool, variable: str, defa
     return parse(spec) if spec is not None else None
 
 
+def _shared(c, names: Optional[list[str]], other_form: bool, static: bool) -> None:
+    """lshosts -s / lsload -s [resource_name ...] (OpenLava intlib/resourcecmd.c
+    displayShareResource): the static shared and host-based resources, or the
+    dynamic ones (lsfemu has none: no ELIM); LIM's errors printed by ls_perror.
+    -s with -R, -l or -w is the usage (lshosts.c, lsload.c)."""
+    if other_form:
+        raise UsageExit()
+    try:
+        views = ops.shared_views(c.cluster, names, host_based=True)
+    except LsfError as e:
+        c.error(messages.object_error("ls_sharedresourceinfo", e.reason))
+        return
+    text = RS.lshosts_shared(views) if static else ""
+    c.out.append(text or (messages.NO_STATIC_SHARED if static else messages.NO_DYNAMIC_SHARED))
+
+
 def lshosts(wide: bool = False, long: bool = False, res_req: Optional[str] = None, fmt: Optional[str] = None,
-            json_: bool = False, hosts: Optional[list[str]] = None) -> None:
+            json_: bool = False, shared: bool = False, hosts: Optional[list[str]] = None) -> None:
     c = ctx()
+    if shared:
+        _shared(c, hosts, wide or long or res_req is not None or fmt is not None or json_, static=True)
+        return
     if fmt is not None and (wide or long):
         raise UsageExit()  # [-w | -l] and -o are separate forms (LSF 10.1 lshosts synopsis)
     try:
@@ -56,8 +76,13 @@ def lshosts(wide: bool = False, long: bool = False, res_req: Optional[str] = Non
 
 def lsload(wide: bool = False, long: bool = False, res_req: Optional[str] = None, num_hosts: Optional[str] = None,
            indices: Optional[str] = None, normalized: bool = False, effective: bool = False,
-           fmt: Optional[str] = None, json_: bool = False, hosts: Optional[list[str]] = None) -> None:
+           fmt: Optional[str] = None, json_: bool = False, shared: bool = False,
+           hosts: Optional[list[str]] = None) -> None:
     c = ctx()
+    if shared:
+        _shared(c, hosts, wide or long or res_req is not None or fmt is not None or json_ or normalized
+                or effective or indices is not None or num_hosts is not None, static=False)
+        return
     if num_hosts is not None and not (num_hosts.isdigit() and int(num_hosts) > 0):
         raise UsageExit()  # OpenLava lsload.c: -n needs a positive number, else the usage
     if normalized and effective:

@@ -4,8 +4,9 @@ own columns ncpus, maxmem, maxswp, maxtmp, which LSF's LIM detects from the
 hardware) and the load index columns (r15s ... mem: LIM's busy thresholds). RESOURCES names are checked against lsf.shared: `name` for a
 Boolean resource, `name=value` for a static Numeric or String one.
 LSF's Host columns lsfemu does not act on (nd, RUNWINDOW, REXPRI, LICENSE),
-the Parameters section's keys and the other sections (ResourceMap,
-RemoteClusters, ...) are warned about, naming file and line, and not used.
+the Parameters section's keys and the other sections (RemoteClusters, ...)
+are warned about, naming file and line, and not used. The ResourceMap section
+(shared resources) is read once every host is known: config.resourcemap.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ import re
 
 from lsfemu.config.lexer import Reporter, Section, inner, is_default, keyword_pairs, read_table, show, unquote
 from lsfemu.config.lsf_shared import builtin_shared
-from lsfemu.config.model import ClusterHost, SharedConf
+from lsfemu.config.model import ClusterHost, MappedResource, SharedConf
+from lsfemu.config.resourcemap import apply_to_hosts, parse_resource_map
 from lsfemu.config.values import INT_MAX, bad_keyword, not_built, read_sections, to_float, to_int, to_mb, unsupported
 
 #: LSF's Host columns lsfemu does not act on (warned about, lexer.read_table's `unused`)
@@ -85,7 +87,9 @@ def _hardware(h: ClusterHost, row: dict[str, str], rep: Reporter) -> None:
                 h.thresholds["swp" if col == "swap" else col] = v
 
 
-def parse_cluster(text: str, rep: Reporter, shared: SharedConf | None = None) -> tuple[list[str], list[ClusterHost]]:
+def parse_cluster(text: str, rep: Reporter, shared: SharedConf | None = None
+                  ) -> tuple[list[str], list[ClusterHost], dict[str, MappedResource]]:
+    """(ClusterAdmins, the Host section's hosts, the ResourceMap's resources)."""
     if shared is None:
         shared = builtin_shared()
     admins: list[str] = []
@@ -93,6 +97,7 @@ def parse_cluster(text: str, rep: Reporter, shared: SharedConf | None = None) ->
     seen: dict[str, int] = {}
     host_section: Section | None = None
     admin_section = False
+    maps: list[Section] = []
     for sec in read_sections(text, rep):
         if sec.key == "CLUSTERADMINS":
             admin_section = True
@@ -135,6 +140,8 @@ def parse_cluster(text: str, rep: Reporter, shared: SharedConf | None = None) ->
                 _host_kind(h, shared, rep)
                 _hardware(h, row, rep)
                 hosts.append(h)
+        elif sec.key == "RESOURCEMAP":
+            maps.append(sec)  # read once every host is known
         elif sec.key == "PARAMETERS":
             # LIM's parameters (PRODUCTS, EXINTERVAL, ...): lsfemu has no LIM to tune
             for key, _value, line in keyword_pairs(sec.lines, rep, "Parameters"):
@@ -146,4 +153,12 @@ def parse_cluster(text: str, rep: Reporter, shared: SharedConf | None = None) ->
                   "no hosts defined (expected a Begin Host section listing at least one host)")
     if not admin_section or not admins:
         rep.warn(0, "no cluster administrators (expected Begin ClusterAdmins with Administrators = ...)")
-    return admins, hosts
+    mapped: dict[str, MappedResource] = {}
+    for sec in maps:
+        for name, res in parse_resource_map(sec, hosts, shared, rep).items():
+            if name in mapped:
+                rep.warn(res.line, f"resource {name} is mapped twice (first at line {mapped[name].line}); ignoring line")
+            else:
+                mapped[name] = res
+    apply_to_hosts(mapped, hosts)
+    return admins, hosts, mapped

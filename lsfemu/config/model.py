@@ -195,6 +195,27 @@ class ResourceDef:
         return "N/A" if self.increasing is None else ("Inc" if self.increasing else "Dec")
 
 
+@dataclass(frozen=True)
+class SharedInstance:
+    """One instance of a ResourceMap resource: the quantity its hosts share
+    (`value` as written; `number` for a Numeric resource)."""
+
+    value: str
+    number: float | None
+    hosts: tuple[str, ...]
+
+
+@dataclass
+class MappedResource:
+    """A row of lsf.cluster's ResourceMap (config.resourcemap): a static
+    Numeric or String resource and its instances, in file order."""
+
+    name: str
+    type: str
+    line: int = 0
+    instances: list[SharedInstance] = field(default_factory=list)
+
+
 @dataclass
 class SharedConf:
     """lsf.shared: resource definitions (built-in ones first), host types and
@@ -234,6 +255,8 @@ class ClusterConfig:
     files: dict[str, str] = field(default_factory=dict)
     # lsf.shared: resource definitions, host types and models (built-ins only when the file is absent).
     shared: SharedConf = field(default_factory=SharedConf)
+    # lsf.cluster's ResourceMap: resource name -> its instances (config.resourcemap), file order.
+    resource_map: dict[str, MappedResource] = field(default_factory=dict)
 
     # -- lookups used everywhere -------------------------------------------------
     def queue(self, name: str) -> QueueConf | None:

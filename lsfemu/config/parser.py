@@ -116,6 +116,7 @@ def check(envdir: str) -> tuple[ClusterConfig | None, list[ConfigIssue]]:
 
     admins: list[str] = []
     cluster_hosts: list[ClusterHost] | None = None
+    resource_map: dict = {}
     shared = builtin_shared()
     if files["lsf.shared"] is not None:
         reps["lsf.shared"] = rep = Reporter(files["lsf.shared"])
@@ -126,7 +127,7 @@ def check(envdir: str) -> tuple[ClusterConfig | None, list[ConfigIssue]]:
         reps["lsf.cluster"] = rep = Reporter(files["lsf.cluster"])
         text = read_file(files["lsf.cluster"], rep, required=True)
         if text is not None:
-            admins, cluster_hosts = parse_cluster(text, rep, shared)
+            admins, cluster_hosts, resource_map = parse_cluster(text, rep, shared)
 
     texts = {}
     for f in LSB_FILES:
@@ -171,6 +172,7 @@ def check(envdir: str) -> tuple[ClusterConfig | None, list[ConfigIssue]]:
         applications=applications,
         limits=limits,
         shared=shared,
+        resource_map=resource_map,
         files={k: v for k, v in files.items() if k in REQUIRED_FILES + OPTIONAL_FILES and v and os.path.exists(v)},
     )
     return cfg, issues

@@ -1,5 +1,6 @@
 """Checks across the files: APS_PRIORITY and its forbidden combinations
-(lsfemu.config.aps), FAIRSHARE / USER_SHARES syntax. They run with
+(lsfemu.config.aps), FAIRSHARE / USER_SHARES syntax, RES_REQ reserving a
+shared resource (lsfemu.config.resourcemap). They run with
 the file checks in `check_all`, the one entry point of `badmin ckconfig`,
 `badmin reconfig` and the daemon's start, and point at file and line.
 """
@@ -10,6 +11,7 @@ from lsfemu.config import parser as config_parser
 from lsfemu.config.aps import check_issues
 from lsfemu.config.fairshare import ShareSyntaxError, load_plugin, parse_user_shares
 from lsfemu.config.model import ClusterConfig, ConfigError, ConfigIssue
+from lsfemu.config.resourcemap import rusage_refusals
 
 
 def semantic_issues(cfg: ClusterConfig) -> list[ConfigIssue]:
@@ -33,6 +35,7 @@ def semantic_issues(cfg: ClusterConfig) -> list[ConfigIssue]:
                 parse_user_shares(g.user_shares)
             except ShareSyntaxError as e:
                 out.append(ConfigIssue(g.file or "lsb.users", g.line, f"group {g.name}: {e}"))
+    out += [ConfigIssue(path, line, message) for path, line, message in rusage_refusals(cfg)]
     spec = cfg.params.extra.get("FAIRSHARE_ADJUSTMENT_PLUGIN")
     if spec:
         try:

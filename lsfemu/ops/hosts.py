@@ -17,7 +17,7 @@ from lsfemu.engine import hostload
 from lsfemu.errors import LsfError
 from lsfemu.render import messages as M
 from lsfemu.sched import hostres, resreq, select
-from lsfemu.views import HostLoadView, LsInfoView, ResourceInfoView
+from lsfemu.views import HostLoadView, LsInfoView, ResourceInfoView, SharedInstanceView, SharedResourceView
 
 
 def _selector(cfg, res_req: str | None, local_type: str):
@@ -80,6 +80,50 @@ def _view(cl, hl: hostload.HostLoad) -> HostLoadView:
         maxtmp=r.maxtmp, server=r.server, resources=list(row.resources) if row else [],
         status="unavail" if cl.host_failed(r.name) else "busy" if busy else "ok", load=hl.load,
         reserved=hl.reserved, thresholds=thresholds, busy=busy)
+
+
+def shared_views(cl, names: list[str] | None, host_based: bool) -> list[SharedResourceView]:
+    """The static resources lsf.cluster's ResourceMap maps to hosts (bhosts -s:
+    mbatchd's shared resources), with *host_based* also those the Host
+    section's RESOURCES give one host (`name=value`: lshosts -s, "shared or
+    host-based"): ResourceMap's rows in file order, then the others in
+    lsf.shared's order; each instance's reservation is what started jobs
+    reserve of it on its hosts. *names* keeps those, in the order given.
+    Raises LsfError(NO_SHARED_RESOURCE) when there is none at all,
+    LsfError(UNKNOWN_RESNAME) for a name that is none of them."""
+    cfg = cl.config
+    out: dict[str, SharedResourceView] = {}
+    mapped: set[tuple[str, str]] = set()
+    for res in cfg.resource_map.values():
+        view = out[res.name] = SharedResourceView(res.name, res.type == "Numeric")
+        for inst in res.instances:
+            view.instances.append(SharedInstanceView(inst.value, inst.number, 0.0, list(inst.hosts)))
+            mapped.update((res.name, h) for h in inst.hosts)
+    if host_based:
+        kinds = cfg.shared.resources
+        for h in cfg.cluster_hosts:
+            for name, value in h.values.items():
+                if (name, h.name) in mapped:
+                    continue
+                view = out.setdefault(name, SharedResourceView(name, not isinstance(value, str)))
+                text = value if isinstance(value, str) else f"{value:g}"
+                number = None if isinstance(value, str) else float(value)
+                view.instances.append(SharedInstanceView(text, number, 0.0, [h.name]))
+        order = {n: i for i, n in enumerate(kinds)}
+        first = [n for n in out if n in cfg.resource_map]
+        out = {n: out[n] for n in first + sorted((n for n in out if n not in cfg.resource_map),
+                                                 key=lambda n: order.get(n, len(order)))}
+    if not out:
+        raise LsfError(M.NO_SHARED_RESOURCE)
+    if names:
+        if any(n not in out for n in names):
+            raise LsfError(M.UNKNOWN_RESNAME)
+        out = {n: out[n] for n in dict.fromkeys(names)}
+    loads = hostload.host_loads(cl)
+    for view in out.values():
+        for inst in view.instances:
+            inst.reserved = sum(loads[h].reserved.get(view.name, 0.0) for h in inst.hosts if h in loads)
+    return list(out.values())
 
 
 def lsinfo_view(cfg, names: list[str] | None, all_models: bool) -> tuple[LsInfoView, list[str]]:

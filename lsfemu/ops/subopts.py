@@ -17,6 +17,7 @@ import os
 import re
 import time
 
+from lsfemu.config import resourcemap
 from lsfemu.engine.execopts import spool_path
 from lsfemu.errors import NotSubmitted
 from lsfemu.render import messages as M
@@ -218,8 +219,10 @@ def res_req_mem(text: str, units: dict[str, str], cfg=None) -> float | None:
     cluster *cfg* (built-in, lsf.shared, a host's RESOURCES: else LSF 10's
     `Error in select section: Error near "NAME" ...`), and nothing placement
     does not build yet (cu[], affinity[], span[block]/[stripe], ptile per
-    model: refused naming the part); returns the memory one slot reserves
-    (what the fairshare plug-in counts as memory in use)."""
+    model: refused naming the part; rusage[] of a resource lsf.cluster's
+    ResourceMap shares between hosts: placement reserves per host, not from
+    the shared pool); returns the memory one slot reserves (what the fairshare
+    plug-in counts as memory in use)."""
     try:
         parsed = resreq.parse(text, units)
     except resreq.ResReqError:
@@ -229,6 +232,18 @@ def res_req_mem(text: str, units: dict[str, str], cfg=None) -> float | None:
         if bad is not None:
             raise NotSubmitted(M.SELECT_BAD_NAME.format(bad))
     part = placement.unsupported(parsed)
+    if part is None and cfg is not None:
+        part = shared_rusage(parsed, cfg)
     if part is not None:
         raise NotSubmitted(M.RESREQ_NOT_BUILT, part)
     return resreq.amounts_of(parsed, 1, False).get("mem")
+
+
+def shared_rusage(parsed, cfg) -> str | None:
+    """`rusage[] of shared resource NAME` when *parsed* reserves a resource the
+    ResourceMap shares between hosts (not built: placement has no shared pool)."""
+    shared = resourcemap.shared_names(cfg.resource_map)
+    for name in resreq.reserved_names(parsed):
+        if name in shared:
+            return f"rusage[] of shared resource {name}"
+    return None

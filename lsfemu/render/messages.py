@@ -70,6 +70,12 @@ NOT_ENOUGH_HOSTS = "Not enough host(s) currently eligible"
 BAD_CLUSTER_NAME = "Invalid cluster name"  # OpenLava lib.err.c LSE_BAD_CLUSTER (lsclusters)
 LIM_BAD_HOST = "Host name not recognizable by LIM"  # OpenLava lib.err.c LSE_LIM_BADHOST (lsload, lshosts)
 UNKNOWN_RESNAME = "Unknown resource name"  # LSE_UNKWN_RESNAME: LIM's answer to -R naming no resource
+# shared resources (bhosts -s, lshosts -s, lsload -s; OpenLava lib.err.c, lsb.err.c, intlib/resourcecmd.c)
+NO_SHARED_RESOURCE = "No shared resources"  # LSE_NO_RESOURCE: LIM has no shared resource at all
+NO_RESOURCE_DEFINED = "No resource defined"  # LSBE_NO_RESOURCE: mbatchd's answer to the same
+BAD_RESOURCE_NAME = "Bad resource name"  # LSBE_BAD_RESOURCE: bhosts -s naming no shared resource
+NO_STATIC_SHARED = "No static shared resources defined \n"  # lshosts -s (the blank before the newline is LSF's)
+NO_DYNAMIC_SHARED = "No dynamic shared resources defined \n"  # lsload -s
 BAD_INDEX_LIST = "Bad index name list"  # LSE_BAD_NAMELIST: lsload -I naming no load index
 NOT_IN_USER_GROUP = "User not in the specified user group"
 BAD_USER_GROUP = "Bad user group name"

@@ -525,3 +525,16 @@ def rusage_amounts(res_req: str | None, slots: int = 1, per_slot: bool = False,
     bare amounts (:func:`units_from_conf`; MB when None).
     """
     return amounts_of(parse(res_req, units), slots, per_slot)
+
+
+def reserved_names(req: ResReq) -> list[str]:
+    """Every resource a rusage[] of *req* names (all alternatives, all terms), in
+    order, once each: bsub refuses the shared ones placement does not pool yet."""
+    names: list[str] = []
+    for alt in req.alternatives:
+        for term in alt.terms:
+            for section in term.simple.rusage:
+                for blocks in section:
+                    for block in blocks:
+                        names += [i.name for i in block.items if i.name not in names]
+    return names

@@ -179,6 +179,7 @@ EFFECTS: dict[str, str] = {
     "bhosts -l": "tests/e2e/test_hosts.py::test_lsload_and_bhosts_l_follow_the_jobs_and_their_reservations",
     "bhosts -noheader": "tests/e2e/test_info_views.py::test_bhosts_o_fields_and_noheader",
     "bhosts -o": "tests/e2e/test_info_views.py::test_bhosts_o_fields_and_noheader",
+    "bhosts -s": "tests/e2e/test_shared_resources.py::test_shared_resources_are_read_shown_and_acted_on",
     "bhosts -w": "tests/e2e/test_option_effects.py::test_wide_and_long_info_views",
     "bhpart -r": "tests/e2e/test_fairshare.py::test_host_partition_one_priority_across_queues",
     "bjdepinfo -c": "tests/e2e/test_job_control.py::test_bjdepinfo_lists_parents_children_and_what_keeps_a_job_pending",
@@ -411,6 +412,7 @@ EFFECTS: dict[str, str] = {
     "lshosts -json": "tests/e2e/test_base_commands.py::test_lshosts_o_and_json_and_lsinfo_w",
     "lshosts -l": "tests/e2e/test_hosts.py::test_lshosts_shows_the_configured_hosts",
     "lshosts -o": "tests/e2e/test_base_commands.py::test_lshosts_o_and_json_and_lsinfo_w",
+    "lshosts -s": "tests/e2e/test_shared_resources.py::test_shared_resources_are_read_shown_and_acted_on",
     "lshosts -w": "tests/e2e/test_hosts.py::test_lshosts_shows_the_configured_hosts",
     "lsinfo -M": "tests/e2e/test_hosts.py::test_lsinfo",
     "lsinfo -l": "tests/e2e/test_hosts.py::test_lsinfo",
@@ -426,6 +428,7 @@ EFFECTS: dict[str, str] = {
     "lsload -l": "tests/e2e/test_hosts.py::test_lsload_and_bhosts_l_follow_the_jobs_and_their_reservations",
     "lsload -n": "tests/e2e/test_hosts.py::test_lsload_and_bhosts_l_follow_the_jobs_and_their_reservations",
     "lsload -o": "tests/e2e/test_base_commands.py::test_lsload_o_and_json_follow_the_jobs",
+    "lsload -s": "tests/e2e/test_shared_resources.py::test_shared_resources_are_read_shown_and_acted_on",
     "lsload -w": "tests/e2e/test_hosts.py::test_lsload_and_bhosts_l_follow_the_jobs_and_their_reservations",
 }
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from lsfemu.render import bhosts, lstools, outfmt
-from lsfemu.views import HostLoadView, HostView, LsInfoView, ResourceInfoView
+from lsfemu.render import bhosts, lstools, outfmt, shared
+from lsfemu.views import HostLoadView, HostView, LsInfoView, ResourceInfoView, SharedInstanceView, SharedResourceView
 
 pytestmark = pytest.mark.slow(1)
 
@@ -150,3 +150,33 @@ def test_lsload_o_sizes_in_a_unit():
     assert lstools.lsload_custom([host], fmt) == (
         "HOST_NAME mem         tmp swp   \n"
         "hostA 14.1 G   2048 K 4096.0\n")
+
+
+# --- bhosts -s, lshosts -s (issue 21; lsfemu/render/shared.py) ---------------------------
+
+
+def _shared(name, *instances, numeric=True):
+    return SharedResourceView(name, numeric, [SharedInstanceView(v, n, r, list(h)) for v, n, r, h in instances])
+
+
+def test_bhosts_s():
+    assert shared.bhosts_shared([_shared("tot_lic", ("5", 5.0, 0.0, ["hostA", "hostB"]))]) == _golden("bhosts_s.txt")
+
+
+def test_bhosts_s_reserved_and_wrapped_hosts():
+    """TOTAL is what is left for scheduling; a String resource is not listed; 52 + each host and its
+    blank past column 80 starts a new line indented 52 (OpenLava bhosts.c prtOneInstance)."""
+    many = [f"node{i:02d}" for i in range(1, 9)]
+    views = [_shared("scratch", ("100", 100.0, 30.0, ["hostA"]), ("100", 100.0, 2.5, ["hostB"])),
+             _shared("site", ("north", None, 0.0, ["hostA"]), numeric=False),
+             _shared("tot_lic", ("40", 40.0, 0.0, many))]
+    assert shared.bhosts_shared(views) == _golden("bhosts_s_wrap.txt")
+
+
+def test_lshosts_s():
+    many = [f"node{i:02d}" for i in range(1, 9)]
+    views = [_shared("tot_lic", ("5", 5.0, 1.0, many)),
+             _shared("site", ("north", None, 0.0, ["hostA", "hostB"]), ("a-site-name-over-20-chars", None, 0.0,
+                                                                         ["hostC"]), numeric=False)]
+    assert shared.lshosts_shared(views) == _golden("lshosts_s.txt")
+    assert shared.lshosts_shared([]) == ""
