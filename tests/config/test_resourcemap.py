@@ -12,21 +12,6 @@ from lsfemu.config import parser, resourcemap, semantic
 pytestmark = pytest.mark.slow(1)
 
 SHARED = """\
-Begin Cluster
-ClusterName
-mycluster
-End Cluster
-
-Begin HostType
-TYPENAME
-X86_64
-End HostType
-
-Begin HostModel
-MODELNAME   CPUFACTOR  ARCHITECTURE
-Intel_EM64T 60         (x86_64)
-End HostModel
-
 Begin Resource
 RESOURCENAME  TYPE     INTERVAL INCREASING  DESCRIPTION
 tot_lic       Numeric  ()       N           (Licenses)
