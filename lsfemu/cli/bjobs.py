@@ -7,7 +7,7 @@ filter; -x keeps the jobs with a job exception; -N adds finished jobs and normal
 select jobs of any user and state. Output order: started jobs,
 then pending jobs in dispatch order, then finished jobs in completion order
 (mbatchd's lists). The forms: the tables, -l/-UF, -o/-json, -A, -aps, -sum,
--psum, -W, -p0..-p3, -env/-script; the display settings (LSB_BJOBS_FORMAT,
+-psum, -W, -WL/-WF/-WP (the table with estimate columns), -p0..-p3, -env/-script; the display settings (LSB_BJOBS_FORMAT,
 LSB_HMS_TIME_FORMAT, LSB_DISPLAY_YEAR, ...) come from `Ctx.setting`: the
 option, the caller's environment, lsf.conf as it is now.
 """
@@ -85,6 +85,9 @@ def bjobs(
     psum: bool = False,
     sum_: bool = False,
     wfull: bool = False,
+    est_left: bool = False,
+    est_finish: bool = False,
+    est_complete: bool = False,
     noncondensed: bool = False,
     script: bool = False,
     env: bool = False,
@@ -131,6 +134,9 @@ def bjobs(
         else:
             all_ = True
     level = _pend_level(c, p0, p1, p2, p3) if pend else 0
+    # -WL -WF -WP: the table with their estimate columns, in that order
+    estimates = [f for flag, f in R.ESTIMATE_FIELDS.items()
+                 if {"-WL": est_left, "-WF": est_finish, "-WP": est_complete}[flag]]
     counting = sum_ or psum or wfull  # the views -o does not apply to
     hosts = None
     if host is not None:
@@ -147,7 +153,8 @@ def bjobs(
     # neither has no effect (LSF's doc: the plain table)
     if counting:
         fmt = None
-    fmt_spec = fmt or (c.setting("LSB_BJOBS_FORMAT") if not (long or uf or wide or aps or counting) else None)
+    fmt_spec = fmt or (c.setting("LSB_BJOBS_FORMAT") if not (long or uf or wide or aps or counting or estimates)
+                       else None)
     json_ = json_ and fmt_spec is not None
     parsed_fmt = None
     if fmt_spec:
@@ -157,7 +164,8 @@ def bjobs(
             c.error(str(e))
             return
 
-    lean = parsed_fmt is None and not (long or uf or json_ or wfull or sum_ or exception)  # a table: table_view has all it prints
+    # a table: table_view has all it prints
+    lean = parsed_fmt is None and not (long or uf or json_ or wfull or sum_ or exception or estimates)
     year = c.yes("LSB_DISPLAY_YEAR")
     enh = parsed_fmt is None and not (long or uf) and _display_enh(c)
     kept = None  # what the -aps table made here is kept for
@@ -266,6 +274,9 @@ def bjobs(
         c.out.append(R.aps_table(views, wide=wide, jobid_width=width, year=year, header=not noheader))
     elif wfull:
         c.out.append(R.w_table(views, header=not noheader))
+    elif estimates:
+        c.out.append(R.table(views, wide=wide, jobid_width=width, year=year, header=not noheader,
+                             reasons=susp or pend, estimates=estimates, now=now, hms=hms))
     elif pend:
         c.out.append(R.pend_table(views, wide=wide, jobid_width=width, year=year, header=not noheader, level=level))
     else:

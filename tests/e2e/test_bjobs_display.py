@@ -99,6 +99,12 @@ def test_o_fields_show_what_bsub_asked(c):
     assert row[:5] == ["nightly", "N", "hostB", "/tmp/o", "2"]
     assert re.fullmatch(r"0:[45] E", row[5]) and re.fullmatch(r"[45]\d\.\d\d% E", row[6])
     assert row[7:] == ["NOTPEND", "600"]
+    # -WL -WF -WP (in any order): the table with TIME_LEFT, FINISH_TIME, %COMPLETE, the -o fields' values
+    wl = ok(c, f"bjobs -WP -WL -WF {jid} {held}").splitlines()
+    assert wl[0].endswith("SUBMIT_TIME  TIME_LEFT   FINISH_TIME      %COMPLETE  ")
+    assert re.fullmatch(rf"{jid} +user1 +RUN .* 0:[45] E +\w{{3}} [ \d]\d \d\d:\d\d E +[45]\d\.\d\d% E +", wl[1])
+    assert wl[2].startswith(f"{held} ") and wl[2].split()[-3:] == ["-", "-", "-"]
+    assert ok(c, f"bjobs -noheader -WL -w {jid}").rstrip().endswith(row[5])
     assert ok(c, f"bjobs -noheader -o 'pendstate pend_reason' {held}") == \
         "IPEND Job dependency condition not satisfied;\n"
     c.advance("10m")  # past the estimate: X, and no run limit to count against

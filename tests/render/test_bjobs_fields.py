@@ -92,6 +92,22 @@ def test_estimate_fields_e_l_x():
     assert row(running(), spec) == ["-", "-", "-", "-"]
 
 
+def test_wl_wf_wp_add_the_estimate_columns_to_the_table():
+    # [inferred] layout (docs/semantics.md): the default row, then each field's -o header and width
+    jobs = [running(est_runtime_min=60.0), running(job_id=8, status="PEND", start_time=None, exec_hosts=[])]
+    text = R.table(jobs, estimates=["time_left", "finish_time", "%complete"], now=NOW)
+    assert text.splitlines() == [
+        "JOBID   USER    STAT  QUEUE      FROM_HOST   EXEC_HOST   JOB_NAME   SUBMIT_TIME  TIME_LEFT   FINISH_TIME"
+        "      %COMPLETE  ",
+        "7       u       RUN   normal     hA          2*hB        sleep 600  Jan 10 17:00 0:30 E      Jan 10 18:30 E"
+        "   50.00% E   ",
+        "8       u       PEND  normal     hA                      sleep 600  Jan 10 17:00 -           -               "
+        " -          ",
+    ]
+    wide = R.table(jobs[:1], estimates=["%complete"], now=NOW, wide=True, header=False, hms=True)
+    assert wide == "7       u       RUN   normal     hA          2*hB        sleep 600  Jan 10 17:00 50.00% E   \n"
+
+
 def test_kept_fields_show_what_the_job_asked():
     job = running(description="nightly run", begin_time=at("2021 Jan 11 06:00:00"),
                   term_time=at("2021 Jan 12 06:00:00"), exclusive=True, interactive="I", asked_hosts="hB hC+2",

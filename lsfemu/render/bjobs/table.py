@@ -1,17 +1,20 @@
 """bjobs' one-line-per-job tables: the default and ``-w`` tables (reference
-3.1, 3.2, ``-noheader``, ``-s`` reasons), ``-p`` (3.6), ``-A`` (arrays) and
-``-aps`` (3.9). The table rows are the hot path of a long listing: each job
+3.1, 3.2, ``-noheader``, ``-s`` reasons), ``-p`` (3.6), ``-A`` (arrays),
+``-aps`` (3.9); the default table takes ``-WL`` / ``-WF`` / ``-WP``'s
+run-time estimate columns (docs/semantics.md, [inferred]). The table rows are the hot path of a long listing: each job
 is one call of :func:`_table_rows`.
 """
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from lsfemu.jobstate import PENDING, SUSPENDED
 from lsfemu.render.bjobs import categorized
 from lsfemu.render.bjobs.common import aps_number, job_name, name_trunc, short_hosts
+from lsfemu.render.bjobs import fields
 from lsfemu.render.bjobs.fields import key_reason
+from lsfemu.render.outfmt import FieldSpec, cell
 from lsfemu.render.timefmt import table_time
 from lsfemu.views import JobView
 
@@ -64,6 +67,10 @@ def reason_lines(job: JobView) -> list[str]:
     return []
 
 
+#: -WL, -WF, -WP: the -o field each adds to the table, in the order of the columns
+ESTIMATE_FIELDS = {"-WL": "time_left", "-WF": "finish_time", "-WP": "%complete"}
+
+
 def table(
     jobs: Iterable[JobView],
     *,
@@ -72,16 +79,33 @@ def table(
     year: bool = False,
     header: bool = True,
     reasons: bool = False,
+    estimates: Sequence[str] = (),
+    now: float = 0.0,
+    hms: bool = False,
 ) -> str:
     """``bjobs`` / ``bjobs -w`` (``header=False``: ``-noheader``).
     ``reasons=True`` adds each job's pending/suspending reasons under its row
-    (``bjobs -s``; ``bjobs -p`` has its own layout, :func:`pend_table`)."""
+    (``bjobs -s``; ``bjobs -p`` has its own layout, :func:`pend_table`).
+    *estimates*: ``bjobs -WL`` / ``-WF`` / ``-WP`` (fields of
+    :data:`ESTIMATE_FIELDS`): after SUBMIT_TIME one column each, with its -o
+    header, recommended width and value at *now* (``0:40 E``; ``-`` when the
+    job has none; *hms*: -hms) [inferred: no sample of LSF's layout was found]."""
     jobs = list(jobs)
     if not jobs:
         return ""
-    out = [_table_header(jobid_width)] if header else []
+    specs = [FieldSpec(n, fields.FIELDS[n].width) for n in estimates]
+    shown = fields.Shown(now, hms, year)
+    out = []
+    if header:
+        head = _table_header(jobid_width)
+        if specs:
+            pad = " " * (len(table_time(0, year)) - len("SUBMIT_TIME"))  # the stamps are wider than SUBMIT_TIME
+            head += pad + "".join(" " + cell(f.header, f) for f in specs)
+        out.append(head)
     for job in jobs:
         row, extra = _table_rows(job, wide=wide, jobid_width=jobid_width, year=year)
+        if specs:
+            row += "".join(" " + cell(fields.value(job, f, shown) or "-", f) for f in specs)
         out.append(row)
         out.extend(extra)
         if reasons:
