@@ -6,7 +6,7 @@ within CLEAN_PERIOD; -d/-p/-r/-s pick states; -u/-q/-J/-g/-app/-P/-G/-m/-Jd/-rus
 filter; -x keeps the jobs with a job exception; -N adds finished jobs and normalizes their CPU time in the long form; job IDs
 select jobs of any user and state. Output order: started jobs,
 then pending jobs in dispatch order, then finished jobs in completion order
-(mbatchd's lists). The forms: the tables, -l/-UF, -o/-json, -A, -aps, -sum,
+(mbatchd's lists). The forms: the tables, -l/-UF, -o/-json, -A, -aps, -prio, -sum,
 -psum, -W, -WL/-WF/-WP (the table with estimate columns), -p0..-p3, -env/-script; the display settings (LSB_BJOBS_FORMAT,
 LSB_HMS_TIME_FORMAT, LSB_DISPLAY_YEAR, ...) come from `Ctx.setting`: the
 option, the caller's environment, lsf.conf as it is now.
@@ -68,6 +68,7 @@ def bjobs(
     uf: bool = False,
     wide: bool = False,
     aps: bool = False,
+    prio: bool = False,
     arrays: bool = False,
     noheader: bool = False,
     json_: bool = False,
@@ -134,6 +135,7 @@ def bjobs(
         else:
             all_ = True
     level = _pend_level(c, p0, p1, p2, p3) if pend else 0
+    aps = aps or prio  # -prio: the -aps listing with each factor's share
     # -WL -WF -WP: the table with their estimate columns, in that order
     estimates = [f for flag, f in R.ESTIMATE_FIELDS.items()
                  if {"-WL": est_left, "-WF": est_finish, "-WP": est_complete}[flag]]
@@ -165,7 +167,7 @@ def bjobs(
             return
 
     # a table: table_view has all it prints
-    lean = parsed_fmt is None and not (long or uf or json_ or wfull or sum_ or exception or estimates)
+    lean = parsed_fmt is None and not (long or uf or json_ or wfull or sum_ or exception or estimates or prio)
     year = c.yes("LSB_DISPLAY_YEAR")
     enh = parsed_fmt is None and not (long or uf) and _display_enh(c)
     kept = None  # what the -aps table made here is kept for
@@ -270,6 +272,10 @@ def bjobs(
         c.out.append(R.long(views, now=now, max_user_priority_set=cfg.params.max_user_priority is not None,
                             year=year, uf=uf, short_hostlist=c.setting("LSB_SHORT_HOSTLIST") == "1",
                             res_req_display=(c.setting("BJOBS_RES_REQ_DISPLAY") or "brief").strip().lower()))
+    elif prio:
+        live = cl.fairshare(now)
+        shares = [_aps_shares(cl.aps_result(j, now, live)) for j in jobs]
+        c.out.append(R.prio_table(zip(views, shares), wide=wide, jobid_width=width, year=year, header=not noheader))
     elif aps:
         c.out.append(R.aps_table(views, wide=wide, jobid_width=width, year=year, header=not noheader))
     elif wfull:
@@ -328,6 +334,12 @@ def _job_insides(c: Ctx, typed: str, *, script: bool) -> None:
         return
     env = json.loads(job.env_json or "{}")
     c.out.append("".join(f"{k}={env[k]}\n" for k in sorted(env)))
+
+
+def _aps_shares(result) -> dict[str, float] | None:
+    """bjobs -prio: what each factor of a job's APS value adds (the one APS
+    ranker's terms, lsfemu.sched.aps_rank.aps_value), None outside APS queues."""
+    return None if result is None else {t.factor: t.contributes for t in result.terms}
 
 
 def _enh_id(v: JobView) -> None:

@@ -84,6 +84,16 @@ def test_seed_bjobs_aps_example(seed):
         "12      User2   PEND  normal     HostB                   myjob      Dec 21 14:30 355.00\n"
         "4       User1   PEND  Short      HostA                   myjob      Dec 21 14:00 270.00\n"
         "5       User1   PEND  Idle       HostA                   myjob      Dec 21 14:01      -\n")
+    # -prio: the same listing and each factor's share, the terms explain shows (WORK = JPRIORITY + QPRIORITY
+    # with WORK's implied weight 1); a system value keeps its calculated shares; outside APS queues `-`
+    prio = c.run("bjobs -u all -prio").out.splitlines()
+    dash = "         -"
+    assert prio[0] == ("JOBID   USER    STAT  QUEUE      FROM_HOST   EXEC_HOST   JOB_NAME   SUBMIT_TIME     APS"
+                       "        FS      RSRC      PROC       MEM      SWAP      WORK JPRIORITY QPRIORITY     ADMIN")
+    assert [line[:87] for line in prio[1:]] == [line[:87] for line in r.out.splitlines()[1:]]
+    assert prio[3][87:] == dash * 5 + "    360.00    160.00    200.00" + dash
+    assert prio[2][87:] == dash * 5 + "    255.00     55.00    200.00" + dash
+    assert prio[1][87:] == prio[6][87:] == dash * 9
     text = c.run("lsfemu explain aps 2").out
     assert text.startswith("Job <2>, queue <Short>, ordered by the APS queue <normal> (QUEUE_GROUP)\n")
     assert "  JPRIORITY         160.00        1.00        160.00           -        160.00\n" in text

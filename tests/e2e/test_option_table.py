@@ -216,6 +216,7 @@ EFFECTS: dict[str, str] = {
     "bjobs -p1": "tests/e2e/test_bjobs_display.py::test_filters_p_g_m_jd_and_x",
     "bjobs -p2": "tests/e2e/test_bjobs_display.py::test_filters_p_g_m_jd_and_x",
     "bjobs -p3": "tests/e2e/test_bjobs_display.py::test_filters_p_g_m_jd_and_x",
+    "bjobs -prio": "tests/e2e/test_aps.py::test_seed_bjobs_aps_example",
     "bjobs -psum": "tests/e2e/test_bjobs_display.py::test_filters_p_g_m_jd_and_x",
     "bjobs -q": "tests/e2e/test_option_effects.py::test_bjobs_selection_and_forms",
     "bjobs -r": "tests/e2e/test_option_effects.py::test_bjobs_state_filters",

@@ -4,7 +4,8 @@ Its modules:
 
 * :mod:`~lsfemu.render.bjobs.table`  - :func:`table`, the default and ``-w``
   tables (3.1, 3.2), ``-noheader``; :func:`pend_table` (``-p``),
-  :func:`array_table` (``-A``), :func:`aps_table` (``bjobs -aps``, 3.9);
+  :func:`array_table` (``-A``), :func:`aps_table` (``bjobs -aps``, 3.9),
+  :func:`prio_table` (``-prio``);
   :func:`table` takes ``-WL`` ``-WF`` ``-WP``'s columns;
 * :mod:`~lsfemu.render.bjobs.long`   - :func:`long`, ``bjobs -l`` and ``-UF``
   (3.7, 3.8);
@@ -48,12 +49,12 @@ from lsfemu.render.bjobs.long import long
 from lsfemu.render.bjobs.summary import psum_text, sum_table, w_table
 from lsfemu.render.bjobs.table import (
     ARRAY_HEADER, ESTIMATE_FIELDS, aps_cell_text, aps_line, aps_lines_text, aps_row, aps_table, aps_value_text,
-    array_table, pend_table, table,
+    array_table, pend_table, prio_table, table,
 )
 
 __all__ = [
     "ARRAY_HEADER", "ESTIMATE_FIELDS", "FIELDS", "LOAD_TABLE", "RUNLIMIT_TITLE", "FieldSpec", "Format", "FormatError",
     "aps_cell_text", "aps_line", "aps_lines_text", "aps_row", "aps_table", "aps_value_text", "array_table",
     "custom", "home_relative", "json_out", "json_string", "long", "mem_text", "parse_format", "pend_table",
-    "psum_text", "sum_table", "table", "w_table",
+    "prio_table", "psum_text", "sum_table", "table", "w_table",
 ]

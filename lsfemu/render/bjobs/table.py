@@ -1,6 +1,7 @@
 """bjobs' one-line-per-job tables: the default and ``-w`` tables (reference
 3.1, 3.2, ``-noheader``, ``-s`` reasons), ``-p`` (3.6), ``-A`` (arrays),
-``-aps`` (3.9); the default table takes ``-WL`` / ``-WF`` / ``-WP``'s
+``-aps`` (3.9) and ``-prio`` (the -aps table with each APS factor's share:
+docs/semantics.md, [inferred]); the default table takes ``-WL`` / ``-WF`` / ``-WP``'s
 run-time estimate columns (docs/semantics.md, [inferred]). The table rows are the hot path of a long listing: each job
 is one call of :func:`_table_rows`.
 """
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
+from lsfemu.config.aps import ALL_FACTORS
 from lsfemu.jobstate import PENDING, SUSPENDED
 from lsfemu.render.bjobs import categorized
 from lsfemu.render.bjobs.common import aps_number, job_name, name_trunc, short_hosts
@@ -229,3 +231,39 @@ def aps_table(
         lines.append(aps_line(row, aps_value_text(job)))
         lines.extend(extra)
     return aps_lines_text(lines, jobid_width=jobid_width, year=year, header=header)
+
+
+#: bjobs -prio's factor columns: APS_PRIORITY's factors and subfactors in their order, then ADMIN
+PRIO_FACTORS = (*ALL_FACTORS, "ADMIN")
+
+
+def prio_table(
+    rows: Iterable[tuple[JobView, dict[str, float] | None]],
+    *,
+    wide: bool = False,
+    jobid_width: int = 7,
+    year: bool = False,
+    header: bool = True,
+) -> str:
+    """``bjobs -prio`` [inferred: no sample of LSF's layout was found]: the
+    ``-aps`` table (the job's APS value, ``-aps``'s order) and, after APS, one
+    column per factor of :data:`PRIO_FACTORS`, right-aligned in the width of
+    its name (at least 9): what the factor adds -- a top factor (FS, RSRC,
+    WORK) to the APS value, a subfactor to its factor's sum before the
+    factor's weight, ADMIN its bmod -aps value; 0.00 in its grace period, ``-``
+    not configured for the job's queue. *rows*: (job, {factor: share}), None
+    for a job outside APS queues (every column ``-``)."""
+    widths = [max(len(f), 9) for f in PRIO_FACTORS]
+    lines = []
+    for job, shares in rows:
+        row, extra = _table_rows(job, wide=wide, jobid_width=jobid_width, year=year)
+        shares = shares or {}
+        cells = "".join(f" {(f'{v:.2f}' if (v := shares.get(f)) is not None else '-'):>{w}}"
+                        for f, w in zip(PRIO_FACTORS, widths))
+        lines.append(aps_line(row, aps_value_text(job)) + cells)
+        lines.extend(extra)
+    text = aps_lines_text(lines, jobid_width=jobid_width, year=year, header=header)
+    if header and text:
+        head, _, rest = text.partition("\n")
+        text = head + "".join(f" {f:>{w}}" for f, w in zip(PRIO_FACTORS, widths)) + "\n" + rest
+    return text
