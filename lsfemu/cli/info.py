@@ -11,6 +11,7 @@ from typing import Callable, Optional
 from lsfemu.cli.base import Ctx, Result, UsageExit, ctx, run_command
 from lsfemu.config.fairshare import parse_user_shares
 from lsfemu.errors import LsfError
+from lsfemu.ops import condense
 from lsfemu.ops import hosts as host_ops
 from lsfemu.ops import info as ops
 from lsfemu.render import bhosts as RH
@@ -128,6 +129,7 @@ def bhosts(
     alloc: bool = False,
     res_req: Optional[str] = None,
     shared: bool = False,
+    uncondensed: bool = False,
     hosts: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
@@ -139,7 +141,10 @@ def bhosts(
         return
     parsed, json_ = custom
     # -alloc: slot counts instead of task counts; the same in lsfemu (a task holds one slot)
-    unknown, views = ops.host_views(c.cluster, hosts, wide or long or parsed is not None)
+    cfg = c.cluster.config
+    wanted, groups, unknown = condense.expand(cfg, hosts, uncondensed or long or parsed is not None)
+    # every host's full status (the table shortens it): a condensed row counts its members' states
+    views = ops.host_views(c.cluster, wanted, True)[1] if wanted is None or wanted else []
     for h in unknown:
         c.error(messages.object_error(h, messages.BAD_HOST))
     if hosts and not views:
@@ -151,6 +156,7 @@ def bhosts(
             c.error(messages.NOT_ENOUGH_HOSTS if e.reason == messages.NOT_ENOUGH_HOSTS else messages.BAD_RESREQ)
             return
         views = [v for v in views if v.name in chosen]
+    views = condense.condense(cfg, views, groups, hosts, wide)
     if long:
         loads = {v.name: v for v in host_ops.load_views(c.cluster, [v.name for v in views])}
         c.out.append(RH.long((v, loads[v.name], None if v.max_slots is None else max(0, v.max_slots - v.njobs))

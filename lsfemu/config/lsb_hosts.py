@@ -39,8 +39,13 @@ def _thresholds(h: HostConf, row: dict[str, str], rep: Reporter, line: int) -> N
             h.load_sched["swp" if col == "swap" else col] = v
 
 
-def parse_hosts(text: str, rep: Reporter) -> tuple[dict[str, HostConf], dict[str, list[str]], dict[str, dict[str, str]]]:
+def parse_hosts(text: str, rep: Reporter
+                ) -> tuple[dict[str, HostConf], dict[str, list[str]], dict[str, dict[str, str]], list[str]]:
+    """(the Host rows by name, the host groups' members as written, the host
+    partitions kept raw, the host groups with CONDENSE=Y: bhosts shows each as
+    one row)."""
     hosts: dict[str, HostConf] = {}
+    condensed: list[str] = []
     groups: dict[str, list[str]] = {}
     group_lines: dict[str, int] = {}
     partitions: dict[str, dict[str, str]] = {}
@@ -70,8 +75,8 @@ def parse_hosts(text: str, rep: Reporter) -> tuple[dict[str, HostConf], dict[str
                 _thresholds(h, row, rep, line)
                 hosts[name] = h
         elif sec.key == "HOSTGROUP":
-            tab = read_table(sec, rep, required=("GROUP_NAME", "GROUP_MEMBER"), known=("GROUP_NAME", "GROUP_MEMBER"),
-                             unused=("CONDENSE", "GROUP_ADMIN"))
+            tab = read_table(sec, rep, required=("GROUP_NAME", "GROUP_MEMBER"), known=("GROUP_NAME", "GROUP_MEMBER", "CONDENSE"),
+                             unused=("GROUP_ADMIN",))
             for line, row in tab.rows if tab else ():
                 name = unquote(row["GROUP_NAME"])
                 if is_default(name):
@@ -82,6 +87,12 @@ def parse_hosts(text: str, rep: Reporter) -> tuple[dict[str, HostConf], dict[str
                     continue
                 groups[name] = [] if is_default(row["GROUP_MEMBER"]) else inner(row["GROUP_MEMBER"]).split()
                 group_lines[name] = line
+                if "CONDENSE" in row and not is_default(row["CONDENSE"]):
+                    flag = inner(row["CONDENSE"]).upper()
+                    if flag not in ("Y", "N"):
+                        rep.fatal(line, f"CONDENSE of host group {name}: expected Y or N, got {show(inner(row['CONDENSE']))}")
+                    elif flag == "Y":
+                        condensed.append(name)
         elif sec.key == "HOSTPARTITION":
             raw: dict[str, str] = {}
             for key, value, _line in keyword_pairs(sec.lines, rep, "HostPartition"):
@@ -95,4 +106,4 @@ def parse_hosts(text: str, rep: Reporter) -> tuple[dict[str, HostConf], dict[str
             partitions[pname] = raw
         else:
             unsupported(sec, rep, "lsb.hosts")
-    return hosts, groups, partitions
+    return hosts, groups, partitions, condensed

@@ -245,6 +245,8 @@ class ClusterConfig:
     warnings: list[ConfigIssue] = field(default_factory=list)
     # lsb.hosts HostGroup sections: group name -> members, verbatim (not expanded).
     host_groups: dict[str, list[str]] = field(default_factory=dict)
+    # lsb.hosts HostGroup sections with CONDENSE=Y (file order): bhosts shows each as one row (-X: its hosts).
+    condensed_groups: list[str] = field(default_factory=list)
     # lsb.hosts HostPartition sections, kept raw: HPART_NAME -> {upper-case key: value}. Not used yet.
     host_partitions: dict[str, dict[str, str]] = field(default_factory=dict)
     # lsb.applications: application profiles by name, in file order (bsub -app, bapp).

@@ -137,8 +137,8 @@ def check(envdir: str) -> tuple[ClusterConfig | None, list[ConfigIssue]]:
     queues = parse_queues(texts["lsb.queues"], reps["lsb.queues"]) if texts["lsb.queues"] is not None else None
     user_groups, user_limits = (parse_users(texts["lsb.users"], reps["lsb.users"])
                                 if texts["lsb.users"] is not None else ({}, {}))
-    hosts, host_groups, partitions = (parse_hosts(texts["lsb.hosts"], reps["lsb.hosts"])
-                                      if texts["lsb.hosts"] is not None else ({}, {}, {}))
+    hosts, host_groups, partitions, condensed = (parse_hosts(texts["lsb.hosts"], reps["lsb.hosts"])
+                                                 if texts["lsb.hosts"] is not None else ({}, {}, {}, []))
     applications = (parse_applications(texts["lsb.applications"], reps["lsb.applications"])
                     if texts["lsb.applications"] is not None else {})
     limits = (parse_resources(texts["lsb.resources"], reps["lsb.resources"])
@@ -169,6 +169,7 @@ def check(envdir: str) -> tuple[ClusterConfig | None, list[ConfigIssue]]:
         warnings=[i for i in issues if not i.fatal],
         host_groups=host_groups,
         host_partitions=partitions,
+        condensed_groups=condensed,
         applications=applications,
         limits=limits,
         shared=shared,

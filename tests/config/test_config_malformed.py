@@ -190,6 +190,9 @@ CASES = [
     Case("limit-for-unknown-group", {"lsb.users": L("Begin User", "USER_NAME MAX_JOBS", "nogroup@ 1", "End User")},
          False, "lsb.users", 3, "nogroup is not a user group"),
     # ---- lsb.hosts -----------------------------------------------------------------------
+    Case("condense-not-y-or-n", {"lsb.hosts": L("Begin HostGroup", "GROUP_NAME GROUP_MEMBER CONDENSE",
+                                                "g1 (hostA) yes", "End HostGroup")},
+         True, "lsb.hosts", 3, "CONDENSE of host group g1: expected Y or N, got <yes>"),
     Case("mxj-x", {"lsb.hosts": L("Begin Host", "HOST_NAME MXJ JL/U", "hostA x -", "End Host")},
          True, "lsb.hosts", 3, "MXJ: expected a non-negative integer, ! or -, got <x>"),
     Case("jl-u-negative", {"lsb.hosts": L("Begin Host", "HOST_NAME MXJ JL/U", "hostA 1 -2", "End Host")},

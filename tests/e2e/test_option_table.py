@@ -174,6 +174,7 @@ EFFECTS: dict[str, str] = {
     "bhist -u": "tests/e2e/test_bhist.py::test_filters",
     "bhist -w": "tests/e2e/test_bhist.py::test_wide_summary",
     "bhosts -R": "tests/e2e/test_info_views.py::test_bhosts_R_selects_the_hosts_a_requirement_takes",
+    "bhosts -X": "tests/e2e/test_host_groups.py::test_condensed_host_groups_and_X",
     "bhosts -alloc": "tests/e2e/test_info_views.py::test_bhosts_alloc_counts_slots",
     "bhosts -json": "tests/e2e/test_info_views.py::test_bhosts_json_is_lsf_document",
     "bhosts -l": "tests/e2e/test_hosts.py::test_lsload_and_bhosts_l_follow_the_jobs_and_their_reservations",

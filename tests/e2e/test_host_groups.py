@@ -1,0 +1,49 @@
+"""bhosts and lsb.hosts' host groups (issue 21): a host group named is its
+hosts; a CONDENSE=Y group is one row (its members' counts summed, the overall
+status, and with -w how many members are ok/unavail/unreach/busy); -X, -l
+and -o show the hosts."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.slow(4)  # seconds, quiet machine
+
+GROUPS = """
+Begin HostGroup
+GROUP_NAME  GROUP_MEMBER     CONDENSE
+ab          (hostA hostB)    Y
+bc          (hostB hostC)    N
+End HostGroup
+"""
+HEAD = "HOST_NAME          STATUS       JL/U    MAX  NJOBS    RUN  SSUSP  USUSP    RSV \n"
+WIDE = "HOST_NAME          STATUS          JL/U    MAX  NJOBS    RUN  SSUSP  USUSP    RSV \n"
+
+
+def test_condensed_host_groups_and_X(lsf_cluster):
+    c = lsf_cluster
+    c.write("lsb.hosts", c.path_of("lsb.hosts").read_text() + GROUPS)
+    assert c.run("bsub -m hostB -n 4 sleep 600", user="user1").rc == 0
+    assert c.run("bsub -m hostA sleep 600", user="user1").rc == 0
+    c.advance("1m")
+    assert c.run("bhosts").out == HEAD + (
+        "ab                 ok              -      8      5      5      0      0      0\n"
+        "hostC              ok              -      4      0      0      0      0      0\n")
+    assert c.run("bhosts -w").out == WIDE + (
+        "ab                 ok 1/0/0/0      -      8      5      5      0      0      0\n"
+        "hostC              ok              -      4      0      0      0      0      0\n")
+    plain = HEAD + (
+        "hostA              ok              -      4      1      1      0      0      0\n"
+        "hostB              closed          -      4      4      4      0      0      0\n"
+        "hostC              ok              -      4      0      0      0      0      0\n")
+    assert c.run("bhosts -X").out == plain
+    # a group named: its row when condensed (-X: its hosts), its hosts when not
+    assert c.run("bhosts ab").out == HEAD + "ab                 ok              -      8      5      5      0      0      0\n"
+    assert c.run("bhosts -X ab").out == HEAD + plain.splitlines(keepends=True)[1] + plain.splitlines(keepends=True)[2]
+    assert c.run("bhosts bc").out == HEAD + "".join(plain.splitlines(keepends=True)[2:])
+    assert c.run("bhosts -noheader -o 'host_name njobs'").out == "hostA 1\nhostB 4\nhostC 0\n"
+    assert c.run("badmin hclose hostA", user="lsfadmin").rc == 0
+    assert c.run("bhosts -w ab").out == WIDE + \
+        "ab                 closed 0/0/0/0     -      8      5      5      0      0      0\n"
+    r = c.run("bhosts nosuch")
+    assert (r.out, r.err, r.rc) == ("", "nosuch: Bad host name, host group name or cluster name\n", 255)
