@@ -8,9 +8,11 @@ starts one, under a lock so that concurrent first calls start exactly one.
 
 The wire format is lsfemu.protocol's. No json or socket module on this path:
 they pull in re and enum, which cost more than the whole command may take.
-"""
 
-from __future__ import annotations
+The commands run under `python -I -S` (bin/'s shebang): no site-packages, no
+.pth files, no `from __future__` (a module of its own to import). The few
+paths that load the engine or typer call `full_interpreter()` first.
+"""
 
 import _socket
 import os
@@ -44,6 +46,22 @@ def _connect(path: str):
         if len(path) > 100:
             raise OSError(f"socket path too long for a Unix socket: {path}") from e
         raise
+
+
+def full_interpreter() -> None:
+    """Make this interpreter what plain `python` would have been: the commands
+    run under -I -S, and the engine's and typer's paths need site-packages
+    (with their .pth files, also the user's) and PYTHONPATH."""
+    if sys.flags.no_site:
+        import site  # only on the paths that load more than the standard library
+
+        if sys.flags.no_user_site and not os.environ.get("PYTHONNOUSERSITE"):
+            # -I turned the user's site-packages off; plain python has them (site's own rule)
+            site.ENABLE_USER_SITE = os.getuid() == os.geteuid() and os.getgid() == os.getegid()
+        site.main()
+    if sys.flags.ignore_environment:
+        extra = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and p not in sys.path]
+        sys.path[1:1] = extra  # after the script's own entry (lsfemu's folder), as PYTHONPATH would be
 
 
 class Unreachable(RuntimeError):
@@ -395,18 +413,21 @@ def _names_a_file(argv: list[str]) -> bool:
 def call(cmd: str, argv: list[str], stdin_text: str | None = None) -> tuple[str, str, int]:
     """Run one command through the daemon (starting it if needed)."""
     if cmd == "bhist" and "-f" in argv:
+        full_interpreter()
         # bhist -f reads any lsb.events file, also with no cluster at all.
         from lsfemu.daemon.dispatch import handle
 
         r = handle(None, build_request(cmd, argv, stdin_text), os.getuid(), stdout=sys.stdout)
         return r.out, r.err, r.rc
     if cmd == "bacct" and _names_a_file(argv):
+        full_interpreter()
         # bacct -f FILE reads any lsb.acct, also a real cluster's, here: no daemon, no store
         from lsfemu.cli.bacct import run_local
 
         r = run_local(argv, os.environ.get("LSFEMU_USER") or login_name(), _cwd(), dict(os.environ))
         return r.out, r.err, r.rc
     if os.environ.get("LSFEMU_DAEMON", "").lower() in ("off", "0", "no", "inprocess"):
+        full_interpreter()
         # in-process mode loads the whole engine; the thin client path stays standard library only
         from lsfemu.daemon.inprocess import run_request
 
@@ -549,6 +570,7 @@ def main_lsfemu() -> None:
     if (argv[:1] and argv[0] in DAEMON_SUBCOMMANDS and (len(argv) > 1 or argv[0] == "clock")
             and not any(a in ("-h", "--help") for a in argv)):
         sys.exit(run("lsfemu", argv))
+    full_interpreter()
     try:  # typer and the local subcommands: not on the path of the commands the daemon serves
         from lsfemu.command import local_main
     except ImportError as e:

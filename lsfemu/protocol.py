@@ -13,9 +13,8 @@ encode_request's frame without its length and
 The answer is [rc, out, err, mac] with
     mac = HMAC-SHA256(key, fields(TCP_ANSWER, nonce) + fields(rc, out, err));
 a refusal the daemon cannot or will not sign has an empty mac and rc 255.
+(No `from __future__`: a module of its own to import on every command.)
 """
-
-from __future__ import annotations
 
 import os
 

@@ -51,11 +51,16 @@ class CommandResult:
         return self.out + self.err
 
 
+#: the interpreter's flags in the shebang of bin/'s scripts (the client is standard library only)
+SCRIPT_FLAGS = ("-I", "-S")
+
+
 def _command_path(name: str) -> list[str]:
-    """The real command: bin/ of a checkout, else the installed console script."""
+    """The real command: bin/ of a checkout (run as its shebang runs it, by this
+    interpreter), else the installed console script."""
     checkout_bin = Path(__file__).resolve().parent.parent / "bin" / name
     if checkout_bin.exists():
-        return [sys.executable, str(checkout_bin)]
+        return [sys.executable, *SCRIPT_FLAGS, str(checkout_bin)]
     found = shutil.which(name)
     if found is None:
         raise FileNotFoundError(f"command {name} not found (is lsfemu installed?)")

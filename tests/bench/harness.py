@@ -15,13 +15,9 @@ import sys
 from pathlib import Path
 
 from fill import START
-from run import timed  # one timed client call, shared with tests/bench/run.py
+from run import command, timed  # bin/NAME as its shebang runs it; one timed client call (tests/bench/run.py)
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def command(name: str) -> list[str]:
-    return [sys.executable, str(ROOT / "bin" / name)]
 
 
 def run_ok(argv: list[str], env: dict[str, str]) -> str:

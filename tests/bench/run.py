@@ -26,8 +26,8 @@ sys.path.insert(0, str(ROOT))
 
 
 def command(name: str) -> list[str]:
-    local = ROOT / "bin" / name
-    return [sys.executable, str(local)]
+    """bin/NAME as its shebang runs it (`python3 -I -S`), by this interpreter."""
+    return [sys.executable, "-I", "-S", str(ROOT / "bin" / name)]
 
 
 def timed(argv: list[str], env: dict[str, str]) -> float:

@@ -1,5 +1,6 @@
 """Package-level promises: thin commands, wall mode, the pytest plugin (the demo: test_lessons.py)."""
 
+import os
 import subprocess
 import sys
 import time
@@ -20,6 +21,21 @@ def test_command_path_imports_only_the_standard_library():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+def test_bin_scripts_run_isolated_from_site_packages():
+    """bin/'s scripts run under `python3 -I -S` (issue 23): no site, no .pth file,
+    nothing but the standard library and lsfemu's client on a command's path."""
+    scripts = sorted((ROOT / "bin").iterdir())
+    assert {p.read_text().splitlines()[0] for p in scripts} == {"#!/usr/bin/env -S python3 -I -S"}
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": "/nonexistent"}  # no LSF_ENVDIR: the client answers alone
+    p = subprocess.run([sys.executable, "-I", "-S", "-X", "importtime", str(ROOT / "bin" / "bjobs")],
+                       capture_output=True, text=True, env=env)
+    assert p.returncode == 255 and "LSF_ENVDIR is not set" in p.stderr, p.stderr[-500:]
+    imported = {line.split("|")[-1].strip() for line in p.stderr.splitlines() if line.startswith("import time:")}
+    assert "lsfemu.client" in imported and "site" not in imported
+    assert not {m.split(".")[0] for m in imported} & {"sqlalchemy", "typer", "click", "tabulate", "re", "enum",
+                                                       "json", "socket", "__future__"}
 
 
 def test_bin_scripts_exist_for_every_command():
