@@ -7,25 +7,12 @@ import pwd
 
 from lsfemu.config.lsb_params import PARAMS_ACTING
 from lsfemu.engine import hostload
+from lsfemu.engine.tally import zero
 from lsfemu.errors import LsfError
-from lsfemu.jobstate import FINISHED, STARTED
+from lsfemu.jobstate import STARTED
 from lsfemu.render import messages as M
 from lsfemu.sched import reserve
 from lsfemu.views import HostView, ParamsView, QueueView, UserView
-
-
-def slot_counts(jobs, key):
-    """Slots per `key(job)` and state bucket: PEND (incl. PSUSP), RUN, SSUSP, USUSP."""
-    out: dict = {}
-    for j in jobs:
-        if j.status in FINISHED:
-            continue
-        k = key(j)
-        bucket = {"PSUSP": "PEND"}.get(j.status, j.status)
-        d = out.setdefault(k, {"PEND": 0, "RUN": 0, "SSUSP": 0, "USUSP": 0})
-        if bucket in d:
-            d[bucket] += j.num_processors
-    return out
 
 
 def queues_for(cl, names: list[str] | None, user: str | None, host: str | None) -> list[str] | None:
@@ -72,14 +59,14 @@ def queues_for(cl, names: list[str] | None, user: str | None, host: str | None) 
 def queue_views(cl, names: list[str] | None = None) -> list[QueueView]:
     """bqueues' rows: the queues (those named), highest priority first."""
     cfg = cl.config
-    counts = slot_counts(cl.jobs.values(), lambda j: j.queue)
+    counts = cl.tally.by_queue()  # slots per queue and state (kept as the jobs change: no scan of the jobs)
     defaults = [q for q in cfg.params.default_queues if cfg.queue(q)]
     reserved = cl.passes.reserve.slots_by("queue")  # RSV: slots its pending jobs reserve (SLOT_RESERVE ...)
     views = []
     for q in cfg.queues:
         if names is not None and q.name not in names:
             continue
-        d = counts.get(q.name, {"PEND": 0, "RUN": 0, "SSUSP": 0, "USUSP": 0})
+        d = counts.get(q.name) or zero()
         status = ("Open" if cl.queue_open(q.name) else "Closed") + ":" + ("Active" if cl.queue_active(q.name) else "Inact")
         policies = []
         if q.fairshare:
@@ -218,7 +205,7 @@ def user_views(cl, caller_user: str, names: list[str] | None) -> list[UserView]:
     """busers' rows: the caller, the users and groups named, or `all`; a name that
     is no user and no group is LSF's `Unknown user` (the first one only)."""
     cfg = cl.config
-    counts = slot_counts(cl.jobs.values(), lambda j: j.user)
+    counts = cl.tally.by_user()  # slots per user and state (as bqueues')
     wanted: list[str]
     if not names:
         wanted = [caller_user]
@@ -254,7 +241,7 @@ def user_views(cl, caller_user: str, names: list[str] | None) -> list[UserView]:
                                   jl_p=row.jl_p if row else None, njobs=sum(d.values()), pend=d["PEND"],
                                   run=d["RUN"], ssusp=d["SSUSP"], ususp=d["USUSP"], rsv=rsv))
             continue
-        d = counts.get(name, {"PEND": 0, "RUN": 0, "SSUSP": 0, "USUSP": 0})
+        d = counts.get(name) or zero()
         row = cfg.user_limits.get(name)
         views.append(UserView(name=name, max_jobs=cl.user_limit(name), jl_p=row.jl_p if row else None,
                               njobs=sum(d.values()), pend=d["PEND"], run=d["RUN"], ssusp=d["SSUSP"],

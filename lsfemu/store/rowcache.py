@@ -34,6 +34,16 @@ def on_job_change(listener: Callable) -> None:
     event.listen(Job, "refresh", listener)
 
 
+def on_job_columns_change(keys: tuple[str, ...], listener: Callable) -> None:
+    """Call `listener(job, *args)` whenever one of these column attributes of a
+    Job object is assigned, or the object is expired or refreshed (only these:
+    a listener on every column would run on each assignment of the pass)."""
+    for key in keys:
+        event.listen(getattr(Job, key), "set", listener)
+    event.listen(Job, "expire", listener)
+    event.listen(Job, "refresh", listener)
+
+
 def on_store_write(session: Session, flushed: Callable, executed: Callable) -> None:
     """Call `flushed(session, flush_context)` after each flush of *session* and
     `executed(orm_execute_state)` on each statement run through it."""
