@@ -437,7 +437,7 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
         ("-fwd", None, None), ("-gpu", None, None), ("-hms", "hms", None), ("-json", "json_", None),
         ("-l", "long", None), ("-noheader", "noheader", None), ("-p", "pend", None),
         ("-p0", "p0", None), ("-p1", "p1", None), ("-p2", "p2", None), ("-p3", "p3", None),
-        ("-pe", None, None), ("-pei", None, None), ("-pi", None, None), ("-plan", None, None),
+        ("-pe", "eligible", None), ("-pei", "eligible_split", None), ("-pi", "ineligible", None), ("-plan", None, None),
         ("-prio", "prio", None), ("-psum", "psum", None), ("-r", "run", None), ("-s", "susp", None),
         ("-script", "script", None), ("-ss", None, None), ("-sum", "sum_", None), ("-UF", "uf", None),
         ("-W", "wfull", None), ("-WF", "est_finish", None), ("-WL", "est_left", None),

@@ -3,13 +3,16 @@ go to the renderers, with the -aps values and the kept -aps text.
 
 Selection: by default the caller's unfinished jobs; -a adds jobs finished
 within CLEAN_PERIOD; -d/-p/-r/-s pick states; -u/-q/-J/-g/-app/-P/-G/-m/-Jd/-rusage
-filter; -x keeps the jobs with a job exception; -N adds finished jobs and normalizes their CPU time in the long form; job IDs
-select jobs of any user and state. Output order: started jobs,
-then pending jobs in dispatch order, then finished jobs in completion order
-(mbatchd's lists). The forms: the tables, -l/-UF, -o/-json, -A, -aps, -prio, -sum,
--psum, -W, -WL/-WF/-WP (the table with estimate columns), -p0..-p3, -env/-script; the display settings (LSB_BJOBS_FORMAT,
-LSB_HMS_TIME_FORMAT, LSB_DISPLAY_YEAR, ...) come from `Ctx.setting`: the
-option, the caller's environment, lsf.conf as it is now.
+filter; -x keeps the jobs with a job exception; -N adds finished jobs and
+normalizes their CPU time in the long form; -pe/-pi/-pei keep the pending jobs
+eligible / ineligible for scheduling; job IDs select jobs of any user and
+state. Output order: started jobs, then pending jobs in dispatch order, then
+finished jobs in completion order (mbatchd's lists). The forms: the tables,
+-l/-UF, -o/-json, -A, -aps, -prio, -sum, -psum, -W, -WL/-WF/-WP (the table
+with estimate columns), -p0..-p3 and -pei's two tables, -env/-script; the
+display settings (LSB_BJOBS_FORMAT, LSB_HMS_TIME_FORMAT, LSB_DISPLAY_YEAR,
+...) come from `Ctx.setting`: the option, the caller's environment, lsf.conf
+as it is now.
 """
 
 from __future__ import annotations
@@ -83,6 +86,9 @@ def bjobs(
     p1: bool = False,
     p2: bool = False,
     p3: bool = False,
+    eligible: bool = False,
+    ineligible: bool = False,
+    eligible_split: bool = False,
     psum: bool = False,
     sum_: bool = False,
     wfull: bool = False,
@@ -120,7 +126,11 @@ def bjobs(
     # -X: lsfemu never condenses host groups (lsb.hosts CONDENSE is read, not built): every listing
     # is the noncondensed one already (docs/semantics.md)
     del noncondensed
-    pend = pend or p0 or p1 or p2 or p3 or psum
+    # -pe / -pi / -pei: the pending jobs eligible / ineligible for scheduling now (-o pendstate's EPEND /
+    # IPEND), -pei (or -pe -pi) both, the eligible ones first
+    split = eligible_split or eligible and ineligible
+    pendstates = {"EPEND", "IPEND"} if split else {"EPEND"} if eligible else {"IPEND"} if ineligible else None
+    pend = pend or p0 or p1 or p2 or p3 or psum or pendstates is not None
     factor = None
     if normalize is not None:
         # -N (OpenLava's bjobs.c): the long form with the CPU time normalized, done and exited jobs
@@ -167,7 +177,9 @@ def bjobs(
             return
 
     # a table: table_view has all it prints
-    lean = parsed_fmt is None and not (long or uf or json_ or wfull or sum_ or exception or estimates or prio)
+    # (-pe/-pi/-pei: not the kept -aps lines, which would not be filtered)
+    lean = parsed_fmt is None and not (long or uf or json_ or wfull or sum_ or exception or estimates or prio
+                                       or pendstates is not None)
     year = c.yes("LSB_DISPLAY_YEAR")
     enh = parsed_fmt is None and not (long or uf) and _display_enh(c)
     kept = None  # what the -aps table made here is kept for
@@ -231,6 +243,10 @@ def bjobs(
         keep = [ops.exceptions(cfg, v) != [] for v in views]
         views = [v for v, k in zip(views, keep) if k]
         jobs = [j for j, k in zip(jobs, keep) if k]
+    if pendstates is not None:
+        states = [R.pendstate(v) for v in views]
+        order = sorted((i for i, st in enumerate(states) if st in pendstates), key=lambda i: states[i])  # (stable)
+        views, jobs = [views[i] for i in order], [jobs[i] for i in order]
     if factor is not None:
         views = ops.normalized_cpu(cfg, views, factor)
     hms = hms or c.yes("LSB_HMS_TIME_FORMAT")
@@ -283,6 +299,10 @@ def bjobs(
     elif estimates:
         c.out.append(R.table(views, wide=wide, jobid_width=width, year=year, header=not noheader,
                              reasons=susp or pend, estimates=estimates, now=now, hms=hms))
+    elif pend and split:  # -pei: the eligible jobs' table, then the ineligible ones' (either left out when empty)
+        parts = [[v for v in views if R.pendstate(v) == st] for st in ("EPEND", "IPEND")]
+        c.out.append("\n".join(R.pend_table(p, wide=wide, jobid_width=width, year=year, header=not noheader,
+                                             level=level) for p in parts if p))
     elif pend:
         c.out.append(R.pend_table(views, wide=wide, jobid_width=width, year=year, header=not noheader, level=level))
     else:

@@ -231,3 +231,26 @@ def test_n_normalizes_cpu_time_and_adds_finished_jobs(c):
     for bad in ("nosuch", "0", "-2"):
         r = c.run(f"bjobs -N {bad}", user="user1")
         assert (r.out, r.err, r.rc) == ("", f"<{bad}> is neither a host model, nor a host name, nor a CPU factor\n", 255)
+
+
+def test_pe_pi_pei_split_the_pending_jobs_by_eligibility(c):
+    def sub(cmd):
+        return re.search(r"Job <(\d+)>", ok(c, cmd)).group(1)
+    e = sub("bsub -J elig_e -m hostC -n 6 sleep 1000")  # hostC has 4 slots: eligible, never started
+    h = sub("bsub -J elig_h -H sleep 1000")  # held (PSUSP): ineligible
+    d = sub(f"bsub -J elig_d -w 'done({e})' sleep 1")  # its dependency unsatisfied: ineligible
+    c.advance("30s")
+    rows = lambda text: [w.split()[0] for w in text.splitlines() if w[:1].isdigit()]  # noqa: E731
+    pe = ok(c, "bjobs -pe -J 'elig_*'")
+    assert pe.startswith("JOBID   USER    STAT  QUEUE       FROM_HOST") and rows(pe) == [e]  # the -p table
+    assert " Not specified in job submission: 2 hosts;\n" in pe  # with the pending reasons
+    assert sorted(rows(ok(c, "bjobs -pi -J 'elig_*'"))) == sorted([h, d])
+    # -pei (= -pe -pi): the eligible jobs' table, a blank line, the ineligible jobs' table
+    pei = ok(c, "bjobs -pei -J 'elig_*'")
+    assert [sorted(rows(t)) for t in pei.split("\n\n")] == [[e], sorted([h, d])]
+    assert ok(c, "bjobs -pe -pi -J 'elig_*'") == pei
+    assert ok(c, "bjobs -noheader -pi -o 'jobid pendstate' -J elig_h") == f"{h} IPEND\n"  # -o's pendstate agrees
+    assert ok(c, "bjobs -psum -pi -J 'elig_*'").splitlines()[1] == "Summarizing 2 pending jobs in cluster (cluster1):"
+    r = c.run("bjobs -pe -J elig_h", user="user1")
+    assert (r.out, r.err, r.rc) == ("", "Job <elig_h> is not found\n", 255)
+    ok(c, f"bkill {e} {h} {d}")

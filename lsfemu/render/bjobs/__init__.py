@@ -45,6 +45,7 @@ from lsfemu.render.bjobs.common import LOAD_TABLE, RUNLIMIT_TITLE, home_relative
 from lsfemu.render.bjobs.custom import (
     FIELDS, FieldSpec, Format, FormatError, custom, json_out, json_string, parse_format,
 )
+from lsfemu.render.bjobs.fields import pendstate
 from lsfemu.render.bjobs.long import long
 from lsfemu.render.bjobs.summary import psum_text, sum_table, w_table
 from lsfemu.render.bjobs.table import (
@@ -56,5 +57,5 @@ __all__ = [
     "ARRAY_HEADER", "ESTIMATE_FIELDS", "FIELDS", "LOAD_TABLE", "RUNLIMIT_TITLE", "FieldSpec", "Format", "FormatError",
     "aps_cell_text", "aps_line", "aps_lines_text", "aps_row", "aps_table", "aps_value_text", "array_table",
     "custom", "home_relative", "json_out", "json_string", "long", "mem_text", "parse_format", "pend_table",
-    "prio_table", "psum_text", "sum_table", "table", "w_table",
+    "pendstate", "prio_table", "psum_text", "sum_table", "table", "w_table",
 ]

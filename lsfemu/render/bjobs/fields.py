@@ -243,9 +243,10 @@ def _complete(job: JobView, _o: Shown) -> str | None:
     return f"{job.run_time / basis[0] * 100:.2f}% {basis[1]}"
 
 
-def _pendstate(job: JobView, _o: Shown) -> str:
+def pendstate(job: JobView) -> str:
     """IPEND for a job nothing can dispatch as it is (held, waiting for its
-    begin time or dependency, in an inactive queue), EPEND for another pending job."""
+    begin time or dependency, in an inactive queue), EPEND for another pending
+    job, NOTPEND for a job not pending (-o pendstate; bjobs -pe / -pi / -pei)."""
     if job.status not in PENDING:
         return "NOTPEND"
     if job.status == "PSUSP":
@@ -343,7 +344,7 @@ _VALUES: dict[str, _Value] = {
     "finish_time": _finish_time,
     "estimated_run_time": lambda j, o: None if j.est_runtime_min is None else _dur(j.est_runtime_min * 60, o, False),
     "%complete": _complete,
-    "pendstate": _pendstate,
+    "pendstate": lambda j, o: pendstate(j),
     "pend_time": lambda j, o: _dur(j.pend_time, o, unit=False),
     "cpu_used": lambda j, o: hms(j.cpu_time, ceil=True) if o.hms else f"{j.cpu_time:.1f} second(s)",
     "run_time": lambda j, o: _dur(j.run_time, o),
