@@ -43,7 +43,7 @@ _P_HANDLED = set(_P_INT) | set(_P_FLOAT) | set(_P_BOOL) | {"DEFAULT_QUEUE", "JOB
 # PARAMS_ACTING are read where they act; the others are LSF's but not built:
 # a warning names them (never silently ignored).
 PARAMS_ACTING = frozenset({
-    "FAIRSHARE_ADJUSTMENT_PLUGIN", "JOB_DEP_LAST_SUB", "LOCAL_MAX_PREEXEC_RETRY", "MAX_TOTAL_TIME_PREEMPT",
+    "FAIRSHARE_ADJUSTMENT_PLUGIN", "JOB_DEP_LAST_SUB", "JOB_SCHEDULING_INTERVAL", "LOCAL_MAX_PREEXEC_RETRY", "MAX_TOTAL_TIME_PREEMPT",
     "NO_PREEMPT_FINISH_TIME", "NO_PREEMPT_INTERVAL", "NO_PREEMPT_RUN_TIME",
     "PREEMPT_FOR", "PREEMPT_JOBTYPE", "RESOURCE_RESERVE_PER_SLOT",
     "RESOURCE_RESERVE_PER_TASK", "SCHED_METRIC_ENABLE", "SCHED_METRIC_SAMPLE_PERIOD",
@@ -143,6 +143,18 @@ def valid_no_preempt(key: str, value: str, rep: Reporter, line: int) -> bool:
     return True
 
 
+_SCHED_INTERVAL = re.compile(r"^\s*([0-9]{1,9})\s*(ms)?\s*$", re.IGNORECASE)
+
+
+def scheduling_interval(text: str) -> float:
+    """JOB_SCHEDULING_INTERVAL's seconds: ``N`` seconds or ``N ms``
+    milliseconds (0 or more, LSF 10.1's syntax); ValueError otherwise."""
+    m = _SCHED_INTERVAL.match(text)
+    if m is None:
+        raise ValueError("expected seconds, or milliseconds followed by ms (an integer of 0 or more)")
+    return int(m.group(1)) / (1000.0 if m.group(2) else 1.0)
+
+
 def parse_params(text: str, rep: Reporter) -> Params:
     p = Params()
     pairs: list[tuple[str, str, int]] = []
@@ -197,6 +209,13 @@ def parse_params(text: str, rep: Reporter) -> Params:
                 p.job_priority_over_time = (int(m.group(1)), int(m.group(2)))
         elif key in NO_PREEMPT_KEYS and not valid_no_preempt(key, value, rep, line):
             continue
+        elif key == "JOB_SCHEDULING_INTERVAL":
+            try:
+                p.job_scheduling_interval = scheduling_interval(value)
+            except ValueError as e:
+                rep.warn(line, f"{key}: {e}, got {show(value.strip())}; ignored")
+                continue
+            p.extra[key] = value  # (bparams -a shows it as written)
         elif key in PARAMS_EXTRA_KEYS:
             p.extra[key] = value
             if key == "PREEMPT_FOR":

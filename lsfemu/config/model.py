@@ -43,6 +43,9 @@ class Params:
     mbd_sleep_time: int = 10
     sbd_sleep_time: int = 30
     job_accept_interval: int = 0
+    # JOB_SCHEDULING_INTERVAL in seconds (its `N ms` form too); None: not set, passes on the
+    # MBD_SLEEP_TIME grid (lsfemu.engine.loop.Loop.next_pass, docs/semantics.md)
+    job_scheduling_interval: float | None = None
     clean_period: int = 3600
     max_job_num: int = 1000
     max_user_priority: int | None = None

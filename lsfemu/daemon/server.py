@@ -8,7 +8,10 @@ TCP server for signed commands from the cluster's other hosts (lsfemu/daemon/tcp
 - Requests are served by threads but executed one at a time (one writer).
 - Limits: a request may be at most MAX_REQUEST bytes and must arrive within
   READ_TIMEOUT seconds; otherwise the connection is dropped.
-- In wall mode a ticker runs due scheduling passes and job ends every second.
+- In wall mode a ticker runs due scheduling passes and job ends: at the
+  instant the next pass is due (Loop.due), at once when a job's wrapper says
+  on the wake socket `mbatchd.wake` that its job ended, or when a request made
+  a pass due sooner; at least every second.
 - In a shared cluster (LSF_MASTER_LIST with a PostgreSQL store) the daemon is
   a master candidate (lsfemu.daemon.master): it serves the cluster only while
   it holds the master lock, and answers NOT_MASTER_RC otherwise.
@@ -19,6 +22,7 @@ from __future__ import annotations
 import fcntl
 import logging
 import os
+import select
 import signal
 import socket
 import socketserver
@@ -38,6 +42,8 @@ from lsfemu.store.db import storage_failure
 MAX_REQUEST = 64 * 1024 * 1024
 ALREADY_RUNNING = 3  # exit status of a daemon that found another one holding the lock
 READ_TIMEOUT = 30.0
+TICK = 1.0  # seconds: the ticker's longest sleep (usage, run limits, kill sequences, simulated ends)
+WAKE = "mbatchd.wake"  # in LSFEMU_HOME: the ticker's datagram socket (job ends, requests)
 log = logging.getLogger("lsfemu.daemon")
 
 
@@ -167,6 +173,9 @@ class Daemon:
         self.tcp_server: _TcpServer | None = None
         self.tcp_config = None  # the configuration at start (hosts), for a daemon without a cluster
         self.candidate = None  # lsfemu.daemon.master.Candidate in a shared cluster
+        self.wake_sock: socket.socket | None = None  # the ticker's wake socket (None: ticks only)
+        self.wake_path: str | None = None
+        self.next_tick = 0.0  # the wall instant the ticker sleeps until
 
     # Called by commands (lsfemu daemon stop, badmin mbdrestart): the daemon
     # stops once the answer to that command has been sent.
@@ -187,29 +196,91 @@ class Daemon:
                 standby = self.candidate.answer(req)
                 if standby is not None:
                     return standby
-            r = dispatch.handle(self.cluster, req, uid, user=user, daemon=self)
+            cl = self.cluster
+            if cl is not None:
+                cl.runner.wake = self.wake_path
+            r = dispatch.handle(cl, req, uid, user=user, daemon=self)
             if self.candidate is not None and self.candidate.lost:
                 return self.candidate.not_master()  # fenced: nothing was committed; the client asks the next one
+            if cl is not None and cl.clock.mode == "wall" and self.wake_path is not None:
+                due = cl.loop.due()  # (a submission with JOB_SCHEDULING_INTERVAL: a pass due before the next tick)
+                if due is not None and due < self.next_tick:
+                    self.next_tick = due
+                    self.poke()
             return {"out": r.out, "err": r.err, "rc": r.rc}
 
+    # -- the ticker ------------------------------------------------------------------
+    def open_wake(self) -> None:
+        """Bind the wake socket (we hold the lock: a file left by a crash is stale). A
+        path too long for a socket (or any failure) leaves the ticker on its TICK."""
+        path = os.path.join(self.home, WAKE)
+        try:
+            if os.path.exists(path):
+                os.unlink(path)
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+            old_umask = os.umask(0o077)
+            try:
+                sock.bind(path)
+            finally:
+                os.umask(old_umask)
+            sock.setblocking(False)
+        except OSError as e:
+            log.info("no wake socket (%s): job ends are collected every %g s", e, TICK)
+            return
+        self.wake_sock, self.wake_path = sock, path
+
+    def poke(self) -> None:
+        """Wake the ticker now (best effort)."""
+        try:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as s:
+                s.setblocking(False)
+                s.sendto(b"r", self.wake_path)
+        except (OSError, TypeError):
+            pass
+
+    def wait_tick(self) -> None:
+        """Sleep until the next tick is due, a wrapper's or a request's datagram, or the stop."""
+        wait = min(TICK, max(0.0, self.next_tick - time.time()))
+        sock = self.wake_sock
+        if sock is None:
+            self.stopping.wait(wait)
+            return
+        try:
+            if select.select([sock], [], [], wait)[0]:
+                while True:  # several ends at once: one tick for all
+                    sock.recv(64)
+        except (BlockingIOError, InterruptedError):
+            pass
+        except (OSError, ValueError):  # closed at the stop
+            self.stopping.wait(wait)
+
     def tick(self) -> None:
-        while not self.stopping.wait(1.0):
+        while not self.stopping.is_set():
+            self.wait_tick()
+            if self.stopping.is_set():
+                break
+            self.next_tick = time.time() + TICK
             if self.cluster is None or self.cluster.clock.mode != "wall":
                 continue  # a standby master candidate, or the virtual clock
             with self.lock:
-                if self.cluster is None:
+                cl = self.cluster
+                if cl is None:
                     continue
+                cl.runner.wake = self.wake_path
                 try:
-                    self.cluster.catch_up()
-                    self.cluster.commit()
+                    cl.catch_up()
+                    cl.commit()
+                    due = cl.loop.due()
+                    if due is not None:
+                        self.next_tick = min(self.next_tick, due)
                 except Exception as e:
                     why = storage_failure(e, self.home)
                     if why is not None:  # full, read-only, locked: one line a second, no traceback
                         log.error("scheduling tick failed: %s", why)
                     else:
                         log.exception("scheduling tick failed")
-                    self.cluster.session.rollback()
-                    self.cluster.reload_jobs()
+                    cl.session.rollback()
+                    cl.reload_jobs()
 
     def run(self) -> int:
         """Start (one line to the log and the starting client when that fails), serve, stop."""
@@ -339,6 +410,7 @@ class Daemon:
         if self.tcp_server is not None:
             self.tcp_server.daemon = self  # type: ignore[attr-defined]
             threading.Thread(target=self.tcp_server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True).start()
+        self.open_wake()
         threading.Thread(target=self.tick, daemon=True).start()
         if self.candidate is not None:
             self.candidate.start()
@@ -354,10 +426,12 @@ class Daemon:
                 server.server_close()
                 if self.tcp_server is not None:
                     self.tcp_server.server_close()
-                try:
-                    os.unlink(path)
-                except FileNotFoundError:
-                    pass
+                for name in (path, self.wake_path):
+                    try:
+                        if name:
+                            os.unlink(name)
+                    except FileNotFoundError:
+                        pass
             if self.cluster is not None:  # else a standby master candidate: nothing to record
                 # exit code as mbatchd logs it (lsbatch.h): MASTER_RECONFIG (202) for badmin mbdrestart,
                 # else the signal that stops it (15, SIGTERM); badmin mbdhist prints the reason from it

@@ -30,6 +30,10 @@ the job file before starting the wrapper):
                again); with bsub -Ep, `post` says whether the post-execution
                command (run after the job) exited 0
 
+Having written `status.json` the wrapper sends one datagram to the daemon's
+wake socket (spec `wake`, when the daemon has one): the daemon collects the
+end at once, as sbatchd tells mbatchd, rather than at its next tick.
+
 Usage is measured from /proc: every member of the job's process group
 (its pgid is the job's pid) is read from /proc/PID/stat (CPU ticks, threads,
 resident pages, virtual size: LSF's swap). CPU time never decreases:
@@ -47,6 +51,7 @@ import os
 import resource
 import select
 import signal
+import socket
 import struct
 import sys
 import termios
@@ -563,6 +568,19 @@ def _wait(pid: int, usage: Usage, jobdir: str, relay: Relay | None = None) -> tu
             time.sleep(min(wait, 0.05))
 
 
+def wake(spec: dict) -> None:
+    """Tell the daemon that this job's status is written (best effort: without
+    an answer the daemon finds it at its next tick all the same)."""
+    if not spec.get("wake"):
+        return
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as s:
+            s.setblocking(False)
+            s.sendto(b"e", spec["wake"])
+    except OSError:
+        pass
+
+
 def run(jobdir: str) -> int:
     spec = read_json(os.path.join(jobdir, "spec.json"))
     if spec is None:
@@ -588,6 +606,7 @@ def run(jobdir: str) -> int:
             write_json(os.path.join(jobdir, "status.json"), {
                 "status": "PREEXEC", "exit_code": code, "reason": None, "start": start, "end": time.time(),
                 "cpu": 0.0, "usage": {}})
+            wake(spec)
             return 0
     pid, cwd = _spawn(spec, spec["argv"], fo, fe, relay)
     if relay is None:
@@ -629,6 +648,7 @@ def run(jobdir: str) -> int:
     except OSError as e:
         print(f"jobwrap: cannot write the job report: {e}", file=sys.stderr)
     write_json(os.path.join(jobdir, "status.json"), st)
+    wake(spec)
     return 0
 
 

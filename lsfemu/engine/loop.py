@@ -28,6 +28,7 @@ class Loop:
         self.dirty_since = 0.0
         self.processed_until = now  # events up to this instant have been handled
         self.started: list[Job] | None = None  # jobs started inside run_until (its heap of job ends)
+        self.passed_at: float | None = None  # the instant of the last pass this loop ran
         # Instants something is due without a change to mark it (bsub -b: a job
         # may start; bsub -t: a job ends): a heap, read from the jobs on first use.
         self.wakes: list[float] | None = None
@@ -105,7 +106,9 @@ class Loop:
             self.dirty_since = self.cl.now()
 
     def next_pass(self) -> float | None:
-        """Passes run on a grid of MBD_SLEEP_TIME, and only when something changed."""
+        """Passes run only when something changed: on a grid of MBD_SLEEP_TIME,
+        or, with JOB_SCHEDULING_INTERVAL, as soon as the change is made and
+        the interval since the last pass has passed (docs/semantics.md)."""
         if not self.dirty:
             return None
         cl = self.cl
@@ -113,10 +116,17 @@ class Loop:
         if not any(j.status == "PEND" for j in reversed(cl.jobs.values())) and not cl.preemption.waiting():
             self.dirty = False  # nothing to schedule or resume; the next change starts a new wait
             return None
-        sleep = max(1, cl.config.params.mbd_sleep_time)
         last = cl.clock_state.last_pass
         if last is None:
             last = cl.clock_state.last_pass = cl.now()
+        interval = cl.config.params.job_scheduling_interval
+        if interval is not None:
+            if interval > 0 or self.dirty_since > last or self.passed_at != last:
+                return max(self.dirty_since, last + interval, self.processed_until)
+            # 0 (no minimum): still one pass an instant at most; a change made at the
+            # instant of the pass that ran last (a reservation it renews) waits a second.
+            return max(last + 1.0, self.processed_until)
+        sleep = max(1, cl.config.params.mbd_sleep_time)
         steps = max(1, math.ceil((self.dirty_since - last) / sleep))
         # Never before what was already processed: a pass that was not due then
         # (nothing pending) runs at the next grid point after it.
@@ -124,6 +134,12 @@ class Loop:
         if last + steps * sleep < done:
             steps = math.ceil((done - last) / sleep)
         return last + steps * sleep
+
+    def due(self) -> float | None:
+        """The next instant a pass or a wake (bsub -b, -t) is due, for the wall
+        clock daemon's ticker to sleep until (job ends come to it by themselves)."""
+        due = [t for t in (self.next_pass(), self.next_wake()) if t is not None]
+        return min(due) if due else None
 
     def run_until(self, target: float) -> int:
         """Process every job end and scheduling pass due up to `target`, in order.
@@ -174,6 +190,7 @@ class Loop:
                 else:
                     began = time.perf_counter()
                     cl.scheduling_pass(t)  # (through the cluster: the benchmark times it there)
+                    self.passed_at = t
                     cl.perfmon.scheduled(t, time.perf_counter() - began)
                     passes += 1
                     for job in self.started if ends is not None else ():

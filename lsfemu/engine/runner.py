@@ -121,6 +121,10 @@ class Runner:
         self.done_dirs: list[str] = []  # collected: removed after the commit
         self.abandoned: set[str] = set()  # requeued or lost with a host: killed, removed once ended
         self.relaunched: set[str] = set()
+        # The daemon's wake socket (lsfemu.daemon.server.Ticker), when it has one: a
+        # wrapper that wrote its status says so there, and the job's end is collected
+        # (and a pass started) without waiting for the next tick.
+        self.wake: str | None = None
 
     # -- job scripts ---------------------------------------------------------------
     # A script read from stdin (`bsub < script`) is kept as mbatchd keeps a job
@@ -327,6 +331,7 @@ class Runner:
             "interactive": ({"mode": job.interactive, "dir": self.interactive_dir(jid)}
                             if job.interactive in ("I", "Ip", "Is") else None),
             "pre_exec": job.pre_exec, "post_exec": job.post_exec,  # bsub -E / -Ep
+            "wake": self.wake,  # the daemon's wake socket: told of the end at once (jobwrap.wake)
             "swap_minus_rss": cfg.lsf_conf.get("EGO_PIM_SWAP_REPORT", "N").strip().upper() in ("Y", "YES"),
             # bsub -M handed to the operating system (setrlimit RLIMIT_RSS, bytes) unless
             # LSB_JOB_MEMLIMIT=Y makes it a per-job limit LSF alone enforces.

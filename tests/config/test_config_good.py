@@ -384,3 +384,27 @@ def test_no_preempt_times_in_lsb_params_and_lsb_queues(tmp_path):
     q = cfg.queues[0].extra
     assert q["NO_PREEMPT_FINISH_TIME"] == "10" and q["MAX_TOTAL_TIME_PREEMPT"] == "60"
     assert "NO_PREEMPT_RUN_TIME" not in q and "NO_PREEMPT_INTERVAL" not in q
+
+
+def test_job_scheduling_interval_seconds_or_ms(tmp_path):
+    """JOB_SCHEDULING_INTERVAL (LSF 10.1: seconds, or milliseconds with ms) acts:
+    its value in seconds, kept as written for bparams -a; a value of another form
+    is named with its line and ignored (passes keep the MBD_SLEEP_TIME grid)."""
+    from lsfemu.config import parser
+    from lsfemu.config.sample import write_cluster
+
+    write_cluster(str(tmp_path), force=True)
+    params = tmp_path / "lsbatch/cluster1/configdir/lsb.params"
+    base = params.read_text()
+    for value, want in (("0", 0.0), ("2", 2.0), ("500ms", 0.5), ("250 MS", 0.25)):
+        params.write_text(base.replace("End Parameters", f"JOB_SCHEDULING_INTERVAL = {value}\nEnd Parameters"))
+        cfg = parser.load(str(tmp_path))
+        assert cfg.params.job_scheduling_interval == want
+        assert cfg.params.extra["JOB_SCHEDULING_INTERVAL"] == value
+        assert not [w for w in cfg.warnings if "JOB_SCHEDULING_INTERVAL" in w.message]
+    params.write_text(base.replace("End Parameters", "JOB_SCHEDULING_INTERVAL = 1s\nEnd Parameters"))
+    cfg = parser.load(str(tmp_path))
+    assert [w.message for w in cfg.warnings if "JOB_SCHEDULING_INTERVAL" in w.message] == [
+        "JOB_SCHEDULING_INTERVAL: expected seconds, or milliseconds followed by ms (an integer of 0 or more), "
+        "got <1s>; ignored"]
+    assert cfg.params.job_scheduling_interval is None and "JOB_SCHEDULING_INTERVAL" not in cfg.params.extra

@@ -536,6 +536,23 @@ def test_daemon_stop_kill_jobs(wall):
     assert field(c, jid, "stat") == "EXIT" and field(c, jid, "exit_code") == "137"
 
 
+def test_job_scheduling_interval_dispatches_on_submission_and_job_end(wall):
+    """JOB_SCHEDULING_INTERVAL = 0 (docs/semantics.md): the submission is scheduled
+    at once, and the job's end (the wrapper tells the daemon on its wake socket)
+    starts the job waiting for it at once, not on the MBD_SLEEP_TIME grid (10 s
+    here: without the parameter the first would start up to 10 s later, the second
+    10 s after that)."""
+    c = wall(files={"lsb.params": PARAMS.replace("MBD_SLEEP_TIME = 1", "MBD_SLEEP_TIME = 10")
+                    .replace("End Parameters", "JOB_SCHEDULING_INTERVAL = 0\nEnd Parameters")})
+    c.run("bqueues")  # the daemon started (its grid counts from the cluster's creation)
+    t0 = time.time()
+    first = sub(c, ["sleep 1"])
+    second = sub(c, ["-w", f"done({first})", "true"])
+    wait_stat(c, second, ("DONE",), timeout=8.0)
+    assert time.time() - t0 < 8.0
+    assert (c.home / "mbatchd.wake").exists()
+
+
 def test_virtual_clock_still_simulates(lsf_cluster):
     c = lsf_cluster
     marker = c.root / "ran"

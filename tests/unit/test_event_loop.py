@@ -66,3 +66,33 @@ def test_heap_and_scan_agree(tmp_path, monkeypatch):
     assert got == want
     statuses = {row[1] for row in got[:-1]}
     assert {"DONE", "EXIT", "RUN", "PEND"} <= statuses  # the run covered ends by limit, normal ends, waiting
+
+
+def _starts(tmp_path, monkeypatch, params: str) -> list[float]:
+    """Two jobs each asking for user1's 8 slots (MAX_JOBS), submitted at the clock's
+    start: the instants the first and the second start (the second when the
+    first, a 5-second job, has ended)."""
+    monkeypatch.setenv("LSFEMU_CLOCK_START", "1767603600")
+    name = str(abs(hash(params)))
+    envdir = write_cluster(str(tmp_path / f"conf-{name}"))
+    lsb = tmp_path / f"conf-{name}" / "lsbatch" / "cluster1" / "configdir" / "lsb.params"
+    lsb.write_text(lsb.read_text().replace("End Parameters", params + "End Parameters"))
+    cl = Cluster(str(envdir), str(tmp_path / f"home-{name}"))
+    try:
+        t0 = cl.now()
+        jobs = [cl.submit(_spec("user1", 5, 8, None)) for _ in range(2)]
+        cl.commit()
+        cl.run_until(t0 + 60)
+        return [j.start_time - t0 for j in jobs]
+    finally:
+        cl.close()
+
+
+def test_job_scheduling_interval_passes_on_change_at_least_that_far_apart(tmp_path, monkeypatch):
+    """Without JOB_SCHEDULING_INTERVAL passes keep the MBD_SLEEP_TIME grid (10 s
+    here); with it a change (the submissions, the first job's end at 5 s) is
+    scheduled at once, passes at least the interval apart (docs/semantics.md)."""
+    assert _starts(tmp_path, monkeypatch, "") == [10.0, 20.0]
+    assert _starts(tmp_path, monkeypatch, "JOB_SCHEDULING_INTERVAL = 0\n") == [0.0, 5.0]
+    assert _starts(tmp_path, monkeypatch, "JOB_SCHEDULING_INTERVAL = 3\n") == [3.0, 8.0]
+    assert _starts(tmp_path, monkeypatch, "JOB_SCHEDULING_INTERVAL = 1500 ms\n") == [1.5, 6.5]
