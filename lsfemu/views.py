@@ -59,6 +59,7 @@ class JobView:
     aps_system: float | None = None  # bmod -aps system=
     aps_admin: float | None = None  # bmod -aps admin=
     share_group: str | None = None  # "/user1"; "Share group charged" in bjobs -l
+    exceptions: list[str] = field(default_factory=list)  # overrun underrun idle: bjobs -x, -l, -o exception_status
     dependency: str | None = None
     # --- optional display data (added for lsfemu.render; all default to "unknown") ---
     application: str | None = None  # bsub -app; "Application <app>" in bjobs -l

@@ -239,8 +239,11 @@ def bjobs(
         ranks = ops.queue_ranks(cfg)
         jobs.sort(key=lambda j: ops.order_key(ranks, j))
         views = [table_view(j) for j in jobs] if lean else [cl.view(j, now) for j in jobs]
-    if exception:  # -x: the jobs that raised a job exception of their queue (lsb.queues JOB_OVERRUN...)
-        keep = [ops.exceptions(cfg, v) != [] for v in views]
+    if not lean:  # the job exceptions of its queue (lsb.queues JOB_OVERRUN...): -x, -l, -o exception_status
+        for v in views:
+            v.exceptions = ops.exceptions(cfg, v)
+    if exception:  # -x: the jobs that raised one
+        keep = [bool(v.exceptions) for v in views]
         views = [v for v, k in zip(views, keep) if k]
         jobs = [j for j, k in zip(jobs, keep) if k]
     if pendstates is not None:

@@ -1,7 +1,8 @@
 """bjobs -x (issue 21, part 1): the jobs that raised a job exception of their
 queue -- lsb.queues JOB_OVERRUN, JOB_UNDERRUN, JOB_IDLE (IBM's "Handle job
 exceptions in queues") -- on one cluster in virtual time; -a adds the
-finished ones (an underrun is raised by a job that exits)."""
+finished ones (an underrun is raised by a job that exits); -l's EXCEPTION
+STATUS line and -o's exception_status show them."""
 
 from __future__ import annotations
 
@@ -71,7 +72,13 @@ def test_x_lists_overrun_underrun_and_idle_jobs(c):
     assert listed(c, f"bjobs -x {plain} {short_ok}") == ([], "No unfinished job found\n")
     assert listed(c, "bjobs -x -p") == ([], "No pending job found\n")
     assert listed(c, f"bjobs -x -a {short_fail} {short_ok}")[0] == [short_fail]
-    assert c.run("bjobs -x -l " + idle, user="user1").out.startswith(f"\nJob <{idle}>")
+    # -l's EXCEPTION STATUS after the thresholds, -o's exception_status: what -x judged [inferred layout]
+    text = c.run("bjobs -x -l " + idle, user="user1").out
+    assert text.startswith(f"\nJob <{idle}>") and "\n\n EXCEPTION STATUS:  overrun  idle\n" in text
+    assert text.index(" SCHEDULING PARAMETERS:") < text.index(" EXCEPTION STATUS:")
+    assert " EXCEPTION STATUS:" not in c.run(f"bjobs -l {plain}", user="user1").out
+    r = c.run(f"bjobs -noheader -o 'jobid except_stat' {long_run} {idle} {plain} {short_fail}", user="user1")
+    assert r.out == f"{long_run} overrun\n{idle} overrun idle\n{plain} -\n{short_fail} underrun\n"
     for jid in (long_run, idle, busy, plain):
         c.run(f"bkill {jid}", user="user1")
 

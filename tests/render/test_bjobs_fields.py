@@ -47,7 +47,7 @@ def test_every_field_has_a_value_or_is_listed_as_not_kept():
                                 "%complete", "gpu_num", "nthreads", "mem", "max_mem", "avg_mem", "memlimit",
                                 "swap", "effective_resreq", "combined_resreq", "runtimelimit", "input_file",
                                 "output_file", "error_file", "output_dir", "exec_home", "exec_cwd",
-                                "mem_efficiency"}
+                                "mem_efficiency", "exception_status"}
 
 
 def test_all_is_every_field_in_lsf_order_and_json_keys_are_lsfs():

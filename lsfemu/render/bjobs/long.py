@@ -246,6 +246,8 @@ def _long_one(
         avg = mem_text(job.avg_mem_kb) if job.avg_mem_kb is not None else "-"
         out.append(f"\n MEMORY USAGE:\n MAX MEM: {mem_text(job.max_mem_kb)};  AVG MEM: {avg}\n")
     out.append("\n SCHEDULING PARAMETERS:\n" + LOAD_TABLE)
+    if job.exceptions:  # the job exceptions it raised (bjobs -x's), after the thresholds [inferred layout]
+        out.append("\n EXCEPTION STATUS:  " + "  ".join(job.exceptions) + "\n")
     if res_req_display == "none":  # BJOBS_RES_REQ_DISPLAY=none: no block
         return "".join(out)
     out.append("\n RESOURCE REQUIREMENT DETAILS:\n")
