@@ -53,7 +53,7 @@ from lsfemu.engine.requirements import Requirements
 from lsfemu.engine.peek import output_so_far
 from lsfemu.engine.perfmon import Perfmon
 from lsfemu.engine.runner import Runner
-from lsfemu.engine.tally import SlotTally
+from lsfemu.engine.tally import JobTally
 from lsfemu.engine.views import job_view
 from lsfemu.events import emit
 from lsfemu.events.log import event_files
@@ -107,7 +107,7 @@ class Cluster:
         self.job_groups = JobGroups(self)  # bgadd, bsub -g
         self.requirements = Requirements(self)  # bsub -R, RES_REQ: compiled requirements, host resources
         self.preemption = Preemption(self)  # lsb.queues PREEMPTION
-        self.tally = SlotTally(self)  # bqueues, busers: slots per queue and user by state, kept as jobs change
+        self.tally = JobTally(self)  # bqueues, busers, bjobs -u: per queue and user, kept as jobs change
         self._derive()
         self.db_url = db_url or default_url(home)
         self.engine, self.Session = open_store(self.db_url)
@@ -201,6 +201,7 @@ class Cluster:
         """Forget a finished job held in memory (the store keeps it), as the
         end of its CLEAN_PERIOD would: what-if replay keeps its memory flat."""
         job = self.jobs.pop(key)
+        self.tally.left(job)
         self.session.expunge(job)
         return job
 

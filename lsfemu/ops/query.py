@@ -123,7 +123,11 @@ def select(cluster, q: JobQuery) -> Selected:
     all_, done, pend, run, susp = q.all_, q.done, q.pend, q.run, q.susp
     row_of = cluster.row  # its status, user and queue without ORM attribute reads
     more = q.more
-    for j in cluster.jobs.values():
+    # One user's jobs from the cluster's per-user lists (in the order of its job
+    # dict): bjobs as one user costs that user's jobs, not everyone's.
+    pool = cluster.tally.jobs_of(next(iter(users))) if users is not None and len(users) == 1 \
+        else cluster.jobs.values()
+    for j in pool:
         r = row_of(j)
         if users is not None and r.user not in users:
             continue

@@ -1,7 +1,8 @@
-"""bqueues' and busers' counts (lsfemu.engine.tally.SlotTally: slots per queue
-and per user by state, kept as the jobs change) must always equal a fresh
-count over the jobs in memory, through submissions, dispatch, job ends,
-suspension, switches, bmod -n, kills, a rollback and a reload (issue 23)."""
+"""What lsfemu.engine.tally.JobTally keeps as the jobs change (issue 23) --
+bqueues' and busers' slots per queue and per user by state, and each user's
+jobs for `bjobs` -- must always equal a fresh look over the jobs in memory
+(in their order), through submissions, dispatch, job ends, suspension,
+switches, bmod -n, kills, a rollback, a reload and a job dropped."""
 
 from __future__ import annotations
 
@@ -32,6 +33,8 @@ def nonzero(counts: dict) -> dict:
 def check(cl: Cluster) -> None:
     assert nonzero(cl.tally.by_queue()) == fresh(cl, lambda j: j.queue)
     assert nonzero(cl.tally.by_user()) == fresh(cl, lambda j: j.user)
+    for user in {j.user for j in cl.jobs.values()} | {"user9", "nobody"}:
+        assert list(cl.tally.jobs_of(user)) == [j for j in cl.jobs.values() if j.user == user]
 
 
 def run(cl: Cluster, line: str, user: str = "user1") -> str:
@@ -78,6 +81,11 @@ def test_tally_follows_every_change(tmp_path, monkeypatch):
     cl.reload_jobs()  # user9's job was never committed
     check(cl)
     assert cl.tally.by_user()["user8"]["PEND"] == 2 and "user9" not in nonzero(cl.tally.by_user())
+    done = next(k for k, j in cl.jobs.items() if j.status in ("DONE", "EXIT"))
+    cl.drop(done)  # (what-if replay forgets finished jobs)
+    check(cl)
+    mine = run(cl, "bjobs -a -noheader -o jobid", "user1").split()
+    assert sorted(map(int, mine)) == sorted(j.id for j in cl.tally.jobs_of("user1")) and mine
     row = next(line.split() for line in run(cl, "bqueues normal").splitlines()[1:])
     njobs, pend = int(row[7]), int(row[8])
     assert (njobs, pend) == (sum(cl.tally.by_queue()["normal"].values()), cl.tally.by_queue()["normal"]["PEND"])
