@@ -494,7 +494,7 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
         ("-a", None, None), ("-aff", None, None), ("-alloc", "alloc", None), ("-cname", None, None),
         ("-e", None, None), ("-gpu", None, None), ("-json", "json_", None), ("-l", "long", None),
         ("-noheader", "noheader", None), ("-rc", None, None), ("-rconly", None, None), ("-s", "shared", None),
-        ("-w", "wide", None), ("-X", "uncondensed", None), ("-x", None, None),
+        ("-w", "wide", None), ("-X", "uncondensed", None), ("-x", "exceptions", None),
         ("-o", "fmt", '"field_name[:[-][output_width]] ... [delimiter=\'char\']"'),
         ("-R", "res_req", '"res_req"'),
     ), "hosts", "[host_name ... | host_group ... | compute_unit ...]"),

@@ -11,7 +11,7 @@ from typing import Callable, Optional
 from lsfemu.cli.base import Ctx, Result, UsageExit, ctx, run_command
 from lsfemu.config.fairshare import parse_user_shares
 from lsfemu.errors import LsfError
-from lsfemu.ops import condense
+from lsfemu.ops import condense, hostexcept
 from lsfemu.ops import hosts as host_ops
 from lsfemu.ops import info as ops
 from lsfemu.render import bhosts as RH
@@ -130,6 +130,7 @@ def bhosts(
     res_req: Optional[str] = None,
     shared: bool = False,
     uncondensed: bool = False,
+    exceptions: bool = False,
     hosts: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
@@ -156,6 +157,12 @@ def bhosts(
             c.error(messages.NOT_ENOUGH_HOSTS if e.reason == messages.NOT_ENOUGH_HOSTS else messages.BAD_RESREQ)
             return
         views = [v for v in views if v.name in chosen]
+    if exceptions:  # -x: the hosts past their job exit rate threshold (ops/hostexcept.py)
+        past = set(hostexcept.exceptional(c.cluster))
+        views = [v for v in views if v.name in past]
+        if not views:
+            c.error(messages.NO_EXCEPTIONAL_HOST)
+            return
     views = condense.condense(cfg, views, groups, hosts, wide)
     if long:
         loads = {v.name: v for v in host_ops.load_views(c.cluster, [v.name for v in views])}

@@ -13,11 +13,11 @@ from lsfemu.config.values import INT_MAX, INT_RE_NONNEG, read_sections, to_float
 
 #: the load index columns: `loadSched[/loadStop]` per host (`swap` is swp's alias)
 _THRESHOLDS = ("r15s", "r1m", "r15m", "ut", "pg", "io", "ls", "it", "tmp", "swp", "swap", "mem")
-_KNOWN = ("HOST_NAME", "MXJ") + tuple(t.upper() for t in _THRESHOLDS)
+_KNOWN = ("HOST_NAME", "MXJ", "EXIT_RATE") + tuple(t.upper() for t in _THRESHOLDS)
 #: LSF's Host columns lsfemu does not act on: warned about at the first row giving
 #: one a value (lexer.read_table's `unused`). JL/U is shown by bhosts as
 #: configured but not enforced (docs/semantics.md).
-_HOST_UNUSED = ("DISPATCH_WINDOW", "EXIT_RATE", "AFFINITY", "CHKPNT", "MIG", "JL/U")
+_HOST_UNUSED = ("DISPATCH_WINDOW", "AFFINITY", "CHKPNT", "MIG", "JL/U")
 
 
 def _thresholds(h: HostConf, row: dict[str, str], rep: Reporter, line: int) -> None:
@@ -72,6 +72,11 @@ def parse_hosts(text: str, rep: Reporter
                         rep.fatal(line, f"MXJ: expected a non-negative integer, ! or -, got {show(v)}")
                 if "JL/U" in row and not is_default(row["JL/U"]):
                     h.jl_u = to_int("JL/U", inner(row["JL/U"]), rep, line, 0, INT_MAX)
+                if "EXIT_RATE" in row and not is_default(row["EXIT_RATE"]):
+                    h.exit_rate = to_int("EXIT_RATE", inner(row["EXIT_RATE"]), rep, line, 0, INT_MAX)
+                    # LSF runs eadmin on such a host (by default it closes it): not built; bhosts -x lists it
+                    rep.warn(line, "EXIT_RATE: lsfemu lists the hosts past it (bhosts -x) but runs no eadmin "
+                                   "(the host is not closed)")
                 _thresholds(h, row, rep, line)
                 hosts[name] = h
         elif sec.key == "HOSTGROUP":

@@ -30,6 +30,9 @@ _P_INT: dict[str, tuple[str, int, int]] = {
     "ACCT_ARCHIVE_AGE": ("acct_archive_age", 1, INT_MAX),
     "ACCT_ARCHIVE_SIZE": ("acct_archive_size", 1, INT_MAX),
     "MAX_ACCT_ARCHIVE_FILE": ("max_acct_archive_file", 1, INT_MAX),
+    # host exceptions (bhosts -x): jobs exited per JOB_EXIT_RATE_DURATION minutes
+    "GLOBAL_EXIT_RATE": ("global_exit_rate", 0, INT_MAX),
+    "JOB_EXIT_RATE_DURATION": ("job_exit_rate_duration", 1, INT_MAX),
 }
 FACTORS = (
     "CPU_TIME_FACTOR", "RUN_TIME_FACTOR", "RUN_JOB_FACTOR", "FAIRSHARE_ADJUSTMENT_FACTOR",
@@ -226,6 +229,9 @@ def parse_params(text: str, rep: Reporter) -> Params:
                 not_built(key, line, rep)
         else:
             bad_keyword(key, "parameters", line, rep)
+    if "GLOBAL_EXIT_RATE" in p.lines:  # LSF runs eadmin on a host past it: not built (lsb.hosts EXIT_RATE too)
+        rep.warn(p.lines["GLOBAL_EXIT_RATE"], "GLOBAL_EXIT_RATE: lsfemu lists the hosts past it (bhosts -x) but "
+                                              "runs no eadmin (the host is not closed)")
     if p.job_priority_over_time is not None and p.max_user_priority is None:
         rep.warn(p.lines["JOB_PRIORITY_OVER_TIME"],
                  "JOB_PRIORITY_OVER_TIME has no effect without MAX_USER_PRIORITY; ignored")

@@ -51,6 +51,8 @@ class Params:
     max_user_priority: int | None = None
     job_priority_over_time: tuple[int, int] | None = None  # (increment, interval minutes)
     max_jobid: int = 999999
+    global_exit_rate: int = 2147483647  # GLOBAL_EXIT_RATE: LSF's default, no threshold
+    job_exit_rate_duration: int = 5  # JOB_EXIT_RATE_DURATION, minutes
     default_project: str = "default"
     job_terminate_interval: int = 10
     max_job_array_size: int = 1000
@@ -154,6 +156,7 @@ class HostConf:
     jl_u: int | None = None
     line: int = 0
     load_sched: dict[str, float] = field(default_factory=dict)  # load index -> loadSched (closed_Busy beyond it)
+    exit_rate: int | None = None  # EXIT_RATE: jobs exited per JOB_EXIT_RATE_DURATION (bhosts -x)
 
 
 @dataclass

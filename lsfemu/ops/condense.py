@@ -8,9 +8,10 @@ A condensed row (IBM's bhosts page names the row and the -w counts; the
 arithmetic and the overall status are lsfemu's reading): the
 overall status is `ok` when one member is ok, `unavail` when every member
 is, `closed` otherwise (-w: the members' one closed_* word when they share
-it); -w follows it with `num_ok/num_unavail/num_unreach/num_busy`; JL/U is
-`-` (a per-host limit); MAX is the members' MXJ summed (`-` when one is
-unlimited); NJOBS, RUN, SSUSP, USUSP and RSV are summed.
+it); -w follows it with `num_ok/num_unavail/num_unreach/num_busy`; JL/U and
+MAX are the members' summed (`-` when one has none: IBM's "View host
+information" page shows a number in both for a condensed group); NJOBS, RUN,
+SSUSP, USUSP and RSV are summed.
 """
 
 from __future__ import annotations
@@ -63,6 +64,11 @@ def _status(members: list[HostView], wide: bool) -> str:
     return f"{overall} " + "/".join(str(n) for n in counts)
 
 
+def _total(values: list[int | None]) -> int | None:
+    """The members' limits summed; None (unlimited) when one has none."""
+    return None if any(v is None for v in values) else sum(values)
+
+
 def condense(cfg, views: list[HostView], groups: list[str], named: list[str] | None,
              wide: bool) -> list[HostView]:
     """*views* (every host's full status) with each group of *groups* as one
@@ -82,8 +88,8 @@ def condense(cfg, views: list[HostView], groups: list[str], named: list[str] | N
         for g in [g for g in rows if rows[g][0].name == v.name]:
             ms = rows[g]
             out.append(HostView(
-                name=g, status=_status(ms, wide), jl_u=None,
-                max_slots=None if any(m.max_slots is None for m in ms) else sum(m.max_slots for m in ms),
+                name=g, status=_status(ms, wide), jl_u=_total([m.jl_u for m in ms]),
+                max_slots=_total([m.max_slots for m in ms]),
                 njobs=sum(m.njobs for m in ms), run=sum(m.run for m in ms), ssusp=sum(m.ssusp for m in ms),
                 ususp=sum(m.ususp for m in ms), rsv=sum(m.rsv for m in ms)))
         if v.name not in hidden:

@@ -75,6 +75,7 @@ NO_SHARED_RESOURCE = "No shared resources"  # LSE_NO_RESOURCE: LIM has no shared
 NO_RESOURCE_DEFINED = "No resource defined"  # LSBE_NO_RESOURCE: mbatchd's answer to the same
 BAD_RESOURCE_NAME = "Bad resource name"  # LSBE_BAD_RESOURCE: bhosts -s naming no shared resource
 NO_STATIC_SHARED = "No static shared resources defined \n"  # lshosts -s (the blank before the newline is LSF's)
+NO_EXCEPTIONAL_HOST = "There is no exceptional host found"  # bhosts -x with none (IBM's bhosts page, as remembered)
 NO_DYNAMIC_SHARED = "No dynamic shared resources defined \n"  # lsload -s
 BAD_INDEX_LIST = "Bad index name list"  # LSE_BAD_NAMELIST: lsload -I naming no load index
 NOT_IN_USER_GROUP = "User not in the specified user group"

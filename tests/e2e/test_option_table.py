@@ -182,6 +182,7 @@ EFFECTS: dict[str, str] = {
     "bhosts -o": "tests/e2e/test_info_views.py::test_bhosts_o_fields_and_noheader",
     "bhosts -s": "tests/e2e/test_shared_resources.py::test_shared_resources_are_read_shown_and_acted_on",
     "bhosts -w": "tests/e2e/test_option_effects.py::test_wide_and_long_info_views",
+    "bhosts -x": "tests/e2e/test_host_groups.py::test_x_lists_the_hosts_whose_jobs_exit_too_often",
     "bhpart -r": "tests/e2e/test_fairshare.py::test_host_partition_one_priority_across_queues",
     "bjdepinfo -c": "tests/e2e/test_job_control.py::test_bjdepinfo_lists_parents_children_and_what_keeps_a_job_pending",
     "bjdepinfo -l": "tests/e2e/test_job_control.py::test_bjdepinfo_lists_parents_children_and_what_keeps_a_job_pending",

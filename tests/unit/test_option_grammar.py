@@ -85,7 +85,9 @@ def test_bundles_of_single_letter_switches():
     assert values["rerun"] and values["exclusive"]
     values, _ = parse("bjobs", "-xX")
     assert values["exception"] and values["noncondensed"]
-    assert refused("bhosts", "-xw") == ("not_implemented", "-x")
+    assert refused("bhosts", "-ew") == ("not_implemented", "-e")
+    values, _ = parse("bhosts", "-xw")
+    assert values["exceptions"] and values["wide"]
     values, words = parse("bhist", "-aJ", "sleep 20?", "7")
     assert values["all_"] and values["name"] == "sleep 20?" and words == ["7"]
     assert refused("bhist", "-aJ") == ("requires", "-J")
