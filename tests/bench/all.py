@@ -80,8 +80,11 @@ GROUPS = ("latency", "sched", "clock", "replay", "memory")
 # not figures to quote).
 FULL = {"latency": 10_000, "runs": 15, "warmup": 2, "clock": (100_000, 10, 100), "replay": [100_000, 1_000_000],
         "memory": 1_000_000}
-QUICK = {"latency": 300, "runs": 5, "warmup": 1, "sched": [300, 1_000], "clock": (1_000, 2, 10), "clock_budget": 1.0,
-         "replay": [1_000, 5_000], "memory": 1_000}
+# --quick: no warm-up round (its samples are not figures), small logs, and the
+# memory group's loaded daemon on the latency group's store (one fill, one
+# cluster fewer; see bench_memory).
+QUICK = {"latency": 300, "runs": 5, "warmup": 0, "sched": [300, 1_000], "clock": (1_000, 2, 10), "clock_budget": 1.0,
+         "replay": [500, 2_000], "memory": 300, "poll": 0.05}
 
 
 def _module(name: str):
@@ -317,16 +320,31 @@ def bench_replay(root: Path, sizes: list[int]) -> dict:
 # ---------------------------------------------------------------------------
 
 
-def bench_memory(root: Path, jobs: int) -> dict:
+def _latency_store(root: Path) -> dict[str, str]:
+    """The environment of the latency group's cluster (tests/bench/latency.py
+    made it as cluster_env(root, "latency", ...)): its files are not written again."""
+    env = cluster_env(root, "memory")  # the commands' environment, as harness.py makes it
+    env.update(LSF_ENVDIR=str(root / "conf-latency"), LSFEMU_HOME=str(root / "home-latency"))
+    return env
+
+
+def bench_memory(root: Path, jobs: int, poll: float = 1.0, store_of: dict[str, str] | None = None) -> dict:
+    """*store_of*: the environment of a cluster already filled with *jobs* jobs
+    (--quick: the latency group's, its daemon stopped), whose daemon is measured
+    instead of a new cluster's; *poll*: seconds between two probes of the
+    starting daemon."""
     empty = cluster_env(root, "mem-empty")
     with daemon(empty):
         run_ok(command("bqueues"), empty)
         floor = daemon_memory(empty)
-    env = cluster_env(root, "memory")
-    users = [f"user{i}" for i in range(1, 1001)]
     t0 = time.perf_counter()
-    bulk_submit(env["LSF_ENVDIR"], env["LSFEMU_HOME"], Bulk(n=jobs, users=users, queues=["normal", "priority"],
-                                                             runtimes=(60, 7200)), t=START, log_events=False)
+    if store_of is not None:
+        env = store_of
+    else:
+        env = cluster_env(root, "memory")
+        users = [f"user{i}" for i in range(1, 1001)]
+        bulk_submit(env["LSF_ENVDIR"], env["LSFEMU_HOME"], Bulk(n=jobs, users=users, queues=["normal", "priority"],
+                                                                 runtimes=(60, 7200)), t=START, log_events=False)
     fill_s = time.perf_counter() - t0
     # Started here, not by `lsfemu daemon start`, which gives a daemon 30 s to answer:
     # loading a million jobs takes longer on a busy 2-core machine.
@@ -341,7 +359,7 @@ def bench_memory(root: Path, jobs: int) -> dict:
         while subprocess.run(command("bqueues"), env=quiet, capture_output=True).returncode != 0:
             if proc.poll() is not None or time.perf_counter() - t0 > 900:
                 raise RuntimeError(f"the daemon did not answer: {(home / 'daemon.log').read_text()[-2000:]}")
-            time.sleep(1)
+            time.sleep(poll)
         start_s = time.perf_counter() - t0
         mem = daemon_memory(env)
     finally:
@@ -500,7 +518,9 @@ def main() -> int:
             elif g == "replay":
                 res[g] = bench_replay(root, size["replay"])
             elif g == "memory":
-                res[g] = bench_memory(root, size["memory"])
+                shared = args.quick and "latency" in res  # the latency group's store (its daemon stopped)
+                res[g] = bench_memory(root, res["latency"]["jobs_in_store"] if shared else size["memory"],
+                                      size.get("poll", 1.0), _latency_store(root) if shared else None)
             res[g]["group_wall_s"] = time.perf_counter() - t0
             print(f"[{g}] {res[g]['group_wall_s']:.0f} s", file=sys.stderr, flush=True)
             Path(args.json).write_text(json.dumps(res, indent=1) + "\n")  # what is measured so far
