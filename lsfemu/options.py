@@ -462,7 +462,7 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
         ("-app", "app", "application_profile_name"), ("-C", "complete", "start_time,end_time"),
         ("-D", "dispatched", "start_time,end_time"), ("-f", "logfile", "logfile_name"),
         ("-G", "user_group", "user_group"), ("-J", "name", "job_name"), ("-Jd", "description", '"job_description"'),
-        ("-Lp", None, "ls_project_name"), ("-m", "hosts", '"host_name ..."'),
+        ("-Lp", "license_project", "ls_project_name"), ("-m", "hosts", '"host_name ..."'),
         ("-N", "normalize", "host_name | -N host_model | -N cpu_factor"),
         ("-n", "nfiles", "number_logfiles | -n min_logfile,max_logfile | -n 0"),
         ("-P", "project", "project_name"), ("-q", "queue", "queue_name"),

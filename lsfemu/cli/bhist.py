@@ -26,8 +26,10 @@ problems go unreported (lsfemu.events.log.JobFilter).
 Selection, time windows, ``-T``, ``-m``, ``-N``, ``-P``, ``-G``: `ops.history`
 (its docstring). ``-app`` and ``-Jd`` (wildcards as bjobs -Jd) keep the jobs
 whose profile / description is that one at the end of the log (JOB_NEW's, as
-JOB_MODIFY2 records of bmod -app/-appn/-Jd/-Jdn changed it); job IDs drop
-them, as they drop -q and -J.
+JOB_MODIFY2 records of bmod -app/-appn/-Jd/-Jdn changed it); ``-Lp`` the
+jobs of a License Scheduler project (JOB_NEW's licenseProject: jobs of a real
+LSF log, bsub -Lp being refused here); job IDs drop them, as they drop -q
+and -J.
 
 Output: the summary table (``-w`` untruncated), ``-l`` long (``-w``: records
 not wrapped; LSB_DISPLAY_YEAR from the environment or lsf.conf), ``-b``
@@ -324,6 +326,7 @@ def bhist(
     user_group: Optional[str] = None,
     app: Optional[str] = None,
     description: Optional[str] = None,
+    license_project: Optional[str] = None,
     job_ids: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
@@ -387,7 +390,7 @@ def bhist(
         if chron and want is None and states is None and queue is None and name is None \
                 and complete is None and submitted is None and dispatched is None \
                 and hosts is None and project is None and user_group is None and factor is None \
-                and app is None and description is None:
+                and app is None and description is None and license_project is None:
             # the selection is known at submission: stream in bounded memory
             if _stream_chronicle(c, paths, history.users(c.cluster, c.user, user), year, window_t):
                 return
@@ -438,6 +441,8 @@ def bhist(
             if app is not None and h.application != app:
                 continue
             if description is not None and not (h.description and fnmatch.fnmatchcase(h.description, description)):
+                continue
+            if license_project is not None and h.license_project != license_project:
                 continue
             if states is not None and h.status not in states:
                 continue

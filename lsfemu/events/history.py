@@ -89,6 +89,7 @@ class JobHistory:
     user_group: str | None = None
     application: str | None = None  # bsub -app, as bmod -app / -appn leave it (bhist -app)
     description: str | None = None  # bsub -Jd, as bmod -Jd / -Jdn leave it (bhist -Jd)
+    license_project: str | None = None  # JOB_NEW's licenseProject (a real LSF log's bsub -Lp; bhist -Lp)
     esub: str | None = None
     #: lines of the resource-limit block printed before the summary (e.g.
     #: ``[" CORELIMIT", "      0 M"]``); empty = no block
@@ -457,7 +458,7 @@ class HistoryBuilder:
                 command=rec.command, project=rec.project_name, from_host=rec.from_host,
                 cwd=rec.cwd, home=rec.sub_home_dir, submit_time=float(rec.submit_time or t),
                 user_group=rec.user_group or None, application=rec.app or None,
-                description=rec.job_description or None,
+                description=rec.job_description or None, license_project=rec.license_project or None,
             )
             spec = array_spec_of(rec)
             if spec is not None:

@@ -1,4 +1,4 @@
-"""bhist -T, -m, -N, -P, -G, -app, -Jd and -n min,max (LSF 10.1's bhist; OpenLava's
+"""bhist -T, -m, -N, -P, -G, -app, -Jd, -Lp and -n min,max (LSF 10.1's bhist; OpenLava's
 bhist.c for the messages) on event logs written the way the daemon writes
 them, run in-process (the helpers of tests/e2e/test_bhist.py)."""
 
@@ -9,7 +9,9 @@ from types import SimpleNamespace
 
 import pytest
 
+from lsfemu.events import lsbatch
 from lsfemu.events.log import EventWriter
+from lsfemu.events.records import JobNew
 from tests.e2e.test_bhist import NOW, T0, Log, Stand, bhist, build, ids
 
 
@@ -100,6 +102,22 @@ def test_app_and_description_follow_bmod(tmp_path):
         == {"Job <602>"}  # -t: the selection too
     assert bhist(tmp_path, "-Jd", "mesh*").out == "No matching job found\n"
     assert bhist(tmp_path, "-app", "fluent", "602").rc == 0  # job IDs drop the filters
+
+
+def test_license_project_of_a_real_logs_jobs(tmp_path):
+    """-Lp: JOB_NEW's licenseProject (bsub -Lp of a real LSF log; lsfemu's own jobs have none)."""
+    w = EventWriter(tmp_path / "logdir" / "lsb.events")
+    Log(w).submit(801, T0)
+    for jid, project in ((802, "lic_a"), (803, "lic_b")):
+        w.write(JobNew(event_time=T0 + 1, job_id=jid, user_id=1001, user_name="alice", submit_time=T0 + 1,
+                       queue="normal", from_host="login1", cwd="/home/alice", command="sleep 1",
+                       options2=lsbatch.SUB2_LICENSE_PROJECT, license_project=project))
+    w.close()
+    assert ids(bhist(tmp_path).out) == ["801", "802", "803"]
+    r = bhist(tmp_path, "-Lp", "lic_a")
+    assert (ids(r.out), r.err) == (["802"], "")
+    assert ids(bhist(None, "-Lp", "lic_b", "-f", str(tmp_path / "logdir" / "lsb.events")).out) == ["803"]  # no cluster
+    assert bhist(tmp_path, "-Lp", "lic_c").out == "No matching job found\n"
 
 
 def test_normalized_cpu_time(projects):

@@ -153,6 +153,7 @@ EFFECTS: dict[str, str] = {
     "bhist -G": "tests/e2e/test_bhist_options.py::test_projects_and_user_groups",
     "bhist -J": "tests/e2e/test_bhist.py::test_filters",
     "bhist -Jd": "tests/e2e/test_bhist_options.py::test_app_and_description_follow_bmod",
+    "bhist -Lp": "tests/e2e/test_bhist_options.py::test_license_project_of_a_real_logs_jobs",
     "bhist -N": "tests/e2e/test_bhist_options.py::test_normalized_cpu_time",
     "bhist -P": "tests/e2e/test_bhist_options.py::test_projects_and_user_groups",
     "bhist -S": "tests/e2e/test_bhist.py::test_time_windows",
