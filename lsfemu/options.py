@@ -491,7 +491,7 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
         ("-u", "user", "user_name | -u user_group | -u all"),
     ), "queues", "[queue_name ...]", alternatives=("-w -l -r",)),
     _g("bhosts", (
-        ("-a", None, None), ("-aff", None, None), ("-alloc", "alloc", None), ("-cname", None, None),
+        ("-a", "all_", None), ("-aff", None, None), ("-alloc", "alloc", None), ("-cname", None, None),
         ("-e", None, None), ("-gpu", None, None), ("-json", "json_", None), ("-l", "long", None),
         ("-noheader", "noheader", None), ("-rc", None, None), ("-rconly", None, None), ("-s", "shared", None),
         ("-w", "wide", None), ("-X", "uncondensed", None), ("-x", "exceptions", None),
@@ -508,7 +508,7 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
     _g("bhpart", (("-r", "recursive", None),), "names", "[host_partition_name ...]"),
     _g("lsid", ()),
     _g("lshosts", (
-        ("-a", None, None), ("-cname", None, None), ("-gpu", None, None), ("-json", "json_", None),
+        ("-a", "all_", None), ("-cname", None, None), ("-gpu", None, None), ("-json", "json_", None),
         ("-l", "long", None), ("-loc", None, None), ("-mig", None, None), ("-s", "shared", None), ("-sl", None, None),
         ("-T", None, None), ("-w", "wide", None),
         # (the value's name shortened from LSF's synopsis so that the usage line fits 79 columns)
@@ -516,7 +516,7 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
         ("-R", "res_req", '"res_req"'),
     ), "hosts", "[host_name ... | host_group ... | cluster_name ...]", alternatives=("-w -l",)),
     _g("lsload", (
-        ("-a", None, None), ("-cname", None, None), ("-E", "effective", None), ("-gpu", None, None),
+        ("-a", "all_", None), ("-cname", None, None), ("-E", "effective", None), ("-gpu", None, None),
         ("-gpuload", None, None), ("-json", "json_", None), ("-l", "long", None), ("-loc", None, None),
         ("-N", "normalized", None), ("-s", "shared", None), ("-w", "wide", None),
         ("-I", "indices", "load_index[:load_index] ..."), ("-n", "num_hosts", "num_hosts"),

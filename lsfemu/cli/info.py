@@ -131,8 +131,11 @@ def bhosts(
     shared: bool = False,
     uncondensed: bool = False,
     exceptions: bool = False,
+    all_: bool = False,
     hosts: Optional[list[str]] = None,
 ) -> None:
+    # -a: every host, those a resource connector relinquished too; lsfemu has no resource connector, so the
+    # hosts listed without -a are all of them (docs/semantics.md)
     c = ctx()
     if shared:
         _bhosts_shared(c, hosts, noheader, wide or long or fmt is not None or json_ or res_req is not None)

@@ -50,7 +50,10 @@ def _shared(c, names: Optional[list[str]], other_form: bool, static: bool) -> No
 
 
 def lshosts(wide: bool = False, long: bool = False, res_req: Optional[str] = None, fmt: Optional[str] = None,
-            json_: bool = False, shared: bool = False, hosts: Optional[list[str]] = None) -> None:
+            json_: bool = False, shared: bool = False, all_: bool = False,
+            hosts: Optional[list[str]] = None) -> None:
+    # -a (lshosts, lsload): every host, those a resource connector relinquished too; lsfemu has none of
+    # those, so the hosts listed are all of them (docs/semantics.md)
     c = ctx()
     if shared:
         _shared(c, hosts, wide or long or res_req is not None or fmt is not None or json_, static=True)
@@ -76,7 +79,7 @@ def lshosts(wide: bool = False, long: bool = False, res_req: Optional[str] = Non
 
 def lsload(wide: bool = False, long: bool = False, res_req: Optional[str] = None, num_hosts: Optional[str] = None,
            indices: Optional[str] = None, normalized: bool = False, effective: bool = False,
-           fmt: Optional[str] = None, json_: bool = False, shared: bool = False,
+           fmt: Optional[str] = None, json_: bool = False, shared: bool = False, all_: bool = False,
            hosts: Optional[list[str]] = None) -> None:
     c = ctx()
     if shared:

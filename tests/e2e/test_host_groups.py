@@ -1,7 +1,8 @@
 """bhosts and lsb.hosts' host groups (issue 21): a host group named is its
 hosts; a CONDENSE=Y group is one row (its members' counts summed, the overall
 status, and with -w how many members are ok/unavail/unreach/busy); -X, -l
-and -o show the hosts."""
+and -o show the hosts; -a (no resource connector: the same hosts); -x, the
+hosts where jobs exit too often."""
 
 from __future__ import annotations
 
@@ -45,6 +46,8 @@ def test_condensed_host_groups_and_X(lsf_cluster):
     assert c.run("badmin hclose hostA", user="lsfadmin").rc == 0
     assert c.run("bhosts -w ab").out == WIDE + \
         "ab                 closed 0/0/0/0     -      8      5      5      0      0      0\n"
+    # -a: every host, those a resource connector relinquished too (lsfemu has none): the same rows, closed ones too
+    assert c.run("bhosts -a -w").out == c.run("bhosts -w").out and "closed" in c.run("bhosts -a -X").out
     r = c.run("bhosts nosuch")
     assert (r.out, r.err, r.rc) == ("", "nosuch: Bad host name, host group name or cluster name\n", 255)
 

@@ -63,6 +63,8 @@ def test_shared_resources_are_read_shown_and_acted_on(lsf_cluster):
         "tot_lic                                     5       hostA hostB hostC \n")
     r = c.run("lshosts -s nosuch")
     assert (r.out, r.err, r.rc) == ("", "ls_sharedresourceinfo: Unknown resource name\n", 255)
+    # -a: every host, those a resource connector relinquished too (lsfemu has none): the same hosts
+    assert c.run("lshosts -a").out == c.run("lshosts").out and c.run("lsload -a").out == c.run("lsload").out
     # lsfemu has no ELIM: no dynamic shared resource
     assert (c.run("lsload -s").out, c.run("lsload -s").rc) == ("No dynamic shared resources defined \n", 0)
     # select[] reads the shared value; rusage[] of a pool several hosts share is refused by name
