@@ -1,4 +1,4 @@
-"""bjobs default / -w / -noheader / -aps tables (reference 3.1, 3.2, 3.9)."""
+"""bjobs default / -w / -noheader / -aps / -prio tables (reference 3.1, 3.2, 3.9)."""
 
 from render_helpers import assert_golden, at
 
@@ -108,6 +108,22 @@ def test_aps_table():
     assert R.aps_table([]) == ""
     assert R.aps_table(jobs[:1], year=True).splitlines()[0].endswith("SUBMIT_TIME          APS")
     assert R.aps_value_text(JobView(1, "u", "PEND", "q", "h", "c", 0, aps_system=2.5)) == "(2.50)"
+
+
+def test_prio_table_shows_each_factors_share():
+    # [inferred] layout (docs/semantics.md): the -aps row, then FS ... QPRIORITY, ADMIN, each at least 9 wide;
+    # a share of 0.00 (a factor in its grace period), `-` a factor not weighted, every `-` outside APS queues
+    jobs = [JobView(314, "user1", "PEND", "normal", "hostA", "myjob", at("2008 Feb 12 01:08:00"), aps_value=119.0),
+            JobView(321, "user1", "PEND", "owners", "hostA", "myjob", at("2008 Feb 12 01:09:00"))]
+    shares = {"FS": 0.0, "WORK": 109.0, "JPRIORITY": 9.0, "QPRIORITY": 100.0, "ADMIN": 10.0}
+    assert R.prio_table(zip(jobs, [shares, None])).splitlines() == [
+        "JOBID   USER    STAT  QUEUE      FROM_HOST   EXEC_HOST   JOB_NAME   SUBMIT_TIME     APS        FS      RSRC"
+        "      PROC       MEM      SWAP      WORK JPRIORITY QPRIORITY     ADMIN",
+        "314     user1   PEND  normal     hostA                   myjob      Feb 12 01:08 119.00      0.00         -"
+        "         -         -         -    109.00      9.00    100.00     10.00",
+        "321     user1   PEND  owners     hostA                   myjob      Feb 12 01:09      -" + "         -" * 9,
+    ]
+    assert R.prio_table([]) == "" and R.prio_table(zip(jobs, [shares, None]), header=False).startswith("314 ")
 
 
 def test_pend_table_hand_made():
