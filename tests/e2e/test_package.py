@@ -1,6 +1,7 @@
 """Package-level promises: thin commands, wall mode, the pytest plugin (the demo: test_lessons.py)."""
 
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -26,8 +27,9 @@ def test_command_path_imports_only_the_standard_library():
 def test_bin_scripts_run_isolated_from_site_packages():
     """bin/'s scripts run under `python3 -I -S` (issue 23): no site, no .pth file,
     nothing but the standard library and lsfemu's client on a command's path."""
-    scripts = sorted((ROOT / "bin").iterdir())
-    assert {p.read_text().splitlines()[0] for p in scripts} == {"#!/usr/bin/env -S python3 -I -S"}
+    for p in sorted((ROOT / "bin").iterdir()):
+        lines = p.read_text().splitlines()
+        assert lines[0] == "#!/bin/sh" and 'exec "$p" -I -S "$0" "$@"' in lines[:8], p.name
     env = {"PATH": os.environ.get("PATH", ""), "HOME": "/nonexistent"}  # no LSF_ENVDIR: the client answers alone
     p = subprocess.run([sys.executable, "-I", "-S", "-X", "importtime", str(ROOT / "bin" / "bjobs")],
                        capture_output=True, text=True, env=env)
@@ -36,6 +38,25 @@ def test_bin_scripts_run_isolated_from_site_packages():
     assert "lsfemu.client" in imported and "site" not in imported
     assert not {m.split(".")[0] for m in imported} & {"sqlalchemy", "typer", "click", "tabulate", "re", "enum",
                                                        "json", "socket", "__future__"}
+
+
+def test_installed_script_starts_its_environments_python_isolated(tmp_path):
+    """As pip installs it (pyproject's script-files, unchanged): in a virtual
+    environment's bin/, the script runs the python3 beside it with -I -S and
+    finds lsfemu in that environment's site-packages."""
+    venv_bin = tmp_path / "bin"
+    site = tmp_path / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
+    venv_bin.mkdir()
+    site.mkdir(parents=True)
+    (site / "lsfemu").symlink_to(ROOT / "lsfemu")
+    shutil.copy(ROOT / "bin" / "bjobs", venv_bin / "bjobs")
+    called = tmp_path / "called"
+    (venv_bin / "python3").write_text(f'#!/bin/sh\necho "$@" > {called}\nexec {sys.executable} "$@"\n')
+    (venv_bin / "python3").chmod(0o755)
+    p = subprocess.run([str(venv_bin / "bjobs"), "-u", "all"], capture_output=True, text=True, cwd=tmp_path,
+                       env={"PATH": "/usr/bin:/bin", "HOME": "/nonexistent"})
+    assert p.returncode == 255 and "LSF_ENVDIR is not set" in p.stderr, p.stderr[-500:]
+    assert called.read_text().split() == ["-I", "-S", str(venv_bin / "bjobs"), "-u", "all"]
 
 
 def test_bin_scripts_exist_for_every_command():
