@@ -4,14 +4,35 @@ run on SQLite and on PostgreSQL (mark lsfemu_stores)."""
 
 import concurrent.futures
 import os
+import shutil
 import signal
+import tempfile
 import time
+from pathlib import Path
 
 import pytest
 
 from lsfemu.daemon.dispatch import user_for
+from lsfemu.testing import LsfCluster
 
-pytestmark = pytest.mark.slow(72)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+pytestmark = pytest.mark.slow(66)  # seconds, quiet machine (205 s at load 12, was 232): scheduled early (tests/conftest.py)
+
+
+@pytest.fixture(scope="module")
+def shared():
+    """One cluster for the tests that neither stop nor restart its daemon (each
+    with a user of its own): a daemon start each saved."""
+    c = LsfCluster(Path(tempfile.mkdtemp(prefix="lsfemu-")))  # short: socket paths are limited
+    try:
+        yield c
+    finally:
+        c.stop()
+        shutil.rmtree(c.root, ignore_errors=True)
+
+
+def _submitted(r) -> str:
+    assert r.rc == 0, r.text
+    return r.out.split("<", 1)[1].split(">", 1)[0]
 
 
 def _daemon_pid(c) -> int:
@@ -105,16 +126,16 @@ def test_identity_lsfemu_user_only_for_own_uid():
     assert user_for(other, {"LSFEMU_USER": "alice"}) != "alice"
 
 
-def test_no_envdir_is_a_clear_error(lsf_cluster):
-    r = lsf_cluster.run("bjobs", env={"LSF_ENVDIR": ""})
+def test_no_envdir_is_a_clear_error(shared):
+    r = shared.run("bjobs", env={"LSF_ENVDIR": ""})
     assert (r.err, r.rc) == ("lsfemu: LSF_ENVDIR is not set; run 'lsfemu init DIR' and 'export LSF_ENVDIR=DIR'\n", 255)
 
 
-def test_garbage_on_the_socket_does_not_hurt(lsf_cluster):
+def test_garbage_on_the_socket_does_not_hurt(shared):
     import socket
 
-    c = lsf_cluster
-    c.run("bsub sleep 10", user="user1")
+    c = shared
+    jid = _submitted(c.run("bsub sleep 10", user="user1"))
     for payload in (b"", b"\x00\x00\x00\x05hello", b"\xff\xff\xff\xff", b"GET / HTTP/1.0\r\n\r\n"):
         s = socket.socket(socket.AF_UNIX)
         s.connect(str(c.home / "mbatchd.sock"))
@@ -126,21 +147,21 @@ def test_garbage_on_the_socket_does_not_hurt(lsf_cluster):
         except OSError:
             pass
         s.close()
-    assert c.run("bjobs -noheader -o jobid", user="user1").out == "1\n"
+    assert c.run("bjobs -noheader -o jobid", user="user1").out == f"{jid}\n"
 
 
-def test_state_folder_is_private(lsf_cluster):
-    c = lsf_cluster
+def test_state_folder_is_private(shared):
+    c = shared
     c.run("lsid")
     assert (c.home.stat().st_mode & 0o777) == 0o700
 
 
-def test_silent_and_oversized_clients_block_no_one(lsf_cluster):
+def test_silent_and_oversized_clients_block_no_one(shared):
     import socket
     import struct
 
-    c = lsf_cluster
-    c.run("bsub sleep 10", user="user1")
+    c = shared
+    jid = _submitted(c.run("bsub sleep 10", user="user3"))
     silent = socket.socket(socket.AF_UNIX)
     silent.connect(str(c.home / "mbatchd.sock"))  # connects and sends nothing
     big = socket.socket(socket.AF_UNIX)
@@ -150,7 +171,7 @@ def test_silent_and_oversized_clients_block_no_one(lsf_cluster):
     answer = big.recv(4096)
     assert b"request larger than" in answer
     t0 = time.time()
-    assert c.run("bjobs -noheader -o jobid", user="user1").out == "1\n"
+    assert c.run("bjobs -noheader -o jobid", user="user3").out == f"{jid}\n"
     assert time.time() - t0 < 5
     silent.close()
     big.close()
