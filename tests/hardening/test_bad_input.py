@@ -701,8 +701,8 @@ CASES = [
     C(["bjobs", "-env", "1", "2"], usage("bjobs"), id="bjobs-env-two-jobs"),
     C(["bjobs", "-script", "-l", "1"], usage("bjobs"), id="bjobs-script-with-l"),
     C(["bjobs", "-env", "99"], "Job <99> is not found\n", id="bjobs-env-no-such-job"),
-    C(["bjobs", "-prio"], usage("bjobs", "bjobs: option -prio is not supported by lsfemu yet"),
-      id="bjobs-prio-unbuilt"),
+    C(["bjobs", "-ss"], usage("bjobs", "bjobs: option -ss is not supported by lsfemu yet"),
+      id="bjobs-ss-unbuilt"),  # (-prio, refused here before, is built since: issue 21)
     # ---- job groups: bsub -g, bjobs/bkill/bstop/bresume -g, bgadd, bgmod, bgdel, bjgroup ------------------
     C(["bsub", "-g", "nogroup", "sleep", "1"], "nogroup: Bad/empty job group name. Job not submitted.\n",
       id="bsub-g-relative-name"),
