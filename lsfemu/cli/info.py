@@ -169,8 +169,9 @@ def bhosts(
     views = condense.condense(cfg, views, groups, hosts, wide)
     if long:
         loads = {v.name: v for v in host_ops.load_views(c.cluster, [v.name for v in views])}
-        c.out.append(RH.long((v, loads[v.name], None if v.max_slots is None else max(0, v.max_slots - v.njobs))
-                             for v in views))
+        shared = host_ops.shared_views(c.cluster, None, host_based=False) if cfg.resource_map else []
+        c.out.append(RH.long(((v, loads[v.name], None if v.max_slots is None else max(0, v.max_slots - v.njobs))
+                              for v in views), shared))
         return
     if parsed is not None:
         loads = {}

@@ -9,8 +9,10 @@ show (``STATUS          JL/U`` over ``ok              -``).
 ``-l`` (`long`): one block per host: its row with the CPU factor and
 DISPATCH_WINDOW, the load used for scheduling (Total: the indices after
 reservations, and the unused slots; Reserved: what started jobs reserve) and
-the load thresholds (lsb.hosts' loadSched; loadStop is not built: `-`), each
-followed by an empty line; an unavailable host has no load block.
+the cluster's shared resources (lsf.cluster's ResourceMap: the host's instance's
+Total and Reserved) and the load thresholds (lsb.hosts' loadSched; loadStop is
+not built: `-`), each followed by an empty line; an unavailable host has no load
+block.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from typing import Iterable, Mapping
 from lsfemu.render import outfmt
 from lsfemu.render.bjobs.common import LOAD_HEADER, LOAD_STOP
 from lsfemu.render.lstools import index_value, size
-from lsfemu.views import HostLoadView, HostView
+from lsfemu.render.shared import number
+from lsfemu.views import HostLoadView, HostView, SharedResourceView
 
 HEADER = "HOST_NAME          STATUS       JL/U    MAX  NJOBS    RUN  SSUSP  USUSP    RSV "
 HEADER_WIDE = "HOST_NAME          STATUS          JL/U    MAX  NJOBS    RUN  SSUSP  USUSP    RSV "
@@ -71,8 +74,37 @@ def threshold_row(label: str, values: Mapping[str, float]) -> str:
     return label + "".join(fmt.format(values[n]) if n in values else dash for n, fmt, dash in _THRESHOLD_FORMATS)
 
 
-def long(hosts: Iterable[tuple[HostView, HostLoadView, float | None]]) -> str:
-    """One block per host: (bhosts' row, its load view, unused slots or None when unlimited)."""
+def shared_block(host: str, shared: Iterable[SharedResourceView]) -> list[str]:
+    """bhosts -l's shared resources under the load (OpenLava bhosts.c makeShareFields): each Numeric
+    shared resource a column as wide as its name, total or reservation plus one, right-justified; Total
+    the host's instance's value left for scheduling, Reserved what is reserved of it (`-` for a resource
+    the host has no instance of); the columns wrap before 80 characters, each group its own three rows."""
+    cols = []
+    for v in shared:
+        if not v.numeric:
+            continue
+        inst = next((i for i in v.instances if host in i.hosts), None)
+        total = "-" if inst is None else number((inst.number or 0.0) - inst.reserved)
+        rsv = "-" if inst is None else f"{inst.reserved:.1f}"
+        cols.append((v.name, total, rsv, max(len(v.name), len(total), len(rsv)) + 1))
+    out: list[str] = []
+    while cols:
+        width, n = 11, 0
+        while n < len(cols) and (n == 0 or width + cols[n][3] < 80):
+            width += cols[n][3]
+            n += 1
+        part, cols = cols[:n], cols[n:]
+        out += [f" {'':<11}" + "".join(f"{c[0]:>{c[3]}}" for c in part),
+                f" {'Total':<11}" + "".join(f"{c[1]:>{c[3]}}" for c in part),
+                f" {'Reserved':<11}" + "".join(f"{c[2]:>{c[3]}}" for c in part), ""]
+    return out
+
+
+def long(hosts: Iterable[tuple[HostView, HostLoadView, float | None]],
+         shared: Iterable[SharedResourceView] = ()) -> str:
+    """One block per host: (bhosts' row, its load view, unused slots or None when unlimited); *shared*:
+    the cluster's shared resources (bhosts -s's views), shown under each host's load."""
+    shared = list(shared)
     out: list[str] = []
     for h, load, free in hosts:
         jlu = "-" if h.jl_u is None else str(h.jl_u)
@@ -89,6 +121,7 @@ def long(hosts: Iterable[tuple[HostView, HostLoadView, float | None]]) -> str:
                     _load_row("Total", load.load, "-" if free is None else f"{free:.0f}"),
                     _load_row("Reserved", load.reserved, "-"),
                     ""]
+            out += shared_block(h.name, shared)
         out += [" LOAD THRESHOLD USED FOR SCHEDULING:", LOAD_HEADER, threshold_row(" loadSched", h.load_sched).rstrip(),
                 LOAD_STOP.rstrip(), ""]
     return "\n".join(out) + "\n"

@@ -39,7 +39,7 @@ def _hosts(hosts: list[str], pos: int) -> str:
     return "".join(out)
 
 
-def _number(value: float) -> str:
+def number(value: float) -> str:
     """An instance's value left for scheduling: whole numbers without decimals (as configured), else one."""
     return f"{value:.0f}" if float(value).is_integer() else f"{value:.1f}"
 
@@ -50,7 +50,7 @@ def bhosts_shared(views: Iterable[SharedResourceView]) -> str:
         if not v.numeric:
             continue
         for inst in v.instances:
-            total = _number((inst.number or 0.0) - inst.reserved)
+            total = number((inst.number or 0.0) - inst.reserved)
             out.append(f"{v.name:<20}{total:>10}{inst.reserved:>15.1f}       " + _hosts(inst.hosts, _INDENT) + "\n")
     return "".join(out)
 

@@ -52,6 +52,12 @@ def test_shared_resources_are_read_shown_and_acted_on(lsf_cluster):
         "scratch                     70           30.0       hostB \n"
         "scratch                    100            0.0       hostC \n") + lic
     assert c.run("bhosts -s -noheader tot_lic").out == lic
+    # bhosts -l: the host's instances under its load (OpenLava's makeShareFields)
+    assert ("    0M    0M    0M      -\n\n"
+            "             tot_lic scratch\n"
+            " Total             5      70\n"
+            " Reserved        0.0    30.0\n\n"
+            " LOAD THRESHOLD USED FOR SCHEDULING:\n") in c.run("bhosts -l hostB").out
     r = c.run("bhosts -s tot_lic nosuch")
     assert (r.out, r.err, r.rc) == ("", "Bad resource name\n", 255)
     assert c.run("bhosts -s -l").rc == 255 and "Usage" in c.run("bhosts -s -w").err

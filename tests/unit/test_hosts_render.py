@@ -180,3 +180,17 @@ def test_lshosts_s():
                                                                          ["hostC"]), numeric=False)]
     assert shared.lshosts_shared(views) == _golden("lshosts_s.txt")
     assert shared.lshosts_shared([]) == ""
+
+
+def test_bhosts_l_shared_block_wraps_before_80_columns():
+    """OpenLava bhosts.c makeShareFields/getDispLastItem: columns as wide as name, total or reservation
+    plus one; a group ends before 11 + its widths reach 80; `-` where the host has no instance."""
+    views = [_shared(f"license_{i:02d}", ("12", 12.0, 2.0, ["hostA"])) for i in range(8)]
+    views.append(_shared("other", ("3", 3.0, 0.0, ["hostB"])))
+    views.append(_shared("site", ("north", None, 0.0, ["hostA"]), numeric=False))
+    lines = bhosts.shared_block("hostA", views)
+    head = "".join(f"{f'license_{i:02d}':>11}" for i in range(6))
+    assert lines == [" " * 12 + head, " Total      " + f"{'10':>11}" * 6, " Reserved   " + f"{'2.0':>11}" * 6, "",
+                     " " * 12 + f"{'license_06':>11}{'license_07':>11}{'other':>6}",
+                     " Total      " + f"{'10':>11}" * 2 + f"{'-':>6}",
+                     " Reserved   " + f"{'2.0':>11}" * 2 + f"{'-':>6}", ""]
