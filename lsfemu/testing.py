@@ -24,6 +24,7 @@ when `LSFEMU_REQUIRE_POSTGRES=1` (CI).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import shutil
@@ -148,6 +149,21 @@ class LsfCluster:
         self.run(["lsfemu", "daemon", "stop"])
 
 
+@contextlib.contextmanager
+def temporary_cluster(**kw):
+    """An LsfCluster (LsfCluster's keywords) in a fresh folder, its daemon stopped
+    and the folder removed afterwards: for a fixture of any scope, e.g. one
+    cluster that the tests of a module share, each with its own users or jobs."""
+    # A short path: Unix socket paths are limited to about 100 bytes.
+    root = Path(tempfile.mkdtemp(prefix="lsfemu-"))
+    cluster = LsfCluster(root, **kw)
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+        shutil.rmtree(root, ignore_errors=True)
+
+
 STORES = ("sqlite", "postgresql")
 
 
@@ -206,14 +222,8 @@ def lsfemu_db(request):
 @pytest.fixture
 def lsf_cluster(lsfemu_db):
     """An isolated lsfemu cluster (virtual clock, TZ=UTC); its daemon is stopped afterwards."""
-    # A short path: Unix socket paths are limited to about 100 bytes.
-    root = Path(tempfile.mkdtemp(prefix="lsfemu-"))
-    cluster = LsfCluster(root, db_url=lsfemu_db)
-    try:
+    with temporary_cluster(db_url=lsfemu_db) as cluster:
         yield cluster
-    finally:
-        cluster.stop()
-        shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.fixture

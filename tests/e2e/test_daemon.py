@@ -4,16 +4,13 @@ run on SQLite and on PostgreSQL (mark lsfemu_stores)."""
 
 import concurrent.futures
 import os
-import shutil
 import signal
-import tempfile
 import time
-from pathlib import Path
 
 import pytest
 
 from lsfemu.daemon.dispatch import user_for
-from lsfemu.testing import LsfCluster
+from lsfemu.testing import temporary_cluster
 
 pytestmark = pytest.mark.slow(66)  # seconds, quiet machine (205 s at load 12, was 232): scheduled early (tests/conftest.py)
 
@@ -22,12 +19,8 @@ pytestmark = pytest.mark.slow(66)  # seconds, quiet machine (205 s at load 12, w
 def shared():
     """One cluster for the tests that neither stop nor restart its daemon (each
     with a user of its own): a daemon start each saved."""
-    c = LsfCluster(Path(tempfile.mkdtemp(prefix="lsfemu-")))  # short: socket paths are limited
-    try:
+    with temporary_cluster() as c:
         yield c
-    finally:
-        c.stop()
-        shutil.rmtree(c.root, ignore_errors=True)
 
 
 def _submitted(r) -> str:

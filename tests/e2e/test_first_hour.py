@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from lsfemu.testing import temporary_cluster
+
 pytestmark = pytest.mark.slow(25)  # seconds, quiet machine: scheduled early (tests/conftest.py)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -80,8 +82,15 @@ def test_the_installed_entry_point_loads_the_plugin(pytester, monkeypatch):
 
 # -- item 12: busers of nobody; badmin with no queue or host --------------------
 
-def test_busers_of_an_unknown_user_is_refused(lsf_cluster):
-    c = lsf_cluster
+@pytest.fixture(scope="module")
+def busers_cluster():
+    """One cluster for the busers tests (they only add newbie's jobs): one daemon start."""
+    with temporary_cluster() as c:
+        yield c
+
+
+def test_busers_of_an_unknown_user_is_refused(busers_cluster):
+    c = busers_cluster
     r = c.run("busers nosuch", user="user1")
     assert (r.out, r.err, r.rc) == ("", "nosuch: Unknown user\n", 255)
     r = c.run("busers user1 nosuch", user="user1")
@@ -89,8 +98,8 @@ def test_busers_of_an_unknown_user_is_refused(lsf_cluster):
 
 
 @pytest.mark.parametrize("name", ["user1", "lsfadmin", "user3", "research/", "newbie"])
-def test_busers_of_known_users_and_groups(lsf_cluster, name):
-    c = lsf_cluster
+def test_busers_of_known_users_and_groups(busers_cluster, name):
+    c = busers_cluster
     assert c.run("bsub sleep 60", user="newbie").rc == 0  # a user known from its jobs
     r = c.run(f"busers {name.rstrip('/')}", user="user1")
     assert r.rc == 0, r.text
