@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import pwd
+import sys
 import time
 import traceback
 
@@ -58,6 +59,50 @@ def handle(cluster, req: dict, peer_uid: int, user: str | None = None, stdout=No
     TCP request carries (its peer has no uid here; `peer_uid` is then -1).
     `stdout`: the caller's, when the request runs in the caller's process
     (see `Ctx.stdout`). `daemon`: the daemon.server.Daemon serving it (see `Ctx.daemon`)."""
+    made = _request(cluster, req, peer_uid, user, stdout, daemon)
+    if isinstance(made, Result):
+        return made
+    return _run(cluster, made)[0]
+
+
+def handle_group(cluster, reqs: list[tuple[dict, int, str | None]], daemon=None) -> list[Result]:
+    """Run requests that arrived together (`(req, peer_uid, user)` each, as
+    `handle` takes them) and commit them once (issue 23: group commit): one
+    transaction, one lsb.events append. The caller answers none of them
+    before this returns, so an acknowledged request is a committed one.
+
+    The cluster catches up once, before the first: the group is one instant
+    of the scheduler. A request that fails (a bug; its rollback takes the
+    group's uncommitted requests with it) gets its error, and the requests
+    before it run again, each committed on its own: none was answered yet.
+    A failed commit fails every request of the group (of one command: the
+    answer is that command's)."""
+    made = [_request(cluster, req, uid, user, None, daemon) for req, uid, user in reqs]
+    results: list[Result | None] = [m if isinstance(m, Result) else None for m in made]
+    todo = [i for i, r in enumerate(results) if r is None]
+    if cluster is None or len(todo) < 2:
+        return [r if r is not None else _run(cluster, made[i])[0] for i, r in enumerate(results)]
+    pending: list[int] = []  # run, not committed
+    for n, i in enumerate(todo):
+        results[i], failed = _run(cluster, made[i], commit=False, catch_up=n == 0)
+        if failed:
+            for j in pending:
+                results[j] = _run(cluster, made[j])[0]
+            pending = []
+        else:
+            pending.append(i)
+    if pending:
+        try:
+            cluster.commit()
+        except Exception:
+            failure = _failed(cluster, made[pending[0]])
+            for j in pending:
+                results[j] = failure
+    return results  # type: ignore[return-value]
+
+
+def _request(cluster, req: dict, peer_uid: int, user: str | None, stdout, daemon):
+    """The request checked: (command function, Ctx arguments), or the Result refusing it."""
     cmd = req.get("cmd")
     argv = req.get("argv")
     env = req.get("env") or {}
@@ -71,7 +116,7 @@ def handle(cluster, req: dict, peer_uid: int, user: str | None = None, stdout=No
     argv = [_clean(a) for a in argv]
     if sum(len(a.encode()) for a in argv) > MAX_ARGV_BYTES:
         return Result("", f"{cmd}: Bad argument: the command line is longer than {MAX_ARGV_BYTES} bytes\n", 255)
-    ctx = Ctx(
+    return fn, dict(
         cluster=cluster,
         cmd=cmd,
         argv=argv,
@@ -84,29 +129,44 @@ def handle(cluster, req: dict, peer_uid: int, user: str | None = None, stdout=No
         daemon=daemon,
         tty=bool(req.get("tty")),
     )
+
+
+def _run(cluster, made, commit: bool = True, catch_up: bool = True) -> tuple[Result, bool]:
+    """Run a checked request (a new Ctx each time: a request may run again,
+    see handle_group): (its Result, whether it failed and rolled back)."""
+    fn, args = made
+    ctx = Ctx(**args)
     use_timezone(ctx.env.get("TZ"))
     try:
         if cluster is not None:
-            cluster.catch_up()
-            cluster.perfmon.request(cmd, cluster.now())  # badmin perfmon's request counters
+            if catch_up:
+                cluster.catch_up()
+            cluster.perfmon.request(ctx.cmd, cluster.now())  # badmin perfmon's request counters
         result = fn(ctx)
-        if cluster is not None:
+        if cluster is not None and commit:
             cluster.commit()
-        return result
-    except Exception as e:  # a bug must not kill the daemon nor show a traceback
-        why = storage_failure(e, getattr(cluster, "home", None))
-        if why is not None:  # the state folder or the store refused: not a bug, say why
-            log.error("command %s %r failed: %s", cmd, argv, why)
-        else:
-            log.error("command %s %r failed:\n%s", cmd, argv, traceback.format_exc())
-        if cluster is not None:
-            try:
-                cluster.session.rollback()
-                cluster.reload_jobs()
-            except Exception:
-                log.error("rollback failed:\n%s", traceback.format_exc())
-        if why is not None:
-            if cmd == "bsub":
-                return Result("", f"{why}. Job not submitted.\n", 255)
-            return Result("", f"{cmd}: {why}; nothing was changed\n", 255)
-        return Result("", f"{cmd}: internal error in lsfemu (details in the daemon log); nothing was changed\n", 255)
+        return result, False
+    except Exception:  # a bug must not kill the daemon nor show a traceback
+        return _failed(cluster, made), True
+
+
+def _failed(cluster, made) -> Result:
+    """The answer to a request whose run or commit raised (being handled): logged, rolled back."""
+    e = sys.exc_info()[1]
+    cmd, argv = made[1]["cmd"], made[1]["argv"]
+    why = storage_failure(e, getattr(cluster, "home", None))
+    if why is not None:  # the state folder or the store refused: not a bug, say why
+        log.error("command %s %r failed: %s", cmd, argv, why)
+    else:
+        log.error("command %s %r failed:\n%s", cmd, argv, traceback.format_exc())
+    if cluster is not None:
+        try:
+            cluster.session.rollback()
+            cluster.reload_jobs()
+        except Exception:
+            log.error("rollback failed:\n%s", traceback.format_exc())
+    if why is not None:
+        if cmd == "bsub":
+            return Result("", f"{why}. Job not submitted.\n", 255)
+        return Result("", f"{cmd}: {why}; nothing was changed\n", 255)
+    return Result("", f"{cmd}: internal error in lsfemu (details in the daemon log); nothing was changed\n", 255)

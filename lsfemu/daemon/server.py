@@ -6,6 +6,9 @@ TCP server for signed commands from the cluster's other hosts (lsfemu/daemon/tcp
   `mbatchd.lock`; a stale socket left by a crash is removed by the next
   daemon that holds the lock.
 - Requests are served by threads but executed one at a time (one writer).
+  Submissions that arrive while another request runs wait for it and then
+  run together, committed once (group commit, issue 23): one transaction and
+  one lsb.events append for the group; each is answered after that commit.
 - Limits: a request may be at most MAX_REQUEST bytes and must arrive within
   READ_TIMEOUT seconds; otherwise the connection is dropped.
 - In wall mode a ticker runs due scheduling passes and job ends: at the
@@ -159,11 +162,27 @@ class _TcpServer(socketserver.ThreadingMixIn, socketserver.TCPServer):
         super().server_bind()
 
 
+#: the commands whose requests are committed in groups (Daemon.serve)
+GROUPED = frozenset({"bsub"})
+
+
+class _Waiting:
+    """A grouped request waiting for the daemon, and its answer once run."""
+
+    __slots__ = ("req", "uid", "user", "answer")
+
+    def __init__(self, req: dict, uid: int, user: str | None):
+        self.req, self.uid, self.user = req, uid, user
+        self.answer: dict | None = None
+
+
 class Daemon:
     def __init__(self, home: str, envdir: str):
         self.home = home
         self.envdir = envdir
         self.lock = threading.Lock()
+        self.waiting: list[_Waiting] = []  # grouped requests not yet taken (under waiting_lock)
+        self.waiting_lock = threading.Lock()
         self.cluster = None
         self.stopping = threading.Event()
         self.restart_requested = False
@@ -184,30 +203,70 @@ class Daemon:
         self.stop_pending = True
 
     def serve(self, req: dict, uid: int, user: str | None = None) -> dict:
-        """Run a request; `user` is set for a signed TCP request (from another host)."""
+        """Run a request; `user` is set for a signed TCP request (from another host).
+
+        A submission (GROUPED) joins the waiting ones; whichever thread gets
+        the daemon next runs all that wait then as one group (dispatch.handle_group)."""
+        if req.get("cmd") not in GROUPED:
+            with self.lock:
+                refused = self._refusal(req, user)
+                if refused is not None:
+                    return refused
+                self._before()
+                r = dispatch.handle(self.cluster, req, uid, user=user, daemon=self)
+                self._after()
+                return self._answer(r)
+        me = _Waiting(req, uid, user)
+        with self.waiting_lock:
+            self.waiting.append(me)
         with self.lock:
-            env = req.get("env") or {}
-            want = env.get("LSF_ENVDIR") if isinstance(env, dict) and user is None else None
-            if want and os.path.realpath(want) != os.path.realpath(self.envdir) and req.get("cmd") != "lsfemu":
-                return {"out": "", "err": (
-                    f"lsfemu: the daemon in {self.home} serves LSF_ENVDIR={self.envdir}, not {want}; "
-                    f"run 'lsfemu daemon stop' or set LSFEMU_HOME to another folder\n"), "rc": 255}
-            if self.candidate is not None:
-                standby = self.candidate.answer(req)
-                if standby is not None:
-                    return standby
-            cl = self.cluster
-            if cl is not None:
-                cl.runner.wake = self.wake_path
-            r = dispatch.handle(cl, req, uid, user=user, daemon=self)
-            if self.candidate is not None and self.candidate.lost:
-                return self.candidate.not_master()  # fenced: nothing was committed; the client asks the next one
-            if cl is not None and cl.clock.mode == "wall" and self.wake_path is not None:
-                due = cl.loop.due()  # (a submission with JOB_SCHEDULING_INTERVAL: a pass due before the next tick)
-                if due is not None and due < self.next_tick:
-                    self.next_tick = due
-                    self.poke()
-            return {"out": r.out, "err": r.err, "rc": r.rc}
+            if me.answer is None:  # not run by the group before: this thread runs the group
+                with self.waiting_lock:
+                    group, self.waiting = self.waiting, []
+                self._run_group(group)
+        return me.answer  # type: ignore[return-value]
+
+    def _run_group(self, group: list[_Waiting]) -> None:
+        run = []
+        for w in group:
+            w.answer = self._refusal(w.req, w.user)
+            if w.answer is None:
+                run.append(w)
+        if run:
+            self._before()
+            results = dispatch.handle_group(self.cluster, [(w.req, w.uid, w.user) for w in run], daemon=self)
+            self._after()
+            for w, r in zip(run, results):
+                w.answer = self._answer(r)
+
+    def _before(self) -> None:
+        if self.cluster is not None:
+            self.cluster.runner.wake = self.wake_path
+
+    def _after(self) -> None:
+        cl = self.cluster
+        if cl is not None and cl.clock.mode == "wall" and self.wake_path is not None:
+            due = cl.loop.due()  # (a submission with JOB_SCHEDULING_INTERVAL: a pass due before the next tick)
+            if due is not None and due < self.next_tick:
+                self.next_tick = due
+                self.poke()
+
+    def _refusal(self, req: dict, user: str | None) -> dict | None:
+        """The answer to a request this daemon does not run (another LSF_ENVDIR; a standby), or None."""
+        env = req.get("env") or {}
+        want = env.get("LSF_ENVDIR") if isinstance(env, dict) and user is None else None
+        if want and os.path.realpath(want) != os.path.realpath(self.envdir) and req.get("cmd") != "lsfemu":
+            return {"out": "", "err": (
+                f"lsfemu: the daemon in {self.home} serves LSF_ENVDIR={self.envdir}, not {want}; "
+                f"run 'lsfemu daemon stop' or set LSFEMU_HOME to another folder\n"), "rc": 255}
+        if self.candidate is not None:
+            return self.candidate.answer(req)
+        return None
+
+    def _answer(self, r) -> dict:
+        if self.candidate is not None and self.candidate.lost:
+            return self.candidate.not_master()  # fenced: nothing was committed; the client asks the next one
+        return {"out": r.out, "err": r.err, "rc": r.rc}
 
     # -- the ticker ------------------------------------------------------------------
     def open_wake(self) -> None:

@@ -63,7 +63,7 @@ from lsfemu.sched import aps, resmerge, resreq
 from lsfemu.sched.aps_rank import ApsJobInput, aps_rank, aps_value
 from lsfemu.sched.priority import escalation
 from lsfemu.store import jobs as stored
-from lsfemu.store.counters import ensure_counters, take_counter, take_write_lock
+from lsfemu.store.counters import Takes, ensure_counters, take_write_lock
 from lsfemu.store.db import default_url, one_writer_at_a_time, open_store
 from lsfemu.store.models import ClockState, Counter, HostState, Job, JobEvent, QueueState
 
@@ -117,6 +117,11 @@ class Cluster:
         self.events = EventLog(self.logdir)
         self.perfmon = Perfmon()  # badmin perfmon: counters kept while sampling is started
         ensure_counters(self.session, ("next_job_id", "position"))
+        self.takes = Takes(self.session)  # job IDs and positions: one statement per counter and commit
+        # The Counter objects read and set at every commit, held: the session's
+        # identity map holds objects weakly, and one let go is read again each time.
+        self._counters: dict[str, Counter] = {}
+        self._ids_high: int | None = None  # see next_job_id
         # Cut lsb.events back to what the store committed under the store's write lock
         # (this no-op UPDATE takes it): in in-process mode another process may be
         # between its append and its commit, and its records must not be cut.
@@ -188,6 +193,8 @@ class Cluster:
         self.acct.staged.clear()
         self.runner.rollback()
         self.session.expire_all()
+        self._ids_high = None
+        self._counters.clear()  # (one added in the transaction rolled back is no longer the session's)
         self.passes.reset()
         self.clock_state = self.session.get(ClockState, 1)
         self.clock.virtual_now = self.clock_state.virtual_now
@@ -227,15 +234,20 @@ class Cluster:
         return self.clock.now()
 
     def _counter(self, name: str) -> int | None:
-        c = self.session.get(Counter, name)
-        return c.value if c is not None else None
+        c = self._counters.get(name) or self.session.get(Counter, name)
+        if c is None:
+            return None
+        self._counters[name] = c
+        return c.value
 
     def _set_counter(self, name: str, value: int) -> None:
-        c = self.session.get(Counter, name)
+        c = self._counters.get(name) or self.session.get(Counter, name)
         if c is None:
-            self.session.add(Counter(name=name, value=value))
+            c = Counter(name=name, value=value)
+            self.session.add(c)
         else:
             c.value = value
+        self._counters[name] = c
 
     def commit(self) -> None:
         """Commit the store with the request's lsb.events records (see lsfemu.engine.eventlog)."""
@@ -334,7 +346,17 @@ class Cluster:
         """The next job ID in sequence, rolling over to 1 after MAX_JOBID and
         skipping IDs still in use (LSF's job ID limit)."""
         max_id = self.config.params.max_jobid
-        jid = take_counter(self.session, "next_job_id", wrap_at=max_id)  # (takes the store's write lock)
+        jid = self.takes.take("next_job_id", wrap_at=max_id)  # (takes the store's write lock)
+        # An ID above every ID in the store is free without asking the store: IDs
+        # come from this counter only, so a higher one can appear only after the
+        # count rolled over, which sends it back below the highest known.
+        high = self._ids_high
+        if high is None or jid <= high:
+            high = stored.max_job_id(self.session)
+        if jid > high:
+            self._ids_high = jid
+            return jid
+        self._ids_high = high
         if stored.job_id_free(self.session, jid):
             return jid
         # Taken (the count rolled over onto jobs still in the store): the first
@@ -343,9 +365,9 @@ class Cluster:
         if free is None and jid > 1:
             free = 1 if stored.job_id_free(self.session, 1) else stored.free_job_id_after(self.session, 1, jid)
         if free is None:
-            self._set_counter("next_job_id", jid)  # as it was: nothing changes
+            self.takes.set("next_job_id", jid)  # as it was: nothing changes
             raise NoJobId()
-        self._set_counter("next_job_id", free + 1 if free < max_id else 1)
+        self.takes.set("next_job_id", free + 1 if free < max_id else 1)
         return free
 
     def log(self, job: Job, kind: str, actor: str | None, t: float, **data) -> None:

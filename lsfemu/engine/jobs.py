@@ -24,7 +24,6 @@ from lsfemu.events.lsbatch import PREEMPTED_REASON, TERM_REASONS
 from lsfemu.jobstate import ON_HOST, PENDING, STARTED, SUSPENDED
 from lsfemu.sched import dispatch, simulate
 from lsfemu.sched.priority import default_priority, frozen_at_dispatch, pending_clock_after_run
-from lsfemu.store.counters import take_counter
 from lsfemu.store.jobs import finished_runs_since
 from lsfemu.store.usage import clear_usage
 from lsfemu.store.models import HostState, Job, JobEvent
@@ -191,7 +190,7 @@ class Transitions:
         return job
 
     def next_position(self) -> float:
-        return float(take_counter(self.cl.session, "position"))
+        return float(self.cl.takes.take("position"))
 
     def start(self, job: Job, hosts: list[str], t: float) -> None:
         """Dispatch *job* to *hosts* (one per slot). JOB_START's effective

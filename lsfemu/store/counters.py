@@ -9,11 +9,17 @@ taker waits for the commit and then sees the committed value, so a request
 that rolls back leaves no gap either. `take_write_lock` takes the store's
 write lock with a no-op UPDATE of one (before reading what must not change
 under the caller: lsb.events' committed length, whether the store had jobs).
+
+`Takes` is take_counter for one session at one statement per counter and
+transaction (issue 23: a group of submissions committed together takes a
+job ID and a position per job): the first take locks the row and moves it
+on; later takes in the same transaction count in memory, and the count is
+written back before the commit.
 """
 
 from __future__ import annotations
 
-from sqlalchemy import case, update
+from sqlalchemy import case, event, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -22,18 +28,60 @@ from lsfemu.store.models import Counter
 
 def take_counter(session: Session, name: str, wrap_at: int | None = None) -> int:
     """The counter's value, moved on by one (back to 1 after `wrap_at`) in the same statement."""
-    step = Counter.value + 1 if wrap_at is None else case((Counter.value >= wrap_at, 1), else_=Counter.value + 1)
-    # synchronize_session="fetch": the loaded Counter (if any) is found by the
-    # returned key. The default ("evaluate") tests every object in the
-    # session against the WHERE clause: with a million jobs loaded, seconds
-    # per submission.
-    new = session.execute(update(Counter).where(Counter.name == name).values(value=step)
-                          .returning(Counter.value).execution_options(synchronize_session="fetch")).scalar()
+    c = _COUNTERS.c
+    step = c.value + 1 if wrap_at is None else case((c.value >= wrap_at, 1), else_=c.value + 1)
+    # The table, not the ORM entity: no loaded Counter object is looked for
+    # (the counters taken are only ever read through this function and Takes).
+    new = session.execute(update(_COUNTERS).where(c.name == name).values(value=step).returning(c.value)).scalar()
     if new is None:  # a store made before the counter existed (ensure_counters makes it): start at 1
         session.add(Counter(name=name, value=2))
         session.flush()
         return 1
     return new - 1 if (wrap_at is None or new != 1) else wrap_at
+
+
+_COUNTERS = Counter.__table__
+
+
+class Takes:
+    """take_counter for *session*, one statement per counter and transaction
+    (see the module docstring). Every take of a counter through the session
+    must go through one Takes (it keeps the counter's next value)."""
+
+    def __init__(self, session: Session):
+        self.session = session
+        # name -> [the transaction, the next value, whether the store is behind it]
+        self.held: dict[str, list] = {}
+        event.listen(session, "before_commit", self._write_back)
+
+    def take(self, name: str, wrap_at: int | None = None) -> int:
+        """take_counter's value; the row locked by the transaction's first take."""
+        tx = self.session.get_transaction()
+        h = self.held.get(name)
+        if tx is not None and h is not None and h[0] is tx:
+            value = h[1]
+            if wrap_at is not None and value >= wrap_at:
+                value = wrap_at  # as take_counter: past the wrap, the wrap's value, then 1
+            h[2] = True
+        else:
+            value = take_counter(self.session, name, wrap_at)
+            h = self.held[name] = [self.session.get_transaction(), 0, False]
+        h[1] = 1 if wrap_at is not None and value >= wrap_at else value + 1
+        return value
+
+    def set(self, name: str, value: int) -> None:
+        """Set the counter's next value (in the store now)."""
+        self.session.execute(update(_COUNTERS).where(_COUNTERS.c.name == name).values(value=value))
+        h = self.held.get(name)
+        if h is not None and h[0] is self.session.get_transaction():
+            h[1], h[2] = value, False
+
+    def _write_back(self, session: Session) -> None:
+        tx = session.get_transaction()
+        for name, h in self.held.items():
+            if h[2] and h[0] is tx:
+                session.execute(update(_COUNTERS).where(_COUNTERS.c.name == name).values(value=h[1]))
+                h[2] = False
 
 
 def ensure_counters(session: Session, names: tuple[str, ...]) -> None:

@@ -44,6 +44,11 @@ def any_job(session: Session) -> bool:
     return session.scalar(select(Job.id).limit(1)) is not None
 
 
+def max_job_id(session: Session) -> int:
+    """The highest job ID in the store (0 when it has no job)."""
+    return session.scalar(select(func.max(Job.id))) or 0
+
+
 def job_id_free(session: Session, jid: int) -> bool:
     return session.scalar(select(Job.id).where(Job.id == jid).limit(1)) is None
 

@@ -38,7 +38,7 @@ def _occupy(cl, ids: list[int]) -> None:
 
 def _next(cl, counter: int, taken: list[int]) -> list[int]:
     _occupy(cl, taken)
-    cl._set_counter("next_job_id", counter)
+    cl.takes.set("next_job_id", counter)
     got = [cl.next_job_id() for _ in range(3)]
     cl.session.commit()
     return got
@@ -67,7 +67,7 @@ def test_one_query_finds_the_free_id_after_a_long_run(tmp_path):
 
     cl = _cluster(tmp_path)
     _occupy(cl, list(range(1000, 101000)))
-    cl._set_counter("next_job_id", 1000)
+    cl.takes.set("next_job_id", 1000)
     statements = []
     event.listen(cl.engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
     assert cl.next_job_id() == 101000

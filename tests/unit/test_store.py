@@ -12,7 +12,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, select, text
 
 from lsfemu.store import db
-from lsfemu.store.counters import ensure_counters, take_counter
+from lsfemu.store.counters import Takes, ensure_counters, take_counter
 from lsfemu.store.db import integrity_ok, open_store
 from lsfemu.store.models import Base, Counter
 from concurrency import errors_of_threads  # (tests/unit, beside this file)
@@ -142,6 +142,36 @@ def test_counter_rolled_back_leaves_no_gap_and_wraps_at_its_limit(empty_store_ur
         assert [take_counter(s, "next_job_id", wrap_at=3) for _ in range(4)] == [1, 2, 3, 1]
         s.commit()
         assert take_counter(s, "missing") == 1 and take_counter(s, "missing") == 2  # made on first use
+    engine.dispose()
+
+
+def test_takes_one_update_per_transaction_written_back_at_commit(empty_store_url):
+    """Takes (issue 23, group commit): a transaction's takes of a counter cost one
+    UPDATE ... RETURNING, the count is written back at the commit (a second
+    session sees it), a rolled-back transaction leaves no gap, and the wrap at
+    the limit is take_counter's."""
+    from sqlalchemy import event
+
+    engine, Session = open_store(empty_store_url)
+    with Session() as s, Session() as other:
+        ensure_counters(s, ("next_job_id",))
+        takes = Takes(s)
+        updates = []
+        event.listen(engine, "before_cursor_execute",
+                     lambda *a: updates.append(a[2]) if a[2].lstrip().upper().startswith("UPDATE") else None)
+        assert [takes.take("next_job_id") for _ in range(5)] == [1, 2, 3, 4, 5]
+        assert len(updates) == 1
+        s.commit()
+        assert len(updates) == 2  # the write-back
+        assert other.scalar(select(Counter.value).where(Counter.name == "next_job_id")) == 6
+        other.commit()
+        assert [takes.take("next_job_id") for _ in range(3)] == [6, 7, 8]
+        s.rollback()  # refused: none of them used up
+        assert [takes.take("next_job_id", wrap_at=7) for _ in range(4)] == [6, 7, 1, 2]
+        takes.set("next_job_id", 5)
+        assert takes.take("next_job_id", wrap_at=7) == 5
+        s.commit()
+        assert other.scalar(select(Counter.value).where(Counter.name == "next_job_id")) == 6
     engine.dispose()
 
 
