@@ -48,29 +48,26 @@ items separated by ``; ``). Nothing selected: ``No matching job found`` (with
 
 from __future__ import annotations
 
-import bisect
 import copy
 import fnmatch
 import io
-import math
 import os
 import shutil
 import tempfile
 import time as _time
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Callable, Optional
 
 
 from lsfemu.cli.base import Ctx, Result, ctx, parse_job_refs, run_command
-from lsfemu.events.history import CannotStream, Change, HistoryBuilder, JobHistory
+from lsfemu.events.history import BUILDER_FIELDS, BUILDER_UNUSED, CannotStream, HistoryBuilder, JobHistory
 from lsfemu.events.log import CURRENT, EventWarning, JobFilter, archive_number, event_files, read_events
 from lsfemu.ops import history
+from lsfemu.ops.chronicle import ChronicleStream, chronicle  # noqa: F401 -- chronicle: the tests' reference
 from lsfemu.ops.select import name_matches
 from lsfemu.render import bhist as R
 from lsfemu.render import messages
 from lsfemu.sched.arrayspec import in_ranges
-from lsfemu.render.timefmt import long_prefix
-from lsfemu.render.wrap import SOFT_SPACE
 
 
 NOT_FOUND_T = "No matching job/event found\n"
@@ -117,7 +114,7 @@ def _read(c: Ctx, paths: list[Path], want: set[int] | None,
     builder = HistoryBuilder()
     last: int | None = None
     jobs = JobFilter(want) if want is not None else None  # other jobs' records are skimmed, not decoded
-    for _, rec in read_events(paths, _warner(c), jobs=jobs):
+    for _, rec in read_events(paths, _warner(c), jobs=jobs, unused=BUILDER_UNUSED, fields=BUILDER_FIELDS):
         if last is None or rec.event_time > last:
             last = rec.event_time
         if window is not None and not window[0] <= rec.event_time <= window[1]:
@@ -146,123 +143,6 @@ def _brief(h: JobHistory) -> JobHistory:
         for ch in h.changes
     ]
     return b
-
-
-def chronicle_lines(h: JobHistory, ch: Change, ran: bool, stamps: dict[float, str], year: bool) -> list[str]:
-    """The ``bhist -t`` lines of one change of *h* (*ran*: dispatched since
-    its submission or last requeue, this change included); *stamps* caches
-    the time stamps (events share their seconds: each is formatted once)."""
-    if ch.kind == "MODIFY":
-        items = list(ch.data.get("items") or [])
-        texts = ["Parameters of Job are changed: " + "; ".join(items) + ";"] if items else []
-    else:
-        texts = R.event_texts(h, ch, ran=ran)
-    if not texts:
-        return []
-    t = ch.time
-    stamp = stamps.get(t)
-    if stamp is None:
-        stamp = stamps[t] = long_prefix(t, year) + ": "
-    head = f"{stamp}Job <{h.display_id}>, "
-    lines = []
-    for text in texts:
-        line = f"{head}{text[:1].lower()}{text[1:]}\n"
-        lines.append(line.replace(SOFT_SPACE, " ") if SOFT_SPACE in line else line)
-    return lines
-
-
-def chronicle(histories: list[JobHistory], *, year: bool = False,
-              window: tuple[float, float] | None = None) -> str:
-    """``bhist -t``: every event of *histories* (in *window*: -T) in time order, one line each."""
-    rows: list[tuple[float, int, str]] = []  # (time, sequence in job order and change order, line)
-    stamps: dict[float, str] = {}
-    for h in histories:
-        ran = False
-        for ch in h.changes:
-            if ch.kind == "DISPATCH":
-                ran = True
-            elif ch.kind == "REQUEUE":
-                ran = False
-            if window is not None and not window[0] <= ch.time <= window[1]:
-                continue
-            for line in chronicle_lines(h, ch, ran, stamps, year):
-                rows.append((ch.time, len(rows), line))
-    rows.sort()  # by time, then as listed (job order, change order): the sequence is unique
-    return "".join([r[2] for r in rows])
-
-
-class ChronicleStream:
-    """``bhist -t`` of every job of *users* (None: all) while the log is read
-    once, in bounded memory: the builder hands each change over as it is
-    made (:class:`HistoryBuilder` streaming); its lines wait in a buffer and
-    are written to *out*, in the order :func:`chronicle` gives (time, then
-    the order in which the jobs appeared, then the order of their changes),
-    once no record can come with an earlier time -- which the log's time
-    order says of lines more than :attr:`SLACK` seconds older than the
-    record being read. A line that would go before one already written
-    raises :class:`CannotStream` (the log is not in time order there): the
-    caller then reads it again the straightforward way."""
-
-    #: how far back in time a record may put a change (a finish logged after it happened)
-    SLACK = 600.0
-    #: records read between two flushes
-    EVERY = 4096
-
-    def __init__(self, out: Any, users: set[str] | None, year: bool,
-                 window: tuple[float, float] | None = None):
-        self.out = out
-        self.users = users
-        self.year = year
-        self.window = window  # -T: the events in it
-        self.buffer: list[tuple[float, int, int, str]] = []  # (time, job order, sequence, line)
-        self.seq = 0
-        self.written: tuple[float, int, int] | None = None  # the key of the last line written
-        self.lines = 0
-        self.peak = 0  # the most lines waiting at once
-        self.stamps: dict[float, str] = {}
-        self.builder = HistoryBuilder(stream=self.change)
-
-    def change(self, h: JobHistory, ch: Change) -> None:
-        if self.users is not None and h.user not in self.users:
-            return
-        if len(self.stamps) > 4096:
-            self.stamps.clear()
-        t = ch.time
-        if self.window is not None and not self.window[0] <= t <= self.window[1]:
-            return
-        written = self.written
-        for line in chronicle_lines(h, ch, h.started, self.stamps, self.year):
-            if written is not None and t <= written[0] and (t, h.order, self.seq) < written:
-                raise CannotStream(f"a line at {t} after one at {written[0]} was written")
-            self.buffer.append((t, h.order, self.seq, line))
-            self.seq += 1
-
-    def flush(self, before: float) -> None:
-        """Write the lines older than *before*."""
-        buf = self.buffer
-        self.peak = max(self.peak, len(buf))
-        buf.sort()
-        cut = bisect.bisect_left(buf, (before,))
-        if cut:
-            self.out.write("".join([r[3] for r in buf[:cut]]))
-            self.written = buf[cut - 1][:3]
-            self.lines += cut
-            del buf[:cut]
-
-    def read(self, paths: list[Path], warn: Callable[[EventWarning], None]) -> int:
-        """Read *paths* and write the chronicle; the number of lines written."""
-        builder = self.builder
-        n = 0
-        for _, rec in read_events(paths, warn):
-            n += 1
-            if n == self.EVERY:
-                n = 0
-                before = rec.event_time - self.SLACK
-                self.flush(before)
-                builder.forget_finished(before)
-            builder.feed(rec)
-        self.flush(math.inf)
-        return self.lines
 
 
 def _stream_chronicle(c: Ctx, paths: list[Path], users: set[str] | None, year: bool,

@@ -136,6 +136,17 @@ def reader(unused: Collection[str] = (), fields: dict[str, Collection[str]] | No
     return read
 
 
+def shape_reader(etype: str, fields: Collection[str]) -> Callable[[str], Record | None] | None:
+    """The first path of :func:`reader` alone, for a reader that takes the
+    common lines itself: a line of *etype* in its type's canonical shape
+    comes as a record of which only *fields* were decoded (as reader gives
+    it), any other line as None (for decode: nothing is reported here).
+    None when the type has no canonical shape."""
+    cls = RECORD_TYPES.get(etype)
+    shape = _compile_shape(cls, fields) if cls is not None else None
+    return shape[2] if shape is not None else None
+
+
 def _decode_split(line: str) -> Record:
     """The second path of :func:`decode` (no line end on *line*)."""
     if _LINE_RE.fullmatch(line) is not None:

@@ -449,54 +449,58 @@ class HistoryBuilder:
                 self._put((job_id, idx), h)
         return h
 
+    def job_new(self, rec: JobNew, t: float) -> None:
+        """A JOB_NEW record (*t*: its event time): the job's history, one per element of an array."""
+        h = JobHistory(
+            job_id=rec.job_id, array_index=rec.idx, user=rec.user_name, queue=rec.queue,
+            name=rec.job_name if rec.options & lsbatch.SUB_JOB_NAME else None,
+            command=rec.command, project=rec.project_name, from_host=rec.from_host,
+            cwd=rec.cwd, home=rec.sub_home_dir, submit_time=float(rec.submit_time or t),
+            user_group=rec.user_group or None, application=rec.app or None,
+            description=rec.job_description or None, license_project=rec.license_project or None,
+        )
+        spec = array_spec_of(rec)
+        if spec is not None:
+            h.name = spec.name
+        run = rec.rlimits[lsbatch.RLIMIT_RUN] if len(rec.rlimits) > lsbatch.RLIMIT_RUN else -1
+        submit = h.add(
+            rec.submit_time or t, "SUBMIT", from_host=rec.from_host, queue=rec.queue,
+            cwd=rec.cwd, home=rec.sub_home_dir,
+            output_file=rec.out_file or None, error_file=rec.err_file or None,
+            output_overwrite=bool(rec.options2 & lsbatch.SUB2_OVERWRITE_OUT_FILE),
+            error_overwrite=bool(rec.options2 & lsbatch.SUB2_OVERWRITE_ERR_FILE),
+            num_processors=rec.num_processors, max_processors=rec.max_num_processors,
+            res_req=rec.res_req or None, dependency=rec.depend_cond or None,
+            user_priority=rec.user_priority if rec.options2 & lsbatch.SUB2_JOB_PRIORITY else None,
+            hold=bool(rec.options2 & lsbatch.SUB2_HOLD),
+            run_limit_min=run / 60 if run >= 0 else None,
+            cpu_limit_min=rec.rlimits[lsbatch.RLIMIT_CPU] / 60 if rec.rlimits and rec.rlimits[0] >= 0 else None,
+            begin_time=rec.begin_time or None, term_time=rec.term_time or None,
+            rerunnable=bool(rec.options & lsbatch.SUB_RERUNNABLE),
+            input_file=rec.in_file or None, input_spooled=bool(rec.options2 & lsbatch.SUB2_IN_FILE_SPOOL),
+            login_shell=rec.login_shell or None, exclusive=bool(rec.options & lsbatch.SUB_EXCLUSIVE),
+            asked_hosts=" ".join(rec.asked_hosts) or None,
+            notify_begin=bool(rec.options & lsbatch.SUB_NOTIFY_BEGIN),
+            notify_end=bool(rec.options & lsbatch.SUB_NOTIFY_END),
+            **tail_columns(rec),
+        )
+        if spec is None:
+            self._put((rec.job_id, rec.idx), h)
+            self._told(h, submit)
+        else:  # a job array: one history per element, from the array's JOB_NEW
+            for i in spec.indices():
+                e = copy.copy(h)
+                e.array_index = i
+                e.changes, e.transitions, e.limit_lines = list(h.changes), list(h.transitions), list(h.limit_lines)
+                self._put((rec.job_id, i), e)
+                self._told(e, submit)
+
     def feed(self, rec: Record) -> None:
         t = float(rec.event_time)
-        if type(rec) is JobNew:
-            h = JobHistory(
-                job_id=rec.job_id, array_index=rec.idx, user=rec.user_name, queue=rec.queue,
-                name=rec.job_name if rec.options & lsbatch.SUB_JOB_NAME else None,
-                command=rec.command, project=rec.project_name, from_host=rec.from_host,
-                cwd=rec.cwd, home=rec.sub_home_dir, submit_time=float(rec.submit_time or t),
-                user_group=rec.user_group or None, application=rec.app or None,
-                description=rec.job_description or None, license_project=rec.license_project or None,
-            )
-            spec = array_spec_of(rec)
-            if spec is not None:
-                h.name = spec.name
-            run = rec.rlimits[lsbatch.RLIMIT_RUN] if len(rec.rlimits) > lsbatch.RLIMIT_RUN else -1
-            submit = h.add(
-                rec.submit_time or t, "SUBMIT", from_host=rec.from_host, queue=rec.queue,
-                cwd=rec.cwd, home=rec.sub_home_dir,
-                output_file=rec.out_file or None, error_file=rec.err_file or None,
-                output_overwrite=bool(rec.options2 & lsbatch.SUB2_OVERWRITE_OUT_FILE),
-                error_overwrite=bool(rec.options2 & lsbatch.SUB2_OVERWRITE_ERR_FILE),
-                num_processors=rec.num_processors, max_processors=rec.max_num_processors,
-                res_req=rec.res_req or None, dependency=rec.depend_cond or None,
-                user_priority=rec.user_priority if rec.options2 & lsbatch.SUB2_JOB_PRIORITY else None,
-                hold=bool(rec.options2 & lsbatch.SUB2_HOLD),
-                run_limit_min=run / 60 if run >= 0 else None,
-                cpu_limit_min=rec.rlimits[lsbatch.RLIMIT_CPU] / 60 if rec.rlimits and rec.rlimits[0] >= 0 else None,
-                begin_time=rec.begin_time or None, term_time=rec.term_time or None,
-                rerunnable=bool(rec.options & lsbatch.SUB_RERUNNABLE),
-                input_file=rec.in_file or None, input_spooled=bool(rec.options2 & lsbatch.SUB2_IN_FILE_SPOOL),
-                login_shell=rec.login_shell or None, exclusive=bool(rec.options & lsbatch.SUB_EXCLUSIVE),
-                asked_hosts=" ".join(rec.asked_hosts) or None,
-                notify_begin=bool(rec.options & lsbatch.SUB_NOTIFY_BEGIN),
-                notify_end=bool(rec.options & lsbatch.SUB_NOTIFY_END),
-                **tail_columns(rec),
-            )
-            if spec is None:
-                self._put((rec.job_id, rec.idx), h)
-                self._told(h, submit)
-            else:  # a job array: one history per element, from the array's JOB_NEW
-                for i in spec.indices():
-                    e = copy.copy(h)
-                    e.array_index = i
-                    e.changes, e.transitions, e.limit_lines = list(h.changes), list(h.transitions), list(h.limit_lines)
-                    self._put((rec.job_id, i), e)
-                    self._told(e, submit)
+        if rec.TYPE == "JOB_NEW":
+            self.job_new(rec, t)
             return
-        if type(rec) is JobModify2:
+        if rec.TYPE == "JOB_MODIFY2":
             try:
                 jid, idx = parse_job_id_str(rec.job_id_str)
             except ValueError:
@@ -527,37 +531,13 @@ class HistoryBuilder:
         job_id = getattr(rec, "job_id", None)
         if job_id is None:
             return  # MBD_START, MBD_DIE, QUEUE_CTRL, HOST_CTRL
-        h = self._get(job_id, rec.idx, inert=type(rec) is JobClean)
+        kind = rec.TYPE  # records read in part are of subclasses: the type's name says what they are
+        h = self._get(job_id, rec.idx, inert=kind == "JOB_CLEAN")
         if h is None:
             return
-        kind = type(rec)
-        if kind is JobStatus:
-            self._status(h, t, rec)
-        elif kind is JobStartAccept:
-            self._add(h, t, "STARTING", pid=rec.job_pid)
-        elif kind is JobExecute:
-            self._add(h, t, "EXECUTE", exec_home=rec.exec_home, exec_cwd=rec.exec_cwd, pid=rec.job_pid)
-        elif kind is JobStart:
-            self._add(h, t, "DISPATCH", hosts=list(rec.exec_hosts),
-                      effective_res_req=rec.effective_res_req or None, host_factor=rec.host_factor)
-        elif kind is JobSignal:
-            self._add(h, t, "SIGNAL", signal=rec.signal_symbol, user=rec.user_name,
-                      **({"reason": rec.reason} if rec.reason else {}))
-        elif kind is JobForce:
-            self._add(h, t, "FORCE", user=rec.user_name)
-        elif kind is JobSwitch:
-            self._add(h, t, "SWITCH", queue=rec.queue, user=rec.user_name)
-        elif kind is JobMove:
-            self._add(h, t, "MOVE", position=rec.position, top=rec.base != lsbatch.TO_BOTTOM, user=rec.user_name)
-        elif kind is JobRequeue:
-            self._add(h, t, "REQUEUE")
-        elif kind is JobForward:
-            self._add(h, t, "FORWARD", cluster=rec.cluster)
-        elif kind is JobAcceptAck:
-            self._add(h, t, "ACCEPTED", cluster=rec.dst_cluster, remote_job_id=rec.dst_job_id)
-        elif kind is JobAccept:
-            self._add(h, t, "ACCEPT", cluster=rec.cluster, remote_job_id=rec.remote_jid)
-        # JOB_CLEAN: nothing to show
+        told = TOLD.get(kind)
+        if told is not None:  # JOB_CLEAN and the types bhist does not show: nothing
+            told(self, h, t, rec)
 
     def _status(self, h: JobHistory, t: float, rec: JobStatus) -> None:
         code = rec.status
@@ -586,6 +566,61 @@ class HistoryBuilder:
                 return  # JOB_REQUEUE already said so
             self._add(h, t, "STATUS", status=name, reason=reason)
 
+
+
+def _told_as(kind: str, data: Callable[[Record], dict[str, Any]]) -> Callable[[HistoryBuilder, JobHistory, float, Record], None]:
+    def told(b: HistoryBuilder, h: JobHistory, t: float, rec: Record) -> None:
+        b._told(h, h.add(t, kind, **data(rec)))
+    return told
+
+
+#: record type -> what :meth:`HistoryBuilder.feed` makes of it for a job it holds (JOB_NEW and
+#: JOB_MODIFY2 apart): the change it adds
+TOLD: dict[str, Callable[[HistoryBuilder, JobHistory, float, Record], None]] = {
+    "JOB_STATUS": lambda b, h, t, rec: b._status(h, t, rec),
+    "JOB_START_ACCEPT": _told_as("STARTING", lambda r: {"pid": r.job_pid}),
+    "JOB_EXECUTE": _told_as("EXECUTE", lambda r: {"exec_home": r.exec_home, "exec_cwd": r.exec_cwd, "pid": r.job_pid}),
+    "JOB_START": _told_as("DISPATCH", lambda r: {"hosts": list(r.exec_hosts),
+                                                 "effective_res_req": r.effective_res_req or None,
+                                                 "host_factor": r.host_factor}),
+    "JOB_SIGNAL": _told_as("SIGNAL", lambda r: {"signal": r.signal_symbol, "user": r.user_name,
+                                                **({"reason": r.reason} if r.reason else {})}),
+    "JOB_FORCE": _told_as("FORCE", lambda r: {"user": r.user_name}),
+    "JOB_SWITCH": _told_as("SWITCH", lambda r: {"queue": r.queue, "user": r.user_name}),
+    "JOB_MOVE": _told_as("MOVE", lambda r: {"position": r.position, "top": r.base != lsbatch.TO_BOTTOM,
+                                            "user": r.user_name}),
+    "JOB_REQUEUE": _told_as("REQUEUE", lambda r: {}),
+    JobForward.TYPE: _told_as("FORWARD", lambda r: {"cluster": r.cluster}),
+    JobAcceptAck.TYPE: _told_as("ACCEPTED", lambda r: {"cluster": r.dst_cluster, "remote_job_id": r.dst_job_id}),
+    JobAccept.TYPE: _told_as("ACCEPT", lambda r: {"cluster": r.cluster, "remote_job_id": r.remote_jid}),
+}
+
+
+#: what :meth:`HistoryBuilder.feed` reads of each record type (besides the event time), for a
+#: reader that decodes records in part (``read_events(..., unused=BUILDER_UNUSED,
+#: fields=BUILDER_FIELDS)``): of the types in BUILDER_UNUSED only the event time, of those in
+#: BUILDER_FIELDS only these fields (a record read in part raises AttributeError for any other:
+#: the tests that feed it would say so); JOB_MODIFY2 and the others are decoded whole
+BUILDER_FIELDS: dict[str, frozenset[str]] = {
+    "JOB_NEW": frozenset((
+        "job_id", "idx", "user_name", "queue", "options", "options2", "options3", "job_name", "command",
+        "project_name", "from_host", "cwd", "sub_home_dir", "submit_time", "user_group", "app", "rlimits",
+        "out_file", "err_file", "num_processors", "max_num_processors", "res_req", "depend_cond", "user_priority",
+        "begin_time", "term_time", "in_file", "login_shell", "asked_hosts", "runtime_estimation", "subcwd",
+        "job_description", "job_group", "post_exec_cmd", "outdir", "license_project")),
+    "JOB_STATUS": frozenset(("job_id", "idx", "status", "reason", "exit_status", "end_time", "cpu_time", "exit_info")),
+    "JOB_START": frozenset(("job_id", "idx", "exec_hosts", "effective_res_req", "host_factor")),
+    "JOB_START_ACCEPT": frozenset(("job_id", "idx", "job_pid")),
+    "JOB_EXECUTE": frozenset(("job_id", "idx", "exec_home", "exec_cwd", "job_pid")),
+    "JOB_SIGNAL": frozenset(("job_id", "idx", "signal_symbol", "user_name", "reason")),
+    "JOB_FORCE": frozenset(("job_id", "idx", "user_name")),
+    "JOB_SWITCH": frozenset(("job_id", "idx", "queue", "user_name")),
+    "JOB_MOVE": frozenset(("job_id", "idx", "position", "base", "user_name")),
+    "JOB_REQUEUE": frozenset(("job_id", "idx")),
+    "JOB_CLEAN": frozenset(("job_id", "idx")),
+}
+#: the record types of which feed reads nothing but the event time (no job ID: nothing to look up)
+BUILDER_UNUSED = frozenset(("MBD_START", "MBD_DIE", "QUEUE_CTRL", "HOST_CTRL"))
 
 def tail_columns(rec: JobNew) -> dict[str, Any]:
     """What JOB_NEW's LSF 9/10 tail says bsub was given (issue 21), None for

@@ -223,6 +223,9 @@ def read_events(
     *,
     skip_preserved: bool | None = None,
     jobs: JobFilter | None = None,
+    unused: frozenset[str] = frozenset(),
+    fields: dict[str, frozenset[str]] | None = None,
+    fast: dict[str, Callable[[str], bool]] | None = None,
 ) -> Iterator[tuple[int, Record]]:
     """Stream ``(lineno, record)`` from one file or several (given oldest
     first, as :func:`event_files` lists them); line numbers are per file.
@@ -232,8 +235,10 @@ def read_events(
     *skip_preserved*: skip the records a current ``lsb.events`` holds before
     its history seek position (copies of records already in
     ``lsb.events.1``); by default they are skipped exactly when an archive
-    file is read in the same call. *jobs*: see :class:`JobFilter`."""
-    for lineno, _text, record in read_event_lines(paths, on_warning, skip_preserved=skip_preserved, jobs=jobs):
+    file is read in the same call. *jobs*: see :class:`JobFilter`; *unused*,
+    *fields* and *fast*: see :func:`read_event_lines`."""
+    for lineno, _text, record in read_event_lines(paths, on_warning, skip_preserved=skip_preserved, jobs=jobs,
+                                                  unused=unused, fields=fields, fast=fast):
         yield lineno, record
 
 
@@ -298,6 +303,7 @@ def read_event_lines(
     jobs: JobFilter | None = None,
     unused: frozenset[str] = frozenset(),
     fields: dict[str, frozenset[str]] | None = None,
+    fast: dict[str, Callable[[str], bool]] | None = None,
 ) -> Iterator[tuple[int, str, Record]]:
     """As :func:`read_events`, with each record's line as read (so that a
     copy keeps newer versions' fields byte for byte). *on_bytes* hears how
@@ -307,7 +313,10 @@ def read_event_lines(
     their records may come as :class:`~lsfemu.events.fastdecode.Skimmed`.
     *fields*: event type -> the only fields the caller reads of it: its
     records may come with just those decoded. The same lines are accepted
-    and warned about either way (see :func:`~lsfemu.events.fastdecode.reader`)."""
+    and warned about either way (see :func:`~lsfemu.events.fastdecode.reader`).
+    *fast*: event type -> a reader that takes a line of that type itself
+    (True: nothing is yielded for it; it must take only lines that decode
+    reads without a warning) or leaves it to be read here (False)."""
     if isinstance(paths, (str, os.PathLike)):
         path_list = [Path(paths)]
     else:
@@ -325,6 +334,10 @@ def read_event_lines(
         for lineno, text in _lines(path, head_skip, per_file):
             if jobs is not None and jobs.skip(text):
                 continue
+            if fast is not None:
+                taker = fast.get(text[1:text.find('"', 1)])
+                if taker is not None and taker(text):
+                    continue
             try:
                 record = read(text[1:text.find('"', 1)], decode)(text) if read else decode(text)
             except UnknownEventError as exc:

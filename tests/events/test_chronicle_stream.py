@@ -180,6 +180,21 @@ def test_synthetic_log_streams_in_bounded_memory(tmp_path, monkeypatch):
     assert len(stream.buffer) == 0 and stream.peak < len(want.splitlines()) / 5
 
 
+def test_common_lines_skip_the_general_reading(tmp_path, monkeypatch):
+    """The lines of a busy log's common types are taken by the stream's own
+    readers (ops.chronicle, issue 23): only the others reach
+    HistoryBuilder.feed, and the chronicle is the same."""
+    from lsfemu.events.history import HistoryBuilder
+    path = tmp_path / "lsb.events"
+    write_events(path, 600)
+    want = straightforward(path, None)[0]
+    fed: list[str] = []
+    feed = HistoryBuilder.feed
+    monkeypatch.setattr(HistoryBuilder, "feed", lambda self, rec: (fed.append(getattr(rec, "kind", rec).TYPE), feed(self, rec))[1])
+    assert streamed(path, None) == want
+    assert fed == ["MBD_START"]  # (skimmed: its event time only)
+
+
 def _log(path: Path, records: list[Record]) -> None:
     with EventWriter(path) as w:
         w.write_many(records)
