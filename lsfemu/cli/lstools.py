@@ -49,6 +49,14 @@ def _shared(c, names: Optional[list[str]], other_form: bool, static: bool) -> No
     c.out.append(text or (messages.NO_STATIC_SHARED if static else messages.NO_DYNAMIC_SHARED))
 
 
+def _static_shared(c) -> list:
+    """The static shared and host-based resources lshosts -l shows under each host (none: no rows)."""
+    try:
+        return ops.shared_views(c.cluster, None, host_based=True)
+    except LsfError:  # none configured
+        return []
+
+
 def lshosts(wide: bool = False, long: bool = False, res_req: Optional[str] = None, fmt: Optional[str] = None,
             json_: bool = False, shared: bool = False, all_: bool = False,
             hosts: Optional[list[str]] = None) -> None:
@@ -74,7 +82,7 @@ def lshosts(wide: bool = False, long: bool = False, res_req: Optional[str] = Non
     if custom is not None:
         c.out.append(R.lshosts_json(views, custom) if json_ else R.lshosts_custom(views, custom))
     else:
-        c.out.append(R.lshosts_long(views) if long else R.lshosts(views, wide=wide))
+        c.out.append(R.lshosts_long(views, _static_shared(c)) if long else R.lshosts(views, wide=wide))
 
 
 def lsload(wide: bool = False, long: bool = False, res_req: Optional[str] = None, num_hosts: Optional[str] = None,

@@ -19,7 +19,8 @@ from typing import Iterable, Mapping
 
 from lsfemu.render import outfmt
 from lsfemu.render.bjobs.common import mem_in_unit
-from lsfemu.views import HostLoadView, LsInfoView
+from lsfemu.render.shared import lshosts_long_rows
+from lsfemu.views import HostLoadView, LsInfoView, SharedResourceView
 
 #: lsload's columns: (index, width); `io` only with -l
 _LOAD_COLS = (("r15s", 6), ("r1m", 6), ("r15m", 6), ("ut", 5), ("pg", 6), ("io", 6), ("ls", 4), ("it", 6),
@@ -91,7 +92,10 @@ def _threshold_table(thresholds: Mapping[str, float]) -> list[str]:
     return [head, vals]
 
 
-def lshosts_long(hosts: Iterable[HostLoadView]) -> str:
+def lshosts_long(hosts: Iterable[HostLoadView], shared: Iterable[SharedResourceView] = ()) -> str:
+    """lshosts -l's blocks; *shared*: the static shared and host-based resources (lshosts -s's views),
+    shown as two rows under each host's values when there are any (OpenLava print_long)."""
+    shared = list(shared)
     out: list[str] = []
     for h in hosts:
         out += ["", f"HOST_NAME:  {h.name}",
@@ -102,6 +106,7 @@ def lshosts_long(hosts: Iterable[HostLoadView]) -> str:
         else:  # OpenLava print_long: a client host has no values
             out.append(f"{h.type:<10} {h.model:>11} {h.cpuf:5.1f} " + " ".join(f"{'-':>{w}}" for w in (5, 6, 6, 6, 6, 6))
                        + f" {'No':>6}")
+        out += lshosts_long_rows(h.name, shared)
         out += ["", "RESOURCES: " + (_resources(h) if h.resources else "Not defined")]
         if not h.server:
             out += ["RUN_WINDOWS: Not applicable for client-only host", ""]

@@ -67,3 +67,17 @@ def lshosts_shared(views: Iterable[SharedResourceView]) -> str:
     if not rows:
         return ""
     return f"{'RESOURCE':<25}{'VALUE':>20}{'LOCATION':>15}\n" + "".join(rows)
+
+
+def lshosts_long_rows(host: str, views: Iterable[SharedResourceView]) -> list[str]:
+    """lshosts -l's two rows under a host's values (OpenLava lshosts.c print_long, makeShareField):
+    each static resource's name, then the value of the host's instance (`-` where it has none), each
+    right-justified in the name's length plus two and cut at the name's length plus one."""
+    names, values = [], []
+    for v in views:
+        inst = next((i for i in v.instances if host in i.hosts), None)
+        n = len(v.name)
+        names.append(f"{v.name[:n + 1]:>{n + 2}}")
+        value = "-" if inst is None else inst.value
+        values.append(f"{value[:n + 1]:>{n + 2}}")
+    return ["".join(names), "".join(values)] if names else []

@@ -67,6 +67,11 @@ def test_shared_resources_are_read_shown_and_acted_on(lsf_cluster):
         "site                                    north       hostA hostB \n"
         "site                                    south       hostC \n"
         "tot_lic                                     5       hostA hostB hostC \n")
+    # lshosts -l: the host's static shared values under its own (OpenLava's print_long)
+    assert ("   0    Yes\n"
+            "  tot_lic  scratch  site\n"
+            "        5      100 south\n\n"
+            "RESOURCES: (cs)\n") in c.run("lshosts -l hostC").out
     r = c.run("lshosts -s nosuch")
     assert (r.out, r.err, r.rc) == ("", "ls_sharedresourceinfo: Unknown resource name\n", 255)
     # -a: every host, those a resource connector relinquished too (lsfemu has none): the same hosts

@@ -194,3 +194,10 @@ def test_bhosts_l_shared_block_wraps_before_80_columns():
                      " " * 12 + f"{'license_06':>11}{'license_07':>11}{'other':>6}",
                      " Total      " + f"{'10':>11}" * 2 + f"{'-':>6}",
                      " Reserved   " + f"{'2.0':>11}" * 2 + f"{'-':>6}", ""]
+
+
+def test_lshosts_l_shared_rows_cut_values_at_the_name_plus_one():
+    views = [_shared("site", ("a-long-site", None, 0.0, ["hostA"]), numeric=False),
+             _shared("tot_lic", ("5", 5.0, 0.0, ["hostB"]))]
+    assert shared.lshosts_long_rows("hostA", views) == ["  site  tot_lic", " a-lon        -"]
+    assert shared.lshosts_long_rows("hostA", []) == []
