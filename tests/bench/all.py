@@ -4,7 +4,8 @@ Measures five groups of figures, each side by side with a floor measured in
 the same run on the same machine, prints one table and writes the figures as
 JSON (``bench-all.json``, or ``--json PATH``):
 
-1. ``latency``: median wall time of ``bjobs``, ``bjobs -aps``, ``bhist``
+1. ``latency``: median wall time (and CPU: the command's process, the
+   daemon's for it) of ``bjobs``, ``bjobs -aps``, ``bhist``
    and ``bqueues``, each as one user (1% of the jobs) and for all jobs
    (``-u all``), and of ``bjobs -l ID``, ``bhist -l ID``, ``bsub`` and
    ``bmod -sp ID`` (real client processes, warm daemon, 10,000 jobs in the
@@ -400,13 +401,18 @@ def table(res: dict) -> tuple[list[tuple], bool]:
     if "latency" in res:
         r = res["latency"]
         floor = f"{r['floor_s'] * 1000:.0f} / {r['floor_isolated_s'] * 1000:.0f} ms"
+        fcpu = r.get("floors_cpu")
         add("latency", f"floors: python -c pass / python -I -S -c pass ({r['runs']} runs)",
-            f"{r['floor_s'] * 1000:.0f} / {r['floor_isolated_s'] * 1000:.0f} ms", "", None)
+            f"{r['floor_s'] * 1000:.0f} / {r['floor_isolated_s'] * 1000:.0f} ms"
+            + (f" (CPU {fcpu['python -c pass'] * 1000:.0f} / {fcpu['python -I -S -c pass'] * 1000:.0f})"
+               if fcpu else ""), "", None)
         for name, c in r["commands"].items():
             scope = {"user": "1 user's jobs", "all": "all jobs", "job": "one job"}[c["scope"]]
             lines = "" if c.get("lines") is None else f", {c['lines']} lines"
+            # CPU: the command's process + the daemon's for it (less sensitive to load than wall)
+            used = f" (CPU {c['cpu_s'] * 1000:.0f} + {c['daemon_cpu_s'] * 1000:.0f})" if "cpu_s" in c else ""
             add("latency", f"{name} ({r['jobs_in_store']} jobs, {scope}{lines})",
-                f"{c['median_s'] * 1000:.0f} ms", floor, c["ratio"], c["target"], c["ratio_isolated"])
+                f"{c['median_s'] * 1000:.0f} ms{used}", floor, c["ratio"], c["target"], c["ratio_isolated"])
         add("latency", "  check: bjobs -u all -aps, APS cells that are numbers",
             f"{r['aps_numeric_cells']} of {r['aps_pending_lines']} pending",
             f"clock moved {r['clock_moved_s']} s", None)

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from fill import START
-from run import command, timed  # bin/NAME as its shebang runs it; one timed client call (tests/bench/run.py)
+from run import command, timed_cpu  # bin/NAME as its shebang runs it; one timed client call (tests/bench/run.py)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -50,7 +50,7 @@ def daemon(env: dict[str, str]):
 
 
 def daemon_memory(env: dict[str, str]) -> dict[str, int]:
-    pid = int((Path(env["LSFEMU_HOME"]) / "mbatchd.lock").read_text().split()[0])
+    pid = daemon_pid(env)
     st = {}
     for line in (Path("/proc") / str(pid) / "status").read_text().splitlines():
         k, _, v = line.partition(":")
@@ -67,25 +67,45 @@ def floors() -> dict[str, list[str]]:
 
 
 def interleaved(cases: dict[str, list[str]], env: dict[str, str] | dict[str, dict[str, str]], runs: int,
-                warmup: int = 2, between=None) -> dict[str, list[float]]:
+                warmup: int = 2, between=None, cpu: dict[str, list[float]] | None = None,
+                daemon_pid: int | None = None, daemon_cpu: dict[str, list[float]] | None = None
+                ) -> dict[str, list[float]]:
     """Wall times of each case, *runs* rounds, each round every case once in
     an order rotated every round (timecmp.py's way: load drifts alike for
     all); *between(round)* runs untimed after each round. *env*: one
-    environment for all, or one per case (keyed like *cases*)."""
+    environment for all, or one per case (keyed like *cases*). *cpu*, when
+    given, gets each case's CPU times (the command's process); *daemon_cpu*
+    the CPU the daemon *daemon_pid* spent during each (clock ticks: average them)."""
     names = list(cases)
     envs = env if set(env) == set(names) and all(isinstance(v, dict) for v in env.values()) \
         else {k: env for k in names}
     samples: dict[str, list[float]] = {k: [] for k in names}
     for _ in range(warmup):  # the daemon's caches, the page cache
         for k in names:
-            timed(cases[k], envs[k])
+            timed_cpu(cases[k], envs[k])
     for r in range(runs):
         for j in range(len(names)):
             name = names[(r + j) % len(names)]
-            samples[name].append(timed(cases[name], envs[name]))
+            before = process_cpu(daemon_pid) if daemon_pid is not None else 0.0
+            wall, used = timed_cpu(cases[name], envs[name])
+            samples[name].append(wall)
+            if cpu is not None:
+                cpu.setdefault(name, []).append(used)
+            if daemon_pid is not None and daemon_cpu is not None:
+                daemon_cpu.setdefault(name, []).append(process_cpu(daemon_pid) - before)
         if between is not None:
             between(r)
     return samples
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds (user + system) process *pid* has used so far (/proc, in clock ticks)."""
+    fields = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def daemon_pid(env: dict[str, str]) -> int:
+    return int((Path(env["LSFEMU_HOME"]) / "mbatchd.lock").read_text().split()[0])
 
 
 def pct(values: list[float], p: float) -> float:

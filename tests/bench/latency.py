@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from fill import START, Bulk, bulk_submit
-from harness import cluster_env, command, daemon, daemon_memory, floors, interleaved, pct, run_ok
+from harness import cluster_env, command, daemon, daemon_memory, daemon_pid, floors, interleaved, pct, run_ok
 
 # The latency cluster's queues: the sample's two, "priority" made an APS queue
 # (fairshare, APS_PRIORITY with FS, JPRIORITY, QPRIORITY, PROC), priorities
@@ -103,21 +103,27 @@ def bench_latency(root: Path, jobs: int, runs: int, warmup: int = 2) -> dict:
             # start and end, pending times, priorities and APS values change.
             run_ok(command("lsfemu") + ["clock", "advance", str(CLOCK_STEP)], env)
 
-        samples = interleaved(argvs, env, runs, warmup, between=move_clock)
+        cpu: dict[str, list[float]] = {}
+        dcpu: dict[str, list[float]] = {}
+        samples = interleaved(argvs, env, runs, warmup, between=move_clock, cpu=cpu,
+                              daemon_pid=daemon_pid(env), daemon_cpu=dcpu)
         aps_after = run_ok(command("bjobs") + ["-u", "all", "-aps"], env)
         listed = {k: len(run_ok(argv, env).splitlines()) - 1 for k, argv in argvs.items()
                   if k.startswith(("bjobs", "bhist", "bqueues")) and "-l" not in k}
         mem = daemon_memory(env)
     fl = {k: statistics.median(samples.pop(k)) for k in floors()}
+    fl_cpu = {k: statistics.median(cpu[k]) for k in floors()}
     floor, iso = fl["python -c pass"], fl["python -I -S -c pass"]
     rows = {}
     for name, s in samples.items():
         med = statistics.median(s)
         rows[name] = {"median_s": med, "p10_s": pct(s, 10), "p90_s": pct(s, 90), "ratio": med / floor,
                       "ratio_isolated": med / iso, "scope": cases[name][1], "lines": listed.get(name),
-                      "target": 4.0 if cases[name][1] == "all" else 2.5}
+                      "target": 4.0 if cases[name][1] == "all" else 2.5,
+                      # CPU: the command's process (median) and the daemon's for it (mean: clock ticks)
+                      "cpu_s": statistics.median(cpu[name]), "daemon_cpu_s": statistics.fmean(dcpu[name])}
     pend, numeric = aps_cells(aps_after)
     return {"jobs_in_store": jobs, "users": len(users), "runs": runs, "fill_s": fill_s, "floor_s": floor,
-            "floor_isolated_s": iso, "floors": fl, "commands": rows, "daemon_rss_mb": mem.get("VmRSS"),
+            "floor_isolated_s": iso, "floors": fl, "floors_cpu": fl_cpu, "commands": rows, "daemon_rss_mb": mem.get("VmRSS"),
             "aps_pending_lines": pend, "aps_numeric_cells": numeric, "clock_moved_s": CLOCK_STEP * runs,
             "aps_listing_changed": aps_before != aps_after}
