@@ -1,5 +1,6 @@
 """lsb.hosts: the Host section's per-host limits (MXJ, the loadSched thresholds; JL/U
-kept for bhosts but not enforced, and warned about), host groups, and
+kept for bhosts but not enforced, and warned about; EXIT_RATE, the host exception
+threshold bhosts -x reads), host groups (CONDENSE: one bhosts row), and
 HostPartition sections (kept raw; host-partition fairshare is not used).
 """
 
