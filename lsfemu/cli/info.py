@@ -138,7 +138,8 @@ def bhosts(
     # hosts listed without -a are all of them (docs/semantics.md)
     c = ctx()
     if shared:
-        _bhosts_shared(c, hosts, noheader, wide or long or fmt is not None or json_ or res_req is not None)
+        _bhosts_shared(c, hosts, noheader, wide or long or fmt is not None or json_ or res_req is not None
+                       or uncondensed or exceptions or alloc)
         return
     custom = custom_format(c, fmt, "LSB_BHOSTS_FORMAT", RH.parse_format, wide or long, json_, noheader)
     if custom is None:
@@ -186,7 +187,8 @@ def bhosts(
 def _bhosts_shared(c: Ctx, names: Optional[list[str]], noheader: bool, other_form: bool) -> None:
     """bhosts -s [resource_name ...]: the shared numeric resources, TOTAL and
     RESERVED per instance (OpenLava bhosts.c: -s with -l, -w or -R is the
-    usage; mbatchd's errors printed by lsb_perror)."""
+    usage, and so are the host forms' -X, -x and -alloc (LSF 10.1's -s synopsis has none of them);
+    mbatchd's errors printed by lsb_perror)."""
     if other_form:
         raise UsageExit()
     try:

@@ -640,6 +640,7 @@ CASES = [
     C(["bhosts", "-R"], needs_value("bhosts", "R"), id="bhosts-R-without-value"),
     C(["bhosts", "-s"], "lsb_sharedresourceinfo: No resource defined\n", id="bhosts-s-no-shared-resource"),
     C(["bhosts", "-s", "-l"], usage("bhosts"), id="bhosts-s-with-l"),
+    C(["bhosts", "-s", "-X"], usage("bhosts"), id="bhosts-s-with-X"),
     C(["lshosts", "-s", "mem"], "ls_sharedresourceinfo: No shared resources\n", id="lshosts-s-no-shared-resource"),
     C(["bhosts", "hôstA"], "hôstA: Bad host name, host group name or cluster name\n", id="bhosts-unicode-host"),
     C(["busers", "-z"], illegal_option("busers", "z"), id="busers-unknown-option"),
