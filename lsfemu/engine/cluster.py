@@ -172,8 +172,7 @@ class Cluster:
     def _load_jobs(self) -> None:
         now = self.now()
         horizon = now - self.config.params.clean_period
-        rows = stored.live_jobs(self.session, horizon)
-        self.jobs = {(j.id, j.array_index): j for j in rows}
+        self.jobs = stored.kept(stored.live_jobs(self.session, horizon), {})
         self.jobs_gen += 1
         # What was just loaded lives as long as the cluster: out of the cyclic
         # collector's reach from now on (gc.freeze), so that its full
