@@ -70,13 +70,18 @@ _PAGE_KB = (os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096) // 1
 
 
 # -- files ------------------------------------------------------------------
-def write_json(path: str, data: dict) -> None:
-    """Atomically (a reader sees the old or the new file, never a part)."""
+def write_json(path: str, data: dict, durable: bool = True) -> None:
+    """Atomically (a reader sees the old or the new file, never a part); `durable`:
+    on disk before it replaces the old one (fsync). The job's spec and its usage so
+    far need not be: a machine that crashes ends the wrapper too, and a restarted
+    daemon writes the spec again or ends the job EXIT (`started`, `status.json`
+    say how far it got, and those are durable)."""
     tmp = f"{path}.tmp{os.getpid()}"
     with open(tmp, "w") as f:
         json.dump(data, f)
-        f.flush()
-        os.fsync(f.fileno())
+        if durable:
+            f.flush()
+            os.fsync(f.fileno())
     os.replace(tmp, path)
 
 
@@ -557,7 +562,7 @@ def _wait(pid: int, usage: Usage, jobdir: str, relay: Relay | None = None) -> tu
         now = time.time()
         if now >= next_sample:
             usage.sample()
-            write_json(os.path.join(jobdir, "usage.json"), usage.record(now))
+            write_json(os.path.join(jobdir, "usage.json"), usage.record(now), durable=False)
             next_sample = now + SAMPLE_INTERVAL
         wait = max(0.0, next_sample - time.time())
         if relay is not None:

@@ -233,7 +233,7 @@ class Runner:
         try:
             os.makedirs(d, mode=0o700, exist_ok=True)
             spec = self.spec(cl, job, d)
-            write_json(os.path.join(d, "spec.json"), spec)
+            write_json(os.path.join(d, "spec.json"), spec, durable=False)  # (under the daemon's lock: no fsync wait)
             logf = open(os.path.join(d, "wrapper.log"), "a")
             try:
                 p = subprocess.Popen([sys.executable, "-I", WRAPPER, d], stdin=subprocess.DEVNULL, stdout=logf,

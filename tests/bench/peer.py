@@ -214,7 +214,7 @@ def dispatch(system: System, host: str, jobs: int, timeout: float) -> dict:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--sizes", default="100,10000", help="jobs in each system for the latency runs")
+    ap.add_argument("--sizes", default="100,10000", help="jobs in each system for the latency runs ('': none)")
     ap.add_argument("--runs", type=int, default=30, help="interleaved rounds of the commands (>= 5)")
     ap.add_argument("--chunk", type=int, default=100, help="sequential submissions per turn")
     ap.add_argument("--dispatch", type=int, default=1000, help="sleep 0 jobs dispatched on 8 slots (0: none)")
@@ -227,7 +227,7 @@ def main() -> int:
         print(f"peer.py: skipped: {why}")
         return 0
     runs = max(5, args.runs)
-    sizes = sorted(int(x) for x in args.sizes.split(","))
+    sizes = sorted(int(x) for x in args.sizes.split(",") if x.strip())  # (--sizes '': the dispatch alone)
     started_here = not peer_pids()
     script("reset.sh")  # an empty history, the daemons (re)started
     host = run_ok([str(INST / "bin" / "bhosts")], peer_system().env).splitlines()[1].split()[0]
