@@ -74,6 +74,11 @@ class Accounts:
 
     def __init__(self, cluster):
         self.cl = cluster
+        # The usage rows charged so far, held: the session's identity map
+        # holds its objects weakly, and a row it has dropped is read again
+        # at the next charge -- a query, and the autoflush before it, for
+        # every job end (issue 23: most of a virtual clock's job end).
+        self.rows: dict[tuple[str, str], object] = {}
 
     def configure(self, cfg) -> None:
         """The scopes, trees and plug-in of a (new) configuration."""
@@ -133,7 +138,7 @@ class Accounts:
         session = self.cl.session
         for key in self.charge_keys(job):
             factors = self.scope_factors(key, job.queue)
-            u = usage_row(session, job.user, key, t)
+            u = self.rows[(job.user, key)] = usage_row(session, job.user, key, t)
             h = _history(u).add(self.run_usage(job, factors, t, end=t), t, factors.hist_hours)
             u.hist_cpu_s, u.hist_run_s, u.hist_gpu_s, u.updated_at = h.cpu_s, h.run_s, h.gpu_s, h.at
 
