@@ -28,7 +28,8 @@ JSON (``bench-all.json``, or ``--json PATH``):
    7 days (what ``lsfemu clock advance 7d`` runs: ``Cluster.run_until`` and
    the commit), in steps each committed as one request would be (10
    simulated seconds first, doubled while a step takes under 1/50 of the
-   budget, at most 6 h), up to ``--clock-budget`` seconds of wall time: jobs finished per second, and
+   budget, at most 6 h), up to ``--clock-budget`` seconds of wall time: jobs finished per second (of
+   wall time, and of the process's CPU time), and
    the share of the time spent in the scheduling pass, in the store (ORM
    flush, commit, SQL) and in the event log (making records, writing them),
    each counted exclusively (time in SQL inside the pass counts as store).
@@ -209,6 +210,7 @@ def bench_clock(root: Path, jobs: int, hosts: int, slots_per_host: int, days: fl
         tm.total.clear()
         tm.since = time.perf_counter()
         t0 = time.perf_counter()
+        c0 = time.process_time()  # (CPU time too: the wall time of a loaded machine says little)
         done = 0
         step = 10.0  # simulated seconds per request (one MBD_SLEEP_TIME); doubled while a request stays short
         steps = 0
@@ -238,6 +240,7 @@ def bench_clock(root: Path, jobs: int, hosts: int, slots_per_host: int, days: fl
                 step = min(step * 2, 6 * 3600)
         tm._switch()
         wall = time.perf_counter() - t0
+        cpu = time.process_time() - c0
         done = finished()
         simulated = cl.now() - start
         running = sum(1 for j in cl.jobs.values() if j.status == "RUN")
@@ -251,6 +254,7 @@ def bench_clock(root: Path, jobs: int, hosts: int, slots_per_host: int, days: fl
     return {"jobs": jobs, "slots": slots, "days": days, "fill_s": fill_s, "load_s": load_s, "wall_s": wall,
             "budget_s": budget, "simulated_s": simulated, "complete": simulated >= days * 86400,
             "finished": done, "running_at_end": running, "passes": passes, "requests": steps, "jobs_per_s": done / wall,
+            "cpu_s": cpu, "jobs_per_cpu_s": done / cpu if cpu else 0.0,
             "share": {k: v / total for k, v in sorted(tm.total.items())}}
 
 
@@ -454,6 +458,8 @@ def table(res: dict) -> tuple[list[tuple], bool]:
                f"{r['simulated_s'] / 3600:.1f} h of {r['days'] * 24:g} h in the {r['budget_s']:g} s budget")
         add("clock", f"{r['jobs']} jobs / {r['slots']} slots, {how}", (f"{r['jobs_per_s']:.0f}" if r["jobs_per_s"] >= 10 else f"{r['jobs_per_s']:.2f}") + " jobs/s",
             f"{r['wall_s']:.0f} s", None)
+        if "jobs_per_cpu_s" in r:
+            add("clock", "  per CPU second", f"{r['jobs_per_cpu_s']:.1f} jobs/s", f"{r['cpu_s']:.0f} s CPU", None)
         add("clock", "  share: pass / store / event log / other",
             " / ".join(f"{100 * r['share'].get(k, 0):.0f}%" for k in ("pass", "store", "eventlog", "other")),
             f"{r['passes']} passes", None)
