@@ -9,6 +9,7 @@ the pass asks `limits()` and each pending job's group (lsfemu.sched.dispatch).
 
 from __future__ import annotations
 
+from lsfemu.jobstate import STARTED
 from lsfemu.store.jobs import job_groups
 from lsfemu.store.models import JobGroup
 
@@ -23,6 +24,31 @@ def chain(path: str) -> list[str]:
 def within(path: str, top: str) -> bool:
     """Whether group `path` is `top` or below it."""
     return path == top or path.startswith(top.rstrip("/") + "/")
+
+
+def pass_input(cl, inp, held) -> None:
+    """The job group limits (bgadd -L) in a pass input (a dispatch.PassInput):
+    each limited group's started jobs (its own and its subgroups', of *held*),
+    and each pending job's chain of limited groups. Only while some group has
+    a limit: the pass reads no group otherwise."""
+    limits = cl.job_groups.limits()
+    inp.group_limits = dict(limits)
+    chains: dict[str | None, tuple[str, ...] | None] = {None: None}
+
+    def limited(path: str | None) -> tuple[str, ...] | None:
+        c = chains.get(path, ())
+        if c == ():
+            c = chains[path] = tuple(g for g in chain(path) if g in limits) or None
+        return c
+
+    started = inp.group_started
+    for job in held:
+        if job.status in STARTED:
+            for g in limited(job.job_group) or ():
+                started[g] = started.get(g, 0) + 1
+    jobs = cl.jobs
+    for pj in inp.jobs:
+        pj.groups = limited(jobs[pj.key].job_group)
 
 
 class JobGroups:

@@ -16,7 +16,7 @@ import gc
 import itertools
 import os
 
-from lsfemu.engine import apsrank, hostload, jobgroups, limitpass, passrows
+from lsfemu.engine import apsrank, heldcounts, hostload, jobgroups, limitpass, passdelta, passrows
 from lsfemu.engine.reserve import Reservations
 from lsfemu.engine.fairshare import ApsWithFairshare, FairshareOrder, LiveFairshare
 from lsfemu.jobstate import STARTED
@@ -47,6 +47,10 @@ class Passes:
         self.quiet_ok = False
         self.limits = None  # lsb.resources: sched.limits.Limits (None: no Limit section)
         self.reserve = Reservations(cluster)  # SLOT_RESERVE / RESOURCE_RESERVE / BACKFILL
+        self.kept = passdelta.KeptOrder()  # each queue's order, kept for the delta passes
+        self.delta_ok = False  # the configuration allows them (passdelta.possible)
+        self.last_delta: tuple | None = None  # passdelta.key of the state the last pass ended with
+        self.counts = heldcounts.HeldCounts()  # what the started jobs hold, summed (quiet and delta passes)
 
     def configure(self, cfg) -> None:
         """A (new) configuration: rows and the last pass's state are forgotten
@@ -61,11 +65,14 @@ class Passes:
         # (reservations change between passes without a job changing: no quiet pass with them)
         self.quiet_ok = (interval <= 0 and not self.slot_pools and not self.reserve.active
                          and all(q.name in self.cl.aps_unit or by_queue.get(q.name) is None for q in cfg.queues))
+        self.delta_ok = passdelta.possible(self)
 
     def reset(self) -> None:
         """Forget every row and the last pass's state (reconfiguration, reload after a rollback)."""
         self.cache.clear()
-        self.last_state = None
+        self.kept.clear()
+        self.counts.invalidate()
+        self.last_state = self.last_delta = None
         self.settled = False
 
     def row(self, job: Job) -> passrows.Row:
@@ -118,26 +125,6 @@ class Passes:
                 h.accept_once = True
         return hosts, queues
 
-    @staticmethod
-    def hold(job: Job, hosts: dict, queues: dict, user_used: dict, array_started: dict) -> None:
-        """Count the slots a started job holds."""
-        if job.array_index:
-            array_started[job.id] = array_started.get(job.id, 0) + 1
-        n = job.num_processors
-        user_used[job.user] = user_used.get(job.user, 0) + n
-        qi = queues.get(job.queue)
-        if qi:
-            qi.used += n
-            qi.used_by_user[job.user] = qi.used_by_user.get(job.user, 0) + n
-        d = job.__dict__
-        excl = d["exclusive"] if "exclusive" in d else job.exclusive  # bsub -x: its hosts take no other job
-        for h in job.exec_hosts.split():
-            if h in hosts:
-                hosts[h].used += 1
-                hosts[h].exclusive = hosts[h].exclusive or bool(excl)
-            if qi:
-                qi.used_on_host[h] = qi.used_on_host.get(h, 0) + 1
-
     def pass_input(self, t: float | None = None) -> dispatch.PassInput:
         """The pass's input at instant *t* (default now): every pending job's
         priority is escalated to *t*, the instant the pass ranks at."""
@@ -149,6 +136,7 @@ class Passes:
         depend_memo: dict = {}  # one evaluation per condition (and index, for [*]) per pass
         depends = self.conditioned = []  # pending jobs with a condition (bsub -w)
         held = self.held = set()  # the started jobs, and the pending ones with a condition: kept
+        self.counts.invalidate()  # (counted anew from *held* when next needed)
         waiting = self.waiting_on = set()  # for the quiet passes (see quiet_input)
         cache = self.cache
         rows = cache.rows
@@ -159,6 +147,9 @@ class Passes:
         append = pending.append
         reqs = self.cl.requirements
         kept = True
+        delta_ok = self.delta_ok
+        filed = self.kept.made
+        self.kept.unkept = []  # (this pass looks at every job: only those it cannot file are left)
         for job in self.cl.jobs.values():
             pj = made.get(job)  # (a plain pending job's PendingJob: dropped with its row when the job changes)
             if pj is not None:
@@ -173,7 +164,7 @@ class Passes:
                 if status != "PEND":
                     if status in STARTED:
                         held.add(job)
-                        self.hold(job, hosts, queues, user_used, array_started)
+                        heldcounts.hold(job, hosts, queues, user_used, array_started)
                         reqs.hold(job, hosts, now_t)
                     continue
                 if row.depend_json is not None:
@@ -197,6 +188,10 @@ class Passes:
                 self.shape(job, pj)
                 if kept:
                     made[job] = pj
+                    if delta_ok:
+                        filed(pj)
+                elif delta_ok:
+                    self.kept.unkept.append(job)  # (not in the order: the next delta pass looks at it)
             elif pj.priority != prio:
                 pj.priority = prio
             append(pj)
@@ -207,33 +202,10 @@ class Passes:
         limits = {u: self.cl.user_limit(u) for u in {j.user for j in pending}} if self.cl.config.user_limits else {}
         inp = dispatch.PassInput(pending, queues, hosts, limits, user_used, array_started)
         if self.cl.job_groups.limits():
-            self.group_input(inp, held)
+            jobgroups.pass_input(self.cl, inp, held)
         limitpass.count(self.cl, self.limits, inp, held)
         limitpass.attach(self.cl, self.limits, pending)
         return inp
-
-    def group_input(self, inp: dispatch.PassInput, held) -> None:
-        """The job group limits (bgadd -L): each limited group's started jobs
-        (its own and its subgroups'), and each pending job's chain of limited
-        groups. Only while some group has a limit: the pass reads no group otherwise."""
-        limits = self.cl.job_groups.limits()
-        inp.group_limits = dict(limits)
-        chains: dict[str | None, tuple[str, ...] | None] = {None: None}
-
-        def limited(path: str | None) -> tuple[str, ...] | None:
-            c = chains.get(path, ())
-            if c == ():
-                c = chains[path] = tuple(g for g in jobgroups.chain(path) if g in limits) or None
-            return c
-
-        started = inp.group_started
-        for job in held:
-            if job.status in STARTED:
-                for g in limited(job.job_group) or ():
-                    started[g] = started.get(g, 0) + 1
-        jobs = self.cl.jobs
-        for pj in inp.jobs:
-            pj.groups = limited(jobs[pj.key].job_group)
 
     @staticmethod
     def state_key(inp: dispatch.PassInput) -> tuple:
@@ -245,33 +217,27 @@ class Passes:
                 tuple(sorted(inp.user_used.items())), tuple(sorted(inp.array_started.items())),
                 inp.limits.state() if inp.limits is not None else None)
 
-    def quiet_input(self, dirty: set, t: float) -> dispatch.PassInput | None:
-        """The input of a quiet pass, or None when a full pass is needed.
-
-        A pass where every host is full (or where no pending job's shape fits
-        what the hosts have left: the last pass `settled`) starts none of the
-        jobs it saw, and a job's reasons then depend only on the job and the
-        state of hosts, queues and users. (A changed job may still start in a
-        settled state: scheduling_pass then drops the quiet outcome for a full pass.)
-        If that state is the one the last pass ended with, the reasons that
-        pass gave (after its last start) still hold: only the jobs changed
-        since (*dirty*, from the ORM events), the jobs it decided before its
-        last start, and the jobs waiting on a condition (bsub -w, whose
-        answer depends on other jobs) need a look. Their order does not
-        matter, so nothing is ranked. Not for configurations whose orders do
-        not give out every job (fairshare queues outside APS), slot pools
-        (their limits follow the pending demand) or JOB_ACCEPT_INTERVAL."""
-        last = self.last_state
-        if last is None or not self.quiet_ok or self.cache.overflow_seen or self.cl.job_groups.limits():
-            return None  # (job group limits: a full pass, group_input)
+    def held_input(self, dirty: set, t: float) -> tuple[dispatch.PassInput, list[Job]] | None:
+        """The state of a pass that looks at some jobs only (quiet, delta):
+        the started jobs counted, no pending job yet; and the jobs changed
+        since the last pass (of *dirty*, those the cluster holds). None when
+        a full pass is needed."""
+        if (self.last_state is None or not self.quiet_ok or self.cache.overflow_seen
+                or self.cl.job_groups.limits()):
+            return None  # (job group limits: a full pass, jobgroups.pass_input)
         jobs = self.cl.jobs
         rows = self.cache.rows
         touched = []
+        dropped = []
         for obj in dirty:
             d = obj.__dict__
             key = (d.get("id"), d.get("array_index"))
             if jobs.get(key) is obj:
                 touched.append(obj)
+            else:  # (a finished job dropped from memory: lsfemu.engine.cluster.drop)
+                self.held.discard(obj)
+                self.waiting_on.discard(obj)
+                dropped.append(obj)
         for job in touched:  # keep the started and waiting sets current
             row = rows.get(job)
             if row is None:
@@ -288,13 +254,45 @@ class Passes:
         user_used: dict[str, int] = {}
         array_started: dict[int, int] = {}
         reqs = self.cl.requirements
-        for job in self.held:
-            self.hold(job, hosts, queues, user_used, array_started)
-            reqs.hold(job, hosts, t)
+        counts = self.counts
+        counts.update(self.held, touched + dropped, self.reserves)
+        if counts.reserving:  # (what they reserve changes with time: each counted at *t*)
+            for job in self.held:
+                heldcounts.hold(job, hosts, queues, user_used, array_started)
+                reqs.hold(job, hosts, t)
+        else:
+            counts.apply(hosts, queues, user_used, array_started)
+            reqs.running = dict(counts.running)
         reqs.finish(hosts, self.held)
         inp = dispatch.PassInput([], queues, hosts, {}, user_used, array_started)
         limitpass.count(self.cl, self.limits, inp, self.held)
-        if not (self.settled or dispatch.all_full(hosts)) or self.state_key(inp) != last:
+        return inp, touched
+
+    def reserves(self, job: Job) -> bool:
+        """Does a started job reserve resources (Requirements.hold takes them off its hosts)?"""
+        req = self.cl.requirements.of(job)
+        return req is not None and bool(req.alternatives)
+
+    def quiet_input(self, inp: dispatch.PassInput, touched: list[Job], t: float) -> dispatch.PassInput | None:
+        """The input of a quiet pass (*inp* from held_input, the jobs it
+        looks at added), or None when a full pass is needed.
+
+        A pass where every host is full (or where no pending job's shape fits
+        what the hosts have left: the last pass `settled`) starts none of the
+        jobs it saw, and a job's reasons then depend only on the job and the
+        state of hosts, queues and users. (A changed job may still start in a
+        settled state: scheduling_pass then drops the quiet outcome for a full pass.)
+        If that state is the one the last pass ended with, the reasons that
+        pass gave (after its last start) still hold: only the jobs changed
+        since (*dirty*, from the ORM events), the jobs it decided before its
+        last start, and the jobs waiting on a condition (bsub -w, whose
+        answer depends on other jobs) need a look. Their order does not
+        matter, so nothing is ranked. Not for configurations whose orders do
+        not give out every job (fairshare queues outside APS), slot pools
+        (their limits follow the pending demand) or JOB_ACCEPT_INTERVAL."""
+        jobs = self.cl.jobs
+        rows = self.cache.rows
+        if not (self.settled or dispatch.all_full(inp.hosts)) or self.state_key(inp) != self.last_state:
             return None
         look = {}
         for job in touched:
@@ -353,6 +351,8 @@ class Passes:
         self.shape(job, pj)
         if row.depend_json is None and job in self.cache.rows:
             self.cache.pending[job] = pj
+            if self.delta_ok:
+                self.kept.made(pj)
         return pj
 
     def shape(self, job: Job, pj: dispatch.PendingJob) -> None:
@@ -455,11 +455,19 @@ class Passes:
         gc.disable()
         try:
             dirty = self.cache.take_dirty()
-            inp = self.quiet_input(dirty, t)
+            held = self.held_input(dirty, t)
+            inp = self.quiet_input(*held, t) if held is not None else None
             quiet = inp is not None
-            if inp is None:
-                inp = self.full_input(t)
-            result = self.run_pass(inp, t)
+            result = None
+            if inp is None and held is not None and self.delta_ok:
+                result = passdelta.run(self, held[0], held[1], t)  # (None: a full pass decides)
+                if result is not None:
+                    inp = held[0]
+            delta = result is not None
+            if result is None:
+                if inp is None:
+                    inp = self.full_input(t)
+                result = self.run_pass(inp, t)
             if quiet and result.started:
                 # A quiet pass does not rank what it looks at: fine while nothing can
                 # start (every host full), not when hosts had room a changed job may
@@ -473,9 +481,10 @@ class Passes:
                 self.cl.requirements.started(pj)
                 start(self.cl.jobs[(pj.job_id, pj.array_index)], hosts, t)
             preempted = self.cl.preemption.after_pass(inp, result, t)  # (nothing without PREEMPTION)
-            self.write_reasons(result.reasons, inp.jobs)
+            self.write_reasons(result.reasons, inp.jobs, bulk=not delta)
             # what the next pass may keep (see quiet_input; after a preemption: nothing)
             self.last_state = None if preempted else self.state_key(inp)
+            self.last_delta = passdelta.key(inp, passdelta.per_user(inp)) if self.delta_ok and not preempted else None
             self.early = list(itertools.islice(result.reasons, result.early))
             if not quiet:
                 self.settled = result.settled
@@ -516,11 +525,12 @@ class Passes:
         """Does the unit's Order give out every job (see dispatch.schedule_pass)?"""
         return unit in self.cl.aps_cfg or self.cl.accounts.by_queue.get(unit) is None
 
-    def write_reasons(self, reasons: dict, pending: list) -> None:
+    def write_reasons(self, reasons: dict, pending: list, bulk: bool = True) -> None:
         """Store the pending reasons of a pass. An unchanged reason is not
         written again. When many jobs change from one text to another (the
         first pass over a big queue: most wait for the same full hosts), one
-        set-based UPDATE writes those, and the jobs it must not touch are
+        set-based UPDATE writes those (not when *bulk* is False: a pass that
+        looked at some jobs only, whose *pending* are not all the pending jobs), and the jobs it must not touch are
         written back with theirs; the loaded objects take the values as
         already stored (no ORM row-by-row flush)."""
         joined: dict[int, str] = {}  # many jobs share one reasons list (dispatch.schedule_pass)
@@ -544,7 +554,7 @@ class Passes:
                     stored[job] = text
             if old != text:
                 changed.append((job, old, text))
-        if len(changed) < _BULK_ROWS:
+        if len(changed) < _BULK_ROWS or not bulk:
             for job, _old, text in changed:
                 job.pend_reasons = text  # (the event drops the job's cached rows)
             return

@@ -243,11 +243,7 @@ def units(jobs: list[PendingJob], queues: dict[str, QueueInfo], unit_of: dict[st
     configuration, whether or not that queue has pending jobs.
     """
     unit_of = unit_of or {}
-    rank: dict[str, tuple] = {}
-    for q in queues.values():
-        u = unit_of.get(q.name, q.name)
-        r = (-q.priority, q.order)
-        rank[u] = min(rank.get(u, r), r)
+    rank = unit_ranks(queues, unit_of)
     present = {unit_of.get(q, q) for q in {j.queue for j in jobs}}
     if len(present) == 1:  # one unit (a big queue, or an APS queue group): the list as it is
         return [(present.pop(), jobs)]
@@ -255,6 +251,18 @@ def units(jobs: list[PendingJob], queues: dict[str, QueueInfo], unit_of: dict[st
     for j in jobs:
         grouped.setdefault(unit_of.get(j.queue, j.queue), []).append(j)
     return sorted(grouped.items(), key=lambda kv: rank.get(kv[0], (0, 0)))
+
+
+def unit_ranks(queues: dict[str, QueueInfo], unit_of: dict[str, str] | None = None) -> dict[str, tuple]:
+    """Each unit's place in the order units are served (smallest first): its
+    highest-priority queue's (-PRIORITY, place in lsb.queues)."""
+    unit_of = unit_of or {}
+    rank: dict[str, tuple] = {}
+    for q in queues.values():
+        u = unit_of.get(q.name, q.name)
+        r = (-q.priority, q.order)
+        rank[u] = min(rank.get(u, r), r)
+    return rank
 
 
 def order_jobs(jobs: list[PendingJob], queues: dict[str, QueueInfo]) -> list[PendingJob]:

@@ -92,6 +92,11 @@ def reset_priority(max_user_priority: int | None) -> int:
     return default_priority(max_user_priority)
 
 
+def escalates(over_time: tuple[int, int] | None) -> bool:
+    """Does JOB_PRIORITY_OVER_TIME *over_time* ((increment, interval minutes), None: unset) move priorities?"""
+    return over_time is not None and over_time[0] > 0 and over_time[1] > 0
+
+
 @lru_cache(maxsize=32)
 def escalation(over_time: tuple[int, int] | None) -> Callable[[int, float], int]:
     """The job priority after escalation, for one JOB_PRIORITY_OVER_TIME:
@@ -105,11 +110,11 @@ def escalation(over_time: tuple[int, int] | None) -> Callable[[int, float], int]
     The one escalation formula: the scheduling pass, ``bjobs -aps``, ``bjobs``
     and ``lsfemu explain`` all call it (the pass once per pending job, hence a
     function made once per setting)."""
-    increment, interval = over_time if over_time is not None else (0, 0)
-    if increment <= 0 or interval <= 0:
+    if not escalates(over_time):
         def none(base: int, pending_seconds: float) -> int:
             return base if base < INT_MAX else INT_MAX
         return none
+    increment, interval = over_time
     step = interval * 60
 
     def steps(base: int, pending_seconds: float) -> int:
@@ -127,7 +132,7 @@ def frozen_at_dispatch(base: int, base_since: float, now: float,
     shows while it runs, and what a rerun keeps), and the origin moved on by
     the whole intervals that priority took in, so that the part of an
     interval already pended still counts should the job pend again."""
-    if over_time is None or over_time[0] <= 0 or over_time[1] <= 0:
+    if not escalates(over_time):
         return min(base, INT_MAX), base_since
     step = over_time[1] * 60
     whole = int(max(0.0, now - base_since) // step)

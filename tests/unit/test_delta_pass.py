@@ -1,0 +1,171 @@
+"""The delta pass (issue 23, part 4: lsfemu.sched.delta, lsfemu.engine.passdelta)
+against the straightforward pass of tests/unit/test_pass_equivalence.py, on
+random clusters whose orders are fixed between passes (plain queues, one
+with UJOB_LIMIT, one with HJOB_LIMIT, no escalation) and random histories:
+both start the same jobs on the same hosts and leave every pending job the
+same reasons; and, in a cluster made for it, the pass after a job end is a
+delta pass.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from test_pass_equivalence import _check_pass, _hosts, _spec  # (the reference pass and its check)
+
+pytestmark = pytest.mark.slow(8)  # seconds, quiet machine
+
+QUEUES = """Begin Queue
+QUEUE_NAME = high
+PRIORITY = 50
+UJOB_LIMIT = 3
+End Queue
+
+Begin Queue
+QUEUE_NAME = low
+PRIORITY = 30
+HJOB_LIMIT = 2
+End Queue
+
+Begin Queue
+QUEUE_NAME = plain
+PRIORITY = 20
+End Queue
+"""
+
+PARAMS = """Begin Parameters
+DEFAULT_QUEUE = low
+MBD_SLEEP_TIME = 10
+MAX_USER_PRIORITY = 100
+End Parameters
+"""
+
+
+def _cluster(root: Path, mxj: list[int]):
+    from lsfemu.config.sample import write_cluster
+    from lsfemu.engine.cluster import Cluster
+
+    envdir = Path(write_cluster(str(root / "conf"), force=True))
+    lsb = envdir / "lsbatch/cluster1/configdir"
+    hosts, cluster = _hosts(mxj)
+    (lsb / "lsb.queues").write_text(QUEUES)
+    (lsb / "lsb.users").write_text("Begin UserGroup\nGROUP_NAME GROUP_MEMBER\nEnd UserGroup\n")  # no MAX_JOBS
+    (lsb / "lsb.params").write_text(PARAMS)
+    (lsb / "lsb.hosts").write_text(hosts)
+    (envdir / "lsf.cluster.cluster1").write_text(cluster)
+    os.environ["LSFEMU_CLOCK_START"] = "1767603600"
+    return Cluster(str(envdir), str(root / "home"))
+
+
+job_st = st.tuples(st.sampled_from(["ua", "ub", "uc"]), st.sampled_from(["high", "low", "plain"]),
+                   st.sampled_from([1, 1, 1, 2]), st.one_of(st.none(), st.integers(1, 100)),
+                   st.sampled_from([None, None, 1000]), st.integers(30, 600))
+step_st = st.one_of(
+    st.tuples(st.just("submit"), st.lists(job_st, min_size=1, max_size=6)),
+    st.tuples(st.sampled_from(["kill", "stop", "resume", "switch"]), st.integers(0, 10_000)),
+    st.tuples(st.just("advance"), st.integers(1, 900)),
+    st.tuples(st.just("sp"), st.integers(0, 10_000), st.integers(1, 100)),
+)
+
+
+def _end(cl, fin) -> float:
+    """The job end *fin* (Cluster.next_finish: instant, job, by a limit) alone, the pass due with it not run."""
+    t, job, _limit = fin
+    cl.clock.virtual_now = max(cl.clock.virtual_now, t)
+    cl.processed_until = max(cl.processed_until, t)
+    cl._finish(job, t, "DONE", None, None)  # (the jobs have no limit, and exit 0)
+    return t
+
+
+def _count_delta_passes(monkeypatch) -> list[bool]:
+    """Record, for each pass that tried a delta pass, whether it was one."""
+    from lsfemu.engine import passdelta
+
+    ran: list[bool] = []
+    real_run = passdelta.run
+
+    def counted(*a):
+        result = real_run(*a)
+        ran.append(result is not None)
+        return result
+
+    monkeypatch.setattr(passdelta, "run", counted)
+    return ran
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(mxj=st.lists(st.integers(1, 4), min_size=1, max_size=3), first=st.lists(job_st, min_size=1, max_size=30),
+       steps=st.lists(step_st, max_size=8))
+def test_the_delta_pass_equals_the_straightforward_pass(tmp_path_factory, mxj, first, steps):
+    cl = _cluster(tmp_path_factory.mktemp("d"), mxj)
+    assert cl.passes.delta_ok
+    try:
+        for j in first:
+            cl.submit(_spec(*j))
+        _check_pass(cl, cl.now())
+        for step in steps:
+            kind = step[0]
+            if kind == "submit":
+                for j in step[1]:
+                    cl.submit(_spec(*j))
+            elif kind == "advance":
+                target = cl.clock.virtual_now + step[1]
+                while True:  # job ends and the passes due meanwhile (the pass after each end), each checked
+                    nxt, fin = cl.next_pass(), cl.next_finish()
+                    if fin is not None and fin[0] <= target and (nxt is None or fin[0] <= nxt):
+                        _end(cl, fin)
+                        continue
+                    if nxt is None or nxt > target:
+                        break
+                    cl.clock.virtual_now = max(cl.clock.virtual_now, nxt)
+                    cl.processed_until = max(cl.processed_until, nxt)
+                    _check_pass(cl, nxt)
+                cl.run_until(target)
+            else:
+                want = {"kill": ("PEND", "RUN"), "stop": ("PEND", "RUN"), "resume": ("PSUSP", "USUSP"),
+                        "switch": ("PEND",), "sp": ("PEND",)}[kind]
+                keys = sorted(k for k, j in cl.jobs.items() if j.status in want)
+                if not keys:
+                    continue
+                job = cl.jobs[keys[step[1] % len(keys)]]
+                if kind == "sp":
+                    cl.set_priority(job, step[2], "lsfadmin")
+                elif kind == "switch":
+                    cl.switch(job, "low" if job.queue != "low" else "high", "lsfadmin")
+                else:
+                    getattr(cl, kind)(job, "lsfadmin")
+            _check_pass(cl, cl.now())
+    finally:
+        cl.session.close()
+        cl.engine.dispose()
+
+
+def test_a_job_end_is_a_delta_pass(tmp_path, monkeypatch):
+    """Two slots, six jobs: each job end frees a slot and the next pass, a
+    delta pass, starts the next job in order (a higher -sp first); the
+    others keep their reasons, as the straightforward pass gives them."""
+    ran = _count_delta_passes(monkeypatch)
+    cl = _cluster(tmp_path, [2])
+    try:
+        for i, sp in enumerate((None, None, None, None, 90, None)):
+            cl.submit(_spec("ua", "plain", 1, sp, None, 100 + 10 * i))
+        _check_pass(cl, cl.now())
+        assert sorted(k[0] for k, j in cl.jobs.items() if j.status == "RUN") == [1, 5]
+        for _ in range(3):
+            end = _end(cl, cl.next_finish())
+            assert cl.next_pass() == end  # (MBD_SLEEP_TIME's grid: 100 s after the last pass)
+            _check_pass(cl, end)
+        # ends: 1 (100 s), 5 (140 s), 2 (started at 100 s, ends at 210 s); 3 and 4 started in order
+        assert sorted(k[0] for k, j in cl.jobs.items() if j.status == "RUN") == [3, 4]
+        assert sorted(k[0] for k, j in cl.jobs.items() if j.status == "DONE") == [1, 2, 5]
+        assert ran == [True, True, True]
+        assert cl.jobs[(6, 0)].pend_reasons == "Job slot limit reached: 1 host"
+    finally:
+        cl.session.close()
+        cl.engine.dispose()
