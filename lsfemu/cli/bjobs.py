@@ -36,7 +36,7 @@ from lsfemu.render import bjobs as R
 from lsfemu.render.bjobs import array_table, categorized
 from lsfemu.render.bjobs.fields import key_reason
 from lsfemu.render import messages
-from lsfemu.views import JobView
+from lsfemu.views import JobView, quick_job_view
 
 
 #: the job columns the tables (default, -p, -s, -aps, -w) print
@@ -53,7 +53,7 @@ def table_view(job) -> JobView:
     if not _TABLE_COLUMNS <= d.keys():
         d = {k: getattr(job, k) for k in _TABLE_COLUMNS}
     susp = d["susp_reason"]
-    return JobView(job_id=d["id"], user=d["user"], status=d["status"], queue=d["queue"], from_host=d["from_host"],
+    return quick_job_view(job_id=d["id"], user=d["user"], status=d["status"], queue=d["queue"], from_host=d["from_host"],
                    command=d["command"], submit_time=d["submit_time"], name=d["name"],
                    array_index=d["array_index"], exec_hosts=d["exec_hosts"].split(),
                    aps_system=d["aps_system"], aps_admin=d["aps_admin"],

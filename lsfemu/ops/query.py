@@ -177,12 +177,20 @@ def order_key(ranks: dict[str, tuple[int, int]], job) -> tuple:
     """Started jobs by start time (within one pass in dispatch order), then
     pending jobs in dispatch order, then finished jobs by finish time
     (`ranks`: queue_ranks)."""
-    dispatch_order = ranks.get(job.queue, (0, 0)) + (-(job.priority or 0), job.position)
-    if job.status in ON_HOST:
-        return (0, job.start_time or 0) + dispatch_order
-    if job.status in PENDING:
-        return (1, 0 if job.migrated else 1) + dispatch_order
-    return (2, job.finish_time or 0, job.position)
+    d = job.__dict__  # the loaded column values: a listing sorts every job it shows (no ORM machinery per field)
+    if not _ORDER_COLUMNS <= d.keys():  # (an expired object: through the ORM)
+        d = {k: getattr(job, k) for k in _ORDER_COLUMNS}
+    dispatch_order = ranks.get(d["queue"], (0, 0)) + (-(d["priority"] or 0), d["position"])
+    status = d["status"]
+    if status in ON_HOST:
+        return (0, d["start_time"] or 0) + dispatch_order
+    if status in PENDING:
+        return (1, 0 if d["migrated"] else 1) + dispatch_order
+    return (2, d["finish_time"] or 0, d["position"])
+
+
+#: what order_key reads of a job
+_ORDER_COLUMNS = frozenset(("queue", "priority", "position", "status", "start_time", "migrated", "finish_time"))
 
 
 def normalized_cpu(config, views: list, factor: float) -> list:
