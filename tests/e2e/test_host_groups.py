@@ -21,9 +21,35 @@ HEAD = "HOST_NAME          STATUS       JL/U    MAX  NJOBS    RUN  SSUSP  USUSP 
 WIDE = "HOST_NAME          STATUS          JL/U    MAX  NJOBS    RUN  SSUSP  USUSP    RSV \n"
 
 
-def test_condensed_host_groups_and_X(lsf_cluster):
+def test_host_exceptions_condensed_groups_and_X(lsf_cluster):
     c = lsf_cluster
-    c.write("lsb.hosts", c.path_of("lsb.hosts").read_text() + GROUPS)
+    # -x: lsb.hosts EXIT_RATE (the `default` row here) and JOB_EXIT_RATE_DURATION: more jobs than the threshold
+    # exited on a host over the last duration minutes; jobs a person or LSF ended do not count
+    c.write("lsb.hosts", (c.path_of("lsb.hosts").read_text() + GROUPS).replace("HOST_NAME  MXJ   JL/U", "HOST_NAME  MXJ   JL/U  EXIT_RATE")
+            .replace("hostA      4     ()", "hostA      4     ()    -").replace("hostB      4     ()", "hostB      4     ()    -")
+            .replace("hostC      4     ()", "hostC      4     ()    -").replace("default    2     ()", "default    2     ()    1"))
+    c.write("lsb.params", c.path_of("lsb.params").read_text().replace("End Parameters", "JOB_EXIT_RATE_DURATION = 10\nEnd Parameters"))
+    r = c.run("bhosts -x")
+    assert (r.out, r.err, r.rc) == ("", "There is no exceptional host found\n", 255)
+    fail = {"LSFEMU_EXIT_CODE": "3", "LSFEMU_RUNTIME": "30"}
+    for _ in range(2):
+        assert c.run("bsub -m hostB sleep 30", user="user1", env=fail).rc == 0
+    killed = c.run("bsub -m hostC sleep 600", user="user1")
+    assert c.run("bsub -m hostC sleep 30", user="user1", env=fail).rc == 0
+    c.advance("1m")
+    assert c.run(f"bkill {killed.out.split('<')[1].split('>')[0]}", user="user1").rc == 0
+    c.advance("1m")
+    assert c.run("bjobs -a -noheader -o 'stat exec_host'", user="user1").out.split() == \
+        ["EXIT", "hostB", "EXIT", "hostB", "EXIT", "hostC", "EXIT", "hostC"]
+    # hostB: 2 exits > 1; hostC: 1 exit (the killed job does not count)
+    assert c.run("bhosts -x -X").out == HEAD + "hostB              ok              -      4      0      0      0      0      0\n"
+    # condensed: the group's row counts its exceptional members only
+    assert c.run("bhosts -x").out == HEAD + "ab                 ok              -      4      0      0      0      0      0\n"
+    assert c.run("bhosts -x hostA hostC").rc == 255
+    c.advance("10m")  # out of the window
+    assert c.run("bhosts -x").err == "There is no exceptional host found\n"
+    assert "EXIT_RATE: lsfemu lists the hosts past it" in c.run("badmin ckconfig", user="lsfadmin").err
+    # CONDENSE: the jobs above have ended; these run
     assert c.run("bsub -m hostB -n 4 sleep 600", user="user1").rc == 0
     assert c.run("bsub -m hostA sleep 600", user="user1").rc == 0
     c.advance("1m")
@@ -52,29 +78,3 @@ def test_condensed_host_groups_and_X(lsf_cluster):
     assert (r.out, r.err, r.rc) == ("", "nosuch: Bad host name, host group name or cluster name\n", 255)
 
 
-def test_x_lists_the_hosts_whose_jobs_exit_too_often(lsf_cluster):
-    """lsb.hosts EXIT_RATE (the `default` row here) and JOB_EXIT_RATE_DURATION: more jobs than the threshold
-    exited on a host over the last duration minutes; jobs a person or LSF ended do not count."""
-    c = lsf_cluster
-    c.write("lsb.hosts", c.path_of("lsb.hosts").read_text().replace("HOST_NAME  MXJ   JL/U", "HOST_NAME  MXJ   JL/U  EXIT_RATE")
-            .replace("hostA      4     ()", "hostA      4     ()    -").replace("hostB      4     ()", "hostB      4     ()    -")
-            .replace("hostC      4     ()", "hostC      4     ()    -").replace("default    2     ()", "default    2     ()    1"))
-    c.write("lsb.params", c.path_of("lsb.params").read_text().replace("End Parameters", "JOB_EXIT_RATE_DURATION = 10\nEnd Parameters"))
-    r = c.run("bhosts -x")
-    assert (r.out, r.err, r.rc) == ("", "There is no exceptional host found\n", 255)
-    fail = {"LSFEMU_EXIT_CODE": "3", "LSFEMU_RUNTIME": "30"}
-    for _ in range(2):
-        assert c.run("bsub -m hostB sleep 30", user="user1", env=fail).rc == 0
-    killed = c.run("bsub -m hostC sleep 600", user="user1")
-    assert c.run("bsub -m hostC sleep 30", user="user1", env=fail).rc == 0
-    c.advance("1m")
-    assert c.run(f"bkill {killed.out.split('<')[1].split('>')[0]}", user="user1").rc == 0
-    c.advance("1m")
-    assert c.run("bjobs -a -noheader -o 'stat exec_host'", user="user1").out.split() == \
-        ["EXIT", "hostB", "EXIT", "hostB", "EXIT", "hostC", "EXIT", "hostC"]
-    # hostB: 2 exits > 1; hostC: 1 exit (the killed job does not count)
-    assert c.run("bhosts -x").out == HEAD + "hostB              ok              -      4      0      0      0      0      0\n"
-    assert c.run("bhosts -x hostA hostC").rc == 255
-    c.advance("10m")  # out of the window
-    assert c.run("bhosts -x").err == "There is no exceptional host found\n"
-    assert "EXIT_RATE: lsfemu lists the hosts past it" in c.run("badmin ckconfig", user="lsfadmin").err
