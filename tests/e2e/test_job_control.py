@@ -13,8 +13,9 @@ import pytest
 
 from lsfemu.events.log import read_events
 from lsfemu.events.records import JobForce, JobRequeue, JobSignal, JobStart, JobStatus
+from lsfemu.testing import temporary_cluster
 
-pytestmark = pytest.mark.slow(78)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+pytestmark = pytest.mark.slow(72)  # seconds, quiet machine (87 s at load 12): scheduled early (tests/conftest.py)
 
 
 def _stat(c, jid, field="stat"):
@@ -106,8 +107,17 @@ def test_brun_refusals_change_nothing(lsf_cluster):
 # -- bkill -l -stat -d, and -m for bkill, bstop, bresume, bswitch ---------------------------------------
 
 
-def test_bkill_l_lists_the_signal_names(lsf_cluster):
-    r = lsf_cluster.run("bkill -l", user="user1")
+@pytest.fixture(scope="module")
+def killing():
+    """One cluster for the bkill -l, -d and -r tests, each on jobs of its own:
+    user1's 1-8 run (4 on hostA, 4 on hostB), 9-10 pend (its limit of 8)."""
+    with temporary_cluster() as c:
+        _fill(c, 10)
+        yield c
+
+
+def test_bkill_l_lists_the_signal_names(killing):
+    r = killing.run("bkill -l", user="user1")
     assert (r.out, r.err, r.rc) == (
         "HUP INT QUIT ILL TRAP IOT EMT FPE KILL BUS SEGV SYS PIPE ALRM TERM STOP TSTP CONT CHLD TTIN TTOU IO "
         "XCPU XFSZ VTALRM PROF WINCH LOST USR1 USR2 \n", "", 0)
@@ -132,9 +142,8 @@ def test_bkill_stat_kills_the_jobs_in_that_state_only(lsf_cluster):
     assert c.run("bkill -stat run", user="user1").err == "No running job found\n"
 
 
-def test_bkill_d_records_a_started_job_done_and_a_pending_one_exit(lsf_cluster):
-    c = lsf_cluster
-    _fill(c)
+def test_bkill_d_records_a_started_job_done_and_a_pending_one_exit(killing):
+    c = killing
     assert c.run("bkill -d 1 9", user="user1").out == "Job <1> is being terminated\nJob <9> is being terminated\n"
     assert (_stat(c, 1), _stat(c, 9)) == ("DONE", "EXIT")  # -d counts for started jobs only
     done = [r for r in _records(c, JobStatus) if r.job_id == 1]
@@ -143,15 +152,14 @@ def test_bkill_d_records_a_started_job_done_and_a_pending_one_exit(lsf_cluster):
     assert [(s.signal_symbol, s.user_name) for s in sig] == [("KILL", "user1")]
 
 
-def test_bkill_r_removes_a_job_at_once(lsf_cluster):
-    c = lsf_cluster
-    _fill(c)
-    r = c.run("bkill -r 1 9", user="user1")
-    assert (r.out, r.rc) == ("Job <1> is being terminated\nJob <9> is being terminated\n", 0)
-    assert (_stat(c, 1, "stat exit_code"), _stat(c, 9)) == ("EXIT 130", "EXIT")
-    r = c.run("bkill -r -s KILL 2", user="user1")  # -r and -s exclude each other: the usage, nothing done
+def test_bkill_r_removes_a_job_at_once(killing):
+    c = killing
+    r = c.run("bkill -r 2 10", user="user1")
+    assert (r.out, r.rc) == ("Job <2> is being terminated\nJob <10> is being terminated\n", 0)
+    assert (_stat(c, 2, "stat exit_code"), _stat(c, 10)) == ("EXIT 130", "EXIT")
+    r = c.run("bkill -r -s KILL 3", user="user1")  # -r and -s exclude each other: the usage, nothing done
     assert (r.out, r.rc) == ("", 255) and r.err.startswith("Usage: bkill ")
-    assert _stat(c, 2) == "RUN"
+    assert _stat(c, 3) == "RUN"
 
 
 def test_m_selects_the_jobs_on_a_host(lsf_cluster):
