@@ -10,6 +10,7 @@ import pytest
 
 from lsfemu.events.records import JobNew, JobStart
 from lsfemu.events.log import read_events
+from lsfemu.testing import temporary_cluster
 
 pytestmark = pytest.mark.slow(51)  # seconds, quiet machine: scheduled early (tests/conftest.py)
 
@@ -50,20 +51,34 @@ def test_submit_once_and_show_each_element(lsf_cluster):
     assert (r.out, r.err, r.rc) == ("", "Job <1[7]> is not found\n", 255)
 
 
-def test_index_forms(lsf_cluster):
-    c = lsf_cluster
-    c.run('bsub -J "s[1-10:3]" sleep 1', user="user1")
-    c.run('bsub -J "l[1,3,5-7]" sleep 1', user="user1")
-    assert [line.split()[1] for line in _ids(c, "1")] == ["1", "4", "7", "10"]
-    assert [line.split()[1] for line in _ids(c, "2")] == ["1", "3", "5", "6", "7"]
-    assert _ids(c, '"2[5]"') == ["2 5 l[5] PEND"]
+@pytest.fixture(scope="module")
+def still():
+    """One cluster whose clock never moves (every job pends), for the tests
+    that submit and look, each on the jobs it submitted."""
+    with temporary_cluster() as c:
+        yield c
 
 
-def test_bjobs_long_of_an_element(lsf_cluster):
-    c = lsf_cluster
-    c.run('bsub -J "arr[1-2]" sleep 60', user="user1")
-    r = c.run('bjobs -l "1[2]"', user="user1")
-    assert r.out.startswith("\nJob <1[2]>, Job Name <arr[2]>, User <user1>, Project <default>, Status <PEND>, \n"
+def _submit(c, cmd, user="user1"):
+    r = c.run(cmd, user=user)
+    assert r.rc == 0, r.text
+    return r.out.split("<", 1)[1].split(">", 1)[0]
+
+
+def test_index_forms(still):
+    c = still
+    s = _submit(c, 'bsub -J "s[1-10:3]" sleep 1')
+    l_ = _submit(c, 'bsub -J "l[1,3,5-7]" sleep 1')
+    assert [line.split()[1] for line in _ids(c, s)] == ["1", "4", "7", "10"]
+    assert [line.split()[1] for line in _ids(c, l_)] == ["1", "3", "5", "6", "7"]
+    assert _ids(c, f'"{l_}[5]"') == [f"{l_} 5 l[5] PEND"]
+
+
+def test_bjobs_long_of_an_element(still):
+    c = still
+    a = _submit(c, 'bsub -J "arr[1-2]" sleep 60')
+    r = c.run(f'bjobs -l "{a}[2]"', user="user1")
+    assert r.out.startswith(f"\nJob <{a}[2]>, Job Name <arr[2]>, User <user1>, Project <default>, Status <PEND>, \n"
                             "                     Queue <normal>, Job Priority <50>, Command <sleep 60>\n")
 
 
@@ -260,22 +275,22 @@ def test_replay_into_expands_the_array(lsf_cluster, tmp_path):
         c.run("lsfemu daemon stop", env=env)
 
 
-def test_bmod_and_btop_with_index_lists(lsf_cluster):
-    c = lsf_cluster
-    c.run("bsub -n 12 sleep 600", user="user2")  # fills the cluster
-    c.run('bsub -J "ix[1-4]" sleep 1', user="user2")
-    r = c.run('bmod -sp 80 "2[2-3]"', user="user2")
-    assert (r.out, r.rc) == ("Parameters of job <2[2-3]> are being changed\n", 0)
-    r = c.run("bjobs -noheader -o 'jobindex priority' 2", user="user2")
+def test_bmod_and_btop_with_index_lists(still):
+    c = still
+    c.run("bsub -n 12 sleep 600", user="user2")  # fills the cluster (were the clock to move)
+    x = _submit(c, 'bsub -J "ix[1-4]" sleep 1', user="user2")
+    r = c.run(f'bmod -sp 80 "{x}[2-3]"', user="user2")
+    assert (r.out, r.rc) == (f"Parameters of job <{x}[2-3]> are being changed\n", 0)
+    r = c.run(f"bjobs -noheader -o 'jobindex priority' {x}", user="user2")
     assert r.out.splitlines() == ["2 80", "3 80", "1 50", "4 50"]  # pending order: priority first
-    r = c.run('bmod -sp 90 "2[4]"', user="user2")
-    assert r.out == "Parameters of job <2[4]> are being changed\n"
-    r = c.run('bmod -sp 90 "2[7-9]"', user="user2")
-    assert (r.out, r.err, r.rc) == ("", "2[7-9]: No matching job found. Job not modified.\n", 255)
-    c.run('bmod -sp 50 "2[1-4]"', user="user2")
-    r = c.run('bbot "2[1-2]"', user="user2")
-    assert (r.err, r.rc) == ("Job <2[1-2]> has been moved to position 1 from bottom.\n", 0)
-    r = c.run("bjobs -noheader -o 'jobindex' 2", user="user2")
+    r = c.run(f'bmod -sp 90 "{x}[4]"', user="user2")
+    assert r.out == f"Parameters of job <{x}[4]> are being changed\n"
+    r = c.run(f'bmod -sp 90 "{x}[7-9]"', user="user2")
+    assert (r.out, r.err, r.rc) == ("", f"{x}[7-9]: No matching job found. Job not modified.\n", 255)
+    c.run(f'bmod -sp 50 "{x}[1-4]"', user="user2")
+    r = c.run(f'bbot "{x}[1-2]"', user="user2")
+    assert (r.err, r.rc) == (f"Job <{x}[1-2]> has been moved to position 1 from bottom.\n", 0)
+    r = c.run(f"bjobs -noheader -o 'jobindex' {x}", user="user2")
     assert r.out.split() == ["3", "4", "1", "2"]
 
 
