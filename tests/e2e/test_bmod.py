@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from lsfemu.testing import FIXED_START
+from lsfemu.testing import FIXED_START, temporary_cluster
 
 pytestmark = pytest.mark.slow(49)  # seconds, quiet machine: scheduled early (tests/conftest.py)
 
@@ -114,9 +114,17 @@ def test_bmod_reset_forms(one_slot):
     assert rows == [(0, None, None)]
 
 
-def test_bmod_a_value_and_its_reset_form_together(one_slot):
-    c = one_slot
-    _pending_pair(c)
+@pytest.fixture(scope="module")
+def refusing():
+    """One ONE_SLOT cluster with _pending_pair's jobs for the tests whose every
+    bmod is refused (each checks that no JOB_MODIFY2 record was written)."""
+    with temporary_cluster(files=ONE_SLOT) as c:
+        _pending_pair(c)
+        yield c
+
+
+def test_bmod_a_value_and_its_reset_form_together(refusing):
+    c = refusing
     for argv in (["-q", "normal", "-qn"], ["-W", "5", "-Wn"], ["-oo", "x", "-on"], ["-r", "-rn"]):
         r = c.run(["bmod", *argv, "2"], user="user1")
         assert (r.out, r.err, r.rc) == ("", "You cannot modify and set default at the same time. Job not modified.\n",
@@ -182,9 +190,8 @@ def test_bmod_dependency_and_its_reset(one_slot):
     assert "No dependances condition" in history(c, 3)
 
 
-def test_bmod_slots_and_limits_are_checked_as_at_submission(one_slot):
-    c = one_slot
-    _pending_pair(c)
+def test_bmod_slots_and_limits_are_checked_as_at_submission(refusing):
+    c = refusing
     cases = {
         ("-n", "2"): "Too many processors requested. Job not modified.\n",
         ("-n", "0"): "Bad argument for option -n. Job not modified.\n",
