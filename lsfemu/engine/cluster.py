@@ -64,6 +64,7 @@ from lsfemu.sched.aps_rank import ApsJobInput, aps_rank, aps_value
 from lsfemu.sched.priority import escalation
 from lsfemu.store import jobs as stored
 from lsfemu.store.counters import Takes, ensure_counters, take_write_lock
+from lsfemu.store.newrows import NewRows
 from lsfemu.store.db import default_url, one_writer_at_a_time, open_store
 from lsfemu.store.models import ClockState, Counter, HostState, Job, JobEvent, QueueState
 
@@ -118,6 +119,7 @@ class Cluster:
         self.perfmon = Perfmon()  # badmin perfmon: counters kept while sampling is started
         ensure_counters(self.session, ("next_job_id", "position"))
         self.takes = Takes(self.session)  # job IDs and positions: one statement per counter and commit
+        self.new_rows = NewRows(self.session)  # new jobs and their SUBMIT rows: one INSERT per table
         # The Counter objects read and set at every commit, held: the session's
         # identity map holds objects weakly, and one let go is read again each time.
         self._counters: dict[str, Counter] = {}

@@ -26,7 +26,7 @@ from lsfemu.sched import dispatch, simulate
 from lsfemu.sched.priority import default_priority, frozen_at_dispatch, pending_clock_after_run
 from lsfemu.store.jobs import finished_runs_since
 from lsfemu.store.usage import clear_usage
-from lsfemu.store.models import HostState, Job, JobEvent
+from lsfemu.store.models import HostState, Job
 
 
 #: LSF's termination reason of a job killed at its bsub -t time (TERM_DEADLINE, 6)
@@ -141,13 +141,13 @@ class Transitions:
         indices = arr.indices() if arr is not None else [0]
         elements = [self.new_job(spec, jid, idx, now, priority, runtime, cputime, exit_code) for idx in indices]
         data = {"queue": spec.queue, "hold": True} if spec.hold else {"queue": spec.queue}
-        if arr is None:
-            self.cl.log(elements[0], "SUBMIT", spec.user, now, **data)
-        else:  # one JOB_NEW for the array (mbatchd's log_newjob), a history row per element
-            for job in elements:
-                self.cl.session.add(JobEvent(job_id=jid, array_index=job.array_index, time=now, kind="SUBMIT",
-                                             actor=spec.user, data=json.dumps(data)))
-            self.cl.events.stage_job(_ArrayHead(elements[0]), "SUBMIT", now, spec.user, data)
+        # (the history rows written with the jobs: lsfemu.store.newrows)
+        text = json.dumps(data)
+        for job in elements:
+            self.cl.new_rows.history(jid, job.array_index, now, "SUBMIT", spec.user, text)
+        # one JOB_NEW, for an array too (mbatchd's log_newjob)
+        self.cl.events.stage_job(elements[0] if arr is None else _ArrayHead(elements[0]), "SUBMIT", now, spec.user,
+                                 data)
         for t in (spec.begin_time, spec.term_time):
             if t is not None:
                 self.cl.loop.wake_at(t)
@@ -156,7 +156,7 @@ class Transitions:
 
     def new_job(self, spec: SubmitSpec, jid: int, idx: int, now: float, priority, runtime, cputime, exit_code) -> Job:
         arr = spec.array
-        job = Job(
+        job = self.cl.new_rows.job(dict(
             id=jid, array_index=idx, user=spec.user, status="PSUSP" if spec.hold else "PEND", queue=spec.queue,
             from_host=spec.from_host, command=spec.command, name=arr.name if arr is not None else spec.name,
             array_spec=arr.text if arr is not None else None, array_limit=arr.limit if arr is not None else None,
@@ -171,7 +171,7 @@ class Transitions:
             mem_limit_kb=spec.mem_limit_kb, mem_limit_hard=spec.mem_limit_hard, job_group=spec.job_group,
             interactive=spec.interactive,
             app_profile=spec.app_profile,
-            default_queue_used=spec.default_queue_used, submit_time=now, position=0.0,
+            default_queue_used=spec.default_queue_used, submit_time=now, position=self.next_position(),
             exec_hosts="", pend_reasons=dispatch.USER_STOP if spec.hold else dispatch.NEW_JOB,
             sim_runtime=runtime, sim_cputime=cputime,
             sim_exit_code=exit_code, work_done=0.0,
@@ -182,9 +182,7 @@ class Transitions:
             exclusive=spec.exclusive, asked_hosts=spec.asked_hosts, mail_user=spec.mail_user, notify=spec.notify,
             est_runtime_min=spec.est_runtime_min, cpu_limit_min=spec.cpu_limit_min, cpu_limit_host=spec.cpu_limit_host,
             pre_exec=spec.pre_exec, post_exec=spec.post_exec,
-        )
-        job.position = self.next_position()
-        self.cl.session.add(job)
+        ))
         self.cl.jobs[(jid, idx)] = job
         self.cl.jobs_gen += 1
         return job

@@ -19,7 +19,7 @@ written back before the commit.
 
 from __future__ import annotations
 
-from sqlalchemy import case, event, update
+from sqlalchemy import bindparam, case, event, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -28,11 +28,13 @@ from lsfemu.store.models import Counter
 
 def take_counter(session: Session, name: str, wrap_at: int | None = None) -> int:
     """The counter's value, moved on by one (back to 1 after `wrap_at`) in the same statement."""
-    c = _COUNTERS.c
-    step = c.value + 1 if wrap_at is None else case((c.value >= wrap_at, 1), else_=c.value + 1)
     # The table, not the ORM entity: no loaded Counter object is looked for
-    # (the counters taken are only ever read through this function and Takes).
-    new = session.execute(update(_COUNTERS).where(c.name == name).values(value=step).returning(c.value)).scalar()
+    # (the counters taken are only ever read through this function and Takes);
+    # the statements made once (building one costs more than running it).
+    if wrap_at is None:
+        new = session.execute(_TAKE, {"n": name}).scalar()
+    else:
+        new = session.execute(_TAKE_WRAPPING, {"n": name, "w": wrap_at}).scalar()
     if new is None:  # a store made before the counter existed (ensure_counters makes it): start at 1
         session.add(Counter(name=name, value=2))
         session.flush()
@@ -41,6 +43,11 @@ def take_counter(session: Session, name: str, wrap_at: int | None = None) -> int
 
 
 _COUNTERS = Counter.__table__
+_C = _COUNTERS.c
+_TAKE = update(_COUNTERS).where(_C.name == bindparam("n")).values(value=_C.value + 1).returning(_C.value)
+_TAKE_WRAPPING = (update(_COUNTERS).where(_C.name == bindparam("n"))
+                  .values(value=case((_C.value >= bindparam("w"), 1), else_=_C.value + 1)).returning(_C.value))
+_SET = update(_COUNTERS).where(_C.name == bindparam("n")).values(value=bindparam("v"))
 
 
 class Takes:
@@ -71,7 +78,7 @@ class Takes:
 
     def set(self, name: str, value: int) -> None:
         """Set the counter's next value (in the store now)."""
-        self.session.execute(update(_COUNTERS).where(_COUNTERS.c.name == name).values(value=value))
+        self.session.execute(_SET, {"n": name, "v": value})
         h = self.held.get(name)
         if h is not None and h[0] is self.session.get_transaction():
             h[1], h[2] = value, False
@@ -80,7 +87,7 @@ class Takes:
         tx = session.get_transaction()
         for name, h in self.held.items():
             if h[2] and h[0] is tx:
-                session.execute(update(_COUNTERS).where(_COUNTERS.c.name == name).values(value=h[1]))
+                session.execute(_SET, {"n": name, "v": h[1]})
                 h[2] = False
 
 

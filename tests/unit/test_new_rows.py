@@ -1,0 +1,78 @@
+"""lsfemu.store.newrows (issue 23): a new job written with the INSERT of its
+group stores what the ORM would have stored, is a loaded object of the
+session from the start, reaches the store before any other statement or
+flush of the session, and a rollback takes it back (the same ID can be
+used again)."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import select, text
+from sqlalchemy.orm import Session
+
+from lsfemu.store.db import open_store
+from lsfemu.store.models import Job, JobEvent
+from lsfemu.store.newrows import NewRows
+
+pytestmark = pytest.mark.slow(3)
+
+# Some columns given, the others left to their defaults.
+VALUES = dict(array_index=0, user="user1", status="PEND", queue="normal", from_host="hostA", command="sleep 1",
+              name=None, num_processors=2, priority=50, priority_base_time=10.0, pend_since=10.0, submit_time=10.0,
+              position=3.0, exec_hosts="", pend_reasons="1", env_json='{"A": "b"}', mem_limit_kb=2**40,
+              rerunnable=True)
+
+
+@pytest.fixture
+def session(tmp_path):
+    engine, make = open_store(f"sqlite:///{tmp_path / 's.db'}")
+    with make() as s:
+        yield s
+    engine.dispose()
+
+
+def _row(s: Session, jid: int) -> dict:
+    r = s.execute(select(Job.__table__).where(Job.id == jid)).mappings().one()
+    return {k: v for k, v in r.items() if k != "id"}
+
+
+def test_the_row_is_the_orms_and_the_object_is_loaded(session):
+    s = session
+    s.add(Job(id=1, **VALUES))
+    s.flush()
+    rows = NewRows(s)
+    job = rows.job(dict(VALUES, id=2))
+    assert s.execute(text("SELECT count(*) FROM jobs")).scalar() == 2  # the query wrote it first
+    assert _row(s, 2) == _row(s, 1)
+    assert job in s and not s.new and s.get(Job, (2, 0)) is job and job.project == "default"
+    assert all(k in job.__dict__ for k in Job.__table__.columns.keys())  # nothing left to load
+
+
+def test_written_before_a_flush_or_the_commit(session):
+    s = session
+    rows = NewRows(s)
+    job = rows.job(dict(VALUES, id=5))
+    job.status = "RUN"  # an UPDATE at the flush: the INSERT goes first
+    s.add(JobEvent(job_id=5, array_index=0, time=11.0, kind="START", actor=None, data="{}"))
+    rows.history(5, 0, 10.0, "SUBMIT", "user1", '{"queue": "normal"}')
+    s.flush()
+    assert s.execute(select(Job.status).where(Job.id == 5)).scalar() == "RUN"
+    s.commit()
+    other = NewRows(s)
+    other.job(dict(VALUES, id=6))
+    s.commit()  # nothing else in the transaction: the commit writes it
+    assert [r[0] for r in s.execute(text("SELECT id FROM jobs ORDER BY id"))] == [5, 6]
+    assert [tuple(r) for r in s.execute(text("SELECT kind, data FROM job_events ORDER BY id"))] == [
+        ("SUBMIT", '{"queue": "normal"}'), ("START", "{}")]
+
+
+def test_a_rollback_takes_the_new_jobs_back(session):
+    s = session
+    rows = NewRows(s)
+    first = rows.job(dict(VALUES, id=7))
+    s.execute(text("SELECT 1"))  # written within the transaction
+    s.rollback()
+    assert first not in s and s.execute(text("SELECT count(*) FROM jobs")).scalar() == 0
+    again = rows.job(dict(VALUES, id=7, command="sleep 2"))  # the same ID again: no clash in the session
+    s.commit()
+    assert s.get(Job, (7, 0)) is again and _row(s, 7)["command"] == "sleep 2"
