@@ -233,6 +233,38 @@ class SharedConf:
     present: bool = False  # False: no lsf.shared file (built-in resources only; any type and model accepted)
 
 
+def resolve_host_groups(groups: dict[str, list[str]], host_names: list[str]) -> dict[str, list[str]]:
+    """Each lsb.hosts host group as the server hosts it stands for, in cluster
+    order. GROUP_MEMBER may name `all`, hosts, other groups, and exclusions
+    (`~host`, `~group`: "all ~hostC"); resolving them once here means every
+    reader (bsub -m, queue HOSTS, limits, bhosts, bjobs -m) sees host names, where
+    each used to expand the written words its own way and took `~hostC` or
+    `all` for a host. A group that names itself, directly or through another,
+    contributes nothing the second time (lsb.hosts' checks warn of unknown names)."""
+    resolved: dict[str, list[str]] = {}
+
+    def members(name: str, seen: frozenset[str]) -> set[str]:
+        if name in resolved:
+            return set(resolved[name])
+        wanted: set[str] = set()
+        excluded: set[str] = set()
+        for word in groups[name]:
+            target = excluded if word.startswith("~") else wanted
+            base = word.lstrip("~").rstrip("/")
+            if base == "all":
+                target.update(host_names)
+            elif base in groups:
+                if base not in seen:
+                    target.update(members(base, seen | {base}))
+            else:
+                target.add(base)
+        return wanted - excluded
+
+    for name in groups:
+        resolved[name] = [h for h in host_names if h in members(name, frozenset({name}))]
+    return resolved
+
+
 @dataclass
 class ClusterConfig:
     """The whole configuration of one cluster, as the daemon uses it."""

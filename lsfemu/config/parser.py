@@ -36,7 +36,8 @@ from lsfemu.config.lsb_users import parse_users
 from lsfemu.config.lsf_cluster import parse_cluster
 from lsfemu.config.lsf_conf import LSB_FILES, locate, parse_lsf_conf
 from lsfemu.config.lsf_shared import builtin_shared, parse_shared
-from lsfemu.config.model import ClusterConfig, ClusterHost, ConfigError, ConfigIssue, HostConf, Params, QueueConf
+from lsfemu.config.model import (ClusterConfig, ClusterHost, ConfigError, ConfigIssue, HostConf, Params, QueueConf,
+                                 resolve_host_groups)
 from lsfemu.config.values import read_file
 
 __all__ = ["load", "check", "find_files", "ConfigError", "ConfigIssue"]
@@ -167,7 +168,7 @@ def check(envdir: str) -> tuple[ClusterConfig | None, list[ConfigIssue]]:
         user_limits=user_limits,
         hosts=hosts,
         warnings=[i for i in issues if not i.fatal],
-        host_groups=host_groups,
+        host_groups=resolve_host_groups(host_groups, [h.name for h in cluster_hosts if h.server]),
         host_partitions=partitions,
         condensed_groups=condensed,
         applications=applications,

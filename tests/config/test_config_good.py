@@ -8,6 +8,7 @@ import pytest
 
 from lsfemu.config import parser
 from lsfemu.config.model import ClusterConfig, ConfigError
+from lsfemu.sched import hostpick
 
 
 @pytest.fixture
@@ -134,6 +135,23 @@ def test_mxj_bang_and_defaults(tmp_path, make_env):
     assert cfg.hosts["hostA"].mxj_is_ncpus and cfg.hosts["hostA"].mxj is None
     assert cfg.host_mxj("hostA") == (os.cpu_count() or 1)
     assert cfg.hosts["hostB"].mxj is None and cfg.hosts["hostB"].jl_u == 3
+
+
+def test_host_groups_resolved_to_server_hosts(tmp_path, make_env):
+    """GROUP_MEMBER's `all`, `~host`, `~group` and groups within groups become
+    the server hosts they stand for, in cluster order (config.model.resolve_host_groups):
+    `~hostA` was read as a host named "~hostA" by bsub -m, and `all` as a host
+    named "all" by queue HOSTS, before."""
+    groups = ("Begin HostGroup\nGROUP_NAME GROUP_MEMBER\nbutA (all ~hostA)\nrev (hostB hostA)\n"
+              "nest (rev ~butA)\nself (self hostB)\nnone (client1)\nEnd HostGroup\n")
+    queues = ("Begin Queue\nQUEUE_NAME = normal\nHOSTS = nest\nEnd Queue\n"
+              "Begin Queue\nQUEUE_NAME = other\nHOSTS = butA\nEnd Queue\n")
+    cfg = parser.load(make_env(tmp_path, {"lsb.hosts": groups, "lsb.queues": queues}))
+    assert cfg.host_groups == {"butA": ["hostB"], "rev": ["hostA", "hostB"], "nest": ["hostA"],
+                               "self": ["hostB"], "none": []}
+    assert cfg.queue_hosts(cfg.queue("normal")) == ["hostA"]
+    assert cfg.queue_hosts(cfg.queue("other")) == ["hostB"]
+    assert hostpick.candidates("butA", cfg.host_names, cfg.host_groups) == ["hostB"]
 
 
 def test_queue_full_keys(tmp_path, make_env):
