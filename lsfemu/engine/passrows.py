@@ -72,7 +72,7 @@ class RowCache:
         self.dirty: set[Job] = set()
         self.overflow = False
         self.overflow_seen = False  # the last take_dirty() lost some
-        _caches.add(self)
+        _caches.append(weakref.ref(self, _caches.remove))
 
     def take_dirty(self) -> set[Job]:
         """The jobs changed since the last call (and forget them)."""
@@ -101,14 +101,20 @@ class RowCache:
         self.reasons.pop(job, None)
 
 
-_caches: "weakref.WeakSet[RowCache]" = weakref.WeakSet()
+# The live caches, as weak references (a dead one takes itself off the list).
+# Not a WeakSet: every attribute assigned to any job runs _changed, and a
+# WeakSet's iteration guard cost more than the rest of it (issue 23).
+_caches: "list[weakref.ref[RowCache]]" = []
 
 
 DIRTY_MAX = 200_000
 
 
 def _changed(target, *_args) -> None:
-    for c in _caches:
+    for ref in tuple(_caches):  # (a copy: a cache collected meanwhile takes itself off the list)
+        c = ref()
+        if c is None:
+            continue
         c.forget(target)
         if not c.overflow:
             c.dirty.add(target)

@@ -169,3 +169,33 @@ def test_a_job_end_is_a_delta_pass(tmp_path, monkeypatch):
     finally:
         cl.session.close()
         cl.engine.dispose()
+
+
+@pytest.mark.parametrize("interval", ["", "JOB_SCHEDULING_INTERVAL = 0\n"])
+def test_the_job_ends_of_one_instant_make_one_pass(tmp_path, monkeypatch, interval):
+    """Three 100-second jobs on three slots end at one instant: their ends are
+    handled first, then one pass (a delta pass) starts the next three jobs --
+    on MBD_SLEEP_TIME's grid, and with JOB_SCHEDULING_INTERVAL = 0 (a pass as
+    soon as something changes) alike."""
+    ran = _count_delta_passes(monkeypatch)
+    cl = _cluster(tmp_path, [3])
+    try:
+        if interval:
+            cl.close()
+            envdir = tmp_path / "conf"
+            params = envdir / "lsbatch/cluster1/configdir/lsb.params"
+            params.write_text(PARAMS.replace("End Parameters", interval + "End Parameters"))
+            from lsfemu.engine.cluster import Cluster
+            cl = Cluster(str(envdir), str(tmp_path / "home"))
+        t0 = cl.now()
+        for _ in range(6):
+            cl.submit(_spec("ua", "plain", 1, None, None, 100))
+        cl.run_until(t0 + 50)
+        assert sum(j.status == "RUN" for j in cl.jobs.values()) == 3
+        ran.clear()
+        assert cl.run_until(t0 + 150) == 1  # one pass: after the three ends at one instant
+        assert ran == [True]
+        assert sum(j.status == "DONE" for j in cl.jobs.values()) == 3
+        assert sum(j.status == "RUN" for j in cl.jobs.values()) == 3
+    finally:
+        cl.close()
