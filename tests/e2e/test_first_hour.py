@@ -17,10 +17,18 @@ ROOT = Path(__file__).resolve().parents[2]
 SUBCOMMANDS = ("init", "demo", "lesson", "plot", "replay", "daemon", "clock", "explain", "host")
 
 
+@pytest.fixture(scope="module")
+def shared():
+    """One cluster for the tests of lsfemu's help (no daemon: no state) and of
+    busers (they only add newbie's jobs): one folder, one daemon start."""
+    with temporary_cluster() as c:
+        yield c
+
+
 # -- item 9: lsfemu --help lists every subcommand, each has its help ------------
 
-def test_lsfemu_help_lists_every_subcommand(lsf_cluster):
-    r = lsf_cluster.run("lsfemu --help")
+def test_lsfemu_help_lists_every_subcommand(shared):
+    r = shared.run("lsfemu --help")
     assert r.rc == 0, r.text
     listed = {line.strip("│ ").split()[0] for line in r.out.splitlines() if line.startswith("│ ") and line.strip("│ ")}
     assert set(SUBCOMMANDS) <= listed, r.out
@@ -32,8 +40,8 @@ def test_lsfemu_help_lists_every_subcommand(lsf_cluster):
     "host --help", "host fail --help", "host recover --help",
     "daemon --help", "daemon status --help", "init --help", "replay --help", "demo --help", "lesson init --help", "plot priority --help", "plot slots --help",
 ])
-def test_every_subcommand_prints_its_help_and_exits_0(lsf_cluster, argv):
-    r = lsf_cluster.run(f"lsfemu {argv}")
+def test_every_subcommand_prints_its_help_and_exits_0(shared, argv):
+    r = shared.run(f"lsfemu {argv}")
     assert r.rc == 0, r.text
     assert f"Usage: lsfemu {argv.removesuffix(' --help')}" in " ".join(r.out.split()), r.out
     assert r.err == ""
@@ -82,15 +90,8 @@ def test_the_installed_entry_point_loads_the_plugin(pytester, monkeypatch):
 
 # -- item 12: busers of nobody; badmin with no queue or host --------------------
 
-@pytest.fixture(scope="module")
-def busers_cluster():
-    """One cluster for the busers tests (they only add newbie's jobs): one daemon start."""
-    with temporary_cluster() as c:
-        yield c
-
-
-def test_busers_of_an_unknown_user_is_refused(busers_cluster):
-    c = busers_cluster
+def test_busers_of_an_unknown_user_is_refused(shared):
+    c = shared
     r = c.run("busers nosuch", user="user1")
     assert (r.out, r.err, r.rc) == ("", "nosuch: Unknown user\n", 255)
     r = c.run("busers user1 nosuch", user="user1")
@@ -98,8 +99,8 @@ def test_busers_of_an_unknown_user_is_refused(busers_cluster):
 
 
 @pytest.mark.parametrize("name", ["user1", "lsfadmin", "user3", "research/", "newbie"])
-def test_busers_of_known_users_and_groups(busers_cluster, name):
-    c = busers_cluster
+def test_busers_of_known_users_and_groups(shared, name):
+    c = shared
     assert c.run("bsub sleep 60", user="newbie").rc == 0  # a user known from its jobs
     r = c.run(f"busers {name.rstrip('/')}", user="user1")
     assert r.rc == 0, r.text
