@@ -51,6 +51,12 @@ class CommandResult:
     def text(self) -> str:
         return self.out + self.err
 
+    @property
+    def job_id(self) -> str:
+        """The ID in bsub's `Job <ID> is submitted ...` (the command must have succeeded)."""
+        assert self.rc == 0 and self.out.startswith("Job <"), self.text
+        return self.out.split("<", 1)[1].split(">", 1)[0]
+
 
 #: the interpreter's flags in the shebang of bin/'s scripts (the client is standard library only)
 SCRIPT_FLAGS = ("-I", "-S")

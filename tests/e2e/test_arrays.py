@@ -59,16 +59,10 @@ def still():
         yield c
 
 
-def _submit(c, cmd, user="user1"):
-    r = c.run(cmd, user=user)
-    assert r.rc == 0, r.text
-    return r.out.split("<", 1)[1].split(">", 1)[0]
-
-
 def test_index_forms(still):
     c = still
-    s = _submit(c, 'bsub -J "s[1-10:3]" sleep 1')
-    l_ = _submit(c, 'bsub -J "l[1,3,5-7]" sleep 1')
+    s = c.run('bsub -J "s[1-10:3]" sleep 1', user="user1").job_id
+    l_ = c.run('bsub -J "l[1,3,5-7]" sleep 1', user="user1").job_id
     assert [line.split()[1] for line in _ids(c, s)] == ["1", "4", "7", "10"]
     assert [line.split()[1] for line in _ids(c, l_)] == ["1", "3", "5", "6", "7"]
     assert _ids(c, f'"{l_}[5]"') == [f"{l_} 5 l[5] PEND"]
@@ -76,7 +70,7 @@ def test_index_forms(still):
 
 def test_bjobs_long_of_an_element(still):
     c = still
-    a = _submit(c, 'bsub -J "arr[1-2]" sleep 60')
+    a = c.run('bsub -J "arr[1-2]" sleep 60', user="user1").job_id
     r = c.run(f'bjobs -l "{a}[2]"', user="user1")
     assert r.out.startswith(f"\nJob <{a}[2]>, Job Name <arr[2]>, User <user1>, Project <default>, Status <PEND>, \n"
                             "                     Queue <normal>, Job Priority <50>, Command <sleep 60>\n")
@@ -278,7 +272,7 @@ def test_replay_into_expands_the_array(lsf_cluster, tmp_path):
 def test_bmod_and_btop_with_index_lists(still):
     c = still
     c.run("bsub -n 12 sleep 600", user="user2")  # fills the cluster (were the clock to move)
-    x = _submit(c, 'bsub -J "ix[1-4]" sleep 1', user="user2")
+    x = c.run('bsub -J "ix[1-4]" sleep 1', user="user2").job_id
     r = c.run(f'bmod -sp 80 "{x}[2-3]"', user="user2")
     assert (r.out, r.rc) == (f"Parameters of job <{x}[2-3]> are being changed\n", 0)
     r = c.run(f"bjobs -noheader -o 'jobindex priority' {x}", user="user2")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 
 from lsfemu.events.log import read_events
+from lsfemu.testing import temporary_cluster
 from lsfemu.events.records import JobClean, JobSignal, JobStatus
 
 pytestmark = pytest.mark.slow(25)
@@ -74,19 +75,27 @@ def test_a_plain_signal_keeps_no_reason_and_an_empty_C_is_none(lsf_cluster):
     assert "reason" not in c.run("bhist -l 1 2", user="user1").out
 
 
-def test_a_reason_longer_than_4095_characters_is_cut(lsf_cluster):
-    c = lsf_cluster
-    c.run("bsub sleep 600", user="user1")
-    c.run(["bkill", "-C", "x" * 5000, "1"], user="user1")
-    assert _o(c, 1, "kill_reason") == "x" * 4095
+@pytest.fixture(scope="module")
+def still():
+    """One cluster whose clock never moves, for the tests that kill a pending job
+    of their own with a reason (job IDs as bsub gave them)."""
+    with temporary_cluster() as c:
+        yield c
 
 
-def test_the_reason_outlives_a_daemon_restart(lsf_cluster):
-    c = lsf_cluster
-    c.run("bsub sleep 600", user="user1")
-    c.run(["bkill", "-C", "kept", "1"], user="user1")
+def test_a_reason_longer_than_4095_characters_is_cut(still):
+    c = still
+    jid = c.run("bsub sleep 600", user="user1").job_id
+    c.run(["bkill", "-C", "x" * 5000, jid], user="user1")
+    assert _o(c, jid, "kill_reason") == "x" * 4095
+
+
+def test_the_reason_outlives_a_daemon_restart(still):
+    c = still
+    jid = c.run("bsub sleep 600", user="user1").job_id
+    c.run(["bkill", "-C", "kept", jid], user="user1")
     c.run("badmin mbdrestart", user="lsfadmin")
-    assert _o(c, 1, "stat kill_reason") == "EXIT|kept"
+    assert _o(c, jid, "stat kill_reason") == "EXIT|kept"
 
 
 # -- -b ----------------------------------------------------------------------

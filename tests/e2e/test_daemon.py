@@ -23,11 +23,6 @@ def shared():
         yield c
 
 
-def _submitted(r) -> str:
-    assert r.rc == 0, r.text
-    return r.out.split("<", 1)[1].split(">", 1)[0]
-
-
 def _daemon_pid(c) -> int:
     return int((c.home / "mbatchd.lock").read_text().split()[0])
 
@@ -128,7 +123,7 @@ def test_garbage_on_the_socket_does_not_hurt(shared):
     import socket
 
     c = shared
-    jid = _submitted(c.run("bsub sleep 10", user="user1"))
+    jid = c.run("bsub sleep 10", user="user1").job_id
     for payload in (b"", b"\x00\x00\x00\x05hello", b"\xff\xff\xff\xff", b"GET / HTTP/1.0\r\n\r\n"):
         s = socket.socket(socket.AF_UNIX)
         s.connect(str(c.home / "mbatchd.sock"))
@@ -154,7 +149,7 @@ def test_silent_and_oversized_clients_block_no_one(shared):
     import struct
 
     c = shared
-    jid = _submitted(c.run("bsub sleep 10", user="user3"))
+    jid = c.run("bsub sleep 10", user="user3").job_id
     silent = socket.socket(socket.AF_UNIX)
     silent.connect(str(c.home / "mbatchd.sock"))  # connects and sends nothing
     big = socket.socket(socket.AF_UNIX)
