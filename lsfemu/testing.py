@@ -58,13 +58,13 @@ class CommandResult:
         return self.out.split("<", 1)[1].split(">", 1)[0]
 
 
-#: the interpreter's flags in the shebang of bin/'s scripts (the client is standard library only)
+#: the flags bin/'s scripts start Python with (their sh lines: the client is standard library only)
 SCRIPT_FLAGS = ("-I", "-S")
 
 
 def _command_path(name: str) -> list[str]:
-    """The real command: bin/ of a checkout (run as its shebang runs it, by this
-    interpreter), else the installed console script."""
+    """The real command: bin/ of a checkout (run as its sh lines run it, by this
+    interpreter), else the installed one (the same script, on PATH)."""
     checkout_bin = Path(__file__).resolve().parent.parent / "bin" / name
     if checkout_bin.exists():
         return [sys.executable, *SCRIPT_FLAGS, str(checkout_bin)]
