@@ -6,8 +6,9 @@ Generates synthetic lsb.events files (lsfemu.events.synth) of a tenth of
 * the floor: reading the file and splitting its lines in plain Python, in
   this process;
 * `lsfemu replay FILE --into DIR` and `bhist -t -a -u all -f FILE`, each as a
-  process of its own: wall time (ratio to the floor) and peak resident
-  memory (from wait4's rusage).
+  process of its own: wall time (ratio to the floor), CPU time (user +
+  system, from wait4's rusage; ratio to the floor's CPU time: the figure to
+  trust on a loaded machine) and peak resident memory (wait4's rusage).
 
 The memory peak must be flat in the file's length (issue 5): the table
 shows both sizes, and the JSON (bench-replay.json, or --json PATH) has every
@@ -30,8 +31,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 
-def run_measured(argv: list[str], env: dict[str, str]) -> tuple[float, int]:
-    """(wall seconds, peak RSS in MB) of one process."""
+def run_measured(argv: list[str], env: dict[str, str]) -> tuple[float, int, float]:
+    """(wall seconds, peak RSS in MB, CPU seconds) of one process."""
     t0 = time.perf_counter()
     p = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     err = p.stderr.read()
@@ -40,16 +41,17 @@ def run_measured(argv: list[str], env: dict[str, str]) -> tuple[float, int]:
     p.returncode = os.waitstatus_to_exitcode(status)
     if p.returncode != 0:
         raise RuntimeError(f"{argv} failed ({p.returncode}): {err.decode()[-2000:]}")
-    return dt, ru.ru_maxrss // 1024
+    return dt, ru.ru_maxrss // 1024, ru.ru_utime + ru.ru_stime
 
 
-def floor(path: Path) -> float:
-    t0 = time.perf_counter()
+def floor(path: Path, clock=time.perf_counter) -> float:
+    """Reading the file and splitting its lines (*clock*: time.process_time for its CPU time)."""
+    t0 = clock()
     n = 0
     with open(path, "rb") as fh:
         for line in fh:
             n += len(line.split())
-    return time.perf_counter() - t0
+    return clock() - t0
 
 
 def least_render(path: Path) -> float:
@@ -94,29 +96,35 @@ def main() -> int:
             jobs = write_events(path, n)
             gen = time.perf_counter() - t0
             base = min(floor(path) for _ in range(3))
-            row = {"events": n, "jobs": jobs, "bytes": path.stat().st_size, "generate_s": gen, "floor_s": base}
+            base_cpu = min(floor(path, time.process_time) for _ in range(3))
+            row = {"events": n, "jobs": jobs, "bytes": path.stat().st_size, "generate_s": gen, "floor_s": base,
+                   "floor_cpu_s": base_cpu}
             into = root / f"into{n}"
-            dt, rss = run_measured(lsfemu + ["replay", str(path), "--into", str(into), "--no-progress"], env)
-            row.update(replay_s=dt, replay_ratio=dt / base, replay_rss_mb=rss)
+            dt, rss, cpu = run_measured(lsfemu + ["replay", str(path), "--into", str(into), "--no-progress"], env)
+            row.update(replay_s=dt, replay_ratio=dt / base, replay_rss_mb=rss, replay_cpu_s=cpu,
+                       replay_cpu_ratio=cpu / base_cpu)
             shutil.rmtree(into, ignore_errors=True)
             if not args.no_bhist:
-                dt, rss = run_measured(bhist + ["-t", "-a", "-u", "all", "-f", str(path)], env)
-                row.update(bhist_s=dt, bhist_ratio=dt / base, bhist_rss_mb=rss)
+                dt, rss, cpu = run_measured(bhist + ["-t", "-a", "-u", "all", "-f", str(path)], env)
+                row.update(bhist_s=dt, bhist_ratio=dt / base, bhist_rss_mb=rss, bhist_cpu_s=cpu,
+                           bhist_cpu_ratio=cpu / base_cpu)
             path.unlink()
             results.append(row)
             print(f"{n} events done", file=sys.stderr)
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
-    head = f"{'events':>9} {'floor s':>8} {'replay s':>9} {'x floor':>8} {'RSS MB':>7}"
+    head = f"{'events':>9} {'floor s (cpu)':>14} {'replay s (cpu)':>15} {'x floor (cpu)':>14} {'RSS MB':>7}"
     if not args.no_bhist:
-        head += f" {'bhist -t s':>11} {'x floor':>8} {'RSS MB':>7}"
+        head += f" {'bhist -t s (cpu)':>17} {'x floor (cpu)':>14} {'RSS MB':>7}"
     print(head)
     for r in results:
-        line = (f"{r['events']:>9} {r['floor_s']:>8.2f} {r['replay_s']:>9.1f} {r['replay_ratio']:>8.0f} "
-                f"{r['replay_rss_mb']:>7}")
+        line = (f"{r['events']:>9} {r['floor_s']:>6.2f} ({r['floor_cpu_s']:5.2f}) "
+                f"{r['replay_s']:>7.1f} ({r['replay_cpu_s']:5.1f}) "
+                f"{r['replay_ratio']:>6.1f} ({r['replay_cpu_ratio']:5.1f}) {r['replay_rss_mb']:>7}")
         if not args.no_bhist:
-            line += f" {r['bhist_s']:>11.1f} {r['bhist_ratio']:>8.0f} {r['bhist_rss_mb']:>7}"
+            line += (f" {r['bhist_s']:>9.1f} ({r['bhist_cpu_s']:5.1f}) "
+                     f"{r['bhist_ratio']:>6.1f} ({r['bhist_cpu_ratio']:5.1f}) {r['bhist_rss_mb']:>7}")
         print(line)
     small, large = results
     growth = large["replay_rss_mb"] / max(1, small["replay_rss_mb"])
