@@ -61,9 +61,15 @@ def _needs_prefix(o: int) -> bool:
     return _PICTURE_BASE <= o <= _PICTURE_BASE + 0x1F or o == _PICTURE_DEL or o == 0x2426
 
 
+#: a character quote() writes otherwise than as itself
+_SPECIAL = re.compile('["\x00-\x1f\x7f\u2400-\u241f\u2421\u2426]')
+
+
 def quote(text: str) -> str:
     """*text* as an LSF quoted string (``"`` doubled; control characters as
     Control Pictures, see the module docstring)."""
+    if _SPECIAL.search(text) is None:  # most text: written as it is (issue 23: a JOB_NEW has ~40 strings)
+        return '"' + text + '"'
     out = ['"']
     for ch in text:
         o = ord(ch)

@@ -21,7 +21,7 @@ job submitted again after it gets the same ID.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 from sqlalchemy import event, insert
 from sqlalchemy.orm import Session, make_transient_to_detached
@@ -34,8 +34,6 @@ _JOB_BLANK: dict[str, Any] = {c.key: (c.default.arg if c.default is not None and
 _EVENT_DEFAULTS: dict[str, Any] = {c.key: c.default.arg for c in JobEvent.__table__.columns
                                    if c.default is not None and c.default.is_scalar}
 _INSERT_JOBS = insert(Job.__table__)
-#: called with each new job (lsfemu.store.rowcache.on_job_change: what a set attribute would have told)
-NEW_JOB_LISTENERS: list[Callable] = []
 _INSERT_EVENTS = insert(JobEvent.__table__)
 
 
@@ -59,12 +57,13 @@ class NewRows:
         row.update(values)
         job = Job()
         job.__dict__.update(row)  # no attribute events: nothing can hold a fact of a new object
-        make_transient_to_detached(job)  # its key from the primary key; every value as loaded
+        # Its key from the primary key, every value as loaded; this fires the
+        # ORM's "expire" event of the object (with no attribute to expire), which
+        # is what lsfemu.store.rowcache's job listeners hear of a new job.
+        make_transient_to_detached(job)
         self.session.add(job)  # persistent at once: no INSERT of its own at the flush
         self.jobs.append(row)
         self.made.append(job)
-        for listener in NEW_JOB_LISTENERS:
-            listener(job)
         return job
 
     def history(self, job_id: int, array_index: int, time: float, kind: str, actor: str | None, data: str) -> None:

@@ -4,8 +4,7 @@ job object changed or that the store was written.
 The scheduling pass's row cache (lsfemu.engine.passrows) and the `bjobs -aps`
 listing's kept lines and tables (lsfemu.engine.listing) keep facts read from
 job objects; they must drop them as soon as anything assigns one of a job's
-column attributes, the ORM expires or refreshes the object or a new job is
-made without the ORM's attribute events (lsfemu.store.newrows), and the
+column attributes or the ORM expires or refreshes the object, and the
 listing's whole table as soon as anything is flushed or written (a set-based
 UPDATE or DELETE fires no object event). The engine hands its listener
 functions to `on_job_change` and `on_store_write`; they are installed as
@@ -23,14 +22,12 @@ from sqlalchemy import event, inspect
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import instance_state
 
-from lsfemu.store import newrows
 from lsfemu.store.models import Job
 
 
 def on_job_change(listener: Callable) -> None:
     """Call `listener(job, *args)` whenever a column attribute of a Job object
-    is assigned, the object is expired or refreshed, or NewRows makes one."""
-    newrows.NEW_JOB_LISTENERS.append(listener)
+    is assigned, or the object is expired or refreshed."""
     for attr in inspect(Job).column_attrs:
         event.listen(getattr(Job, attr.key), "set", listener)
     event.listen(Job, "expire", listener)
@@ -40,8 +37,7 @@ def on_job_change(listener: Callable) -> None:
 def on_job_columns_change(keys: tuple[str, ...], listener: Callable) -> None:
     """Call `listener(job, *args)` whenever one of these column attributes of a
     Job object is assigned, or the object is expired or refreshed (only these:
-    a listener on every column would run on each assignment of the pass), or NewRows makes one."""
-    newrows.NEW_JOB_LISTENERS.append(listener)
+    a listener on every column would run on each assignment of the pass)."""
     for key in keys:
         event.listen(getattr(Job, key), "set", listener)
     event.listen(Job, "expire", listener)

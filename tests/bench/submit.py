@@ -20,7 +20,8 @@ from 16 clients, ``bsub -pack`` of 10,000 jobs >= 5,000 jobs/s. On a loaded
 machine the rates move with the load; CPU per job less so.
 
 ``--profile FILE`` runs the daemon with every request profiled (cProfile,
-the request's execution under the daemon's lock: dispatch.handle) and
+the request's execution under the daemon's lock: dispatch.handle and
+handle_group) and
 writes the stats of the sequential and concurrent submissions to FILE
 (``python -m pstats FILE``). ``--json`` writes the figures
 (``bench-submit.json``).
@@ -51,14 +52,16 @@ PROFILED = """
 import cProfile, sys
 from lsfemu.daemon import dispatch, server
 prof = cProfile.Profile()
-handle = dispatch.handle
-def profiled(*a, **k):
-    prof.enable()
-    try:
-        return handle(*a, **k)
-    finally:
-        prof.disable()
-dispatch.handle = profiled
+def profiled(fn):
+    def run(*a, **k):
+        prof.enable()
+        try:
+            return fn(*a, **k)
+        finally:
+            prof.disable()
+    return run
+dispatch.handle = profiled(dispatch.handle)
+dispatch.handle_group = profiled(dispatch.handle_group)
 rc = server.main()
 prof.dump_stats(sys.argv[1])
 sys.exit(rc)

@@ -3,10 +3,13 @@ lines, and the awk field positions the snakemake LSF plugin depends on."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from events_helpers import awk_fpat_fields
 from lsfemu.events import codec, fastdecode, lsbatch
@@ -225,6 +228,20 @@ def test_lsf_quote_doubling():
     rec = fastdecode.decode('"JOB_SIGNAL" "10.1" 5 1 0 0 "K""ILL" 0 """quoted"" user"')
     assert rec.signal_symbol == 'K"ILL' and rec.user_name == '"quoted" user'
     assert fastdecode.decode('"JOB_CLEAN" "10.1"   5\t 1    0  ') == JobClean(event_time=5, job_id=1)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.one_of(st.characters(), st.sampled_from('"\x00\x1f\x7f\u2400\u241f\u2420\u2421\u2426\u2427'))))
+def test_quote_fast_path_is_the_character_loop(text):
+    """quote() writes text with no special character as it is (issue 23): the
+    same as the loop over every character, which runs when the check always matches."""
+    fast = codec.quote(text)
+    special = codec._SPECIAL
+    codec._SPECIAL = re.compile("")
+    try:
+        assert fast == codec.quote(text)
+    finally:
+        codec._SPECIAL = special
 
 
 def test_control_characters_never_break_the_line():

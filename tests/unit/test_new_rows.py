@@ -76,3 +76,22 @@ def test_a_rollback_takes_the_new_jobs_back(session):
     again = rows.job(dict(VALUES, id=7, command="sleep 2"))  # the same ID again: no clash in the session
     s.commit()
     assert s.get(Job, (7, 0)) is again and _row(s, 7)["command"] == "sleep 2"
+
+
+def test_the_job_listeners_hear_of_a_new_job(session):
+    """rowcache's listeners (the pass's rows, the bjobs -aps listing, the tally)
+    are told of a new job as of an expired one: by the ORM's "expire" event,
+    which they all listen to (lsfemu.store.rowcache)."""
+    from sqlalchemy import event
+
+    heard: list = []
+
+    def listener(job, *_):
+        heard.append(job)
+
+    event.listen(Job, "expire", listener)
+    try:
+        job = NewRows(session).job(dict(VALUES, id=9))
+    finally:
+        event.remove(Job, "expire", listener)
+    assert heard == [job]
