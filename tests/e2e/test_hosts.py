@@ -9,6 +9,8 @@ import re
 
 import pytest
 
+from lsfemu.testing import temporary_cluster
+
 pytestmark = pytest.mark.slow(10)  # seconds, quiet machine: scheduled early (tests/conftest.py)
 
 LSLOAD_HEAD = "HOST_NAME       status  r15s   r1m  r15m   ut    pg  ls    it   tmp   swp   mem\n"
@@ -131,8 +133,15 @@ def test_an_unavailable_host(lsf_cluster):
         " loadStop    -     -     -     -       -     -    -     -     -      -      -\n\n")
 
 
-def test_lsload_refusals(lsf_cluster):
-    c = lsf_cluster
+@pytest.fixture(scope="module")
+def as_configured():
+    """One cluster for the tests that only read (no job, no reconfiguration, no host failed)."""
+    with temporary_cluster() as c:
+        yield c
+
+
+def test_lsload_refusals(as_configured):
+    c = as_configured
     for cmd, err in (("lsload nosuch", "lsload: Host name not recognizable by LIM\n"),
                      ("lsload -R 'select[mem > 99999]'", "lsload: Not enough host(s) currently eligible\n"),
                      ("lsload -R 'select[mem >'", "lsload: Bad resource requirement syntax\n"),
@@ -144,8 +153,8 @@ def test_lsload_refusals(lsf_cluster):
         assert (r.out, r.err, r.rc) == ("", err, 246), cmd
 
 
-def test_lsinfo(lsf_cluster):
-    c = lsf_cluster
+def test_lsinfo(as_configured):
+    c = as_configured
     out = c.run("lsinfo").out
     assert out.startswith("RESOURCE_NAME   TYPE   ORDER  DESCRIPTION\n"
                           "r15s          Numeric   Inc   15-second CPU run queue length\n")
