@@ -12,7 +12,7 @@ from lsfemu.events.records import JobNew, JobStart
 from lsfemu.events.log import read_events
 from lsfemu.testing import temporary_cluster
 
-pytestmark = pytest.mark.slow(51)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+pytestmark = pytest.mark.slow(49)  # seconds, quiet machine; CPU 33.8 -> 32.3 s with its daemons, A/B at load 9-15
 
 HEADER = "JOBID   USER    STAT  QUEUE      FROM_HOST   EXEC_HOST   JOB_NAME   SUBMIT_TIME\n"
 

@@ -16,7 +16,7 @@ from lsfemu.events.log import read_events
 from lsfemu.testing import temporary_cluster
 from lsfemu.events.records import JobClean, JobSignal, JobStatus
 
-pytestmark = pytest.mark.slow(25)
+pytestmark = pytest.mark.slow(23)  # seconds, quiet machine; one daemon start of eight fewer
 
 
 def _o(c, jid, fields):

@@ -11,7 +11,7 @@ import pytest
 
 from lsfemu.testing import temporary_cluster
 
-pytestmark = pytest.mark.slow(10)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+pytestmark = pytest.mark.slow(9)  # seconds, quiet machine; one daemon start of six fewer
 
 LSLOAD_HEAD = "HOST_NAME       status  r15s   r1m  r15m   ut    pg  ls    it   tmp   swp   mem\n"
 IDLE = "    ok   0.0   0.0   0.0   0%   0.0   0     0  100G    4G   16G\n"
