@@ -43,3 +43,20 @@ FINISHED = (DONE, EXIT)
 UNFINISHED = PENDING + STARTED
 #: every state, in the order above
 ALL = UNFINISHED + FINISHED
+
+
+#: what makes a pending job ineligible for scheduling (IBM's bjobs -pi list, as lsfemu's reasons word it):
+#: held, a start time, an unsatisfied dependency, an inactive queue or run window (matched ignoring case)
+INELIGIBLE_REASONS = ("dependency condition", "specified start time", "queue is inactivated",
+                      "queue's run window", "job was suspended")
+
+
+def ineligible(status: str, reasons: str) -> bool:
+    """Is a job of this status and these pending reasons (newline-separated) pending and
+    ineligible for scheduling (bjobs -pi, -o pendstate IPEND, TRACK_ELIGIBLE_PENDINFO's time)?"""
+    if status == PSUSP:
+        return True
+    if status != PEND or not reasons:
+        return False
+    low = reasons.lower()
+    return any(w in low for w in INELIGIBLE_REASONS)

@@ -55,6 +55,7 @@ class JobView:
     pend_reasons: list[str] = field(default_factory=list)  # without trailing ';'
     susp_reasons: list[str] = field(default_factory=list)
     pend_time: float = 0.0  # seconds pending so far
+    ineligible_pend_time: float | None = None  # of which ineligible for scheduling (None: not tracked)
     aps_value: float | None = None  # calculated APS (later issue)
     aps_system: float | None = None  # bmod -aps system=
     aps_admin: float | None = None  # bmod -aps admin=

@@ -39,7 +39,8 @@ FACTORS = (
     "HIST_HOURS", "COMMITTED_RUN_TIME_FACTOR", "GPU_RUN_TIME_FACTOR", "FWD_JOB_FACTOR",
 )
 _P_FLOAT = {k: k.lower() for k in FACTORS}
-_P_BOOL = {"ENABLE_HIST_RUN_TIME": "enable_hist_run_time", "RUN_TIME_DECAY": "run_time_decay"}
+_P_BOOL = {"ENABLE_HIST_RUN_TIME": "enable_hist_run_time", "RUN_TIME_DECAY": "run_time_decay",
+           "TRACK_ELIGIBLE_PENDINFO": "track_eligible_pendinfo"}
 _P_HANDLED = set(_P_INT) | set(_P_FLOAT) | set(_P_BOOL) | {"DEFAULT_QUEUE", "JOB_PRIORITY_OVER_TIME", "DEFAULT_PROJECT",
                                                             "ACCT_ARCHIVE_TIME"}
 # Real lsb.params keys that lsfemu keeps verbatim in Params.extra. Those in

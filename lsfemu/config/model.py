@@ -69,6 +69,7 @@ class Params:
     enable_hist_run_time: bool = False
     committed_run_time_factor: float = 0.0
     run_time_decay: bool = False
+    track_eligible_pendinfo: bool = False  # bjobs -o ependtime / ipendtime shown (lsfemu.engine.eligibility)
     gpu_run_time_factor: float = 0.0
     fwd_job_factor: float | None = None
     # lsb.acct archiving (lsfemu.engine.acctlog); None: not set (no archiving)

@@ -31,6 +31,7 @@ import re
 import time
 from pathlib import Path
 
+from lsfemu.engine import eligibility
 from lsfemu.engine.cpulimit import cpu_factor
 from lsfemu.engine.eventlog import StagedLog, uid_of
 from lsfemu.events.acct import AcctRecord, format_record
@@ -128,7 +129,9 @@ class AcctLog(StagedLog):
             job, t, data, uid_of=uid_of, cpu_time=simulate.cpu_at(job.sim_runtime, job.sim_cputime, run),
             run_time=run, host_factor=(cpu_factor(cl.config, hosts[0]) or 1.0) if started and hosts else 1.0,
             effective_res_req=cl.effective_res_req(job) if started else "", usage=usage,
-            charged_saap=charged_saap(cl, job) if started else ""))
+            charged_saap=charged_saap(cl, job) if started else "",
+            ineligible_pend_time=(int(round(eligibility.ineligible_seconds(job.ipend_time, job.ipend_since, t)))
+                                  if cl.config.params.track_eligible_pendinfo else -1)))
 
     def _append(self, records: list[AcctRecord]) -> None:
         self._fh.write(b"".join(format_record(r).encode("utf-8", "surrogateescape") + b"\n" for r in records))

@@ -18,7 +18,7 @@ import signal
 from dataclasses import dataclass
 
 from lsfemu.clock import parse_duration
-from lsfemu.engine import mail, prepost
+from lsfemu.engine import eligibility, mail, prepost
 from lsfemu.engine.cpulimit import cpu_factor
 from lsfemu.events.lsbatch import PREEMPTED_REASON, TERM_REASONS
 from lsfemu.jobstate import ON_HOST, PENDING, STARTED, SUSPENDED
@@ -182,6 +182,8 @@ class Transitions:
             exclusive=spec.exclusive, asked_hosts=spec.asked_hosts, mail_user=spec.mail_user, notify=spec.notify,
             est_runtime_min=spec.est_runtime_min, cpu_limit_min=spec.cpu_limit_min, cpu_limit_host=spec.cpu_limit_host,
             pre_exec=spec.pre_exec, post_exec=spec.post_exec,
+            ipend_since=(now if eligibility.starts_ineligible(spec.hold, spec.dependency, spec.begin_time, now)
+                         else None),
         ))
         self.cl.jobs[(jid, idx)] = job
         self.cl.jobs_gen += 1
@@ -204,6 +206,7 @@ class Transitions:
         job.segment_start = t
         job.exec_hosts = " ".join(hosts)
         job.pend_reasons = ""
+        eligibility.note(job, t)
         if self.cl.clock.mode == "wall":  # a real process (lsfemu.engine.runner); CPU time is measured
             job.real_run = True
             job.sim_runtime = job.sim_cputime = 0.0
@@ -243,6 +246,7 @@ class Transitions:
         job.exit_code = exit_code
         job.exit_reason = reason
         job.pend_reasons = ""
+        eligibility.note(job, t)
         self.cl.log(job, "FINISH", None, t, status=status, exit_code=exit_code, reason=reason,
                     **({} if post is None else {"post": post}))
         if job.notify or job.mail_user is not None:  # bsub -N, -Ne, -u: the job report by mail
@@ -353,6 +357,7 @@ class Transitions:
         if job.status == "PEND":
             job.status = "PSUSP"
             job.pend_reasons = dispatch.ADMIN_STOP if admin else dispatch.USER_STOP
+            eligibility.note(job, t)
         elif job.status in ("RUN", "SSUSP"):
             self.pause(job, t, "USUSP", "The job was suspended by LSF admin or root while running" if admin
                        else "The job was suspended by user")
@@ -385,6 +390,7 @@ class Transitions:
         if job.status == "PSUSP":
             job.status = "PEND"
             job.pend_reasons = "Waiting for scheduling after resumed by user"
+            eligibility.note(job, t)
         elif job.status in SUSPENDED and job.susp_reason != PREEMPTED_REASON:
             self.unpause(job, t)  # (a preempted job resumes when the scheduler gives its slots back)
         self.cl.log(job, "SIGNAL", actor, t, signal="CONT", **({"reason": why} if why is not None else {}))
@@ -396,6 +402,7 @@ class Transitions:
         job.queue = queue
         if job.status == "PEND":
             job.pend_reasons = "Waiting for re-scheduling after switching queue"
+            eligibility.note(job, t)
         self.cl.log(job, "SWITCH", actor, t, queue=queue, old=old)
         self.cl.mark_dirty()
 
@@ -500,6 +507,7 @@ class Transitions:
         if hold:
             job.status = "PSUSP"
             job.pend_reasons = dispatch.ADMIN_STOP if actor != job.user else dispatch.USER_STOP
+        eligibility.note(job, t)
         self.cl.log(job, "REQUEUE", actor, t)
         self.cl.mark_dirty()
 
@@ -532,6 +540,7 @@ class Transitions:
         job.exec_hosts = ""
         job.migrated = True
         job.pend_reasons = "Migrating job is waiting for rescheduling" if reason == "MIGRATE" else "Requeued job is waiting for rescheduling"
+        eligibility.note(job, t)
         self.cl.log(job, "RERUN", None, t, reason=reason)
         self.cl.mark_dirty()
 

@@ -16,10 +16,10 @@ import gc
 import itertools
 import os
 
-from lsfemu.engine import apsrank, heldcounts, hostload, jobgroups, limitpass, passdelta, passrows
+from lsfemu.engine import apsrank, eligibility, heldcounts, hostload, jobgroups, limitpass, passdelta, passrows
 from lsfemu.engine.reserve import Reservations
 from lsfemu.engine.fairshare import ApsWithFairshare, FairshareOrder, LiveFairshare
-from lsfemu.jobstate import STARTED
+from lsfemu.jobstate import STARTED, ineligible
 from lsfemu.sched import aps, dispatch, hostpick
 from lsfemu.sched import fairshare as fs
 from lsfemu.sched.priority import escalation
@@ -481,7 +481,7 @@ class Passes:
                 self.cl.requirements.started(pj)
                 start(self.cl.jobs[(pj.job_id, pj.array_index)], hosts, t)
             preempted = self.cl.preemption.after_pass(inp, result, t)  # (nothing without PREEMPTION)
-            self.write_reasons(result.reasons, inp.jobs, bulk=not delta)
+            self.write_reasons(result.reasons, inp.jobs, t, bulk=not delta)
             # what the next pass may keep (see quiet_input; after a preemption: nothing)
             self.last_state = None if preempted else self.state_key(inp)
             self.last_delta = passdelta.key(inp, passdelta.per_user(inp)) if self.delta_ok and not preempted else None
@@ -525,7 +525,7 @@ class Passes:
         """Does the unit's Order give out every job (see dispatch.schedule_pass)?"""
         return unit in self.cl.aps_cfg or self.cl.accounts.by_queue.get(unit) is None
 
-    def write_reasons(self, reasons: dict, pending: list, bulk: bool = True) -> None:
+    def write_reasons(self, reasons: dict, pending: list, t: float, bulk: bool = True) -> None:
         """Store the pending reasons of a pass. An unchanged reason is not
         written again. When many jobs change from one text to another (the
         first pass over a big queue: most wait for the same full hosts), one
@@ -554,6 +554,9 @@ class Passes:
                     stored[job] = text
             if old != text:
                 changed.append((job, old, text))
+                inel = ineligible(job.status, text)
+                if inel != ineligible(job.status, old):  # TRACK_ELIGIBLE_PENDINFO's time (engine/eligibility.py)
+                    eligibility.note(job, t, inel)
         if len(changed) < _BULK_ROWS or not bulk:
             for job, _old, text in changed:
                 job.pend_reasons = text  # (the event drops the job's cached rows)

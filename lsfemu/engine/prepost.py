@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 
+from lsfemu.engine import eligibility
 from lsfemu.events.lsbatch import PRE_EXEC_REASON
 
 
@@ -76,4 +77,5 @@ def after_failure(tr, job, t: float) -> None:
     limit = retry_limit(cl)
     if limit is not None and attempts >= limit:
         job.status = "PSUSP"
+        eligibility.note(job, t)  # held: ineligible from now (TRACK_ELIGIBLE_PENDINFO)
         cl.log(job, "STATUS", None, t, status="PSUSP")

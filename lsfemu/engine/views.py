@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 from lsfemu import jobpaths
+from lsfemu.engine import eligibility
 from lsfemu.jobstate import PENDING, STARTED
 from lsfemu.sched import simulate
 from lsfemu.store.models import Job
@@ -79,6 +80,8 @@ def job_view(cluster, job: Job, now: float | None = None) -> JobView:
         pend_reasons=[r for r in job.pend_reasons.split("\n") if r],
         susp_reasons=[job.susp_reason] if job.susp_reason else [],
         pend_time=max(0.0, (job.start_time if started else end) - job.submit_time),
+        ineligible_pend_time=(eligibility.ineligible_seconds(job.ipend_time, job.ipend_since, now)
+                              if cluster.config.params.track_eligible_pendinfo else None),
         aps_system=job.aps_system, aps_admin=job.aps_admin,
         share_group=None, dependency=job.dependency,
         mem_limit_kb=job.mem_limit_kb, limits_unit=cluster.limits_unit(), job_group=job.job_group,

@@ -53,11 +53,12 @@ def _kb(value: Any) -> int:
 
 def job_finish(job: Any, time: float, data: dict, *, uid_of: Callable[[str], int], cpu_time: float,
                run_time: float, host_factor: float = 1.0, effective_res_req: str = "",
-               usage: dict | None = None, charged_saap: str = "") -> AcctRecord:
+               usage: dict | None = None, charged_saap: str = "", ineligible_pend_time: int = -1) -> AcctRecord:
     """The JOB_FINISH record of *job* ending at *time*. *data* is the FINISH
     event's (``status`` DONE or EXIT, ``exit_code``, ``reason``); *cpu_time*
     and *run_time* are its CPU and running seconds; *usage* a really run job's
-    measured usage (``max_mem_kb``, ``avg_mem_kb``, ``max_swap_kb``)."""
+    measured usage (``max_mem_kb``, ``avg_mem_kb``, ``max_swap_kb``); *ineligible_pend_time* the
+    seconds it pended ineligible (TRACK_ELIGIBLE_PENDINFO; -1 not tracked)."""
     new = job_new(job, time, uid_of=uid_of)
     started = _get(job, "start_time") is not None
     hosts = tuple(_get(job, "exec_hosts", "").split()) if started else ()
@@ -95,5 +96,6 @@ def job_finish(job: Any, time: float, data: dict, *, uid_of: Callable[[str], int
         run_limit=int(round(float(run_limit) * 60)) if run_limit is not None else -1,
         avg_mem=_kb(usage.get("avg_mem_kb")), effective_res_req=effective_res_req if started else "",
         outdir=_get(job, "outdir", ""), run_time=int(round(max(0.0, run_time))) if started else 0,
-        subcwd=_get(job, "cwd", ""), alloc_slots=hosts, finish_kvp=(("schedulingOverhead", SCHEDULING_OVERHEAD),),
+        subcwd=_get(job, "cwd", ""), alloc_slots=hosts, ineligible_pend_time=ineligible_pend_time,
+        finish_kvp=(("schedulingOverhead", SCHEDULING_OVERHEAD),),
     )

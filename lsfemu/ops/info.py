@@ -135,6 +135,7 @@ def params_in_force(cfg) -> dict[str, str]:
         "ENABLE_HIST_RUN_TIME": "Y" if p.enable_hist_run_time else "N",
         "COMMITTED_RUN_TIME_FACTOR": p.committed_run_time_factor,
         "RUN_TIME_DECAY": "Y" if p.run_time_decay else "N", "GPU_RUN_TIME_FACTOR": p.gpu_run_time_factor,
+        "TRACK_ELIGIBLE_PENDINFO": "Y" if p.track_eligible_pendinfo else "N",
         "FWD_JOB_FACTOR": p.fwd_job_factor,
         "JOB_PRIORITY_OVER_TIME": (f"{p.job_priority_over_time[0]}/{p.job_priority_over_time[1]}"
                                    if p.job_priority_over_time else None),

@@ -129,6 +129,10 @@ class Job(Base):
     cpu_limit_host: Mapped[str | None] = mapped_column(Text, nullable=True)  # bsub -c .../host_name | /host_model
     clean_time: Mapped[float | None] = mapped_column(Float, nullable=True)  # left mbatchd's memory (bkill -b)
     cpu_limit_min: Mapped[float | None] = mapped_column(Float, nullable=True)  # bsub -c: CPU time limit, minutes
+    # TRACK_ELIGIBLE_PENDINFO (lsfemu.engine.eligibility): the seconds the job pended ineligible for
+    # scheduling in stretches that ended, and when the current stretch began (None: not in one)
+    ipend_time: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")
+    ipend_since: Mapped[float | None] = mapped_column(Float, nullable=True)
 
     __table_args__ = (Index("ix_jobs_user_status", "user", "status"),)
 

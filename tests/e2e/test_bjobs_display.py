@@ -254,3 +254,35 @@ def test_pe_pi_pei_split_the_pending_jobs_by_eligibility(c):
     r = c.run("bjobs -pe -J elig_h", user="user1")
     assert (r.out, r.err, r.rc) == ("", "Job <elig_h> is not found\n", 255)
     ok(c, f"bkill {e} {h} {d}")
+
+
+def test_eligible_and_ineligible_pending_time_with_track_eligible_pendinfo(c):
+    def sub(cmd):
+        return re.search(r"Job <(\d+)>", ok(c, cmd)).group(1)
+    params = c.path_of("lsb.params")
+    before = params.read_text()
+    fields = "-noheader -o 'ependtime ipendtime pendstate'"
+    e = sub("bsub -J track_e -m hostC -n 6 sleep 1000")  # eligible, never fits hostC
+    assert ok(c, f"bjobs {fields} {e}") == "- - EPEND\n"  # not tracked: LSF's empty value
+    params.write_text(before.replace("Begin Parameters", "Begin Parameters\nTRACK_ELIGIBLE_PENDINFO = Y", 1))
+    assert c.run("badmin reconfig", user="lsfadmin").rc == 0
+    try:
+        h = sub("bsub -J track_h -H sleep 1000")  # held: ineligible from its submission
+        d = sub(f"bsub -J track_d -w 'done({e})' sleep 1")  # its dependency unsatisfied: ineligible throughout
+        c.advance("30s")
+        ok(c, f"bresume {h}")  # eligible from now: the next pass starts it
+        c.advance("30s")
+        h_row = ok(c, f"bjobs -noheader -o 'stat pend_time ependtime ipendtime' {h}").split()
+        assert h_row[0] == "RUN" and h_row[3] == "30" and int(h_row[2]) == int(h_row[1]) - 30  # ran after its hold
+        assert ok(c, f"bjobs {fields} {d}") == "0 60 IPEND\n"
+        row = ok(c, f"bjobs -noheader -o 'pend_time ependtime ipendtime' {e}").split()
+        assert row[2] == "0" and row[0] == row[1]  # eligible all along
+        assert ok(c, f"bjobs -noheader -hms -o ipendtime {d}") == "00:01:00\n"
+        assert "TRACK_ELIGIBLE_PENDINFO = Y" in ok(c, "bparams -a", user="lsfadmin")
+        ok(c, f"bkill {d}")  # its JOB_FINISH carries the 60 s it pended ineligible: bacct -E leaves them out
+        assert "\n      0.00       60             60     exit " in ok(c, f"bacct -l {d}")
+        assert "\n      0.00        0              0     exit " in ok(c, f"bacct -E -l {d}")
+    finally:
+        params.write_text(before)
+        c.run("badmin reconfig", user="lsfadmin")
+        c.run(f"bkill {e} {h} {d}", user="user1")

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from lsfemu.jobstate import FINISHED, PENDING
+from lsfemu.jobstate import FINISHED, PENDING, ineligible
 from lsfemu.render.bjobs.common import (
     has_started, home_relative, job_name, limit_text, mem_in_unit, mem_text, short_hosts,
 )
@@ -149,7 +149,7 @@ FIELDS: dict[str, FieldDef] = {
 NOT_KEPT = frozenset((
     "service_class", "rsvid", "kill_issue_host", "suspend_issue_host", "resume_issue_host", "charged_saap",
     "resize_notification_command", "host_file", "ru_utime", "ru_stime", "warning_action", "action_warning_time",
-    "ependtime", "ipendtime", "estimated_sim_start_time", "effective_plimit", "plimit_remain", "effective_eplimit",
+    "estimated_sim_start_time", "effective_plimit", "plimit_remain", "effective_eplimit",
     "eplimit_remain", "swaplimit", "gpu_mode", "j_exclusive", "gpu_alloc", "hrusage",
     "network_req", "filelimit", "corelimit", "stacklimit", "processlimit", "plimit", "eplimit", "licproject",
     "forward_cluster", "forward_time", "srcjobid", "dstjobid", "source_cluster", "energy", "gpfsio", "cpu_peak",
@@ -245,17 +245,12 @@ def _complete(job: JobView, _o: Shown) -> str | None:
 
 def pendstate(job: JobView) -> str:
     """IPEND for a job nothing can dispatch as it is (held, waiting for its
-    begin time or dependency, in an inactive queue), EPEND for another pending
-    job, NOTPEND for a job not pending (-o pendstate; bjobs -pe / -pi / -pei)."""
+    begin time or dependency, in an inactive queue: lsfemu.jobstate.ineligible),
+    EPEND for another pending job, NOTPEND for a job not pending (-o
+    pendstate; bjobs -pe / -pi / -pei)."""
     if job.status not in PENDING:
         return "NOTPEND"
-    if job.status == "PSUSP":
-        return "IPEND"
-    ineligible = ("dependency condition", "specified start time", "queue is inactivated",
-                  "Queue's run window", "job was suspended")
-    if any(w.lower() in r.lower() for r in job.pend_reasons for w in ineligible):
-        return "IPEND"
-    return "EPEND"
+    return "IPEND" if ineligible(job.status, "\n".join(job.pend_reasons)) else "EPEND"
 
 
 def _dur(seconds: float, o: Shown, unit: bool = True) -> str:
@@ -347,6 +342,10 @@ _VALUES: dict[str, _Value] = {
     "exception_status": lambda j, o: " ".join(j.exceptions),
     "pendstate": lambda j, o: pendstate(j),
     "pend_time": lambda j, o: _dur(j.pend_time, o, unit=False),
+    # TRACK_ELIGIBLE_PENDINFO: the pending time split (lsfemu.engine.eligibility); "-" when not tracked
+    "ependtime": lambda j, o: (None if j.ineligible_pend_time is None
+                               else _dur(max(0.0, j.pend_time - j.ineligible_pend_time), o, unit=False)),
+    "ipendtime": lambda j, o: None if j.ineligible_pend_time is None else _dur(j.ineligible_pend_time, o, unit=False),
     "cpu_used": lambda j, o: hms(j.cpu_time, ceil=True) if o.hms else f"{j.cpu_time:.1f} second(s)",
     "run_time": lambda j, o: _dur(j.run_time, o),
     "idle_factor": lambda j, o: f"{j.cpu_time / j.run_time:.2f}" if has_started(j) and j.run_time > 0 else None,
