@@ -537,6 +537,7 @@ class Passes:
         jobs = self.cl.jobs
         stored = self.cache.reasons  # job -> pend_reasons as stored (dropped when anything sets it)
         changed = []  # (job, stored text, new text)
+        sides: dict[tuple[str, str], bool] = {}  # (status, reasons) -> ineligible: once per distinct text
         last, text = None, ""
         for key, why in reasons.items():
             if why is not last:  # (consecutive jobs often share one list)
@@ -554,8 +555,14 @@ class Passes:
                     stored[job] = text
             if old != text:
                 changed.append((job, old, text))
-                inel = ineligible(job.status, text)
-                if inel != ineligible(job.status, old):  # TRACK_ELIGIBLE_PENDINFO's time (engine/eligibility.py)
+                status = job.status  # TRACK_ELIGIBLE_PENDINFO's time (engine/eligibility.py): a change of side
+                inel = sides.get((status, text))
+                if inel is None:
+                    inel = sides[(status, text)] = ineligible(status, text)
+                was = sides.get((status, old))
+                if was is None:
+                    was = sides[(status, old)] = ineligible(status, old)
+                if inel != was:
                     eligibility.note(job, t, inel)
         if len(changed) < _BULK_ROWS or not bulk:
             for job, _old, text in changed:

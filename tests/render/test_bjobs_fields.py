@@ -47,7 +47,7 @@ def test_every_field_has_a_value_or_is_listed_as_not_kept():
                                 "%complete", "gpu_num", "nthreads", "mem", "max_mem", "avg_mem", "memlimit",
                                 "swap", "effective_resreq", "combined_resreq", "runtimelimit", "input_file",
                                 "output_file", "error_file", "output_dir", "exec_home", "exec_cwd",
-                                "mem_efficiency", "exception_status"}
+                                "mem_efficiency", "exception_status", "ependtime", "ipendtime"}
 
 
 def test_all_is_every_field_in_lsf_order_and_json_keys_are_lsfs():
@@ -117,6 +117,14 @@ def test_kept_fields_show_what_the_job_asked():
     assert row(job, spec) == ["nightly run", "Jan 11 06:00", "Jan 12 06:00", "Y", "Y", "hB hC+2", "2", "/out/%J",
                               "in.txt", "50.00%", "25.00%", "0.50", "NOTPEND"]
     assert row(running(), "exclusive interactive") == ["N", "N"]
+
+
+def test_eligible_and_ineligible_pending_time():
+    # TRACK_ELIGIBLE_PENDINFO: the pending time split; not tracked (None): LSF's empty value
+    job = running(pend_time=1800, ineligible_pend_time=600.0)
+    assert row(job, "pend_time ependtime ipendtime") == ["1800", "1200", "600"]
+    assert row(job, "ependtime ipendtime", hms=True) == ["00:20:00", "00:10:00"]
+    assert row(running(pend_time=1800), "ependtime ipendtime") == ["-", "-"]
 
 
 def test_pendstate_and_the_single_key_reason():
