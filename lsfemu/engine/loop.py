@@ -17,6 +17,19 @@ import time
 from lsfemu.engine import cpulimit
 from lsfemu.sched import simulate
 from lsfemu.store.models import Job
+from lsfemu.store.rowcache import on_job_change
+
+
+#: counts the changes to any job object (a column assigned, expired, refreshed):
+#: run_until's heap of job ends is kept between calls while it stays the same
+_changes = [0]
+
+
+def _changed(_target, *_args) -> None:
+    _changes[0] += 1
+
+
+on_job_change(_changed)
 
 
 class Loop:
@@ -29,6 +42,8 @@ class Loop:
         self.processed_until = now  # events up to this instant have been handled
         self.started: list[Job] | None = None  # jobs started inside run_until (its heap of job ends)
         self.passed_at: float | None = None  # the instant of the last pass this loop ran
+        self.kept_ends: list | None = None  # run_until's heap of job ends, as its last call left it
+        self.ends_key: tuple | None = None  # what kept_ends holds for: no job changed since
         # Instants something is due without a change to mark it (bsub -b: a job
         # may start; bsub -t: a job ends): a heap, read from the jobs on first use.
         self.wakes: list[float] | None = None
@@ -154,7 +169,10 @@ class Loop:
         # The end instants of the running jobs, found once: in between, only
         # this loop's passes start jobs (self.started), and only its job
         # ends change them (stale entries are dropped when they surface).
-        ends = cl._end_heap()  # (through the cluster: the event-loop test's reference scans instead)
+        # Kept from the last call when no job changed since (a query: no scan).
+        key = (_changes[0], cl.jobs_gen, len(cl.jobs), id(cl.config))
+        ends, self.kept_ends = (self.kept_ends if self.kept_ends is not None and self.ends_key == key
+                                else cl._end_heap()), None  # (the cluster's: the test's reference scans)
         self.started = []
         try:
             while True:
@@ -200,6 +218,8 @@ class Loop:
                     self.started.clear()
         finally:
             self.started = None
+        if ends is not None:  # (complete: every start filed; kept only when nothing raised)
+            self.kept_ends, self.ends_key = ends, (_changes[0], cl.jobs_gen, len(cl.jobs), id(cl.config))
         if clock.mode == "virtual":
             clock.virtual_now = max(clock.virtual_now, target)
         self.processed_until = max(self.processed_until, target)

@@ -96,3 +96,38 @@ def test_job_scheduling_interval_passes_on_change_at_least_that_far_apart(tmp_pa
     assert _starts(tmp_path, monkeypatch, "JOB_SCHEDULING_INTERVAL = 0\n") == [0.0, 5.0]
     assert _starts(tmp_path, monkeypatch, "JOB_SCHEDULING_INTERVAL = 3\n") == [3.0, 8.0]
     assert _starts(tmp_path, monkeypatch, "JOB_SCHEDULING_INTERVAL = 1500 ms\n") == [1.5, 6.5]
+
+
+class CountingCluster(Cluster):
+    """Counts the builds of run_until's heap of job ends."""
+
+    builds = 0
+
+    def _end_heap(self):
+        self.builds += 1
+        return super()._end_heap()
+
+
+def test_end_heap_is_kept_between_calls_until_a_job_changes(tmp_path, monkeypatch):
+    """A request that changes no job (a query's catch_up) reuses the heap the
+    last run_until left instead of scanning every job again; a change (bstop)
+    makes the next call build it anew, and ends come at their instants."""
+    monkeypatch.setenv("LSFEMU_CLOCK_START", "1767603600")
+    cl = CountingCluster(str(write_cluster(str(tmp_path / "conf"))), str(tmp_path / "home"))
+    try:
+        t0 = cl.now()
+        jobs = [cl.submit(_spec("user2", 100, 1, None)) for _ in range(3)]
+        cl.commit()
+        cl.run_until(t0 + 20)
+        built = cl.builds
+        for _ in range(3):
+            cl.run_until(cl.now())
+        assert cl.builds == built
+        cl.stop(jobs[0], "user2")
+        cl.run_until(cl.now())
+        assert cl.builds == built + 1
+        cl.run_until(t0 + 200)
+        assert [j.status for j in jobs] == ["USUSP", "DONE", "DONE"]
+        assert jobs[1].finish_time == jobs[1].start_time + 100
+    finally:
+        cl.close()
