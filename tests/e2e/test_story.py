@@ -7,7 +7,9 @@ MBD_SLEEP_TIME is 10 s, so the first scheduling pass is at 09:00:10.
 
 import pytest
 
-pytestmark = pytest.mark.slow(35)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+from lsfemu.testing import temporary_cluster
+
+pytestmark = pytest.mark.slow(33)  # seconds, quiet machine; one daemon start of twelve fewer
 
 HEADER = "JOBID   USER    STAT  QUEUE      FROM_HOST   EXEC_HOST   JOB_NAME   SUBMIT_TIME\n"
 
@@ -30,17 +32,27 @@ def test_submit_run_finish(lsf_cluster):
     assert r.out == "1 DONE Jan  5 09:00 Jan  5 09:10 1200.0 second(s) 600 second(s)\n"
 
 
-def test_default_queue_wording_and_script_on_stdin(lsf_cluster):
-    c = lsf_cluster
-    assert c.run("bsub sleep 5", user="user1").out == "Job <1> is submitted to default queue <normal>.\n"
+@pytest.fixture(scope="module")
+def still():
+    """One cluster whose clock never moves, for the tests that submit and look
+    or switch, each on the job IDs bsub gave it."""
+    with temporary_cluster() as c:
+        yield c
+
+
+def test_default_queue_wording_and_script_on_stdin(still):
+    c = still
+    r = c.run("bsub sleep 5", user="user1")
+    assert r.out == f"Job <{r.job_id}> is submitted to default queue <normal>.\n"
     script = "#!/bin/sh\n#BSUB -q priority\n#BSUB -J fromscript\n#BSUB -n 3\nsleep 30\n"
     r = c.run("bsub", user="user2", stdin=script)
-    assert r.out == "Job <2> is submitted to queue <priority>.\n"
-    r = c.run("bjobs -noheader -o 'jobid queue job_name slots' 2")
-    assert r.out == "2 priority fromscript 3\n"
+    jid = r.job_id
+    assert r.out == f"Job <{jid}> is submitted to queue <priority>.\n"
+    r = c.run(f"bjobs -noheader -o 'jobid queue job_name slots' {jid}")
+    assert r.out == f"{jid} priority fromscript 3\n"
     # Command-line options win over #BSUB lines.
     r = c.run("bsub -q normal", user="user2", stdin=script)
-    assert r.out == "Job <3> is submitted to queue <normal>.\n"
+    assert r.out == f"Job <{r.job_id}> is submitted to queue <normal>.\n"
 
 
 def test_pending_order_limits_and_reasons(lsf_cluster):
@@ -114,14 +126,14 @@ def test_admin_may_kill_and_bkill_zero(lsf_cluster):
     assert r.rc == 255 and r.err.startswith("Job ID or one of '-m', '-u' '-q' and '-J' must be specified.\n")
 
 
-def test_bswitch(lsf_cluster):
-    c = lsf_cluster
-    c.run("bsub sleep 100", user="user1")
-    r = c.run("bswitch priority 1", user="user1")
-    assert (r.out, r.rc) == ("Job <1> is switched to queue <priority>\n", 0)
-    r = c.run("bswitch nosuch 1", user="user1")
-    assert (r.err, r.rc) == ("Job <1>: No such queue\n", 255)
-    assert c.run("bjobs -noheader -o queue 1").out == "priority\n"
+def test_bswitch(still):
+    c = still
+    jid = c.run("bsub sleep 100", user="user1").job_id
+    r = c.run(f"bswitch priority {jid}", user="user1")
+    assert (r.out, r.rc) == (f"Job <{jid}> is switched to queue <priority>\n", 0)
+    r = c.run(f"bswitch nosuch {jid}", user="user1")
+    assert (r.err, r.rc) == (f"Job <{jid}>: No such queue\n", 255)
+    assert c.run(f"bjobs -noheader -o queue {jid}").out == "priority\n"
 
 
 def test_runlimit(lsf_cluster):
