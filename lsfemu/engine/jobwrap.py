@@ -78,7 +78,7 @@ def write_json(path: str, data: dict, durable: bool = True) -> None:
     say how far it got, and those are durable)."""
     tmp = f"{path}.tmp{os.getpid()}"
     with open(tmp, "w") as f:
-        json.dump(data, f)
+        f.write(json.dumps(data))  # (json.dump streams through the Python encoder: ~10x the C one's time)
         if durable:
             f.flush()
             os.fsync(f.fileno())
