@@ -15,14 +15,16 @@ daemon's CPU time (user + system, /proc/PID/stat) per job:
   (``-o /dev/null sleep 1000``): jobs per second of the whole command,
   daemon CPU per job.
 
+``--preload N`` submits N jobs first (one ``bsub -pack``, not timed), so
+that the sequential and concurrent submissions are timed with N jobs pending.
+
 Targets (issue 23): daemon CPU per submission <= 1 ms, >= 500 submissions/s
 from 16 clients, ``bsub -pack`` of 10,000 jobs >= 5,000 jobs/s. On a loaded
 machine the rates move with the load; CPU per job less so.
 
 ``--profile FILE`` runs the daemon with every request profiled (cProfile,
 the request's execution under the daemon's lock: dispatch.handle and
-handle_group) and
-writes the stats of the sequential and concurrent submissions to FILE
+handle_group) and writes the stats of the sequential and concurrent submissions to FILE
 (``python -m pstats FILE``). ``--json`` writes the figures
 (``bench-submit.json``).
 """
@@ -145,20 +147,27 @@ def pack(env: dict[str, str], root: Path, jobs: int) -> dict:
     return {"jobs": jobs, "wall_s": wall, "jobs_per_s": jobs / wall, "daemon_cpu_ms_per_job": cpu / jobs * 1000}
 
 
-def run(jobs: int, n_clients: int, pack_jobs: int, profile: str | None = None) -> dict:
+def packing_env(root: Path, name: str, jobs: int) -> dict[str, str]:
+    env = cluster_env(root, name)
+    conf = Path(env["LSF_ENVDIR"]) / "lsf.conf"
+    conf.write_text(conf.read_text() + f"LSB_MAX_PACK_JOBS={max(jobs, 1)}\n")
+    return env
+
+
+def run(jobs: int, n_clients: int, pack_jobs: int, profile: str | None = None, preload: int = 0) -> dict:
     root = Path(tempfile.mkdtemp(prefix="lsfemu-bench-submit-"))
-    res: dict = {}
-    env = cluster_env(root, "seq")
+    res: dict = {"preload": preload}
+    env = packing_env(root, "seq", preload)
     proc = start_daemon(env, profile)
     try:
+        if preload:
+            pack(env, root, preload)
         res["sequential"] = clients(env, 1, jobs)
         res["concurrent"] = clients(env, n_clients, jobs)
     finally:
         stop_daemon(env, proc)
     if pack_jobs:
-        env = cluster_env(root, "pack")
-        conf = Path(env["LSF_ENVDIR"]) / "lsf.conf"
-        conf.write_text(conf.read_text() + f"LSB_MAX_PACK_JOBS={pack_jobs}\n")
+        env = packing_env(root, "pack", pack_jobs)
         start_daemon(env, None)
         try:
             res["pack"] = pack(env, root, pack_jobs)
@@ -168,8 +177,9 @@ def run(jobs: int, n_clients: int, pack_jobs: int, profile: str | None = None) -
 
 
 def table(res: dict) -> str:
-    rows = [("sequential submissions, 1 client", res["sequential"]),
-            (f"concurrent submissions, {res['concurrent']['clients']} clients", res["concurrent"])]
+    pre = f", {res['preload']} jobs pending before" if res.get("preload") else ""
+    rows = [(f"sequential submissions, 1 client{pre}", res["sequential"]),
+            (f"concurrent submissions, {res['concurrent']['clients']} clients{pre}", res["concurrent"])]
     if "pack" in res:
         rows.append((f"bsub -pack of {res['pack']['jobs']} jobs", res["pack"]))
     lines = ["| figure | jobs | jobs/s | daemon CPU per job |", "| --- | --- | --- | --- |"]
@@ -183,10 +193,11 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=1000, help="submissions, sequential and concurrent each")
     ap.add_argument("--clients", type=int, default=16, help="concurrent client processes")
     ap.add_argument("--pack", type=int, default=10000, help="lines of the bsub -pack file (0: none)")
+    ap.add_argument("--preload", type=int, default=0, help="jobs submitted first (bsub -pack, not timed)")
     ap.add_argument("--profile", help="profile the daemon's requests into this file")
     ap.add_argument("--json", default=str(ROOT / "bench-submit.json"))
     args = ap.parse_args()
-    res = run(args.jobs, args.clients, args.pack, args.profile)
+    res = run(args.jobs, args.clients, args.pack, args.profile, args.preload)
     res["load"] = os.getloadavg()
     Path(args.json).write_text(json.dumps(res, indent=1))
     print(table(res))
