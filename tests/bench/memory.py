@@ -119,8 +119,9 @@ def submitted(root: Path, n: int) -> dict:
     cl = open_cluster(env)
     cl.catch_up()
     cl.commit()
+    # (the environment a bsub sends: its whole environment, kept with the job for its run)
     req = {"cmd": "bsub", "argv": ["-o", "/dev/null", "sleep", "1000"], "cwd": "/tmp",
-           "env": {"LSFEMU_USER": "user1", "TZ": "UTC", "LSF_ENVDIR": env["LSF_ENVDIR"]}}
+           "env": dict(os.environ, LSFEMU_USER="user1", TZ="UTC", LSF_ENVDIR=env["LSF_ENVDIR"])}
     handle(cl, dict(req, cmd="bqueues", argv=[]), os.getuid())
     gc.collect()
     base = rss_mb()
