@@ -76,6 +76,9 @@ class KeptOrder:
 
     def file(self, kept: dict) -> None:
         """File the PendingJobs made since (*kept*: the row cache's job -> PendingJob)."""
+        filed = sum(len(entries) for entries in self.units.values()) + len(self.fresh)
+        if filed > 2 * len(kept) + 1024 or len(self.with_req) > 2 * len(kept) + 1024:
+            self.stale = True  # (mostly dead entries of jobs changed far down the order: sorted anew)
         if self.stale:
             units: dict[str, list[tuple]] = {}
             self.with_req = [pj for pj in kept.values() if pj.req is not None]
