@@ -2,7 +2,7 @@
 sbatchd's role. It starts the job, watches its process group, and records
 how it ended, so that a job outlives the daemon that dispatched it.
 
-    python -I .../lsfemu/engine/jobwrap.py JOBDIR
+    python -I -S .../lsfemu/engine/jobwrap.py JOBDIR
 
 Standard library only, and run by path in isolated mode: it does not import
 lsfemu, so it starts fast and does not depend on the daemon's environment.
