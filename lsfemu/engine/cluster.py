@@ -63,10 +63,10 @@ from lsfemu.sched import aps, resmerge, resreq
 from lsfemu.sched.aps_rank import ApsJobInput, aps_rank, aps_value
 from lsfemu.sched.priority import escalation
 from lsfemu.store import jobs as stored
-from lsfemu.store.counters import Takes, ensure_counters, take_write_lock
+from lsfemu.store.counters import HeldCounters, Takes, ensure_counters, take_write_lock
 from lsfemu.store.newrows import NewRows
 from lsfemu.store.db import default_url, one_writer_at_a_time, open_store
-from lsfemu.store.models import ClockState, Counter, HostState, Job, JobEvent, QueueState
+from lsfemu.store.models import ClockState, HostState, Job, JobEvent, QueueState
 
 
 JobKey = tuple[int, int]
@@ -120,9 +120,7 @@ class Cluster:
         ensure_counters(self.session, ("next_job_id", "position"))
         self.takes = Takes(self.session)  # job IDs and positions: one statement per counter and commit
         self.new_rows = NewRows(self.session)  # new jobs and their SUBMIT rows: one INSERT per table
-        # The Counter objects read and set at every commit, held: the session's
-        # identity map holds objects weakly, and one let go is read again each time.
-        self._counters: dict[str, Counter] = {}
+        self.held = HeldCounters(self.session)  # lsb.events' and lsb.acct's committed lengths
         self._ids_high: int | None = None  # see next_job_id
         # Cut lsb.events back to what the store committed under the store's write lock
         # (this no-op UPDATE takes it): in in-process mode another process may be
@@ -195,7 +193,7 @@ class Cluster:
         self.runner.rollback()
         self.session.expire_all()
         self._ids_high = None
-        self._counters.clear()  # (one added in the transaction rolled back is no longer the session's)
+        self.held.clear()
         self.passes.reset()
         self.clock_state = self.session.get(ClockState, 1)
         self.clock.virtual_now = self.clock_state.virtual_now
@@ -235,20 +233,10 @@ class Cluster:
         return self.clock.now()
 
     def _counter(self, name: str) -> int | None:
-        c = self._counters.get(name) or self.session.get(Counter, name)
-        if c is None:
-            return None
-        self._counters[name] = c
-        return c.value
+        return self.held.get(name)
 
     def _set_counter(self, name: str, value: int) -> None:
-        c = self._counters.get(name) or self.session.get(Counter, name)
-        if c is None:
-            c = Counter(name=name, value=value)
-            self.session.add(c)
-        else:
-            c.value = value
-        self._counters[name] = c
+        self.held.set(name, value)
 
     def commit(self) -> None:
         """Commit the store with the request's lsb.events records (see lsfemu.engine.eventlog)."""

@@ -91,6 +91,37 @@ class Takes:
                 h[2] = False
 
 
+class HeldCounters:
+    """Counters read and set through their ORM objects at every commit (the
+    committed lengths of lsb.events and lsb.acct), the objects held: the
+    session's identity map holds objects weakly, and one let go is read
+    from the store again each time."""
+
+    def __init__(self, session: Session):
+        self.session = session
+        self.rows: dict[str, Counter] = {}
+
+    def get(self, name: str) -> int | None:
+        c = self.rows.get(name) or self.session.get(Counter, name)
+        if c is None:
+            return None
+        self.rows[name] = c
+        return c.value
+
+    def set(self, name: str, value: int) -> None:
+        c = self.rows.get(name) or self.session.get(Counter, name)
+        if c is None:
+            c = Counter(name=name, value=value)
+            self.session.add(c)
+        else:
+            c.value = value
+        self.rows[name] = c
+
+    def clear(self) -> None:
+        """After a rollback (one added in the transaction is no longer the session's)."""
+        self.rows.clear()
+
+
 def ensure_counters(session: Session, names: tuple[str, ...]) -> None:
     """Create the counters missing (at 1) and commit, so that take_counter only ever
     updates. Two processes starting on a new store may race here: the loser finds
