@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from lsfemu.testing import FIXED_START
+from lsfemu.testing import FIXED_START, temporary_cluster
 
-pytestmark = pytest.mark.slow(37)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+pytestmark = pytest.mark.slow(28)  # seconds, quiet machine; the scripted history made once for four tests
 
 T0 = FIXED_START
 
@@ -60,11 +60,16 @@ def _same(live: dict[str, str], rep: dict[str, str], *, own_config: bool) -> Non
     assert users(rep["busers"]) == users(live["busers"])
 
 
-@pytest.fixture
-def history(lsf_cluster):
+@pytest.fixture(scope="module")
+def history():
     """A scripted history with every kind of change, and what the live
-    cluster showed at two instants."""
-    c = lsf_cluster
+    cluster showed at two instants; made once for the module's tests, which
+    only read the live cluster (and replay its log elsewhere)."""
+    with temporary_cluster() as c:
+        yield _scripted(c)
+
+
+def _scripted(c):
     seen = {}
     for user, args in [("user1", "-n 2 -J a sleep 600"), ("user2", "-q priority -sp 70 sleep 300"),
                        ("user1", "sleep 1200"), ("user3", "-n 4 -W 10 sleep 900"),
@@ -165,9 +170,13 @@ def test_replay_refuses_bad_requests_and_changes_nothing(history, tmp_path):
         c.run("lsfemu daemon stop", env=env)
     # a what-if configuration with an error names file and line
     bad = c.path_of("lsb.queues")
-    bad.write_text(bad.read_text() + "\nBegin Queue\nQUEUE_NAME = broken\nPRIORITY = high\nEnd Queue\n")
-    r = c.run(["lsfemu", "replay", lsb, "--what-if", str(c.envdir)])
-    assert r.rc == 1 and re.search(r"lsb\.queues\(\d+\)", r.err), r.text
+    good = bad.read_text()
+    bad.write_text(good + "\nBegin Queue\nQUEUE_NAME = broken\nPRIORITY = high\nEnd Queue\n")
+    try:
+        r = c.run(["lsfemu", "replay", lsb, "--what-if", str(c.envdir)])
+        assert r.rc == 1 and re.search(r"lsb\.queues\(\d+\)", r.err), r.text
+    finally:
+        bad.write_text(good)  # the module's other tests replay with this configuration
 
 
 # Real LSF 9.1.3 lines (a site's lsb.events, quoted in a public Java parser's comments), with
