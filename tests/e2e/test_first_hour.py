@@ -19,8 +19,9 @@ SUBCOMMANDS = ("init", "demo", "lesson", "plot", "replay", "daemon", "clock", "e
 
 @pytest.fixture(scope="module")
 def shared():
-    """One cluster for the tests of lsfemu's help (no daemon: no state) and of
-    busers (they only add newbie's jobs): one folder, one daemon start."""
+    """One cluster for the tests of lsfemu's help and of init's refusals (no
+    daemon, nothing written) and of busers (they only add newbie's jobs): one
+    folder, one daemon start."""
     with temporary_cluster() as c:
         yield c
 
@@ -169,8 +170,8 @@ def test_init_start_is_the_first_commands_time(lsf_cluster):
     (["--start", "+1h"], "lsfemu: --start: bad time <+1h>"),
     (["--start", "2026-01-05", "--clock", "wall"], "lsfemu: --start goes with --clock virtual"),
 ])
-def test_init_start_refuses_what_it_cannot_use(lsf_cluster, args, message):
-    c = lsf_cluster
+def test_init_start_refuses_what_it_cannot_use(shared, args, message):
+    c = shared
     r = c.run(["lsfemu", "init", str(c.root / "lesson")] + args)
     assert r.rc == 2 and r.err.startswith(message), r.text
     assert not (c.root / "lesson").exists()
