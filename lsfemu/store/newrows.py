@@ -77,10 +77,13 @@ class NewRows:
         if not jobs and not events:
             return
         self.jobs, self.events = [], []  # first: the INSERTs below come through _before_statement
-        if jobs:
-            self.session.execute(_INSERT_JOBS, jobs)
-        if events:
-            self.session.execute(_INSERT_EVENTS, events)
+        # Without the autoflush a statement runs first (SQLAlchemy flushes before Core
+        # statements too): it would send a change of a new job before the job.
+        with self.session.no_autoflush:
+            if jobs:
+                self.session.execute(_INSERT_JOBS, jobs)
+            if events:
+                self.session.execute(_INSERT_EVENTS, events)
 
     def _before_statement(self, state) -> None:  # noqa: ANN001
         if self.jobs or self.events:

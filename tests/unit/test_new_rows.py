@@ -66,6 +66,18 @@ def test_written_before_a_flush_or_the_commit(session):
         ("SUBMIT", '{"queue": "normal"}'), ("START", "{}")]
 
 
+def test_a_changed_new_job_then_a_query(session):
+    """A new job changed before its row is written, then any statement: the
+    INSERT goes first, the change after it (the what-if replay sets a job's
+    simulated run time right after submitting it)."""
+    s = session
+    job = NewRows(s).job(dict(VALUES, id=8))
+    job.sim_runtime = 99.0
+    assert s.execute(select(Job.sim_runtime).where(Job.id == 8)).scalar() == 99.0
+    s.commit()
+    assert _row(s, 8)["sim_runtime"] == 99.0
+
+
 def test_a_rollback_takes_the_new_jobs_back(session):
     s = session
     rows = NewRows(s)
