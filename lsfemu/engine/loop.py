@@ -13,6 +13,7 @@ from __future__ import annotations
 import heapq
 import math
 import time
+import weakref
 
 from lsfemu.engine import cpulimit
 from lsfemu.sched import simulate
@@ -20,13 +21,25 @@ from lsfemu.store.models import Job
 from lsfemu.store.rowcache import on_job_change
 
 
-#: counts the changes to any job object (a column assigned, expired, refreshed):
-#: run_until's heap of job ends is kept between calls while it stays the same
-_changes = [0]
+# The live loops, as weak references (a dead one takes itself off the list),
+# each told of every job object changed (a column assigned, expired,
+# refreshed): run_until keeps its heap of job ends between calls and files
+# the changed jobs' ends in it, instead of scanning every job again on each
+# request (a submission at 10k jobs spent most of its CPU in that scan).
+# Not a WeakSet: this runs on every attribute assigned to any job.
+_loops: "list[weakref.ref[Loop]]" = []
+
+#: past this many changed jobs a call builds the heap anew (cheaper than filing each)
+TOUCHED_MAX = 50_000
 
 
-def _changed(_target, *_args) -> None:
-    _changes[0] += 1
+def _changed(target, *_args) -> None:
+    for ref in tuple(_loops):  # (a copy: a loop collected meanwhile takes itself off the list)
+        loop = ref()
+        if loop is not None and loop.touched is not None:
+            loop.touched.add(target)
+            if len(loop.touched) > TOUCHED_MAX:
+                loop.touched = None  # overflow: the next run_until scans
 
 
 on_job_change(_changed)
@@ -43,7 +56,9 @@ class Loop:
         self.started: list[Job] | None = None  # jobs started inside run_until (its heap of job ends)
         self.passed_at: float | None = None  # the instant of the last pass this loop ran
         self.kept_ends: list | None = None  # run_until's heap of job ends, as its last call left it
-        self.ends_key: tuple | None = None  # what kept_ends holds for: no job changed since
+        self.ends_of: tuple | None = None  # (the jobs dict, the configuration) kept_ends was built for
+        self.touched: set[Job] | None = set()  # jobs changed since (None: too many, scan them all)
+        _loops.append(weakref.ref(self, _loops.remove))
         # Instants something is due without a change to mark it (bsub -b: a job
         # may start; bsub -t: a job ends): a heap, read from the jobs on first use.
         self.wakes: list[float] | None = None
@@ -106,6 +121,29 @@ class Loop:
                 best = (e[0], job, e[1])
         return best
 
+    def _ends(self) -> list | None:
+        """The heap of job ends for one run_until: in it, only this loop's
+        passes start jobs (self.started), and only its job ends change them;
+        an entry is checked when it surfaces (next_finish). Between calls the
+        heap is kept, and the jobs changed since are filed again (a job whose
+        end moved earlier gets an entry that surfaces in time; its old one is
+        dropped or re-filed when it surfaces). Built anew, by a scan of every
+        job, after a reload of the jobs or of the configuration, after too
+        many changes, or when stale entries outnumber the jobs."""
+        cl = self.cl
+        ends, touched, self.touched = self.kept_ends, self.touched, set()
+        if (ends is None or touched is None or self.ends_of is None or self.ends_of[0] is not cl.jobs
+                or self.ends_of[1] is not cl.config or len(ends) > 2 * len(cl.jobs) + 1000):
+            return cl._end_heap()  # (the cluster's: the test's reference scans)
+        jobs = cl.jobs
+        end_instant = self.end_instant
+        for job in touched:
+            d = job.__dict__
+            key = (d.get("id"), d.get("array_index"))
+            if jobs.get(key) is job and (e := end_instant(job)) is not None:
+                heapq.heappush(ends, (e[0], job.position, key))
+        return ends
+
     def end_heap(self) -> list:
         rows = self.cl.passes.cache.rows  # a job's status without an ORM read (every command runs this)
         end_instant = self.end_instant
@@ -166,13 +204,7 @@ class Loop:
         clock = cl.clock
         finish = cl.transitions.finish
         passes = 0
-        # The end instants of the running jobs, found once: in between, only
-        # this loop's passes start jobs (self.started), and only its job
-        # ends change them (stale entries are dropped when they surface).
-        # Kept from the last call when no job changed since (a query: no scan).
-        key = (_changes[0], cl.jobs_gen, len(cl.jobs), id(cl.config))
-        ends, self.kept_ends = (self.kept_ends if self.kept_ends is not None and self.ends_key == key
-                                else cl._end_heap()), None  # (the cluster's: the test's reference scans)
+        ends, self.kept_ends = self._ends(), None
         self.started = []
         try:
             while True:
@@ -219,7 +251,7 @@ class Loop:
         finally:
             self.started = None
         if ends is not None:  # (complete: every start filed; kept only when nothing raised)
-            self.kept_ends, self.ends_key = ends, (_changes[0], cl.jobs_gen, len(cl.jobs), id(cl.config))
+            self.kept_ends, self.ends_of = ends, (cl.jobs, cl.config)
         if clock.mode == "virtual":
             clock.virtual_now = max(clock.virtual_now, target)
         self.processed_until = max(self.processed_until, target)

@@ -108,26 +108,35 @@ class CountingCluster(Cluster):
         return super()._end_heap()
 
 
-def test_end_heap_is_kept_between_calls_until_a_job_changes(tmp_path, monkeypatch):
-    """A request that changes no job (a query's catch_up) reuses the heap the
-    last run_until left instead of scanning every job again; a change (bstop)
-    makes the next call build it anew, and ends come at their instants."""
+def test_end_heap_is_kept_between_calls_and_changed_jobs_filed(tmp_path, monkeypatch):
+    """A request reuses the heap of job ends the last run_until left instead
+    of scanning every job again, also after a change: the changed jobs are
+    filed again (Loop._ends). A stopped job does not end; a job whose end
+    moved earlier (its run limit cut, as bmod -W does) ends at the new
+    instant; a reload of the jobs builds the heap anew."""
     monkeypatch.setenv("LSFEMU_CLOCK_START", "1767603600")
     cl = CountingCluster(str(write_cluster(str(tmp_path / "conf"))), str(tmp_path / "home"))
     try:
         t0 = cl.now()
-        jobs = [cl.submit(_spec("user2", 100, 1, None)) for _ in range(3)]
+        jobs = [cl.submit(_spec("user2", runtime, 1, None)) for runtime in (100, 100, 80)]
         cl.commit()
         cl.run_until(t0 + 20)
         built = cl.builds
         for _ in range(3):
             cl.run_until(cl.now())
-        assert cl.builds == built
         cl.stop(jobs[0], "user2")
         cl.run_until(cl.now())
-        assert cl.builds == built + 1
+        jobs[1].run_limit_min = 0.5
+        cl.commit()
+        cl.run_until(t0 + 60)  # (its old entry, 100 s after its start, sits behind job 3's, 80 s)
+        assert jobs[1].status == "EXIT" and jobs[2].status == "RUN"
         cl.run_until(t0 + 200)
-        assert [j.status for j in jobs] == ["USUSP", "DONE", "DONE"]
-        assert jobs[1].finish_time == jobs[1].start_time + 100
+        assert cl.builds == built
+        assert [j.status for j in jobs] == ["USUSP", "EXIT", "DONE"]
+        assert jobs[1].finish_time == jobs[1].start_time + 30
+        assert jobs[2].finish_time == jobs[2].start_time + 80
+        cl.reload_jobs()
+        cl.run_until(cl.now())
+        assert cl.builds == built + 1
     finally:
         cl.close()
