@@ -502,6 +502,11 @@ def _spawn(spec: dict, argv: list[str], fo, fe, relay: Relay | None = None,
                     pass
             if spec.get("rlimit_cpu"):  # bsub -c: SIGXCPU at the limit, SIGKILL CPU_GRACE seconds later
                 _limit_cpu(int(spec["rlimit_cpu"]))
+            if spec.get("nice"):  # lsb.queues NICE; lowering it below 0 needs root, as for sbatchd
+                try:
+                    os.nice(int(spec["nice"]))
+                except OSError:
+                    pass
             for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGCHLD,
                       signal.SIGPIPE, signal.SIGXFSZ, signal.SIGXCPU):
                 signal.signal(s, signal.SIG_DFL)

@@ -340,6 +340,8 @@ class Runner:
                 "LSB_JOB_MEMLIMIT", "N").strip().upper() not in ("Y", "YES") else None),
             # bsub -c: RLIMIT_CPU, whole seconds on this host (lsfemu.engine.cpulimit)
             "rlimit_cpu": _whole(cpulimit.limit_seconds(cfg, job)),
+            # lsb.queues NICE: the job's processes run at that UNIX niceness (os.nice in the child)
+            "nice": getattr(cfg.queue(job.queue), "nice", 0),
             "report": {
                 "job_id": str(jid) if idx == 0 else f"{jid}[{idx}]",
                 "name": job.name if job.name is not None else command, "from_host": job.from_host,

@@ -111,7 +111,7 @@ def test_wall_mode_hands_the_limit_to_the_job_as_RLIMIT_CPU(lsf_cluster_factory)
                                                                "MBD_SLEEP_TIME = 1\nEnd Parameters\n"})
     (c.root / "work").mkdir()
     out = c.root / "work" / "limits"
-    r = c.run(["bsub", "-c", "2", "-o", str(out), "sh", "-c", "ulimit -S -t; ulimit -H -t"], user="user1",
+    r = c.run(["bsub", "-c", "2", "-o", str(out), "sh", "-c", "ulimit -S -t; ulimit -H -t; nice"], user="user1",
               cwd=str(c.root / "work"))
     jid = int(re.match(r"Job <(\d+)>", r.out).group(1))
     deadline = time.time() + 20
@@ -120,3 +120,5 @@ def test_wall_mode_hands_the_limit_to_the_job_as_RLIMIT_CPU(lsf_cluster_factory)
     assert _o(c, jid, "stat") == "DONE"
     text = out.read_text()
     assert "\n120\n130\n" in text  # soft: the limit, 2 min; hard: 10 s of CPU later (SIGKILL)
+    # queue normal's NICE = 20 (lsfemu init's lsb.queues): the job runs at niceness 19, UNIX's lowest
+    assert "\n130\n19\n" in text
