@@ -250,6 +250,8 @@ def bjobs(
         states = [R.pendstate(v) for v in views]
         order = sorted((i for i, st in enumerate(states) if st in pendstates), key=lambda i: states[i])  # (stable)
         views, jobs = [views[i] for i in order], [jobs[i] for i in order]
+    if exception or pendstates is not None:  # an ID those filters dropped: not found, as with -r
+        missing = ops.unmatched(cl, query, jobs, missing)
     if factor is not None:
         views = ops.normalized_cpu(cfg, views, factor)
     hms = hms or c.yes("LSB_HMS_TIME_FORMAT")

@@ -147,6 +147,18 @@ def select(cluster, q: JobQuery) -> Selected:
     return Selected(jobs, missing, not_arrays)
 
 
+def unmatched(cluster, q: JobQuery, kept: list, missing: list[str]) -> list[str]:
+    """The IDs *q* names whose jobs a filter applied after `select` (bjobs -x, -pe/-pi/-pei) left
+    none of, beside those already *missing*: bjobs says of them what it says of an ID -r or -d
+    drops (`Job <N> is not found`)."""
+    if not by_id(q):
+        return missing
+    left = {id(j) for j in kept}
+    more = [typed for jid, ranges, typed in q.refs if typed not in missing
+            and not any(id(j) in left for j in jobs_of(cluster.jobs, jid, None if q.arrays else ranges))]
+    return missing + more
+
+
 def state_ok(j, all_: bool, done: bool, pend: bool, run: bool, susp: bool) -> bool:
     st = j.status
     wanted = []

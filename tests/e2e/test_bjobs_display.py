@@ -253,6 +253,8 @@ def test_pe_pi_pei_split_the_pending_jobs_by_eligibility(c):
     assert ok(c, "bjobs -psum -pi -J 'elig_*'").splitlines()[1] == "Summarizing 2 pending jobs in cluster (cluster1):"
     r = c.run("bjobs -pe -J elig_h", user="user1")
     assert (r.out, r.err, r.rc) == ("", "Job <elig_h> is not found\n", 255)
+    r = c.run(f"bjobs -pe {e} {h}", user="user1")  # an ID -pe drops: not found, as with -r
+    assert rows(r.out) == [e] and r.err == f"Job <{h}> is not found\n"
     ok(c, f"bkill {e} {h} {d}")
 
 
