@@ -21,7 +21,7 @@ import os
 import time
 
 from lsfemu import jobpaths
-from lsfemu.engine.jobwrap import header, report_body
+from lsfemu.engine.jobreport import header, report_body
 
 
 def mailbox(home: str, user: str) -> str:
