@@ -6,12 +6,15 @@ included, so unfinished jobs submitted before the last log switch are
 there); ``-n N`` the current file and the N-1 most recent archives
 (``lsb.events.1`` ...), ``-n 0`` every file, ``-n min,max`` the files
 numbered min to max (0 = ``lsb.events``); with job IDs and no ``-n`` every
-file (OpenLava searches back a week; lsfemu has no index and reads them all).
-A missing ``lsb.events`` counts as an empty log. ``-f FILE`` reads that one
-file (relative to the caller's cwd) and needs no cluster: ``c.cluster`` may be
-None, and then "now" is the time of the file's last event. ``-f`` and ``-n``
-exclude each other. Before reading, bhist commits the cluster's session, so
+file (OpenLava searches back a week; lsfemu reads them all). A missing
+``lsb.events`` counts as an empty log. ``-f FILE`` reads that one file (relative
+to the caller's cwd) and needs no cluster: ``c.cluster`` may be None, and
+then "now" is the time of the file's last event. ``-f`` and ``-n`` exclude
+each other. Before reading, bhist commits the cluster's session, so
 the log holds every change up to the request (the writer logs on commit).
+With a cluster, bhist as some users (not -u all, not -G) or with job IDs reads
+the cluster's files through their index (`ops.histindex`): only the records
+of the jobs it may print are read and decoded; the output is the same.
 
 Problems in the files never stop the reading: a corrupt line is reported on
 stderr as ``File <path> at line <n>: corrupt record skipped: <why>`` (every
@@ -62,7 +65,7 @@ from typing import Callable, Optional
 from lsfemu.cli.base import Ctx, Result, ctx, parse_job_refs, run_command
 from lsfemu.events.history import BUILDER_FIELDS, BUILDER_UNUSED, CannotStream, HistoryBuilder, JobHistory
 from lsfemu.events.log import CURRENT, EventWarning, JobFilter, archive_number, event_files, read_events
-from lsfemu.ops import history
+from lsfemu.ops import histindex, history
 from lsfemu.ops.chronicle import ChronicleStream, chronicle  # noqa: F401 -- chronicle: the tests' reference
 from lsfemu.ops.select import name_matches
 from lsfemu.render import bhist as R
@@ -110,8 +113,21 @@ def _warner(c: Ctx) -> Callable[[EventWarning], None]:
 
 
 def _read(c: Ctx, paths: list[Path], want: set[int] | None,
-          window: tuple[float, float] | None = None) -> tuple[list[JobHistory], int | None]:
+          window: tuple[float, float] | None = None,
+          users: set[str] | None = None) -> tuple[list[JobHistory], int | None]:
+    """The histories in *paths* (of the jobs *want*, when given) and the time of
+    the last record read. The cluster's own log (no -f) is read through its
+    index (ops.histindex) when only some jobs are wanted -- *want*'s, or
+    *users*' -- and the index can serve it: then the last time is None (the
+    cluster's clock is bhist's "now")."""
     builder = HistoryBuilder()
+    if c.cluster is not None and (want is not None or users is not None):
+        records = histindex.indexed_records(paths, want, users)
+        if records is not None:
+            for rec in records:
+                if window is None or window[0] <= rec.event_time <= window[1]:
+                    builder.feed(rec)
+            return list(builder.histories.values()), None
     last: int | None = None
     jobs = JobFilter(want) if want is not None else None  # other jobs' records are skimmed, not decoded
     for _, rec in read_events(paths, _warner(c), jobs=jobs, unused=BUILDER_UNUSED, fields=BUILDER_FIELDS):
@@ -275,7 +291,9 @@ def bhist(
             if _stream_chronicle(c, paths, history.users(c.cluster, c.user, user), year, window_t):
                 return
         # -T: -t lists the events in the window; otherwise only its records make the histories
-        histories, last = _read(c, paths, want, None if chron else window_t)
+        own_log = logfile is None and want is None and not every_user
+        histories, last = _read(c, paths, want, None if chron else window_t,
+                                users=history.users(c.cluster, c.user, user) if own_log else None)
     except OSError as e:
         c.error(f"{e.filename or paths}: {e.strerror or e}")
         return
