@@ -15,7 +15,7 @@ import time
 import traceback
 
 from lsfemu.cli.base import Ctx, Result
-from lsfemu.cli.registry import COMMANDS
+from lsfemu.cli.registry import command
 from lsfemu.store.db import storage_failure
 
 log = logging.getLogger("lsfemu.daemon")
@@ -108,7 +108,7 @@ def _request(cluster, req: dict, peer_uid: int, user: str | None, stdout, daemon
     env = req.get("env") or {}
     if not isinstance(cmd, str) or not isinstance(argv, list) or not all(isinstance(a, str) for a in argv) or not isinstance(env, dict):
         return Result("", "lsfemu: malformed request\n", 255)
-    fn = COMMANDS.get(cmd)
+    fn = command(cmd)
     if fn is None:
         return Result("", f"lsfemu: unknown command <{cmd}>\n", 255)
     if any("\x00" in a for a in argv):

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from lsfemu.cli.base import Ctx
 from lsfemu.command import app as lsfemu_app
-from lsfemu.cli.registry import COMMANDS
+from lsfemu.cli.registry import COMMANDS, command
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = "\n".join(p.read_text(encoding="utf-8") for p in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))])
@@ -36,7 +36,7 @@ LSFEMU_SUBCOMMANDS = _subcommands(typer.main.get_command(lsfemu_app))
 @pytest.mark.parametrize("cmd", sorted(COMMANDS))
 def test_command_has_usage_text(cmd):
     c = Ctx(cluster=None, cmd=cmd, argv=["-h"], user="alice", uid=1000, cwd="/", env={})
-    r = COMMANDS[cmd](c)
+    r = command(cmd)(c)
     text = r.out + r.err
     assert text.strip() and re.search(rf"\b{cmd}\b", text), f"{cmd} -h: {text!r}"
 

@@ -20,6 +20,8 @@ pytestmark = pytest.mark.slow(2)
 def _function(cmd: str):
     """The command function run_command calls for cmd (the parameter names it declares)."""
     import lsfemu.cli as cli
+    for name in registry.COMMANDS:  # every command module imported (the registry imports each on first use)
+        registry.command(name)
     for mod in vars(cli).values():
         fn = getattr(mod, cmd, None)
         if inspect.isfunction(fn) and getattr(mod, "__name__", "").startswith("lsfemu.cli."):
