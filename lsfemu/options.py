@@ -256,7 +256,7 @@ _BSUB_ROWS = (
     ("-gpu", "gpu", '- | "gpu_req"'),
     ("-H", "hold", None),
     ("-hl", None, None),
-    ("-hostfile", None, "file_path"),
+    ("-hostfile", "host_file", "file_path"),
     ("-I", "interactive", None),
     ("-Ip", "interactive_pty", None),
     ("-IS", None, None),
@@ -350,7 +350,8 @@ _BMOD_DESTS = {
     "-t": "term", "-tn": "term_n", "-L": "login_shell", "-Ln": "login_shell_n", "-i": "input_file",
     "-in": "input_file_n", "-outdir": "outdir", "-outdirn": "outdir_n", "-u": "mail_user", "-un": "mail_user_n",
     "-B": "notify_begin", "-Bn": "notify_begin_n", "-N": "notify_end", "-Ne": "notify_exit", "-Nn": "notify_end_n",
-    "-x": "exclusive", "-xn": "exclusive_n", "-m": "hosts", "-mn": "hosts_n", "-E": "pre_exec", "-En": "pre_exec_n",
+    "-x": "exclusive", "-xn": "exclusive_n", "-m": "hosts", "-mn": "hosts_n", "-hostfile": "host_file",
+    "-hostfilen": "host_file_n", "-E": "pre_exec", "-En": "pre_exec_n",
     "-g": "job_group", "-gn": "job_group_n", "-app": "app", "-appn": "app_n", "-Ep": "post_exec",
     "-Epn": "post_exec_n", "-We": "estimate", "-Wen": "estimate_n", "-c": "cpulimit", "-cn": "cpulimit_n",
 }
@@ -367,7 +368,7 @@ _BMOD_ROWS = (
         ("-Ne", "notify_exit", None),
         ("-rn", "rerun_n", None),
         ("-slan", None, None),
-        ("-hostfilen", None, None),
+        ("-hostfilen", "host_file_n", None),
     )
 )
 
@@ -444,7 +445,7 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
         ("-WP", "est_complete", None),
         ("-w", "wide", None), ("-X", "noncondensed", None), ("-x", "exception", None),
         ("-app", "app", "application_profile_name"), ("-G", "user_group", "user_group"),
-        ("-g", "job_group", "job_group_name"), ("-hostfile", None, None), ("-J", "name", "job_name"),
+        ("-g", "job_group", "job_group_name"), ("-hostfile", "host_file", None), ("-J", "name", "job_name"),
         ("-Jd", "description", "job_description"), ("-Lp", None, "ls_project_name"),
         ("-m", "host", "host_name | -m host_group | -m cluster_name"),
         ("-N", "normalize", "host_name | -N host_model | -N cpu_factor"),
@@ -457,7 +458,7 @@ GRAMMARS: dict[str, Grammar] = {g.cmd: g for g in (
     _g("bhist", (
         ("-a", "all_", None), ("-b", "brief", None), ("-d", "done", None), ("-data", None, None),
         ("-e", "exited", None), ("-l", "long", None), ("-aff", None, None), ("-gpu", None, None),
-        ("-hostfile", None, None), ("-cname", None, None), ("-p", "pend", None), ("-r", "run", None),
+        ("-hostfile", "host_file", None), ("-cname", None, None), ("-p", "pend", None), ("-r", "run", None),
         ("-s", "susp", None), ("-t", "chron", None), ("-w", "wide", None),
         ("-app", "app", "application_profile_name"), ("-C", "complete", "start_time,end_time"),
         ("-D", "dispatched", "start_time,end_time"), ("-f", "logfile", "logfile_name"),

@@ -38,6 +38,7 @@ Output: the summary table (``-w`` untruncated), ``-l`` long (``-w``: records
 not wrapped; LSB_DISPLAY_YEAR from the environment or lsf.conf), ``-b``
 brief = ``-l`` without the submission details and limits (OpenLava's short
 format: the submit record keeps only host, queue and CWD; ignored with -l),
+``-hostfile`` (with -l) adds the job's host file (its path, its table last).
 ``-t`` every event of the selected jobs (default: all states) in time order,
 one line each, never wrapped::
 
@@ -62,7 +63,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 
-from lsfemu.cli.base import Ctx, Result, ctx, parse_job_refs, run_command
+from lsfemu.cli.base import Ctx, Result, UsageExit, ctx, parse_job_refs, run_command
 from lsfemu.events.history import BUILDER_FIELDS, BUILDER_UNUSED, CannotStream, HistoryBuilder, JobHistory
 from lsfemu.events.log import CURRENT, EventWarning, JobFilter, archive_number, event_files, read_events
 from lsfemu.ops import histindex, history
@@ -223,9 +224,12 @@ def bhist(
     app: Optional[str] = None,
     description: Optional[str] = None,
     license_project: Optional[str] = None,
+    host_file: bool = False,
     job_ids: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
+    if host_file and not long:  # IBM's synopsis: bhist [-l [-aff] [-gpu] [-hostfile]]
+        raise UsageExit()
     if logfile is not None and nfiles is not None:
         c.error("Cannot use option '-f' together with '-n'.")
         return
@@ -376,7 +380,7 @@ def bhist(
             sub = next((ch.data for ch in h.changes if ch.kind == "SUBMIT"), {})
             h.limit_lines = R.runlimit_lines(sub.get("run_limit_min"), sub.get("cpu_limit_min"))
     if long:
-        c.out.append(R.long(selected, now=now, year=year, wide=wide))
+        c.out.append(R.long(selected, now=now, year=year, wide=wide, host_file=host_file))
     elif brief:
         c.out.append(R.long([_brief(h) for h in selected], now=now, year=year, wide=wide))
     else:

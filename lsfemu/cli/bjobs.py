@@ -105,6 +105,7 @@ def bjobs(
     rusage: Optional[str] = None,
     normalize: Optional[str] = None,
     exception: bool = False,
+    host_file: bool = False,
     job_ids: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
@@ -117,6 +118,8 @@ def bjobs(
         _job_insides(c, job_ids[0], script=script)
         return
     if user_group is not None and user is not None:  # -G cannot be used with -u (IBM's doc)
+        raise UsageExit()
+    if host_file and not (long or uf):  # -hostfile: "Use only with the -l or -UF option" (IBM's doc)
         raise UsageExit()
     if rusage is not None and not rusage.replace(",", "").strip():
         raise UsageExit()
@@ -292,7 +295,8 @@ def bjobs(
     elif long or uf:
         c.out.append(R.long(views, now=now, max_user_priority_set=cfg.params.max_user_priority is not None,
                             year=year, uf=uf, short_hostlist=c.setting("LSB_SHORT_HOSTLIST") == "1",
-                            res_req_display=(c.setting("BJOBS_RES_REQ_DISPLAY") or "brief").strip().lower()))
+                            res_req_display=(c.setting("BJOBS_RES_REQ_DISPLAY") or "brief").strip().lower(),
+                            host_file=host_file))
     elif prio:
         live = cl.fairshare(now)
         shares = [_aps_shares(cl.aps_result(j, now, live)) for j in jobs]

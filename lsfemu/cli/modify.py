@@ -84,6 +84,8 @@ def bmod(
     exclusive_n: bool = False,
     hosts: Optional[str] = None,
     hosts_n: bool = False,
+    host_file: Optional[str] = None,
+    host_file_n: bool = False,
     pre_exec: Optional[str] = None,
     pre_exec_n: bool = False,
     post_exec: Optional[str] = None,
@@ -115,6 +117,7 @@ def bmod(
         outdir=outdir, outdir_n=outdir_n, mail_user=mail_user, mail_user_n=mail_user_n,
         notify_begin=notify_begin, notify_begin_n=notify_begin_n, notify_end=notify_end, notify_exit=notify_exit,
         notify_end_n=notify_end_n, exclusive=exclusive, exclusive_n=exclusive_n, hosts=hosts, hosts_n=hosts_n,
+        host_file=host_file, host_file_n=host_file_n,
         pre_exec=pre_exec, pre_exec_n=pre_exec_n, post_exec=post_exec, post_exec_n=post_exec_n,
         estimate=estimate, estimate_n=estimate_n, cpulimit=cpulimit, cpulimit_n=cpulimit_n, sp=sp, spn=spn, aps=aps, apsn=apsn,
         job_group=job_group, job_group_n=job_group_n, app=app, app_n=app_n)

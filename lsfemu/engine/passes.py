@@ -20,7 +20,7 @@ from lsfemu.engine import apsrank, eligibility, heldcounts, hostload, jobgroups,
 from lsfemu.engine.reserve import Reservations
 from lsfemu.engine.fairshare import ApsWithFairshare, FairshareOrder, LiveFairshare
 from lsfemu.jobstate import STARTED, ineligible
-from lsfemu.sched import aps, dispatch, hostpick
+from lsfemu.sched import aps, dispatch, hostfile, hostpick
 from lsfemu.sched import fairshare as fs
 from lsfemu.sched.priority import escalation
 from lsfemu.store.jobs import replace_pend_reasons, write_pend_reasons
@@ -363,13 +363,16 @@ class Passes:
             pj.require(req)
 
     def placement(self, job: Job) -> hostpick.Placement | None:
-        """bsub -m / -x for the pass (None for a job with neither: most jobs)."""
+        """bsub -m / -hostfile / -x for the pass (None for a job with none: most jobs)."""
         d = job.__dict__
         excl = d["exclusive"] if "exclusive" in d else job.exclusive
         asked = d["asked_hosts"] if "asked_hosts" in d else job.asked_hosts
         if not excl and not asked:
             return None
         hosts = None
+        listed = hostfile.decode(asked)
+        if listed is not None:  # bsub -hostfile: its lines, as kept at submission
+            return hostpick.Placement(None, bool(excl), tuple(listed[1]))
         if asked:
             cfg = self.cl.config
             try:

@@ -85,6 +85,7 @@ from lsfemu.events.records import (
 )
 from lsfemu import jobpaths
 from lsfemu.jobstate import ON_HOST, PENDING
+from lsfemu.sched import hostfile
 
 # JOB_STATUS reasons (LSF lsbatch.h)
 PEND_JOB_MIG = 5
@@ -202,7 +203,7 @@ def job_new(job: Any, time: float, *, uid_of: Callable[[str], int], queue: str |
         options |= lsbatch.SUB_MAIL_USER
     if _get(job, "exclusive", False):  # bsub -x
         options |= lsbatch.SUB_EXCLUSIVE
-    asked = tuple(_get(job, "asked_hosts", "").split())  # bsub -m
+    asked = hostfile.log_words(_get(job, "asked_hosts", ""))  # bsub -m, or -hostfile's lines
     if asked:
         options |= lsbatch.SUB_HOST
     pre_exec = _get(job, "pre_exec", "")
@@ -476,7 +477,7 @@ def _modify_kwargs(data: dict) -> dict[str, Any]:
         if data["asked_hosts"] is None:
             deleted |= lsbatch.SUB_HOST
         else:
-            kw["asked_hosts"] = tuple(str(data["asked_hosts"]).split())
+            kw["asked_hosts"] = hostfile.log_words(str(data["asked_hosts"]))
     if data.get("out_over"):
         kw["out_overwrite"] = True
     if data.get("err_over"):

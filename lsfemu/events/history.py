@@ -55,6 +55,7 @@ from lsfemu.events.records import (
 )
 from lsfemu.jobstate import FINISHED, UNFINISHED
 from lsfemu.sched.arrayspec import ArraySpecError, count_of, parse_array_name
+from lsfemu.sched import hostfile
 
 #: the states of the accounting, in bhist's column order
 STATES = UNFINISHED  # the states bhist -l counts time in, in its order
@@ -213,7 +214,11 @@ def modify_items(rec: JobModify2) -> list[str]:
     if o & lsbatch.SUB_QUEUE:
         items.append(f"Job queue changes to : {rec.queue}")
     if o & lsbatch.SUB_HOST and rec.asked_hosts:
-        items.append("Hosts change to : " + " ".join(rec.asked_hosts))
+        listed = hostfile.decode(hostfile.from_log_words(rec.asked_hosts))
+        if listed is not None:  # bmod -hostfile [lsfemu's wording: LSF's was not found]
+            items.append(f"User-specified host file changes to : {listed[0]}")
+        else:
+            items.append("Hosts change to : " + " ".join(rec.asked_hosts))
     if o & lsbatch.SUB_IN_FILE:
         items.append(f"Input file change to : {rec.in_file}")
     if o & lsbatch.SUB_OUT_FILE:
@@ -479,7 +484,7 @@ class HistoryBuilder:
             rerunnable=bool(rec.options & lsbatch.SUB_RERUNNABLE),
             input_file=rec.in_file or None, input_spooled=bool(rec.options2 & lsbatch.SUB2_IN_FILE_SPOOL),
             login_shell=rec.login_shell or None, exclusive=bool(rec.options & lsbatch.SUB_EXCLUSIVE),
-            asked_hosts=" ".join(rec.asked_hosts) or None,
+            asked_hosts=hostfile.from_log_words(rec.asked_hosts),
             notify_begin=bool(rec.options & lsbatch.SUB_NOTIFY_BEGIN),
             notify_end=bool(rec.options & lsbatch.SUB_NOTIFY_END),
             **tail_columns(rec),
@@ -526,7 +531,12 @@ class HistoryBuilder:
                 h.description = rec.job_description or None
             elif rec.del_options3 & lsbatch.SUB3_DESCRIPTION:
                 h.description = None
-            self._add(h, t, "MODIFY", items=modify_items(rec), user=rec.user_name)
+            hosts = {}  # bmod -m / -hostfile (-mn / -hostfilen: None), for bhist -l -hostfile
+            if rec.options & lsbatch.SUB_HOST:
+                hosts["asked_hosts"] = hostfile.from_log_words(rec.asked_hosts)
+            elif rec.del_options & lsbatch.SUB_HOST:
+                hosts["asked_hosts"] = None
+            self._add(h, t, "MODIFY", items=modify_items(rec), user=rec.user_name, **hosts)
             return
         job_id = getattr(rec, "job_id", None)
         if job_id is None:

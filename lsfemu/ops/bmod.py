@@ -44,6 +44,7 @@ from lsfemu.ops import subopts
 from lsfemu.ops.modify import ArrayTarget, target
 from lsfemu.ops.permissions import Caller
 from lsfemu.render import messages as M
+from lsfemu.sched import hostfile
 from lsfemu.sched import aps as aps_mod
 from lsfemu.sched.arrayspec import ArraySpecError, parse_array_name
 from lsfemu.sched.priority import PriorityError, check_user_priority
@@ -109,6 +110,8 @@ class ModifyRequest:
     exclusive_n: bool = False
     hosts: str | None = None
     hosts_n: bool = False
+    host_file: str | None = None  # -hostfile
+    host_file_n: bool = False  # -hostfilen
     pre_exec: str | None = None
     pre_exec_n: bool = False
     post_exec: str | None = None
@@ -142,7 +145,7 @@ _PAIRS = (("queue", "queue_n"), ("nproc", "nproc_n"), ("res_req", "res_req_n"), 
           ("begin", "begin_n"), ("term", "term_n"), ("login_shell", "login_shell_n"), ("input_file", "input_file_n"),
           ("outdir", "outdir_n"), ("mail_user", "mail_user_n"), ("notify_begin", "notify_begin_n"),
           ("notify_end", "notify_end_n"), ("notify_exit", "notify_end_n"), ("exclusive", "exclusive_n"),
-          ("hosts", "hosts_n"), ("pre_exec", "pre_exec_n"), ("post_exec", "post_exec_n"),
+          ("hosts", "hosts_n"), ("host_file", "host_file_n"), ("pre_exec", "pre_exec_n"), ("post_exec", "post_exec_n"),
           ("estimate", "estimate_n"), ("cpulimit", "cpulimit_n"),
           ("job_group", "job_group_n"), ("app", "app_n"))
 _ARRAY_LIMIT = re.compile(r"%([0-9]{1,9})")
@@ -349,8 +352,26 @@ def _submission_fields(cl, job, req: ModifyRequest, attrs: dict, data: dict) -> 
                 attrs[key] = data[key] = placed[key]
     if req.exclusive_n:
         attrs["exclusive"] = data["exclusive"] = False
-    if req.hosts_n:
+    listed = hostfile.decode(job.asked_hosts) is not None
+    if req.hosts_n and not listed:
         attrs["asked_hosts"] = data["asked_hosts"] = None
+    _host_file(cl, job, req, q, attrs, data, listed)
+
+
+def _host_file(cl, job, req: ModifyRequest, q, attrs: dict, data: dict, listed: bool) -> None:
+    """-hostfile: bsub's (the file read now, its hosts checked; the job's tasks its
+    slots), not with -n, -m or -R (given here, or the job's own -R); -hostfilen
+    takes a job's host file away (one task again)."""
+    if req.host_file is not None:
+        if req.nproc is not None or req.hosts is not None or req.res_req is not None or (
+                job.res_req and not req.res_req_n):
+            raise NotSubmitted(M.HOSTFILE_CONFLICT)
+        fields_, n = subopts.host_file_fields(req.host_file, req.submit_dir, cl.config, q)
+        attrs.update(asked_hosts=fields_["asked_hosts"], num_processors=n, max_processors=None)
+        data.update(asked_hosts=fields_["asked_hosts"], nproc=[n, None])
+    elif req.host_file_n and listed:
+        attrs.update(asked_hosts=None, num_processors=1, max_processors=None)
+        data.update(asked_hosts=None, nproc=None)
 
 
 def _notify(job, req: ModifyRequest, attrs: dict, data: dict) -> None:

@@ -70,6 +70,7 @@ class SubmitRequest:
     app: str | None = None  # -app: an lsb.applications profile
     exclusive: bool | None = None  # -x
     asked_hosts: str | None = None  # -m
+    host_file: str | None = None  # -hostfile: the file's path as given
     pre_exec: str | None = None  # -E
     post_exec: str | None = None  # -Ep
     notify_begin: bool | None = None  # -B
@@ -227,8 +228,13 @@ def submit(cl, caller: Caller, r: SubmitRequest):
     default_used = r.queue is None
     qname = default_queue(cfg, r.env) if default_used else r.queue
     q = check_queue(cl, caller, caller.user, qname)
-    # Processors
+    # Processors (-hostfile: the slots of its lines; it excludes -n, -m and -R)
     nmin, nmax = parse_nproc(r.nproc) if r.nproc is not None else (1, None)
+    listed = None
+    if r.host_file is not None:
+        if r.nproc is not None or r.asked_hosts is not None or r.res_req:
+            raise NotSubmitted(M.HOSTFILE_CONFLICT)
+        listed, nmin = subopts.host_file_fields(r.host_file, r.submit_dir, cfg, q)
     total_slots = cluster_slots(cl, q)
     if total_slots is not None and nmin > total_slots:
         raise NotSubmitted(M.TOO_MANY_PROCS)
@@ -296,6 +302,8 @@ def submit(cl, caller: Caller, r: SubmitRequest):
     group = jobgroups.group_path(r.job_group, NotSubmitted) if r.job_group is not None else None
     more = subopts.submission_fields(r, cl.now())
     more.update(subopts.placement_fields(r, cfg, q))
+    if listed is not None:
+        more.update(listed)
     spooled = more.pop("spooled_input")  # bsub -is: the file's contents, kept once the job has its ID
     dep, dep_json = r.depend, None
     if dep is not None:

@@ -3,7 +3,7 @@ stored job's fields: -Jd (description), -H (hold), -b and -t (begin and
 termination times), -rn (never rerunnable), -env (the job's environment),
 -outdir, -L (login shell), -i / -is (standard input; -is keeps a copy made
 at submission, `spool_input`); -x and -m (`placement_fields`: exclusive
-execution, candidate hosts).
+execution, candidate hosts); -hostfile (`host_file_fields`).
 
 `submission_fields(r, now)` reads them from a `SubmitRequest` and returns the
 `SubmitSpec` fields they set, or raises NotSubmitted (nothing is stored).
@@ -21,7 +21,7 @@ from lsfemu.config import resourcemap
 from lsfemu.engine.execopts import spool_path
 from lsfemu.errors import NotSubmitted
 from lsfemu.render import messages as M
-from lsfemu.sched import hostpick, placement, resmerge, resreq, select
+from lsfemu.sched import hostfile, hostpick, placement, resmerge, resreq, select
 
 #: LSF 10.1's bsub -Jd: "The maximum length is 4094 characters"; mbatchd keeps the
 #: first characters of a longer one (OpenLava's mbd.job.c truncates to its buffer)
@@ -193,6 +193,33 @@ def job_environment(spec: str, env: dict) -> dict:
         elif name in env:
             out[name] = env[name]
     return out
+
+
+def host_file_fields(name: str, submit_dir: str, cfg, q) -> tuple[dict, int]:
+    """bsub/bmod -hostfile: the file read now (LSF reads it at submission; a later
+    change of the file changes nothing), its hosts checked as -m's are (every one a
+    host of the cluster, `host: Bad host name, ...`, and of the queue, `host: Host
+    or host group is not used by the queue`). The job's `asked_hosts` (the kept
+    form, lsfemu.sched.hostfile) and its task count, the slots summed."""
+    if len(name) > MAX_ARG:
+        raise NotSubmitted(M.FILE_NAME_TOO_LONG, name[:40])
+    path = os.path.normpath(name if os.path.isabs(name) else os.path.join(submit_dir, name))
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError as e:
+        raise NotSubmitted(e.strerror or M.BAD_ARG, name) from None
+    try:
+        entries = hostfile.parse(text)
+    except hostfile.HostFileError:
+        raise NotSubmitted(M.BAD_HOSTFILE, name) from None
+    usable = set(cfg.queue_hosts(q))
+    for host, _ in entries:
+        if host not in cfg.host_names:
+            raise NotSubmitted(M.BAD_HOST, host)
+        if host not in usable:
+            raise NotSubmitted(M.HOST_NOT_USED_BY_QUEUE, host)
+    return {"asked_hosts": hostfile.encode(path, entries)}, hostfile.total(entries)
 
 
 def _read_input(name: str, submit_dir: str) -> bytes:

@@ -60,7 +60,9 @@ from typing import Iterable, Sequence
 
 from lsfemu.events.history import STATES, Change, JobHistory
 from lsfemu.render.bjobs import home_relative
-from lsfemu.render.bjobs.common import input_text, notify_text, placement_texts, specified_times, time_limit_lines
+from lsfemu.render.bjobs.common import (
+    host_file_item, host_file_section, input_text, notify_text, placement_texts, specified_times, time_limit_lines,
+)
 from lsfemu.render.messages import NO_MATCHING_JOB
 from lsfemu.render.timefmt import PREFIX_LEN, PREFIX_LEN_YEAR, long_prefix
 from lsfemu.render.wrap import dispatch_text, record
@@ -133,14 +135,17 @@ def header_record(h: JobHistory) -> str:
     return "".join(parts)
 
 
-def submit_text(h: JobHistory, d: dict) -> str:
-    """The submit record after the time stamp, ending with ``;``."""
+def submit_text(h: JobHistory, d: dict, *, host_file: bool = False) -> str:
+    """The submit record after the time stamp, ending with ``;`` (*host_file*:
+    bhist -hostfile's ``, Host file <path>`` after the CWD, as bjobs -hostfile's)."""
     parts = [f"Submitted from host <{d.get('from_host', h.from_host)}>"]
     parts.append(f", to Queue <{d.get('queue', h.queue)}>")
     parts.extend(specified_times(d.get("begin_time"), d.get("term_time")))
     cwd = d.get("cwd", h.cwd)
     home = d.get("home", h.home)
     parts.append(f", CWD <{home_relative(cwd, home)}>")
+    if host_file:
+        parts.append(host_file_item(d.get("asked_hosts")))
     if d.get("specified_cwd"):
         parts.append(f", Specified CWD <{d['specified_cwd']}>")
     if d.get("input_file"):
@@ -216,7 +221,7 @@ def _finish_texts(d: dict, ran: bool) -> list[str]:
 
 
 def event_texts(
-    h: JobHistory, c: Change, *, dispatch_style: str = "auto", ran: bool | None = None
+    h: JobHistory, c: Change, *, dispatch_style: str = "auto", ran: bool | None = None, host_file: bool = False
 ) -> list[str]:
     """The record texts (after the time stamp) one change prints; MODIFY
     returns the title followed by its item lines. *ran* tells whether the job
@@ -225,7 +230,7 @@ def event_texts(
     d = c.data
     k = c.kind
     if k == "SUBMIT":
-        return [submit_text(h, d)]
+        return [submit_text(h, d, host_file=host_file)]
     if k == "DISPATCH":
         return [dispatch_text(d, style=dispatch_style)]
     if k == "STARTING":
@@ -275,7 +280,7 @@ def event_texts(
 
 
 def _long_one(
-    h: JobHistory, *, now: float, year: bool, nowrap: bool, dispatch_style: str
+    h: JobHistory, *, now: float, year: bool, nowrap: bool, dispatch_style: str, host_file: bool = False
 ) -> str:
     indent = PREFIX_LEN_YEAR if year else PREFIX_LEN
 
@@ -289,7 +294,7 @@ def _long_one(
             ran = True
         elif c.kind == "REQUEUE":
             ran = False
-        texts = event_texts(h, c, dispatch_style=dispatch_style, ran=ran)
+        texts = event_texts(h, c, dispatch_style=dispatch_style, ran=ran, host_file=host_file)
         if not texts:
             continue
         stamp = long_prefix(c.time, year) + ": "
@@ -305,6 +310,9 @@ def _long_one(
     by = long_prefix(h.summary_time(now))
     out.append(f"\n{LONG_SUMMARY_TITLE}  {by}\n{LONG_SUMMARY_HEADER}\n")
     out.append("  " + "".join(f"{_secs(t[s]):<9}" for s in STATES) + f"{_secs(t['TOTAL']):<12}\n")
+    if host_file:  # -hostfile: the host file in force last (bsub's, or the last bmod's), bjobs -hostfile's table
+        kept = [c.data["asked_hosts"] for c in h.changes if c.kind in ("SUBMIT", "MODIFY") and "asked_hosts" in c.data]
+        out.append(host_file_section(kept[-1] if kept else None))
     return "".join(out)
 
 
@@ -315,11 +323,12 @@ def long(
     year: bool = False,
     wide: bool = False,
     dispatch_style: str = "auto",
+    host_file: bool = False,
 ) -> str:
     """``bhist -l`` (``year``: LSB_DISPLAY_YEAR=Y; ``wide``: ``-w``, records
-    not wrapped). Empty input gives ``""`` (print :data:`NOT_FOUND`)."""
+    not wrapped; ``host_file``: -hostfile). Empty input gives ``""`` (print :data:`NOT_FOUND`)."""
     blocks = [
-        _long_one(h, now=now, year=year, nowrap=wide, dispatch_style=dispatch_style)
+        _long_one(h, now=now, year=year, nowrap=wide, dispatch_style=dispatch_style, host_file=host_file)
         for h in histories
     ]
     return (JOB_SEPARATOR + "\n").join(blocks)

@@ -135,6 +135,11 @@ BAD_CPU_FACTOR = "Bad CPU factor"
 BACCT_OFFLINE_FACTOR = "Not a CPU factor; with -f and no cluster, -N needs a CPU factor"
 INPUT_EXCLUSIVE = "isn|is|in|i options are exclusive"  # bsub -i with -is (lsb.sub.c, catgets 444)
 FILE_NAME_TOO_LONG = "File name too long"  # lsb.sub.c, catgets 409
+#: bsub -hostfile with -n, -m or -R (IBM's -hostfile page lists the conflicts; LSF's text was not found:
+#: its words, docs/semantics.md "bsub -hostfile")
+HOSTFILE_CONFLICT = "-hostfile cannot be used with -n, -m or -R"
+#: a host file line that is neither `host` nor `host slots`, or no host at all [inferred wording]
+BAD_HOSTFILE = "Bad user-specified host file"
 MAIL_USER_TOO_LONG = "Mail destination name too long"  # bsub -u (lsb.sub.c, catgets 411)
 BAD_RUNTIME = "Bad runtime specification"  # bsub -We (IBM's support note: no object)
 NO_LIMIT_USAGE = "No resource usage found."  # blimits: no row to show (IBM's blimits(1) note; wording inferred)

@@ -17,7 +17,7 @@ from lsfemu.events.records import (
 from lsfemu.events.history import array_spec_of, tail_columns
 from lsfemu.events.log import EventWarning, read_event_lines
 from lsfemu.jobstate import STARTED, SUSPENDED
-from lsfemu.sched import resreq
+from lsfemu.sched import hostfile, resreq
 
 
 def _aps(text: str) -> tuple[str, float] | None:
@@ -39,7 +39,7 @@ _FIELDS = {
         "job_id", "idx", "submit_time", "rlimits", "options", "options2", "user_priority", "user_name", "queue",
         "from_host", "command", "job_name", "project_name", "user_group", "cwd", "sub_home_dir", "out_file",
         "err_file", "num_processors", "max_num_processors", "res_req", "options3", "subcwd", "job_description",
-        "job_group", "app", "post_exec_cmd", "outdir", "runtime_estimation")),
+        "job_group", "app", "post_exec_cmd", "outdir", "runtime_estimation", "asked_hosts")),
     JobStatus.TYPE: frozenset(("job_id", "idx", "status", "reason", "cpu_time", "end_time", "exit_status",
                                "exit_info")),
     JobStart.TYPE: frozenset(("job_id", "idx", "exec_hosts")),
@@ -58,6 +58,7 @@ _NEW_ROW: dict[str, Any] = dict(
     default_queue_used=False, start_time=None, finish_time=None, exec_hosts="", exit_code=None, exit_reason=None,
     pend_reasons="New job is waiting for scheduling", susp_reason=None, sim_runtime=0.0, sim_cputime=0.0,
     sim_exit_code=0, work_done=0.0, segment_start=None, env_json="{}", array_spec=None, array_limit=None,
+    asked_hosts=None,
 )
 
 #: the job record types :meth:`JobTracker.feed` applies to a job it holds (found by job ID and index)
@@ -206,6 +207,8 @@ class JobTracker:
         row["priority_base_time"] = row["pend_since"] = row["submit_time"] = submit
         row["position"] = float(position)
         row.update(tail_columns(rec))
+        if rec.asked_hosts:  # a host file (bsub -hostfile) is kept; -m's words are not (as before)
+            row["asked_hosts"] = _host_file(rec.asked_hosts)
         if row["job_group"]:
             parts = row["job_group"].strip("/").split("/")
             for n in range(1, len(parts) + 1):
@@ -237,6 +240,12 @@ class JobTracker:
             row["mem_req_mb"] = mem_request(rec.res_req, self.units)
         if o2 & lsbatch.SUB2_MODIFY_CMD:
             row["command"] = rec.command
+        if o & lsbatch.SUB_HOST:  # bmod -hostfile: the new lines and slots
+            kept = row["asked_hosts"] = _host_file(rec.asked_hosts)
+            if kept is not None:
+                row["num_processors"], row["max_processors"] = hostfile.total(hostfile.decode(kept)[1]), None
+        elif rec.del_options & lsbatch.SUB_HOST:
+            row["asked_hosts"] = None
         if o & lsbatch.SUB_PROJECT_NAME:
             row["project"] = rec.project_name or "default"
         run = rec.rlimits[lsbatch.RLIMIT_RUN] if len(rec.rlimits) > lsbatch.RLIMIT_RUN else lsbatch.DEFAULT_RLIMIT
@@ -338,6 +347,12 @@ def records(paths: list[Path], warn: Callable[[EventWarning], None],
             on_bytes: Callable[[int], None]) -> Iterator[tuple[int, str, Record]]:
     """(line number, line, record) of *paths* (oldest first), read as :meth:`JobTracker.feed` needs."""
     return read_event_lines(paths, warn, on_bytes=on_bytes, unused=_UNUSED, fields=_FIELDS)
+
+
+def _host_file(words) -> str | None:
+    """The kept host file of a record's asked-hosts list (lsfemu.sched.hostfile), None for -m's words."""
+    kept = hostfile.from_log_words(words)
+    return kept if hostfile.decode(kept) is not None else None
 
 
 def mem_request(res_req: str | None, units: dict[str, str] | None = None) -> float | None:

@@ -23,7 +23,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from lsfemu.sched import hostres, placement, shapes
+from lsfemu.sched import hostfile, hostres, placement, shapes
 
 # LSF's pending reason texts (the non-host ones are printed with a trailing ';').
 NEW_JOB = "New job is waiting for scheduling"
@@ -541,9 +541,18 @@ def _allocate(job: PendingJob, q: QueueInfo, hosts: dict[str, HostInfo],
     place = job.place
     names = q.hosts
     exclusive = False
+    want = None
     if place is not None:
         exclusive = place.exclusive
-        if place.hosts is not None:  # bsub -m: the hosts it named, best first; the queue's others refuse
+        if place.listed is not None:  # bsub -hostfile: its hosts only, each with its slots
+            want = hostfile.needs(list(place.listed))
+            usable = set(q.hosts)
+            names = [n for n in want if n in usable]
+            for _ in range(len(usable) - len(names)):
+                note(NOT_SPECIFIED)
+            for _ in range(len(want) - len(names)):
+                note(NOT_USABLE)
+        elif place.hosts is not None:  # bsub -m: the hosts it named, best first; the queue's others refuse
             usable = set(q.hosts)
             names = [n for n in place.hosts if n in usable]
             for _ in range(len(usable) - len(names)):
@@ -590,6 +599,11 @@ def _allocate(job: PendingJob, q: QueueInfo, hosts: dict[str, HostInfo],
         free_by_host.append((name, job.slots if free is None else free))
     if job.limits is not None and job.limits.by_host:  # lsb.resources HOSTS / PER_HOST limits
         free_by_host = limits.cap(job.limits, free_by_host, note)
+    if want is not None:
+        alloc_l, short = hostfile.fit(place.listed, want, dict(free_by_host))
+        for _ in short:
+            note(HOST_LESS_SLOTS)
+        return alloc_l, why, (-1 if alloc_l is None else 0)
     need = job.slots
     if job.req is not None:
         cands = [placement.Cand(name, free, hosts[name].view(), hosts[name].avail, hosts[name].ncpus)

@@ -70,7 +70,10 @@ def _expand(members: list[str], host_groups: dict[str, list[str]], known: set[st
 @dataclass(frozen=True)
 class Placement:
     """A job's own placement rules: the candidate hosts, best first (None: its
-    queue's hosts), and exclusive execution (bsub -x)."""
+    queue's hosts), exclusive execution (bsub -x), and a user-specified host
+    file's lines (bsub -hostfile, lsfemu.sched.hostfile: exactly those hosts
+    and slots, in that order; None: none)."""
 
     hosts: tuple[str, ...] | None = None
     exclusive: bool = False
+    listed: tuple[tuple[str, int], ...] | None = None

@@ -223,3 +223,40 @@ def test_runtime_estimate_is_kept_and_does_not_kill(lsf_cluster):
     assert _status(c, 1) == "RUN"  # past its estimate: LSF kills only at a run limit
     r = c.run("bsub -We x sleep 1", user="user1")
     assert (r.rc, r.out, r.err) == (255, "", "Bad runtime specification. Job not submitted.\n")
+
+
+def test_host_file_places_the_tasks_and_is_shown_logged_and_modified(lsf_cluster):
+    # bsub / bmod -hostfile, bjobs / bhist -l -hostfile (issue 21; docs/semantics.md "bsub -hostfile").
+    c = lsf_cluster
+    hf = c.root / "userhome" / "geometry"
+    hf.write_text("# a user-specified host file\nhostC 2\nhostA\nhostC   1  # again\n\n")
+    assert c.run("bsub -hostfile geometry sleep 600", user="user1").rc == 0  # job 1: 4 tasks
+    hf.write_text("hostB 1\n")  # read at submission: a later change changes nothing
+    assert c.run("bsub -hostfile geometry -x sleep 600", user="user2").rc != 0  # normal takes no -x jobs
+    (c.root / "userhome" / "big").write_text("hostA 5\n")  # hostA has 4 slots
+    assert c.run("bsub -hostfile big sleep 600", user="user2").rc == 0  # job 2
+    c.advance("1m")
+    assert c.run("bjobs -noheader -o 'exec_host nreq_slot host_file ask_hosts' 1").out == (
+        f"hostC:hostC:hostA:hostC 4 {hf} -\n")
+    long2 = c.run("bjobs -l 2").out
+    assert " PENDING REASONS:\n" in long2 and "Not specified in job submission: 2 hosts" in long2
+    assert "Not enough job slot(s): 1 host" in long2 and "USER-SPECIFIED" not in long2
+    shown = c.run("bjobs -UF -hostfile 1").out
+    assert f", CWD <$HOME>, Host file <{hf}>, 4 Task(s);\n" in shown
+    assert shown.endswith("\nUSER-SPECIFIED HOST FILE:\nHOST            SLOTS\n"
+                          "hostC             2\nhostA             1\nhostC             1\n\n")
+    line = next(l for l in (c.home / "logdir" / "lsb.events").read_text().splitlines() if l.startswith('"JOB_NEW"'))
+    assert f' 4 "@hostfile {hf}" "hostC 2" "hostA 1" "hostC 1" ' in line  # askedHosts: count, the kept lines
+    hist = c.run("bhist -l -hostfile 1").out
+    assert f"CWD <$HOME>, Host file <{hf}>, 4 Task(s);" in hist.replace("\n                     ", "")
+    assert hist.endswith("HOST            SLOTS\nhostC             2\nhostA             1\nhostC             1\n")
+    # bmod -hostfile on the pending job 2: it takes the new file's hosts and slots, and runs
+    assert c.run("bmod -hostfile geometry 2", user="user2").out == "Parameters of job <2> are being changed\n"
+    c.advance("1m")
+    assert c.run("bjobs -noheader -o 'stat exec_host nreq_slot' 2").out == "RUN hostB 1\n"
+    assert "   User-specified host file changes to : " + str(hf) + "\n" in c.run("bhist -l 2").out
+    assert c.run("bhist -l -hostfile 2").out.endswith("HOST            SLOTS\nhostB             1\n")
+    # -hostfilen takes it away from a pending job: one task, any host
+    assert c.run("bsub -hostfile big sleep 600", user="user2").rc == 0  # job 3 pends
+    assert c.run("bmod -hostfilen 3", user="user2").rc == 0
+    assert c.run("bjobs -noheader -o 'nreq_slot host_file' 3").out == "1 -\n"

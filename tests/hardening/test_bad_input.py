@@ -85,6 +85,8 @@ def _new_cluster(with_targets: bool = True) -> LsfCluster:
     c = LsfCluster(root)
     queues = c.path_of("lsb.queues")
     queues.write_text(queues.read_text() + EXTRA_QUEUES)
+    for name, text in (("hf.good", "hostA 1\n"), ("hf.bad", "hostA two\n"), ("hf.nohost", "hostA\nhostZ 2\n")):
+        (root / "userhome" / name).write_text(text)  # bsub/bmod -hostfile's files (relative to the caller's CWD)
     if with_targets:
         r = c.run(["badmin", "qclose", "closedq"], user="lsfadmin")
         assert r.rc == 0, r.text
@@ -354,6 +356,12 @@ CASES = [
     C(["bmod", "-m", "nosuchhost", "4"], "nosuchhost: Bad host name, host group name or cluster name. "
       "Job not modified.\n", id="bmod-m-no-such-host"),
     C(["bmod", "-u", "a/b", "4"], "a/b: Bad argument. Job not modified.\n", id="bmod-u-slash"),
+    C(["bmod", "-hostfile", "hf.good", "-m", "hostA", "4"],
+      "-hostfile cannot be used with -n, -m or -R. Job not modified.\n", id="bmod-hostfile-and-m"),
+    C(["bmod", "-hostfile", "hf.nohost", "4"],
+      "hostZ: Bad host name, host group name or cluster name. Job not modified.\n", id="bmod-hostfile-unknown-host"),
+    C(["bmod", "-hostfile", "hf.good", "1"], "Only the following parameters can be used to modify a running job: "
+      "-c, -M, -W, -o, -e, -r. Job not modified.\n", id="bmod-hostfile-running-job"),
     C(["bsub", "-c", "abc", "sleep", "1"], "abc: Bad CPULIMIT specification. Job not submitted.\n",
       id="bsub-c-not-a-number"),
     C(["bsub", "-c", "0", "sleep", "1"], "0: Bad CPULIMIT specification. Job not submitted.\n", id="bsub-c-zero"),
@@ -555,6 +563,20 @@ CASES = [
       "hostA+x: Bad host name, host group name or cluster name. Job not submitted.\n", id="bsub-m-bad-level"),
     C(["bsub", "-m", "", "sleep", "1"], "Bad host name, host group name or cluster name. Job not submitted.\n",
       id="bsub-m-empty"),
+    # bsub -hostfile (issue 21): the conflicts IBM lists, a file that is not there, a line that is not
+    # `host [slots]`, a host of no cluster / not of the queue (the files: _new_cluster)
+    C(["bsub", "-hostfile", "hf.good", "-n", "2", "sleep", "1"],
+      "-hostfile cannot be used with -n, -m or -R. Job not submitted.\n", id="bsub-hostfile-and-n"),
+    C(["bsub", "-hostfile", "hf.good", "-R", "select[mem>1]", "sleep", "1"],
+      "-hostfile cannot be used with -n, -m or -R. Job not submitted.\n", id="bsub-hostfile-and-R"),
+    C(["bsub", "-hostfile", "nosuchfile", "sleep", "1"], "nosuchfile: No such file or directory. Job not submitted.\n",
+      id="bsub-hostfile-missing"),
+    C(["bsub", "-hostfile", "hf.bad", "sleep", "1"], "hf.bad: Bad user-specified host file. Job not submitted.\n",
+      id="bsub-hostfile-bad-line"),
+    C(["bsub", "-hostfile", "hf.nohost", "sleep", "1"],
+      "hostZ: Bad host name, host group name or cluster name. Job not submitted.\n", id="bsub-hostfile-unknown-host"),
+    C(["bjobs", "-hostfile", "1"], usage("bjobs"), id="bjobs-hostfile-without-l"),
+    C(["bhist", "-hostfile", "1"], usage("bhist"), id="bhist-hostfile-without-l"),
     C(["bsub", "-u", "", "sleep", "1"], "Bad argument. Job not submitted.\n", id="bsub-u-empty"),
     C(["bsub", "-We", "0", "sleep", "1"], "Bad runtime specification. Job not submitted.\n", id="bsub-We-zero"),
     C(["bsub", "-We", "1:x", "sleep", "1"], "Bad runtime specification. Job not submitted.\n", id="bsub-We-text"),

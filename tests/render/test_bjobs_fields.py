@@ -47,7 +47,7 @@ def test_every_field_has_a_value_or_is_listed_as_not_kept():
                                 "%complete", "gpu_num", "nthreads", "mem", "max_mem", "avg_mem", "memlimit",
                                 "swap", "effective_resreq", "combined_resreq", "runtimelimit", "input_file",
                                 "output_file", "error_file", "output_dir", "exec_home", "exec_cwd",
-                                "mem_efficiency", "exception_status", "ependtime", "ipendtime"}
+                                "mem_efficiency", "exception_status", "ependtime", "ipendtime", "host_file"}
 
 
 def test_all_is_every_field_in_lsf_order_and_json_keys_are_lsfs():
@@ -117,6 +117,9 @@ def test_kept_fields_show_what_the_job_asked():
     assert row(job, spec) == ["nightly run", "Jan 11 06:00", "Jan 12 06:00", "Y", "Y", "hB hC+2", "2", "/out/%J",
                               "in.txt", "50.00%", "25.00%", "0.50", "NOTPEND"]
     assert row(running(), "exclusive interactive") == ["N", "N"]
+    # bsub -hostfile (issue 21): host_file is its path; ask_hosts stays -m's
+    listed = running(asked_hosts="@hostfile /home/u/hf\nhB 2\nhC 1")
+    assert row(listed, "host_file ask_hosts") == ["/home/u/hf", "-"]
 
 
 def test_eligible_and_ineligible_pending_time():

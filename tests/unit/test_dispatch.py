@@ -176,3 +176,39 @@ def test_units_group_jobs_by_scheduling_unit(spec, unit_of):
         u = unit_of.get(q.name, q.name)
         rank[u] = min(rank.get(u, (-q.priority, q.order)), (-q.priority, q.order))
     assert [rank[u] for u, _ in got] == sorted(rank[u] for u, _ in got)
+
+
+def test_host_file_takes_exactly_its_hosts_and_slots_in_its_order():
+    # bsub -hostfile (issue 21): hC twice (3 slots), hA once; the other hosts are not candidates, the
+    # allocation follows the file's lines (LSB_HOSTS' order); a host short of slots keeps it pending.
+    from lsfemu.sched import hostfile
+    from lsfemu.sched.hostpick import Placement
+    entries = hostfile.parse("# benchmark geometry\nhC 2\nhA\nhC   1  # again\n\n")
+    assert entries == [("hC", 2), ("hA", 1), ("hC", 1)]
+    queues = {"normal": _q("normal", 30, hosts=("hA", "hB", "hC"))}
+    job = _job(1, slots=hostfile.total(entries))
+    job.place = Placement(listed=tuple(entries))
+    inp = D.PassInput([job], queues, _hosts(hA=4, hB=4, hC=4), {}, {})
+    assert D.schedule_pass(inp).started[0][1] == ["hC", "hC", "hA", "hC"]
+    assert inp.hosts["hB"].used == 0
+    hosts = _hosts(hA=4, hB=4, hC=4)
+    hosts["hC"].used = 2  # 2 free on hC: the file wants 3 there
+    waiting = _job(2, slots=4)
+    waiting.place = Placement(listed=tuple(entries))
+    res = D.schedule_pass(D.PassInput([waiting], queues, hosts, {}, {}))
+    assert res.started == []
+    assert sorted(res.reasons[(2, 0)]) == ["Not enough job slot(s): 1 host", "Not specified in job submission: 1 host"]
+
+
+def test_host_file_text_and_kept_form():
+    from lsfemu.sched import hostfile
+    for bad in ("hA 0\n", "hA two\n", "hA 1 2\n", "# nothing\n", ""):
+        with pytest.raises(hostfile.HostFileError):
+            hostfile.parse(bad)
+    kept = hostfile.encode("/home/u/hf", [("hA", 2), ("hB", 1)])
+    assert hostfile.decode(kept) == ("/home/u/hf", [("hA", 2), ("hB", 1)])
+    assert hostfile.decode("hA hB+2") is None and hostfile.decode(None) is None
+    # lsb.events' asked-hosts list: the kept lines, or -m's words; and back
+    assert hostfile.log_words(kept) == ("@hostfile /home/u/hf", "hA 2", "hB 1")
+    assert hostfile.from_log_words(hostfile.log_words(kept)) == kept
+    assert hostfile.log_words("hA  hB+2") == ("hA", "hB+2") and hostfile.from_log_words(("hA", "hB+2")) == "hA hB+2"

@@ -9,6 +9,7 @@ from typing import Sequence
 
 from lsfemu.jobstate import PENDING
 from lsfemu.render.timefmt import long_prefix
+from lsfemu.sched import hostfile
 from lsfemu.views import JobView
 
 #: separator between jobs in bjobs -l / -UF
@@ -162,9 +163,27 @@ def placement_texts(exclusive: bool, asked_hosts: str | None) -> tuple[str, str]
     Execution`` (after the notification, before Re-runnable) and ``, Specified Hosts
     <h1>, <h2+2>`` (after the login shell); each "" when not asked."""
     excl = ", Exclusive Execution" if exclusive else ""
-    words = (asked_hosts or "").split()
+    words = (asked_hosts or "").split() if hostfile.decode(asked_hosts) is None else []
     hosts = ", Specified Hosts " + ", ".join(f"<{w}>" for w in words) if words else ""
     return excl, hosts
+
+
+def host_file_item(asked_hosts: str | None) -> str:
+    """bsub -hostfile in the submit record, after the CWD (IBM's bjobs -hostfile
+    sample: ``, Host file </home/userG/myhostfile>``); "" for a job without one."""
+    listed = hostfile.decode(asked_hosts)
+    return f", Host file <{listed[0]}>" if listed is not None else ""
+
+
+def host_file_section(asked_hosts: str | None) -> str:
+    """bjobs/bhist -l -hostfile's table of the job's host file (IBM's bjobs
+    -hostfile sample: the title, ``HOST`` in 16 columns then ``SLOTS``, each
+    line's count right-aligned in 3), after an empty line; "" without one."""
+    listed = hostfile.decode(asked_hosts)
+    if listed is None:
+        return ""
+    rows = "".join(f"{h:<16}{n:>3}\n" for h, n in listed[1])
+    return "\nUSER-SPECIFIED HOST FILE:\nHOST            SLOTS\n" + rows
 
 
 def notify_text(begin: bool, end: bool) -> str:

@@ -24,6 +24,7 @@ from lsfemu.render.bjobs.common import (
 )
 from lsfemu.render.outfmt import FieldDef, FieldSpec
 from lsfemu.render.timefmt import hms, table_time
+from lsfemu.sched import hostfile
 from lsfemu.views import JobView
 
 # canonical name -> recommended width and aliases, in LSF 10.1's order (the man page's Table 1)
@@ -148,13 +149,20 @@ FIELDS: dict[str, FieldDef] = {
 #: the fields whose data lsfemu does not keep: always "-" ("" in -json)
 NOT_KEPT = frozenset((
     "service_class", "rsvid", "kill_issue_host", "suspend_issue_host", "resume_issue_host", "charged_saap",
-    "resize_notification_command", "host_file", "ru_utime", "ru_stime", "warning_action", "action_warning_time",
+    "resize_notification_command", "ru_utime", "ru_stime", "warning_action", "action_warning_time",
     "estimated_sim_start_time", "effective_plimit", "plimit_remain", "effective_eplimit",
     "eplimit_remain", "swaplimit", "gpu_mode", "j_exclusive", "gpu_alloc", "hrusage",
     "network_req", "filelimit", "corelimit", "stacklimit", "processlimit", "plimit", "eplimit", "licproject",
     "forward_cluster", "forward_time", "srcjobid", "dstjobid", "source_cluster", "energy", "gpfsio", "cpu_peak",
     "cpu_efficiency", "cpu_peak_efficiency", "cpu_peak_reached_duration",
 ))
+
+
+def _asked_words(j: JobView) -> str | None:
+    """-o ask_hosts: bsub -m's words (a host file is -o host_file's)."""
+    if hostfile.decode(j.asked_hosts) is not None:
+        return None
+    return " ".join((j.asked_hosts or "").split()) or None
 
 
 @dataclass(frozen=True)
@@ -325,7 +333,8 @@ _VALUES: dict[str, _Value] = {
     "first_host": lambda j, o: (_hosts(j) or [None])[0],
     "exec_host": lambda j, o: ":".join(_hosts(j)) or None,
     "nexec_host": lambda j, o: str(len(dict.fromkeys(h))) if (h := _hosts(j)) else None,
-    "ask_hosts": lambda j, o: " ".join((j.asked_hosts or "").split()) or None,
+    "ask_hosts": lambda j, o: _asked_words(j),
+    "host_file": lambda j, o: (hostfile.decode(j.asked_hosts) or (None,))[0],  # bsub -hostfile: its path
     "alloc_slot": lambda j, o: ":".join(short_hosts(_hosts(j))) or None,
     "nalloc_slot": lambda j, o: str(len(h)) if (h := _hosts(j)) else None,
     "exclusive": lambda j, o: _yes(j.exclusive),

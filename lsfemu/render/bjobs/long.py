@@ -10,8 +10,9 @@ from typing import Iterable
 
 from lsfemu.jobstate import FINISHED, PENDING, SUSPENDED
 from lsfemu.render.bjobs.common import (
-    JOB_SEPARATOR, LOAD_TABLE, aps_number, display_id, has_started, home_relative, job_name,
-    input_text, limit_text, mem_text, notify_text, placement_texts, short_hosts, specified_times, time_limit_lines,
+    JOB_SEPARATOR, LOAD_TABLE, aps_number, display_id, has_started, home_relative, host_file_item,
+    host_file_section, job_name, input_text, limit_text, mem_text, notify_text, placement_texts, short_hosts,
+    specified_times, time_limit_lines,
 )
 from lsfemu.render.timefmt import PREFIX_LEN, PREFIX_LEN_YEAR, long_prefix
 from lsfemu.render.wrap import SOFT_SPACE, host_list, wrap_record
@@ -58,11 +59,14 @@ def header_record(job: JobView, *, max_user_priority_set: bool) -> str:
     return "".join(parts)
 
 
-def submit_record(job: JobView) -> str:
-    """The submit record's text after the time stamp, ending with ``;``."""
+def submit_record(job: JobView, *, host_file: bool = False) -> str:
+    """The submit record's text after the time stamp, ending with ``;``
+    (*host_file*: bjobs -hostfile's ``, Host file <path>`` after the CWD)."""
     parts = [f"Submitted from host <{job.from_host}>"]
     parts.extend(specified_times(job.begin_time, job.term_time))
     parts.append(f", CWD <{home_relative(job.cwd, job.home)}>")
+    if host_file:
+        parts.append(host_file_item(job.asked_hosts))
     if job.specified_cwd:
         parts.append(f", Specified CWD <{job.specified_cwd}>")
     if job.input_file:
@@ -161,6 +165,7 @@ def _long_one(
     uf: bool,
     short_hostlist: bool,
     res_req_display: str = "brief",
+    host_file: bool = False,
 ) -> str:
     indent = PREFIX_LEN_YEAR if year else PREFIX_LEN
     pad = " " * indent
@@ -175,7 +180,7 @@ def _long_one(
 
     out: list[str] = ["\n"]
     out.append(rec(header_record(job, max_user_priority_set=max_user_priority_set)))
-    out.append(rec(stamp(job.submit_time) + submit_record(job)))
+    out.append(rec(stamp(job.submit_time) + submit_record(job, host_file=host_file)))
 
     if job.status in PENDING:
         if job.reserved_hosts:  # SLOT_RESERVE / RESOURCE_RESERVE (OpenLava's prtJobReserv, LSF 10's "(s)" wording)
@@ -249,7 +254,7 @@ def _long_one(
     if job.exceptions:  # the job exceptions it raised (bjobs -x's), after the thresholds [inferred layout]
         out.append("\n EXCEPTION STATUS:  " + "  ".join(job.exceptions) + "\n")
     if res_req_display == "none":  # BJOBS_RES_REQ_DISPLAY=none: no block
-        return "".join(out)
+        return "".join(out) + (host_file_section(job.asked_hosts) if host_file else "")
     out.append("\n RESOURCE REQUIREMENT DETAILS:\n")
     if res_req_display == "full":  # the levels merged, then the result
         for label, value in (("Job-level", job.res_req), ("App-level", job.app_res_req),
@@ -262,6 +267,8 @@ def _long_one(
         effective = job.res_req if has_started(job) else None
     out.append(rec(f" Combined: {combined or '-'}"))
     out.append(rec(f" Effective: {effective or '-'}"))
+    if host_file:  # bjobs -hostfile: the host file's lines, last [inferred place]
+        out.append(host_file_section(job.asked_hosts))
     return "".join(out)
 
 
@@ -274,12 +281,14 @@ def long(
     uf: bool = False,
     short_hostlist: bool = False,
     res_req_display: str = "brief",
+    host_file: bool = False,
 ) -> str:
     """``bjobs -l`` (``uf=True``: ``bjobs -UF``). Each job starts with an empty
     line; jobs are separated by 78 dashes; the output ends with an empty line.
     ``Job Priority <N>`` shows when *max_user_priority_set* and the job has a
     priority. ``short_hostlist`` mirrors ``LSB_SHORT_HOSTLIST=1``;
-    ``res_req_display`` is BJOBS_RES_REQ_DISPLAY (none, brief, full)."""
+    ``res_req_display`` is BJOBS_RES_REQ_DISPLAY (none, brief, full); ``host_file``
+    is bjobs -hostfile (a host file's path in the submit record, its table last)."""
     blocks = [
         _long_one(
             j,
@@ -289,6 +298,7 @@ def long(
             uf=uf,
             short_hostlist=short_hostlist,
             res_req_display=res_req_display,
+            host_file=host_file,
         )
         for j in jobs
     ]
