@@ -7,6 +7,8 @@ plain options"."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 pytestmark = pytest.mark.slow(29)  # seconds, quiet machine: scheduled early (tests/conftest.py)
@@ -238,6 +240,7 @@ def test_host_file_places_the_tasks_and_is_shown_logged_and_modified(lsf_cluster
     c.advance("1m")
     assert c.run("bjobs -noheader -o 'exec_host nreq_slot host_file ask_hosts' 1").out == (
         f"hostC:hostC:hostA:hostC 4 {hf} -\n")
+    assert json.loads(c.run("bjobs -o 'host_file' -json 1").out)["RECORDS"] == [{"HOST_FILE": str(hf)}]
     long2 = c.run("bjobs -l 2").out
     assert " PENDING REASONS:\n" in long2 and "Not specified in job submission: 2 hosts" in long2
     assert "Not enough job slot(s): 1 host" in long2 and "USER-SPECIFIED" not in long2

@@ -128,6 +128,14 @@ def test_job_runs_in_its_directory_with_lsf_environment(shared):
     wait_stat(c, jid3, ("DONE",))
     assert f"follows:\n\n{made}\n" in (made / "o.txt").read_text()
     assert oct(made.stat().st_mode & 0o777) == "0o700"
+    # -hostfile (issue 21): the tasks where and in the order the file says -- LSB_HOSTS and
+    # LSB_DJOB_HOSTFILE one per task in its order, LSB_MCPU_HOSTS each host once
+    (c.root / "work" / "hf").write_text("hostB 2\nhostA\nhostB\n")
+    jid4 = sub(c, ["-hostfile", "hf", "-oo", "hf.out", 'echo "H=$LSB_HOSTS"; echo "M=$LSB_MCPU_HOSTS"; '
+                                                       'cat "$LSB_DJOB_HOSTFILE"'])
+    wait_stat(c, jid4, ("DONE",))
+    assert "\nH=hostB hostB hostA hostB\nM=hostB 3 hostA 1\nhostB\nhostB\nhostA\nhostB\n" in (
+        c.root / "work" / "hf.out").read_text()
     long = "".join(c.run(["bjobs", "-l", str(jid3)]).out.split())  # LSF wraps inside the paths
     assert f"ExecutionCWD<{made}>" in long and f"SpecifiedCWD<{c.root / 'work'}/%U/%J_%I>" in long, long
 
