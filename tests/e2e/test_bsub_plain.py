@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-pytestmark = pytest.mark.slow(29)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+pytestmark = pytest.mark.slow(31)  # seconds, quiet machine: scheduled early (tests/conftest.py)
 
 
 def _status(c, jid: int) -> str:

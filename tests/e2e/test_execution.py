@@ -17,7 +17,7 @@ import pytest
 
 from lsfemu.testing import LsfCluster
 
-pytestmark = pytest.mark.slow(44)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+pytestmark = pytest.mark.slow(46)  # seconds, quiet machine: scheduled early (tests/conftest.py)
 
 PARAMS = ("Begin Parameters\nDEFAULT_QUEUE = normal\nMBD_SLEEP_TIME = 1\nJOB_TERMINATE_INTERVAL = 1\n"
           "End Parameters\n")
