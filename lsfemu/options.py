@@ -245,7 +245,7 @@ _BSUB_ROWS = (
     ("-e", "err", "error_file"),
     ("-eo", "err_over", "error_file"),
     ("-env", "env_spec", '"none" | "all[, ...]" | "var_name[=var_value][, ...]"'),
-    ("-eptl", None, "[hour:]minute"),
+    ("-eptl", "epend_limit", "[hour:]minute"),
     ("-ext", None, '"external_scheduler_options"'),
     ("-extsched", None, '"external_scheduler_options"'),
     ("-F", None, "file_limit"),
@@ -294,7 +294,7 @@ _BSUB_ROWS = (
     ("-P", "project", "project_name"),
     ("-p", None, "process_limit"),
     ("-pack", "pack_file", "job_submission_file"),
-    ("-ptl", None, "[hour:]minute"),
+    ("-ptl", "pend_limit", "[hour:]minute"),
     ("-Q", None, '"[exit_code ...] [EXCLUDE(exit_code ...)]"'),
     ("-q", "queue", '"queue_name ..."'),
     ("-R", "res_req", '"res_req"', "many"),
@@ -354,6 +354,7 @@ _BMOD_DESTS = {
     "-hostfilen": "host_file_n", "-E": "pre_exec", "-En": "pre_exec_n",
     "-g": "job_group", "-gn": "job_group_n", "-app": "app", "-appn": "app_n", "-Ep": "post_exec",
     "-Epn": "post_exec_n", "-We": "estimate", "-Wen": "estimate_n", "-c": "cpulimit", "-cn": "cpulimit_n",
+    "-ptl": "pend_limit", "-ptln": "pend_limit_n", "-eptl": "epend_limit", "-eptln": "epend_limit_n",
 }
 _BMOD_ROWS = (
     tuple((r[0], _BMOD_DESTS.get(r[0])) + tuple(r[2:]) for r in _BSUB_ROWS if r[0] not in _BMOD_NOT_FROM_BSUB)

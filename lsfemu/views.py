@@ -56,6 +56,12 @@ class JobView:
     susp_reasons: list[str] = field(default_factory=list)
     pend_time: float = 0.0  # seconds pending so far
     ineligible_pend_time: float | None = None  # of which ineligible for scheduling (None: not tracked)
+    # pending time limits in seconds (None: none): the job's own (-ptl / -eptl) and the effective ones
+    # (job > application > queue > lsb.params; the eligible ones only with TRACK_ELIGIBLE_PENDINFO)
+    plimit: float | None = None
+    eplimit: float | None = None
+    effective_plimit: float | None = None
+    effective_eplimit: float | None = None
     aps_value: float | None = None  # calculated APS (later issue)
     aps_system: float | None = None  # bmod -aps system=
     aps_admin: float | None = None  # bmod -aps admin=

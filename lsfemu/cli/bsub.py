@@ -78,6 +78,8 @@ def bsub(
     mail_user: Optional[str] = None,
     est_runtime: Optional[str] = None,
     cpulimit: Optional[str] = None,
+    pend_limit: Optional[str] = None,
+    epend_limit: Optional[str] = None,
     command: Optional[list[str]] = None,
 ) -> None:
     c = ctx()
@@ -100,7 +102,7 @@ def bsub(
                 pre_exec=pre_exec, post_exec=post_exec,
                 notify_begin=notify_begin or None, notify_end=notify_end or None,
                 notify_exit=notify_exit or None, mail_user=mail_user, est_runtime=est_runtime,
-                cpulimit=cpulimit)
+                cpulimit=cpulimit, pend_limit=pend_limit, epend_limit=epend_limit)
     try:
         script = None
         if command and not _parse_job_script(c, command):

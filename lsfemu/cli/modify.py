@@ -94,6 +94,10 @@ def bmod(
     estimate_n: bool = False,
     cpulimit: Optional[str] = None,
     cpulimit_n: bool = False,
+    pend_limit: Optional[str] = None,
+    pend_limit_n: bool = False,
+    epend_limit: Optional[str] = None,
+    epend_limit_n: bool = False,
     sp: Optional[str] = None,
     spn: bool = False,
     aps: Optional[str] = None,
@@ -119,7 +123,8 @@ def bmod(
         notify_end_n=notify_end_n, exclusive=exclusive, exclusive_n=exclusive_n, hosts=hosts, hosts_n=hosts_n,
         host_file=host_file, host_file_n=host_file_n,
         pre_exec=pre_exec, pre_exec_n=pre_exec_n, post_exec=post_exec, post_exec_n=post_exec_n,
-        estimate=estimate, estimate_n=estimate_n, cpulimit=cpulimit, cpulimit_n=cpulimit_n, sp=sp, spn=spn, aps=aps, apsn=apsn,
+        estimate=estimate, estimate_n=estimate_n, cpulimit=cpulimit, cpulimit_n=cpulimit_n,
+        pend_limit=pend_limit, pend_limit_n=pend_limit_n, epend_limit=epend_limit, epend_limit_n=epend_limit_n, sp=sp, spn=spn, aps=aps, apsn=apsn,
         job_group=job_group, job_group_n=job_group_n, app=app, app_n=app_n)
     if not req.given():
         raise UsageExit()

@@ -1,7 +1,8 @@
 """lsb.applications: each Application section into an `AppConf` (bsub -app,
 bapp). The parameters lsfemu acts on: NAME, DESCRIPTION, RUNLIMIT (a job's run
-limit unless it has -W) and MEMLIMIT (its memory limit unless it has -M, in
-LSF_UNIT_FOR_LIMITS).
+limit unless it has -W), MEMLIMIT (its memory limit unless it has -M, in
+LSF_UNIT_FOR_LIMITS), PEND_TIME_LIMIT and ELIGIBLE_PEND_TIME_LIMIT (over the
+queue's, under bsub -ptl / -eptl).
 LSF's other application parameters are accepted with lsb.params' warning
 that lsfemu does not act on them (values.not_built); an unknown key gets
 mbatchd's "bad keyword" warning (values.bad_keyword), as in lsb.queues.
@@ -9,21 +10,21 @@ mbatchd's "bad keyword" warning (values.bad_keyword), as in lsb.queues.
 
 from __future__ import annotations
 
-from lsfemu.config.lexer import Reporter, Section, show
+from lsfemu.config.lexer import Reporter, Section
 from lsfemu.config.model import AppConf
-from lsfemu.config.values import (INT_MAX, bad_keyword, named, named_sections, not_built, section_keys, to_int,
-                                  to_minutes)
+from lsfemu.config.values import (INT_MAX, PEND_LIMIT_KEYS, bad_keyword, named, named_sections, not_built, one_minutes,
+                                  section_keys, to_int)
 
 #: LSF 10.1's other lsb.applications parameters (lsb.applications(5)): read, not acted on
 NOT_BUILT = frozenset({
     "ABS_RUNLIMIT", "BIND_JOB", "CHKPNT_DIR", "CHKPNT_INITPERIOD", "CHKPNT_METHOD", "CHKPNT_PERIOD",
     "CHUNK_JOB_SIZE", "CONTAINER", "CORELIMIT", "CPU_FREQUENCY", "CPULIMIT", "DATALIMIT", "DJOB_COMMFAIL_ACTION",
     "DJOB_DISABLED", "DJOB_ENV_SCRIPT", "DJOB_HB_INTERVAL", "DJOB_RESIZE_GRACE_PERIOD", "DJOB_RU_INTERVAL",
-    "ELIGIBLE_PEND_TIME_LIMIT", "ENV_VARS", "EXEC_DRIVER", "FILELIMIT", "GPU_REQ", "HOST_POST_EXEC",
+    "ENV_VARS", "EXEC_DRIVER", "FILELIMIT", "GPU_REQ", "HOST_POST_EXEC",
     "HOST_PRE_EXEC", "JOB_CWD", "JOB_CWD_TTL", "JOB_INCLUDE_POSTPROC", "JOB_POSTPROC_TIMEOUT", "JOB_PREPROC_TIMEOUT",
     "JOB_SIZE_LIST", "JOB_STARTER", "LOCAL_MAX_PREEXEC_RETRY", "MAX_JOB_PREEMPT", "MAX_JOB_REQUEUE",
     "MAX_PREEXEC_RETRY", "MAX_TOTAL_TIME_PREEMPT", "MIG", "NETWORK_REQ", "NICE", "NO_PREEMPT_INTERVAL",
-    "NO_PREEMPT_FINISH_TIME", "NO_PREEMPT_RUN_TIME", "PEND_TIME_LIMIT", "PERSISTENT_HOST_ORDER", "POST_EXEC",
+    "NO_PREEMPT_FINISH_TIME", "NO_PREEMPT_RUN_TIME", "PERSISTENT_HOST_ORDER", "POST_EXEC",
     "PRE_EXEC", "PREEMPT_DELAY", "PRIORITY", "PROCESSLIMIT", "PROCLIMIT", "REMOTE_MAX_PREEXEC_RETRY",
     "REQUEUE_EXIT_VALUES", "RERUNNABLE", "RESIZABLE_JOBS", "RESIZE_NOTIFY_CMD", "RESUME_CONTROL", "RTASK_GONE_ACTION",
     "RUNTIME", "STACKLIMIT", "SUCCESS_EXIT_VALUES", "SUSPEND_CONTROL", "SWAPLIMIT", "TASKLIMIT", "TERMINATE_CONTROL",
@@ -44,12 +45,9 @@ def _parse_app(sec: Section, rep: Reporter) -> AppConf | None:
         if key == "DESCRIPTION":
             app.description = value or None
         elif key == "RUNLIMIT":
-            limits = to_minutes(key, value, rep, line)
-            if limits is not None:
-                if len(limits) > 1:
-                    rep.fatal(line, f"RUNLIMIT: expected one [hour:]minute limit, got {show(value)}")
-                else:
-                    app.run_limit = limits[0]
+            app.run_limit = one_minutes(key, value, rep, line)
+        elif key in PEND_LIMIT_KEYS:
+            setattr(app, PEND_LIMIT_KEYS[key], one_minutes(key, value, rep, line))
         elif key == "MEMLIMIT":
             n = to_int(key, value, rep, line, 1, INT_MAX)
             if n is not None:

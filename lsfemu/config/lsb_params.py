@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 from lsfemu.config.lexer import Reporter, keyword_pairs, show
 from lsfemu.config.model import Params
-from lsfemu.config.values import (INT_MAX, bad_keyword, dedupe, empty_value, not_built, read_sections, to_bool, to_float,
-                                  to_int, unsupported)
+from lsfemu.config.values import (INT_MAX, PEND_LIMIT_KEYS, bad_keyword, dedupe, empty_value, not_built, one_minutes,
+                                  read_sections, to_bool, to_float, to_int, unsupported)
 
 # KEY -> (Params attribute, minimum, maximum)
 _P_INT: dict[str, tuple[str, int, int]] = {
@@ -194,6 +194,8 @@ def parse_params(text: str, rep: Reporter) -> Params:
             b = to_bool(key, value, rep, line)
             if b is not None:
                 setattr(p, _P_BOOL[key], b)
+        elif key in PEND_LIMIT_KEYS:  # the cluster's pending time limits (engine.views.pend_limits)
+            setattr(p, PEND_LIMIT_KEYS[key], one_minutes(key, value, rep, line))
         elif key == "DEFAULT_QUEUE":
             p.default_queues = value.split()
         elif key == "DEFAULT_PROJECT":

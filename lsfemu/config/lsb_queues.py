@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from lsfemu.config.lexer import Reporter, Section, show
 from lsfemu.config.lsb_params import FACTORS, NO_PREEMPT_KEYS, valid_no_preempt
 from lsfemu.config.model import QueueConf
-from lsfemu.config.values import (INT_MAX, bad_keyword, max_reserve_time, named, named_sections, not_built, section_keys,
-                                  to_float, to_int, to_minutes)
+from lsfemu.config.values import (INT_MAX, PEND_LIMIT_KEYS, bad_keyword, max_reserve_time, named, named_sections,
+                                  not_built, one_minutes, section_keys, to_float, to_int, to_minutes)
 
 _Q_INT: dict[str, tuple[str, int | None]] = {
     "PRIORITY": ("priority", 0),
@@ -45,11 +45,11 @@ QUEUE_EXTRA_KEYS = QUEUE_ACTING | frozenset({
     "NEW_JOB_SCHED_DELAY", "POST_EXEC", "PRE_EXEC", "PROCESSLIMIT", "REQUEUE_EXIT_VALUES", "RESUME_COND",
     "RUN_WINDOW", "STACKLIMIT", "STOP_COND", "SWAPLIMIT", "TASKLIMIT", "THREADLIMIT",
     # more of LSF 10.1's lsb.queues(5) keys, not built
-    "CPU_FREQUENCY", "DISPATCH_BY_QUEUE", "ELIGIBLE_PEND_TIME_LIMIT", "FAIRSHARE_QUEUES", "GPU_REQ",
+    "CPU_FREQUENCY", "DISPATCH_BY_QUEUE", "FAIRSHARE_QUEUES", "GPU_REQ",
     "HOST_POST_EXEC", "HOST_PRE_EXEC", "HOSTLIMIT_PER_JOB", "INTERRUPTIBLE_BACKFILL", "JOB_ACTION_WARNING_TIME",
     "JOB_SIZE_LIST", "JOB_WARNING_ACTION", "LOCAL_MAX_PREEXEC_RETRY",
     "MAX_JOB_PREEMPT", "MAX_JOB_REQUEUE", "MAX_PREEXEC_RETRY", "MAX_SLOTS_IN_POOL",
-    "NETWORK_REQ", "PEND_TIME_LIMIT",
+    "NETWORK_REQ",
     "PREEMPT_DELAY", "RCVJOBS_FROM", "REMOTE_MAX_PREEXEC_RETRY", "SNDJOBS_TO", "SUCCESS_EXIT_VALUES",
     "USE_PAM_CREDS", "USE_PRIORITY_IN_POOL",
     "r15s", "r1m", "r15m", "ut", "pg", "io", "ls", "it", "tmp", "swp", "mem",
@@ -90,6 +90,8 @@ def _parse_queue(sec: Section, rep: Reporter) -> QueueConf | None:
             if limits is not None:
                 q.run_limit = limits[-1]
                 q.run_limit_default = limits[0] if len(limits) == 2 else None
+        elif key in PEND_LIMIT_KEYS:  # over lsb.params', under the application's (engine.views.pend_limits)
+            setattr(q, PEND_LIMIT_KEYS[key], one_minutes(key, value, rep, line))
         elif key == "FAIRSHARE":
             q.fairshare = value
         elif key == "APS_PRIORITY":

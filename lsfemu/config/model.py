@@ -70,6 +70,8 @@ class Params:
     committed_run_time_factor: float = 0.0
     run_time_decay: bool = False
     track_eligible_pendinfo: bool = False  # bjobs -o ependtime / ipendtime shown (lsfemu.engine.eligibility)
+    pend_time_limit: float | None = None  # minutes: PEND_TIME_LIMIT (bjobs -o effective_plimit)
+    eligible_pend_time_limit: float | None = None  # minutes: ELIGIBLE_PEND_TIME_LIMIT
     gpu_run_time_factor: float = 0.0
     fwd_job_factor: float | None = None
     # lsb.acct archiving (lsfemu.engine.acctlog); None: not set (no archiving)
@@ -98,6 +100,8 @@ class QueueConf:
     administrators: list[str] = field(default_factory=list)
     run_limit: float | None = None  # minutes: RUNLIMIT's maximum (hard) limit, the last value
     run_limit_default: float | None = None  # minutes: RUNLIMIT's default limit, when two values are given
+    pend_time_limit: float | None = None  # minutes: PEND_TIME_LIMIT (over lsb.params')
+    eligible_pend_time_limit: float | None = None  # minutes: ELIGIBLE_PEND_TIME_LIMIT
     qjob_limit: int | None = None  # MAX in bqueues
     ujob_limit: int | None = None  # JL/U
     pjob_limit: int | None = None  # JL/P
@@ -123,6 +127,8 @@ class AppConf:
     description: str | None = None
     run_limit: float | None = None  # minutes (RUNLIMIT)
     mem_limit: int | None = None  # MEMLIMIT, in LSF_UNIT_FOR_LIMITS (KB when unset)
+    pend_time_limit: float | None = None  # minutes: PEND_TIME_LIMIT (over the queue's)
+    eligible_pend_time_limit: float | None = None  # minutes: ELIGIBLE_PEND_TIME_LIMIT
     res_req: str | None = None  # RES_REQ, verbatim (merged with bsub -R by sched/resmerge.py)
     lines: dict[str, int] = field(default_factory=dict)
 

@@ -118,6 +118,23 @@ def to_minutes(key: str, value: str, rep: Reporter, line: int) -> list[float] | 
     return out
 
 
+def one_minutes(key: str, value: str, rep: Reporter, line: int) -> float | None:
+    """One ``[hour:]minute`` limit in minutes (lsb.applications RUNLIMIT, the
+    PEND_TIME_LIMIT / ELIGIBLE_PEND_TIME_LIMIT of lsb.params, lsb.queues and
+    lsb.applications); a second value is fatal, as a bad one is."""
+    limits = to_minutes(key, value, rep, line)
+    if limits is None:
+        return None
+    if len(limits) > 1:
+        rep.fatal(line, f"{key}: expected one [hour:]minute limit, got {show(value)}")
+        return None
+    return limits[0]
+
+
+#: the pending time limits (issue 21): the key -> the attribute of Params, QueueConf and AppConf
+PEND_LIMIT_KEYS = {"PEND_TIME_LIMIT": "pend_time_limit", "ELIGIBLE_PEND_TIME_LIMIT": "eligible_pend_time_limit"}
+
+
 _MAX_RESERVE = re.compile(r"^\s*MAX_RESERVE_TIME\s*\[\s*(\d+)\s*\]\s*$", re.IGNORECASE)
 
 

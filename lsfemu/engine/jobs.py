@@ -96,6 +96,8 @@ class SubmitSpec:
     est_runtime_min: float | None = None  # bsub -We
     cpu_limit_min: float | None = None  # bsub -c: CPU time limit, minutes
     cpu_limit_host: str | None = None  # bsub -c .../host_name or /host_model: the normalizing host
+    pend_limit_min: float | None = None  # bsub -ptl: pending time limit, minutes
+    epend_limit_min: float | None = None  # bsub -eptl: eligible pending time limit, minutes
     notify: str = ""  # bsub -B, -N, -Ne: "B", "N", "Ne" joined with ","
     asked_hosts: str | None = None  # bsub -m, its words
 
@@ -182,6 +184,7 @@ class Transitions:
             exclusive=spec.exclusive, asked_hosts=spec.asked_hosts, mail_user=spec.mail_user, notify=spec.notify,
             est_runtime_min=spec.est_runtime_min, cpu_limit_min=spec.cpu_limit_min, cpu_limit_host=spec.cpu_limit_host,
             pre_exec=spec.pre_exec, post_exec=spec.post_exec,
+            pend_limit_min=spec.pend_limit_min, epend_limit_min=spec.epend_limit_min,
             ipend_since=(now if eligibility.starts_ineligible(spec.hold, spec.dependency, spec.begin_time, now)
                          else None),
         ))

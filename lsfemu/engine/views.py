@@ -97,7 +97,35 @@ def job_view(cluster, job: Job, now: float | None = None) -> JobView:
         pre_exec=job.pre_exec, post_exec=job.post_exec,
         **usage_fields(job.usage_json, job.status in STARTED),
         **reserve_fields(cluster, job),
+        **pend_limit_fields(cluster.config, job),
     )
+
+
+def pend_limits(cfg, job) -> tuple[float | None, float | None]:
+    """A job's effective pending time limit and eligible pending time limit, in
+    minutes (None: none): its own (bsub/bmod -ptl, -eptl) over its application
+    profile's, over its queue's, over lsb.params' PEND_TIME_LIMIT /
+    ELIGIBLE_PEND_TIME_LIMIT (IBM's bsub -ptl: the job-level limit "overrides
+    any application-level or queue-level limits"); the eligible one only with
+    TRACK_ELIGIBLE_PENDINFO=Y, which counts the eligible pending time."""
+    app = cfg.applications.get(job.app_profile) if job.app_profile else None
+    queue = cfg.queue(job.queue)
+    out = []
+    for own, attr in ((job.pend_limit_min, "pend_time_limit"), (job.epend_limit_min, "eligible_pend_time_limit")):
+        levels = (own, getattr(app, attr, None), getattr(queue, attr, None), getattr(cfg.params, attr))
+        out.append(next((v for v in levels if v is not None), None))
+    return out[0], out[1] if cfg.params.track_eligible_pendinfo else None
+
+
+def pend_limit_fields(cfg, job) -> dict:
+    """JobView's pending time limits, in seconds."""
+    plimit, eplimit = pend_limits(cfg, job)
+    return {"plimit": _secs(job.pend_limit_min), "eplimit": _secs(job.epend_limit_min),
+            "effective_plimit": _secs(plimit), "effective_eplimit": _secs(eplimit)}
+
+
+def _secs(minutes: float | None) -> float | None:
+    return None if minutes is None else minutes * 60
 
 
 def reserve_fields(cluster, job) -> dict:

@@ -5,7 +5,7 @@ unless every check passes. One call is one JOB_MODIFY2 record per job.
 What bmod may change here: -q/-qn, -n/-nn, -R/-Rn, -W/-Wn, -J/-Jn, -o/-oo/-on,
 -e/-eo/-en, -P/-Pn, -M/-Mn, -w/-wn, -G/-Gn, -Z, -r/-rn, -cwd/-cwdn, -Jd/-Jdn,
 -b/-bn, -t/-tn, -L/-Ln, -i/-in, -outdir/-outdirn, -u/-un, -B/-Bn, -N/-Ne/-Nn,
--x/-xn, -m/-mn, -E/-En, -Ep/-Epn, -We/-Wen, -sp/-spn, -aps/-apsn, -g/-gn (alone, as LSF's own
+-x/-xn, -m/-mn, -E/-En, -Ep/-Epn, -We/-Wen, -ptl/-ptln, -eptl/-eptln, -sp/-spn, -aps/-apsn, -g/-gn (alone, as LSF's own
 form), -app/-appn. Each
 value is checked as bsub checks it (lsfemu.ops.submit's and
 lsfemu.ops.subopts' parsers), against the job's owner and its (new) queue.
@@ -120,6 +120,10 @@ class ModifyRequest:
     estimate_n: bool = False
     cpulimit: str | None = None  # -c
     cpulimit_n: bool = False  # -cn
+    pend_limit: str | None = None  # -ptl
+    pend_limit_n: bool = False  # -ptln
+    epend_limit: str | None = None  # -eptl
+    epend_limit_n: bool = False  # -eptln
     sp: str | None = None
     spn: bool = False
     aps: str | None = None
@@ -146,7 +150,8 @@ _PAIRS = (("queue", "queue_n"), ("nproc", "nproc_n"), ("res_req", "res_req_n"), 
           ("outdir", "outdir_n"), ("mail_user", "mail_user_n"), ("notify_begin", "notify_begin_n"),
           ("notify_end", "notify_end_n"), ("notify_exit", "notify_end_n"), ("exclusive", "exclusive_n"),
           ("hosts", "hosts_n"), ("host_file", "host_file_n"), ("pre_exec", "pre_exec_n"), ("post_exec", "post_exec_n"),
-          ("estimate", "estimate_n"), ("cpulimit", "cpulimit_n"),
+          ("estimate", "estimate_n"), ("cpulimit", "cpulimit_n"), ("pend_limit", "pend_limit_n"),
+          ("epend_limit", "epend_limit_n"),
           ("job_group", "job_group_n"), ("app", "app_n"))
 _ARRAY_LIMIT = re.compile(r"%([0-9]{1,9})")
 
@@ -342,6 +347,11 @@ def _submission_fields(cl, job, req: ModifyRequest, attrs: dict, data: dict) -> 
     if req.estimate is not None or req.estimate_n:
         attrs["est_runtime_min"] = data["estimate"] = (
             sub.parse_runlimit(req.estimate, estimate=True) if req.estimate is not None else None)
+    limits = subopts.pend_limits(req.pend_limit, req.epend_limit, cl.config)  # -ptl/-eptl as bsub checks them
+    for key, given, reset in (("pend_limit_min", req.pend_limit, req.pend_limit_n),
+                              ("epend_limit_min", req.epend_limit, req.epend_limit_n)):
+        if given is not None or reset:
+            attrs[key] = data[key] = limits.get(key)
     _notify(job, req, attrs, data)
     q = cl.config.queue(attrs.get("queue", job.queue))
     if req.exclusive or req.hosts is not None:

@@ -143,6 +143,7 @@ def params_in_force(cfg) -> dict[str, str]:
         "ACCT_ARCHIVE_TIME": "%02d:%02d" % p.acct_archive_time if p.acct_archive_time else None,
         "MAX_ACCT_ARCHIVE_FILE": p.max_acct_archive_file,
         "GLOBAL_EXIT_RATE": p.global_exit_rate, "JOB_EXIT_RATE_DURATION": p.job_exit_rate_duration,
+        "PEND_TIME_LIMIT": p.pend_time_limit, "ELIGIBLE_PEND_TIME_LIMIT": p.eligible_pend_time_limit,  # minutes
     }
     out.update({k: v for k, v in p.extra.items() if k in PARAMS_ACTING})
     return {k: num(v) for k, v in out.items() if v is not None and v != ""}

@@ -79,6 +79,8 @@ class SubmitRequest:
     mail_user: str | None = None  # -u
     est_runtime: str | None = None  # -We
     cpulimit: str | None = None  # -c
+    pend_limit: str | None = None  # -ptl
+    epend_limit: str | None = None  # -eptl
 
 
 #: bsub's waiting modes (the `interactive` column): -K waits, the others also talk to the job
@@ -304,6 +306,7 @@ def submit(cl, caller: Caller, r: SubmitRequest):
     more.update(subopts.placement_fields(r, cfg, q))
     if listed is not None:
         more.update(listed)
+    more.update(subopts.pend_limits(r.pend_limit, r.epend_limit, cfg))
     spooled = more.pop("spooled_input")  # bsub -is: the file's contents, kept once the job has its ID
     dep, dep_json = r.depend, None
     if dep is not None:

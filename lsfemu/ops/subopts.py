@@ -2,7 +2,8 @@
 stored job's fields: -Jd (description), -H (hold), -b and -t (begin and
 termination times), -rn (never rerunnable), -env (the job's environment),
 -outdir, -L (login shell), -i / -is (standard input; -is keeps a copy made
-at submission, `spool_input`); -x and -m (`placement_fields`: exclusive
+at submission, `spool_input`), -ptl / -eptl (pending time limits,
+`pend_limits`); -x and -m (`placement_fields`: exclusive
 execution, candidate hosts); -hostfile (`host_file_fields`).
 
 `submission_fields(r, now)` reads them from a `SubmitRequest` and returns the
@@ -34,6 +35,34 @@ MAX_MAIL_USER = 63
 MAX_ARG = 4094
 #: an -env item: ~NAME, NAME, or NAME=value (a value with commas in single quotes)
 _ENV_ITEM = re.compile(r"\s*(~?)([^,~=\"'\s]+)\s*(?:=\s*('[^']*'|[^,]*?))?\s*(?:,|$)")
+
+
+_PEND_LIMIT = re.compile(r"(?:([0-9]{1,9}):)?([0-9]{1,9})")
+
+
+def parse_pend_limit(text: str) -> float:
+    """-ptl / -eptl's `[hour:]minute` (IBM: "The minutes can be specified as a
+    number greater than 59") -> minutes; a positive value that fits LSF's 32-bit
+    seconds, else `text: Bad pending time limit specification` [inferred wording]."""
+    m = _PEND_LIMIT.fullmatch(text.strip())
+    total = int(m.group(1) or 0) * 60 + int(m.group(2)) if m else 0
+    if total <= 0 or total > 2147483647 // 60:
+        raise NotSubmitted(M.BAD_PEND_LIMIT, text)
+    return float(total)
+
+
+def pend_limits(ptl: str | None, eptl: str | None, cfg) -> dict:
+    """The SubmitSpec fields of -ptl and -eptl (bmod's too: a None value is not
+    given). -eptl needs lsb.params TRACK_ELIGIBLE_PENDINFO=Y (IBM's bsub -eptl:
+    it "must be defined in the lsb.params file to use the bsub -eptl option")."""
+    out: dict = {}
+    if ptl is not None:
+        out["pend_limit_min"] = parse_pend_limit(ptl)
+    if eptl is not None:
+        if not cfg.params.track_eligible_pendinfo:
+            raise NotSubmitted(M.EPTL_NOT_TRACKED)
+        out["epend_limit_min"] = parse_pend_limit(eptl)
+    return out
 
 
 def parse_time(text: str, now: float) -> float:

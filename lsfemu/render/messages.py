@@ -142,6 +142,10 @@ HOSTFILE_CONFLICT = "-hostfile cannot be used with -n, -m or -R"
 BAD_HOSTFILE = "Bad user-specified host file"
 MAIL_USER_TOO_LONG = "Mail destination name too long"  # bsub -u (lsb.sub.c, catgets 411)
 BAD_RUNTIME = "Bad runtime specification"  # bsub -We (IBM's support note: no object)
+#: bsub/bmod -ptl, -eptl: a value that is not a positive [hour:]minute (lsfemu's wording, after -W's; LSF's not found)
+BAD_PEND_LIMIT = "Bad pending time limit specification"
+#: bsub/bmod -eptl without lsb.params TRACK_ELIGIBLE_PENDINFO=Y (IBM's -eptl page's condition; lsfemu's wording)
+EPTL_NOT_TRACKED = "TRACK_ELIGIBLE_PENDINFO=Y must be defined in lsb.params to use -eptl"
 NO_LIMIT_USAGE = "No resource usage found."  # blimits: no row to show (IBM's blimits(1) note; wording inferred)
 JOB_NOT_SUSPENDED = "Job is not suspended"
 ILLEGAL_JOB_ID = "Illegal job ID."

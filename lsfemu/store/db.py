@@ -126,7 +126,7 @@ def migrations_dir() -> Path:
 #: the newest migration's revision (tests/unit/test_store.py holds it equal to
 #: Alembic's head): a store at this revision is opened without loading Alembic,
 #: which costs most of a command's time in in-process mode
-SCHEMA_HEAD = "0009"
+SCHEMA_HEAD = "0010"
 
 
 def _current_revision(engine: Engine) -> str | None:

@@ -133,6 +133,9 @@ class Job(Base):
     # scheduling in stretches that ended, and when the current stretch began (None: not in one)
     ipend_time: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")
     ipend_since: Mapped[float | None] = mapped_column(Float, nullable=True)
+    # bsub/bmod -ptl and -eptl: the job's own pending time limits, minutes (migration 0010)
+    pend_limit_min: Mapped[float | None] = mapped_column(Float, nullable=True)
+    epend_limit_min: Mapped[float | None] = mapped_column(Float, nullable=True)
 
     __table_args__ = (Index("ix_jobs_user_status", "user", "status"),)
 

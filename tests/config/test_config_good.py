@@ -426,3 +426,39 @@ def test_job_scheduling_interval_seconds_or_ms(tmp_path):
         "JOB_SCHEDULING_INTERVAL: expected seconds, or milliseconds followed by ms (an integer of 0 or more), "
         "got <1s>; ignored"]
     assert cfg.params.job_scheduling_interval is None and "JOB_SCHEDULING_INTERVAL" not in cfg.params.extra
+
+
+def test_pending_time_limits_job_over_application_over_queue_over_lsb_params(tmp_path):
+    """PEND_TIME_LIMIT / ELIGIBLE_PEND_TIME_LIMIT read (no warning) in lsb.params, a queue and an
+    application profile, in minutes; a job's effective limits take its own, else its application's,
+    else its queue's, else the cluster's (engine.views.pend_limits); the eligible one only with
+    TRACK_ELIGIBLE_PENDINFO=Y."""
+    from types import SimpleNamespace
+
+    from lsfemu.config import parser
+    from lsfemu.config.sample import write_cluster
+    from lsfemu.engine.views import pend_limits
+
+    write_cluster(str(tmp_path), force=True)
+    conf = tmp_path / "lsbatch/cluster1/configdir"
+    params = conf / "lsb.params"
+    params.write_text(params.read_text().replace("End Parameters", "PEND_TIME_LIMIT = 2:00\n"
+                      "ELIGIBLE_PEND_TIME_LIMIT = 90\nEnd Parameters"))
+    queues = conf / "lsb.queues"
+    queues.write_text(queues.read_text().replace("End Queue", "PEND_TIME_LIMIT = 45\nEnd Queue", 1))
+    (conf / "lsb.applications").write_text("Begin Application\nNAME = quick\nELIGIBLE_PEND_TIME_LIMIT = 0:20\n"
+                                           "End Application\n")
+    cfg = parser.load(str(tmp_path))
+    assert not [w for w in cfg.warnings if "PEND_TIME_LIMIT" in w.message]
+    q = cfg.queues[0]
+    assert (cfg.params.pend_time_limit, cfg.params.eligible_pend_time_limit, q.pend_time_limit) == (120, 90, 45)
+    assert cfg.applications["quick"].eligible_pend_time_limit == 20
+
+    def job(queue, app=None, own=None, own_e=None):
+        return SimpleNamespace(queue=queue, app_profile=app, pend_limit_min=own, epend_limit_min=own_e)
+    other = next(x.name for x in cfg.queues[1:] if x.pend_time_limit is None)
+    assert pend_limits(cfg, job(q.name)) == (45, None)  # TRACK_ELIGIBLE_PENDINFO unset: no eligible limit
+    cfg.params.track_eligible_pendinfo = True
+    assert pend_limits(cfg, job(q.name)) == (45, 90)  # the queue's, the cluster's
+    assert pend_limits(cfg, job(other, "quick")) == (120, 20)  # the cluster's, the application's
+    assert pend_limits(cfg, job(q.name, "quick", 5, 7)) == (5, 7)  # the job's own over all

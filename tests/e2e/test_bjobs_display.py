@@ -288,3 +288,38 @@ def test_eligible_and_ineligible_pending_time_with_track_eligible_pendinfo(c):
         params.write_text(before)
         c.run("badmin reconfig", user="lsfadmin")
         c.run(f"bkill {e} {h} {d}", user="user1")
+
+
+def test_pending_time_limits_job_over_lsb_params(c):
+    """bsub/bmod -ptl and -eptl over lsb.params' PEND_TIME_LIMIT / ELIGIBLE_PEND_TIME_LIMIT: -o's six
+    fields in seconds (remain: less the (eligible) pending time so far, negative once exceeded), bjobs -l's
+    group, -json; a limit reached changes nothing (LSF leaves the action to RTM)."""
+    def sub(cmd):
+        return re.search(r"Job <(\d+)>", ok(c, cmd)).group(1)
+    params = c.path_of("lsb.params")
+    before = params.read_text()
+    fields = "-noheader -o 'plimit eplimit effective_plimit effective_eplimit plimit_remain eplimit_remain'"
+    params.write_text(before.replace("Begin Parameters", "Begin Parameters\nTRACK_ELIGIBLE_PENDINFO = Y\n"
+                                     "PEND_TIME_LIMIT = 2:00\nELIGIBLE_PEND_TIME_LIMIT = 90", 1))
+    assert c.run("badmin reconfig", user="lsfadmin").rc == 0
+    try:
+        a = sub("bsub -J ptl_a -m hostC -n 6 -ptl 10 -eptl 1:00 sleep 1000")  # eligible, never fits hostC
+        h = sub("bsub -J ptl_h -H sleep 1000")  # held: ineligible, the cluster's limits
+        c.advance("30s")
+        assert ok(c, f"bjobs {fields} {a}") == "600 3600 600 3600 570 3570\n"
+        assert ok(c, f"bjobs {fields} {h}") == "- - 7200 5400 7170 5400\n"
+        long_a = ok(c, f"bjobs -l {a}")
+        assert "\n PENDING TIME LIMIT       ELIGIBLE PENDING TIME LIMIT\n 10.0 min                 60.0 min\n" in long_a
+        c.advance("11m")  # past -ptl: still pending, a negative remainder
+        assert ok(c, f"bjobs -noheader -o 'stat plimit_remain' {a}") == "PEND -90\n"
+        assert ok(c, f"bjobs -noheader -hms -o plimit_remain {a}") == "-00:01:30\n"
+        doc = json.loads(ok(c, f"bjobs -o 'effective_plimit plimit_remain eplimit' -json {a}"))
+        assert doc["RECORDS"][0] == {"EFFECTIVE_PLIMIT": "600", "PLIMIT_REMAIN": "-90", "EPLIMIT": "3600"}
+        ok(c, f"bmod -ptln -eptl 2:00 {a}")  # back to lsb.params' pending time limit; a new eligible one
+        assert ok(c, f"bjobs {fields} {a}") == "- 7200 7200 7200 6510 6510\n"
+        assert "PEND_TIME_LIMIT = 120" in ok(c, "bparams -a", user="lsfadmin")
+    finally:
+        params.write_text(before)
+        c.run("badmin reconfig", user="lsfadmin")
+        c.run(f"bkill {a} {h}", user="user1")
+    assert ok(c, f"bjobs -noheader -o 'effective_plimit effective_eplimit eplimit' {a}") == "- - 7200\n"

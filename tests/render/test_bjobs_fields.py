@@ -47,7 +47,21 @@ def test_every_field_has_a_value_or_is_listed_as_not_kept():
                                 "%complete", "gpu_num", "nthreads", "mem", "max_mem", "avg_mem", "memlimit",
                                 "swap", "effective_resreq", "combined_resreq", "runtimelimit", "input_file",
                                 "output_file", "error_file", "output_dir", "exec_home", "exec_cwd",
-                                "mem_efficiency", "exception_status", "ependtime", "ipendtime", "host_file"}
+                                "mem_efficiency", "exception_status", "ependtime", "ipendtime", "host_file",
+                                "plimit", "eplimit", "effective_plimit", "effective_eplimit", "plimit_remain",
+                                "eplimit_remain"}
+
+
+def test_pending_time_limit_fields_in_seconds_remain_for_pending_jobs_only():
+    names = "plimit eplimit effective_plimit effective_eplimit plimit_remain eplimit_remain"
+    specs = R.parse_format(names).fields
+    pend = running(status="PEND", start_time=None, exec_hosts=[], pend_time=700.0, ineligible_pend_time=100.0,
+                   plimit=600.0, effective_plimit=600.0, effective_eplimit=5400.0)
+    assert [fields.value(pend, s, fields.Shown(NOW)) for s in specs] == [
+        "600", None, "600", "5400", "-100", "4800"]  # past its limit by 100 s; 600 s eligible so far
+    assert [fields.value(pend, s, fields.Shown(NOW, hms=True)) for s in specs][4:] == ["-00:01:40", "01:20:00"]
+    ran = running(plimit=600.0, effective_plimit=600.0)
+    assert [fields.value(ran, s, fields.Shown(NOW)) for s in specs] == ["600", None, "600", None, None, None]
 
 
 def test_all_is_every_field_in_lsf_order_and_json_keys_are_lsfs():

@@ -69,8 +69,9 @@ def test_exact_names_win_over_bundles_and_attached_values():
     assert (values["rerun_never"], values["rerun"], words) == (True, False, ["5", "cmd"])
     assert parse("bsub", "-outdir", "5", "cmd")[0]["outdir"] == "5"  # not -o utdir
     assert parse("bsub", "-We", "5", "cmd")[0]["est_runtime"] == "5"  # not -W e
-    for flag in ("-ext", "-eptl"):
-        assert refused("bsub", flag, "5", "cmd") == ("not_implemented", flag)
+    assert refused("bsub", "-ext", "5", "cmd") == ("not_implemented", "-ext")
+    values, words = parse("bsub", "-eptl", "5", "cmd")  # not -e ptl
+    assert (values["epend_limit"], values["err"], words) == ("5", None, ["cmd"])
 
 
 def test_attached_values_take_the_longest_name():

@@ -31,11 +31,23 @@ def time_limit_lines(cpu_min: float | None, run_min: float | None) -> list[str]:
     row and a value row, each limit a column of 25 (OpenLava's prtResourceLimit:
     " %-24s" names, " %-.1f min" values padded to 25); the last value is not
     padded, as LSF 10 prints RUNLIMIT's. No limit: no rows."""
-    times = [(t, v) for t, v in ((CPULIMIT_TITLE, cpu_min), (RUNLIMIT_TITLE, run_min)) if v is not None]
-    if not times:
+    return limit_rows([(t, v) for t, v in ((CPULIMIT_TITLE, cpu_min), (RUNLIMIT_TITLE, run_min)) if v is not None])
+
+
+def limit_rows(items: list[tuple[str, float]]) -> list[str]:
+    """A name row and a value row (minutes, ``%.1f min``), each (title, value) a
+    column as wide as its title (at least 25: ``" %-24s"``); the last value is
+    not padded. No item: no rows."""
+    if not items:
         return []
-    values = [f" {v:.1f} min" for _, v in times]
-    return ["".join(t for t, _ in times), "".join(f"{v:<25}" for v in values[:-1]) + values[-1]]
+    values = [f" {v:.1f} min" for _, v in items]
+    widths = [max(25, len(t)) for t, _ in items]
+    return ["".join(t for t, _ in items), "".join(f"{v:<{w}}" for v, w in zip(values[:-1], widths)) + values[-1]]
+
+
+#: bjobs -l's pending time limits (issue 21) [inferred layout: the RUNLIMIT group's, IBM's names]
+PEND_LIMIT_TITLE = " PENDING TIME LIMIT      "
+EPEND_LIMIT_TITLE = " ELIGIBLE PENDING TIME LIMIT"
 
 # ---------------------------------------------------------------------------
 # small helpers shared by the formats

@@ -150,9 +150,8 @@ FIELDS: dict[str, FieldDef] = {
 NOT_KEPT = frozenset((
     "service_class", "rsvid", "kill_issue_host", "suspend_issue_host", "resume_issue_host", "charged_saap",
     "resize_notification_command", "ru_utime", "ru_stime", "warning_action", "action_warning_time",
-    "estimated_sim_start_time", "effective_plimit", "plimit_remain", "effective_eplimit",
-    "eplimit_remain", "swaplimit", "gpu_mode", "j_exclusive", "gpu_alloc", "hrusage",
-    "network_req", "filelimit", "corelimit", "stacklimit", "processlimit", "plimit", "eplimit", "licproject",
+    "estimated_sim_start_time", "swaplimit", "gpu_mode", "j_exclusive", "gpu_alloc", "hrusage",
+    "network_req", "filelimit", "corelimit", "stacklimit", "processlimit", "licproject",
     "forward_cluster", "forward_time", "srcjobid", "dstjobid", "source_cluster", "energy", "gpfsio", "cpu_peak",
     "cpu_efficiency", "cpu_peak_efficiency", "cpu_peak_reached_duration",
 ))
@@ -267,6 +266,21 @@ def _dur(seconds: float, o: Shown, unit: bool = True) -> str:
     return f"{int(seconds)} second(s)" if unit else str(int(seconds))
 
 
+def _limit(seconds: float | None, o: Shown) -> str | None:
+    return None if seconds is None else _dur(seconds, o, unit=False)
+
+
+def _remain(limit: float | None, used: float, j: JobView, o: Shown) -> str | None:
+    """-o plimit_remain / eplimit_remain: the limit less the (eligible) pending time so
+    far, in seconds, negative once exceeded (IBM's table); for a pending job only."""
+    if limit is None or j.status not in PENDING:
+        return None
+    left = int(limit) - int(used)
+    if o.hms:
+        return ("-" if left < 0 else "") + hms(abs(left))
+    return str(left)
+
+
 def _mem(kb: int | None, spec: FieldSpec, o: Shown) -> str | None:
     if kb is None:
         return None
@@ -355,6 +369,13 @@ _VALUES: dict[str, _Value] = {
     "ependtime": lambda j, o: (None if j.ineligible_pend_time is None
                                else _dur(max(0.0, j.pend_time - j.ineligible_pend_time), o, unit=False)),
     "ipendtime": lambda j, o: None if j.ineligible_pend_time is None else _dur(j.ineligible_pend_time, o, unit=False),
+    # pending time limits (bsub -ptl / -eptl, PEND_TIME_LIMIT, ELIGIBLE_PEND_TIME_LIMIT), in seconds
+    "plimit": lambda j, o: _limit(j.plimit, o),
+    "eplimit": lambda j, o: _limit(j.eplimit, o),
+    "effective_plimit": lambda j, o: _limit(j.effective_plimit, o),
+    "effective_eplimit": lambda j, o: _limit(j.effective_eplimit, o),
+    "plimit_remain": lambda j, o: _remain(j.effective_plimit, j.pend_time, j, o),
+    "eplimit_remain": lambda j, o: _remain(j.effective_eplimit, j.pend_time - (j.ineligible_pend_time or 0.0), j, o),
     "cpu_used": lambda j, o: hms(j.cpu_time, ceil=True) if o.hms else f"{j.cpu_time:.1f} second(s)",
     "run_time": lambda j, o: _dur(j.run_time, o),
     "idle_factor": lambda j, o: f"{j.cpu_time / j.run_time:.2f}" if has_started(j) and j.run_time > 0 else None,

@@ -10,9 +10,9 @@ from typing import Iterable
 
 from lsfemu.jobstate import FINISHED, PENDING, SUSPENDED
 from lsfemu.render.bjobs.common import (
-    JOB_SEPARATOR, LOAD_TABLE, aps_number, display_id, has_started, home_relative, host_file_item,
-    host_file_section, job_name, input_text, limit_text, mem_text, notify_text, placement_texts, short_hosts,
-    specified_times, time_limit_lines,
+    EPEND_LIMIT_TITLE, JOB_SEPARATOR, LOAD_TABLE, PEND_LIMIT_TITLE, aps_number, display_id, has_started,
+    home_relative, host_file_item, host_file_section, job_name, input_text, limit_rows, limit_text, mem_text,
+    notify_text, placement_texts, short_hosts, specified_times, time_limit_lines,
 )
 from lsfemu.render.timefmt import PREFIX_LEN, PREFIX_LEN_YEAR, long_prefix
 from lsfemu.render.wrap import SOFT_SPACE, host_list, wrap_record
@@ -247,6 +247,12 @@ def _long_one(
             out.append("\n")
         number, letter = limit_text(job.mem_limit_kb, job.limits_unit).split(" ")
         out.append(f" MEMLIMIT\n {number:>6} {letter} \n")
+    pend = limit_rows([(t, v / 60) for t, v in ((PEND_LIMIT_TITLE, job.effective_plimit),
+                                               (EPEND_LIMIT_TITLE, job.effective_eplimit)) if v is not None])
+    if pend:  # the effective limits, a group of their own [inferred]
+        if times or job.mem_limit_kb is not None:
+            out.append("\n")
+        out.extend(line + "\n" for line in pend)
     if job.max_mem_kb is not None:
         avg = mem_text(job.avg_mem_kb) if job.avg_mem_kb is not None else "-"
         out.append(f"\n MEMORY USAGE:\n MAX MEM: {mem_text(job.max_mem_kb)};  AVG MEM: {avg}\n")
