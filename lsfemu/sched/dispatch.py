@@ -19,6 +19,7 @@ host count (` Job slot limit reached: 3 hosts`).
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from dataclasses import dataclass, field
 from typing import Any
@@ -638,6 +639,14 @@ def host_by_host(job: PendingJob, inp: PassInput) -> list[tuple[str, list[str], 
     out = []
     for name in q.hosts:
         one = _one_host(q, name)
+        if job.place is not None and job.place.listed is not None:  # a host file: its slots on this host alone
+            n = hostfile.needs(list(job.place.listed)).get(name)
+            if n is None:
+                out.append((name, [NOT_SPECIFIED], 0))
+                continue
+            alloc, why, _ = _allocate(_trial(job, name, n), one, inp.hosts, inp.limits)
+            out.append((name, [], n) if alloc is not None else (name, list(why), _room(job, one, inp, n - 1)))
+            continue
         alloc, why, _ = _allocate(job, one, inp.hosts, inp.limits)  # (it changes nothing)
         if alloc is not None:
             out.append((name, [], len(alloc)))
@@ -655,12 +664,24 @@ def _one_host(q: QueueInfo, name: str) -> QueueInfo:
                      hjob_limit=q.hjob_limit, pjob_limit=q.pjob_limit, used_on_host=q.used_on_host)
 
 
+def _trial(job: PendingJob, name: str, n: int) -> PendingJob:
+    """*job* asking *n* slots (on host *name* alone, for a host file: its lines cut to that host)."""
+    trial = PendingJob(job.job_id, job.array_index, job.user, job.queue, n, job.priority, job.position)
+    trial.place, trial.req, trial.limits = job.place, job.req, job.limits
+    if job.place is not None and job.place.listed is not None:
+        trial.place = dataclasses.replace(job.place, listed=((name, n),))
+    return trial
+
+
 def _room(job: PendingJob, q: QueueInfo, inp: PassInput, upto: int | None = None) -> int:
     """The most slots (at most *upto*, default one less than the job's) a
-    one-host queue *q* could give *job* (a smaller job of the same kind)."""
+    one-host queue *q* could give *job* (a smaller job of the same kind; a
+    host file's job: at most the slots its file asks there)."""
+    if job.place is not None and job.place.listed is not None:
+        asked = hostfile.needs(list(job.place.listed)).get(q.hosts[0], 0)
+        upto = asked if upto is None else min(upto, asked)
     for n in range(job.slots - 1 if upto is None else upto, 0, -1):
-        trial = PendingJob(job.job_id, job.array_index, job.user, job.queue, n, job.priority, job.position)
-        trial.place, trial.req, trial.limits = job.place, job.req, job.limits
+        trial = _trial(job, q.hosts[0], n)
         alloc, _, _ = _allocate(trial, q, inp.hosts, inp.limits)
         if alloc is not None:
             return n

@@ -198,6 +198,11 @@ def test_host_file_takes_exactly_its_hosts_and_slots_in_its_order():
     res = D.schedule_pass(D.PassInput([waiting], queues, hosts, {}, {}))
     assert res.started == []
     assert sorted(res.reasons[(2, 0)]) == ["Not enough job slot(s): 1 host", "Not specified in job submission: 1 host"]
+    # lsfemu explain pending, host by host: hB is not in the file, hC gives 2 of its 3, hA its 1
+    hosts = _hosts(hA=4, hB=4, hC=4)
+    hosts["hC"].used = 2
+    assert D.host_by_host(waiting, D.PassInput([], queues, hosts, {}, {})) == [
+        ("hA", [], 1), ("hB", ["Not specified in job submission"], 0), ("hC", ["Not enough job slot(s)"], 2)]
 
 
 def test_host_file_text_and_kept_form():

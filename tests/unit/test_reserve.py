@@ -218,3 +218,19 @@ def test_reserved_slots_count_against_the_queue_slot_limit():
     assert [(j.job_id, a) for j, a in res.started] == [(2, ["hD"])]  # 2 reserved + 1 = the queue's 3
     assert res.reasons[(3, 0)] == ["The queue has reached its job slot limit"]
     assert queues["normal"].used == 3 and inp.user_used == {"u1": 2, "u2": 1}
+
+
+def test_a_host_file_job_reserves_on_its_hosts_up_to_their_lines():
+    # bsub -hostfile (issue 21) with SLOT_RESERVE: hC's 2 free slots of the 3 its file asks there are
+    # held, hB's free slots (not in the file) are not; the job starts once hC has its 3.
+    from lsfemu.sched.hostpick import Placement
+    job = _job(1, slots=4)
+    job.place = Placement(listed=(("hC", 3), ("hA", 1)))
+    inp = _input([job], used=(0, 0, 2))
+    inp.reserve = _reserve({"normal": RES})
+    assert D.schedule_pass(inp).started == []
+    hold = inp.reserve.holds[(1, 0)]
+    assert hold.hosts == {"hA": 1, "hC": 2}
+    inp = _input([job], used=(0, 0, 1))
+    inp.reserve = _reserve({"normal": RES}, holds={hold.key: hold})
+    assert D.schedule_pass(inp).started == [(job, ["hC", "hC", "hC", "hA"])]
