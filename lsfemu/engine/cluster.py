@@ -6,8 +6,10 @@ commands, the daemon and the tools hold, and names what its components do.
 All mutations go through the cluster and are committed before a command
 answers, so an acknowledged submission is durable. Jobs that matter to the
 commands (unfinished, and finished within CLEAN_PERIOD) are kept in memory
-(`self.jobs`) as ORM objects attached to one long-lived session; the
-scheduling math itself lives in `lsfemu.sched`.
+(`self.jobs`) as small records (lsfemu.store.records), each made an ORM
+object of one long-lived session in place when a request writes it, and a
+record again after the commit; the scheduling math itself lives in
+`lsfemu.sched`.
 
 The components, each owning its state, each holding the cluster for what
 they share (configuration, jobs, session, clock):
@@ -65,6 +67,7 @@ from lsfemu.sched.priority import escalation
 from lsfemu.store import jobs as stored
 from lsfemu.store.counters import HeldCounters, Takes, ensure_counters, take_write_lock
 from lsfemu.store.newrows import NewRows
+from lsfemu.store.records import Records, is_record
 from lsfemu.store.db import default_url, one_writer_at_a_time, open_store
 from lsfemu.store.models import ClockState, HostState, Job, JobEvent, QueueState
 
@@ -119,7 +122,8 @@ class Cluster:
         self.perfmon = Perfmon()  # badmin perfmon: counters kept while sampling is started
         ensure_counters(self.session, ("next_job_id", "position"))
         self.takes = Takes(self.session)  # job IDs and positions: one statement per counter and commit
-        self.new_rows = NewRows(self.session)  # new jobs and their SUBMIT rows: one INSERT per table
+        self.records = Records(self.session)  # the jobs held between requests: small records
+        self.new_rows = NewRows(self.session, self.records)  # new jobs and their SUBMIT rows: one INSERT per table
         self.held = HeldCounters(self.session)  # lsb.events' and lsb.acct's committed lengths
         self._ids_high: int | None = None  # see next_job_id
         # Cut lsb.events back to what the store committed under the store's write lock
@@ -172,7 +176,7 @@ class Cluster:
     def _load_jobs(self) -> None:
         now = self.now()
         horizon = now - self.config.params.clean_period
-        self.jobs = stored.kept(stored.live_jobs(self.session, horizon), {})
+        self.jobs = self.records.load(horizon)
         self.jobs_gen += 1
         # What was just loaded lives as long as the cluster: out of the cyclic
         # collector's reach from now on (gc.freeze), so that its full
@@ -208,7 +212,8 @@ class Cluster:
         end of its CLEAN_PERIOD would: what-if replay keeps its memory flat."""
         job = self.jobs.pop(key)
         self.tally.left(job)
-        self.session.expunge(job)
+        if not is_record(job):  # (an ORM object until the request's commit)
+            self.session.expunge(job)
         return job
 
     def clean(self, job: Job) -> None:

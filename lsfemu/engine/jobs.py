@@ -266,8 +266,10 @@ class Transitions:
         horizon = self.cl.now() - self.cl.config.params.clean_period
         clear_usage(self.cl.session)
         back = finished_runs_since(self.cl.session, horizon)
+        held = self.cl.jobs
         n = 0
         for job in back:
+            job = held.get((job.id, job.array_index), job)  # the object the cluster holds, if it does
             self.charge_usage(job, job.finish_time)
             n += 1
         return n

@@ -18,6 +18,7 @@ import weakref
 from lsfemu.engine import cpulimit
 from lsfemu.sched import simulate
 from lsfemu.store.models import Job
+from lsfemu.store.records import key_of
 from lsfemu.store.rowcache import on_job_change
 
 
@@ -138,8 +139,7 @@ class Loop:
         jobs = cl.jobs
         end_instant = self.end_instant
         for job in touched:
-            d = job.__dict__
-            key = (d.get("id"), d.get("array_index"))
+            key = key_of(job)
             if jobs.get(key) is job and (e := end_instant(job)) is not None:
                 heapq.heappush(ends, (e[0], job.position, key))
         return ends

@@ -24,6 +24,7 @@ from lsfemu.sched import aps, dispatch, hostfile, hostpick
 from lsfemu.sched import fairshare as fs
 from lsfemu.sched.priority import escalation
 from lsfemu.store.jobs import replace_pend_reasons, write_pend_reasons
+from lsfemu.store.records import key_of, set_loaded
 
 #: from this many changed pending reasons on, a pass writes them set-based
 _BULK_ROWS = 500
@@ -230,8 +231,7 @@ class Passes:
         touched = []
         dropped = []
         for obj in dirty:
-            d = obj.__dict__
-            key = (d.get("id"), d.get("array_index"))
+            key = key_of(obj)
             if jobs.get(key) is obj:
                 touched.append(obj)
             else:  # (a finished job dropped from memory: lsfemu.engine.cluster.drop)
@@ -605,5 +605,5 @@ class Passes:
         # the instance's dict (what set_committed_value does, at a fifth of its
         # cost; no event either: the cached rows stay).
         for job, _old, text in changed:
-            job.__dict__["pend_reasons"] = text
+            set_loaded(job, "pend_reasons", text)
             stored[job] = text

@@ -1,63 +1,17 @@
 """The job table's queries and set-based writes, and the loads of a cluster's
-state: the jobs a daemon keeps in memory, the queue and host states, a job's
-rows or history, job IDs in use (the search for a free one after the count
-rolled over), the finished runs a restart charges again, and the pass's
+state: the queue and host states (the jobs a daemon keeps in memory are
+lsfemu.store.records'), a job's rows or history, job IDs in use (the search
+for a free one after the count rolled over), the finished runs a restart charges again, and the pass's
 pending reasons written as one UPDATE (lsfemu.engine.passes decides which).
 The engine calls these with plain values and gets ORM objects back."""
 
 from __future__ import annotations
 
-from math import copysign
-
 from sqlalchemy import and_, bindparam, func, or_, select, update
 from sqlalchemy.orm import Session, aliased
-from sqlalchemy.orm.attributes import instance_state
 
-from lsfemu.jobstate import FINISHED, UNFINISHED
+from lsfemu.jobstate import FINISHED
 from lsfemu.store.models import HostState, Job, JobEvent, JobGroup, QueueState
-
-
-LOAD_CHUNK = 2000  # jobs read at a time by live_jobs
-
-
-def live_jobs(session: Session, horizon: float):
-    """The jobs the commands may see: unfinished, or finished at *horizon* or
-    later and not cleaned before (bkill -b)."""
-    # In chunks: `kept` shares each chunk's equal values before the next is read, so
-    # the memory of the copies it drops is used again at once (not left in holes).
-    return session.scalars(select(Job).where((Job.status.in_(UNFINISHED))
-                                             | ((Job.finish_time >= horizon) & Job.clean_time.is_(None)))
-                           .execution_options(yield_per=LOAD_CHUNK))
-
-
-def kept(jobs, memo: dict) -> dict[tuple[int, int], Job]:
-    """*jobs* as the daemon keeps them, by (id, array_index), made smaller in
-    place: equal strings and floats shared through *memo* (a job's queue,
-    user, hosts, status, pending reason, directories, submission and run times
-    are one object for all jobs that have them, not one per loaded row), and
-    the key the ORM's identity map already holds. The values are equal: what
-    reads them cannot tell (docs/semantics.md, issue 23 part 3b)."""
-    out = {}
-    share = memo.setdefault
-    for job in jobs:
-        d = job.__dict__
-        get = d.get
-        for k in _TEXT:
-            v = get(k)
-            if v is not None:
-                d[k] = share(v, v)
-        for k in _FLOAT:
-            v = get(k)
-            if v or v == 0.0 and copysign(1.0, v) > 0:  # (None: none; -0.0 == 0.0: kept apart)
-                d[k] = share(v, v)
-        key = instance_state(job).key
-        out[key[1] if key is not None else (job.id, job.array_index)] = job
-    return out
-
-
-#: the columns kept shares values of (a job's position is its own: not looked up)
-_TEXT = tuple(c.key for c in Job.__table__.columns if c.type.python_type is str)
-_FLOAT = tuple(c.key for c in Job.__table__.columns if c.type.python_type is float and c.key != "position")
 
 
 def queue_states(session: Session):

@@ -25,7 +25,30 @@ Name = String(256).with_variant(String(), "postgresql")
 Int64 = Integer().with_variant(BigInteger(), "postgresql")
 
 
-class Job(Base):
+class JobSlots:
+    """The memory layout of a job: one slot per column of the jobs table (and
+    an instance dict, which the ORM uses). `Job` (the ORM's) and
+    `lsfemu.store.records.JobRecord` (a job held without the ORM, read from
+    its slots) share it, so that an object can become the other in place
+    (`__class__` assigned): every reference the engine's caches hold stays
+    valid. The ORM's attributes on Job shadow the slots (unused there)."""
+
+    __slots__ = ("id", "array_index", "user", "status", "queue", "from_host", "command", "name", "project",
+                 "user_group", "cwd", "home", "specified_cwd", "output_file", "error_file", "output_overwrite",
+                 "error_overwrite", "num_processors", "max_processors", "res_req", "mem_req_mb", "run_limit_min",
+                 "submit_priority", "priority", "priority_base_time", "pend_since", "aps_system", "aps_admin",
+                 "rerunnable", "migrated", "ngpus", "default_queue_used", "submit_time", "position", "start_time",
+                 "finish_time", "exec_hosts", "exit_code", "exit_reason", "pend_reasons", "susp_reason",
+                 "sim_runtime", "sim_cputime", "sim_exit_code", "work_done", "segment_start", "env_json", "real_run",
+                 "usage_json", "array_spec", "array_limit", "dependency", "depend_json", "mem_limit_kb",
+                 "mem_limit_hard", "description", "env_spec", "outdir", "pre_exec", "post_exec", "login_shell",
+                 "input_file", "mail_user", "job_group", "asked_hosts", "est_runtime_min", "begin_time", "term_time",
+                 "rerun_never", "input_spooled", "exclusive", "notify", "app_profile", "interactive", "kill_reason",
+                 "suspend_reason", "resume_reason", "cpu_limit_host", "clean_time", "cpu_limit_min", "ipend_time",
+                 "ipend_since", "__dict__", "__weakref__")
+
+
+class Job(JobSlots, Base):
     """One batch job, or one element of a job array (same id, array_index >= 1)."""
 
     __tablename__ = "jobs"
@@ -138,6 +161,10 @@ class Job(Base):
     epend_limit_min: Mapped[float | None] = mapped_column(Float, nullable=True)
 
     __table_args__ = (Index("ix_jobs_user_status", "user", "status"),)
+
+
+# The layout lists every column, and only columns (a new column is a new slot).
+assert set(JobSlots.__slots__) - {"__dict__", "__weakref__"} == set(Job.__table__.columns.keys())
 
 
 class JobEvent(Base):

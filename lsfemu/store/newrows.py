@@ -40,8 +40,9 @@ _INSERT_EVENTS = insert(JobEvent.__table__)
 class NewRows:
     """New jobs and history rows of *session*, written in bulk (see the module docstring)."""
 
-    def __init__(self, session: Session):
+    def __init__(self, session: Session, records=None):
         self.session = session
+        self.records = records  # lsfemu.store.records.Records: the new jobs become records after the commit
         self.jobs: list[dict[str, Any]] = []
         self.events: list[dict[str, Any]] = []
         self.made: list[Job] = []  # the transaction's new job objects
@@ -64,6 +65,8 @@ class NewRows:
         self.session.add(job)  # persistent at once: no INSERT of its own at the flush
         self.jobs.append(row)
         self.made.append(job)
+        if self.records is not None:
+            self.records.track(job)
         return job
 
     def history(self, job_id: int, array_index: int, time: float, kind: str, actor: str | None, data: str) -> None:

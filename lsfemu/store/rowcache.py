@@ -20,7 +20,6 @@ from typing import Callable
 
 from sqlalchemy import event, inspect
 from sqlalchemy.orm import Session
-from sqlalchemy.orm.attributes import instance_state
 
 from lsfemu.store.models import Job
 
@@ -52,5 +51,7 @@ def on_store_write(session: Session, flushed: Callable, executed: Callable) -> N
 
 
 def in_store(job: Job) -> bool:
-    """Is *job* in the store (persistent: its column defaults filled in by a flush)?"""
-    return instance_state(job).key is not None
+    """Is *job* in the store (persistent: its column defaults filled in by a
+    flush)? A record (lsfemu.store.records) always is: it was read from the store."""
+    state = job.__dict__.get("_sa_instance_state")
+    return state is None or state.key is not None
