@@ -206,3 +206,15 @@ def test_replay_store_equals_the_straightforward_paths(tmp_path, monkeypatch):
     schema, indexes, rows = store(fast)
     assert (schema, indexes, rows) == store(plain)
     assert {"ix_jobs_status", "ix_jobs_user_status", "ix_jobs_position"} <= set(indexes) and len(rows) > 50
+
+
+def test_a_host_file_is_kept_and_follows_bmod():
+    # bsub / bmod -hostfile (issue 21): JOB_NEW's and JOB_MODIFY2's asked-hosts lists carry the kept
+    # lines; the replayed row keeps them (and the tasks they make); -m's words are not kept, as before
+    tr = JobTracker()
+    tr.feed(_new(1, T, options=lsbatch.SUB_HOST, asked_hosts=("@hostfile /home/u1/hf", "hB 2", "hA 1")))
+    tr.feed(_new(2, T, options=lsbatch.SUB_HOST, asked_hosts=("hA", "hB+2")))
+    assert tr.rows[(1, 0)]["asked_hosts"] == "@hostfile /home/u1/hf\nhB 2\nhA 1"
+    assert tr.rows[(2, 0)]["asked_hosts"] is None
+    tr.feed(job_modify(1, event_time=T + 5, user_name="u1", asked_hosts=("@hostfile /home/u1/hf2", "hC 3")))
+    assert (tr.rows[(1, 0)]["asked_hosts"], tr.rows[(1, 0)]["num_processors"]) == ("@hostfile /home/u1/hf2\nhC 3", 3)
