@@ -227,11 +227,13 @@ def exceptions(config, v) -> list[str]:
     """The job exceptions of lsb.queues (JOB_OVERRUN, JOB_UNDERRUN, JOB_IDLE) the job *v* (a
     full view: run and CPU time) has raised: `overrun` -- it ran longer than JOB_OVERRUN minutes
     (running or not); `underrun` -- it exited abnormally (EXIT) before JOB_UNDERRUN minutes of
-    running; `idle` -- running, after a minute its CPU time over its run time is below JOB_IDLE."""
-    q = config.queue(v.queue)
-    if q is None or v.start_time is None:
+    running; `idle` -- running, after a minute its CPU time over its run time is below JOB_IDLE;
+    and, whatever the queue, `runtime_est_exceeded` -- its run time passed its run time estimate
+    (bsub/bmod -We: the -WL/-WF/-WP status X, "The real run time has exceeded the estimated run time")."""
+    if v.start_time is None:
         return []
-    extra = q.extra
+    q = config.queue(v.queue)
+    extra = q.extra if q is not None else {}
     found = []
     if "JOB_OVERRUN" in extra and v.run_time > int(extra["JOB_OVERRUN"]) * 60:
         found.append("overrun")
@@ -240,4 +242,6 @@ def exceptions(config, v) -> list[str]:
     idle = job_idle(extra["JOB_IDLE"]) if "JOB_IDLE" in extra else None
     if idle is not None and v.status == "RUN" and v.run_time >= IDLE_AFTER_S and v.cpu_time / v.run_time < idle:
         found.append("idle")
+    if v.est_runtime_min is not None and v.run_time > v.est_runtime_min * 60:
+        found.append("runtime_est_exceeded")
     return found

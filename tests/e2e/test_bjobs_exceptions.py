@@ -84,6 +84,19 @@ def test_x_lists_overrun_underrun_and_idle_jobs(c):
         c.run(f"bkill {jid}", user="user1")
 
 
+def test_runtime_est_exceeded_in_any_queue_once_the_run_time_passes_the_estimate(c):
+    est = sub(c, "bsub -q normal -We 1 sleep 1000")  # no exception threshold in the queue: the estimate is one
+    plain = sub(c, "bsub -q normal sleep 1000")
+    c.advance("50s")
+    assert listed(c, f"bjobs -x {est} {plain}") == ([], f"Job <{est}> is not found\nJob <{plain}> is not found\n")
+    c.advance("30s")  # past the 1 minute estimate: -WL's X, the runtime_est_exceeded exception
+    assert listed(c, f"bjobs -x {est} {plain}") == ([est], f"Job <{plain}> is not found\n")
+    r = c.run(f"bjobs -noheader -o 'jobid except_stat' {est} {plain}", user="user1")
+    assert r.out == f"{est} runtime_est_exceeded\n{plain} -\n"
+    assert "\n\n EXCEPTION STATUS:  runtime_est_exceeded\n" in c.run(f"bjobs -l {est}", user="user1").out
+    c.run(f"bkill {est} {plain}", user="user1")
+
+
 def test_bad_thresholds_are_warned_and_ignored(c):
     path = c.path_of("lsb.queues")
     path.write_text(path.read_text().replace("JOB_IDLE     = 0.5", "JOB_IDLE     = 2").replace(
