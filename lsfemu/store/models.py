@@ -45,7 +45,7 @@ class JobSlots:
                  "input_file", "mail_user", "job_group", "asked_hosts", "est_runtime_min", "begin_time", "term_time",
                  "rerun_never", "input_spooled", "exclusive", "notify", "app_profile", "interactive", "kill_reason",
                  "suspend_reason", "resume_reason", "cpu_limit_host", "clean_time", "cpu_limit_min", "ipend_time",
-                 "ipend_since", "__dict__", "__weakref__")
+                 "ipend_since", "pend_limit_min", "epend_limit_min", "__dict__", "__weakref__")
 
 
 class Job(JobSlots, Base):
@@ -163,7 +163,7 @@ class Job(JobSlots, Base):
     __table_args__ = (Index("ix_jobs_user_status", "user", "status"),)
 
 
-# The layout lists every column, and only columns (a new column is a new slot).
+# The layout lists every column, and only columns: a new column is a new slot in JobSlots.__slots__.
 assert set(JobSlots.__slots__) - {"__dict__", "__weakref__"} == set(Job.__table__.columns.keys())
 
 
