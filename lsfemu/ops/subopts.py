@@ -232,6 +232,8 @@ def host_file_fields(name: str, submit_dir: str, cfg, q) -> tuple[dict, int]:
     form, lsfemu.sched.hostfile) and its task count, the slots summed."""
     if len(name) > MAX_ARG:
         raise NotSubmitted(M.FILE_NAME_TOO_LONG, name[:40])
+    if "\n" in name:  # the kept form is line by line (lsfemu.sched.hostfile)
+        raise NotSubmitted(M.BAD_HOSTFILE)
     path = os.path.normpath(name if os.path.isabs(name) else os.path.join(submit_dir, name))
     try:
         with open(path, encoding="utf-8", errors="replace") as f:

@@ -576,6 +576,8 @@ CASES = [
       id="bsub-hostfile-missing"),
     C(["bsub", "-hostfile", "hf.bad", "sleep", "1"], "hf.bad: Bad user-specified host file. Job not submitted.\n",
       id="bsub-hostfile-bad-line"),
+    C(["bsub", "-hostfile", "hf\n.good", "sleep", "1"], "Bad user-specified host file. Job not submitted.\n",
+      id="bsub-hostfile-newline-in-name"),
     C(["bsub", "-hostfile", "hf.nohost", "sleep", "1"],
       "hostZ: Bad host name, host group name or cluster name. Job not submitted.\n", id="bsub-hostfile-unknown-host"),
     C(["bjobs", "-hostfile", "1"], usage("bjobs"), id="bjobs-hostfile-without-l"),
