@@ -33,15 +33,23 @@ from lsfemu.render.timefmt import long_prefix
 from lsfemu.render.wrap import SOFT_SPACE
 
 
+def _modify_line(h: JobHistory, d: dict, style: str, ran: bool | None) -> list[str]:
+    items = list(d.get("items") or [])
+    return ["Parameters of Job are changed: " + "; ".join(items) + ";"] if items else []
+
+
+#: change kind -> its texts (bhist -l's, but MODIFY's items on one line)
+_TEXTS = {**R.EVENT_TEXTS, "MODIFY": _modify_line}
+
+
 def chronicle_lines(h: JobHistory, ch: Change, ran: bool, stamps: dict[float, str], year: bool) -> list[str]:
     """The ``bhist -t`` lines of one change of *h* (*ran*: dispatched since
     its submission or last requeue, this change included); *stamps* caches
     the time stamps (events share their seconds: each is formatted once)."""
-    if ch.kind == "MODIFY":
-        items = list(ch.data.get("items") or [])
-        texts = ["Parameters of Job are changed: " + "; ".join(items) + ";"] if items else []
-    else:
-        texts = R.event_texts(h, ch, ran=ran)
+    texts = _TEXTS.get(ch.kind)
+    if texts is None:
+        return []
+    texts = texts(h, ch.data, "auto", ran)
     if not texts:
         return []
     t = ch.time
@@ -163,22 +171,25 @@ class ChronicleStream:
     def change(self, h: JobHistory, ch: Change) -> None:
         if self.users is not None and h.user not in self.users:
             return
-        if len(self.stamps) > 4096:
-            self.stamps.clear()
         t = ch.time
         if self.window is not None and not self.window[0] <= t <= self.window[1]:
             return
-        written = self.written
-        for line in chronicle_lines(h, ch, h.started, self.stamps, self.year):
-            if written is not None and t <= written[0] and (t, h.order, self.seq) < written:
+        lines = chronicle_lines(h, ch, h.started, self.stamps, self.year)
+        written, order, seq = self.written, h.order, self.seq
+        append = self.buffer.append
+        for line in lines:
+            if written is not None and t <= written[0] and (t, order, seq) < written:
                 raise CannotStream(f"a line at {t} after one at {written[0]} was written")
-            self.buffer.append((t, h.order, self.seq, line))
-            self.seq += 1
+            append((t, order, seq, line))
+            seq += 1
+        self.seq = seq
 
     def flush(self, before: float) -> None:
         """Write the lines older than *before*."""
         buf = self.buffer
         self.peak = max(self.peak, len(buf))
+        if len(self.stamps) > 4096:
+            self.stamps.clear()
         buf.sort()
         cut = bisect.bisect_left(buf, (before,))
         if cut:

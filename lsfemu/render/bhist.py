@@ -56,7 +56,7 @@ Nothing here reads the clock.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from lsfemu.events.history import STATES, Change, JobHistory
 from lsfemu.render.bjobs import home_relative
@@ -220,63 +220,66 @@ def _finish_texts(d: dict, ran: bool) -> list[str]:
     return [first, "Completed <exit>;"]
 
 
+def _modify_texts(d: dict) -> list[str]:
+    items = list(d.get("items") or [])
+    if not items:
+        return []
+    lines = ["Parameters of Job are changed:"]
+    lines += [f"   {it}" for it in items[:-1]]
+    lines.append(f"   {items[-1]};")
+    return lines
+
+
+def _signal_text(d: dict) -> str:
+    if d.get("signal") == "DELETEJOB":
+        return f"Delete requested by user or administrator <{d.get('user', '')}>;"
+    why = d.get("reason")
+    said = f", {_REASON_TITLE.get(d.get('signal'), 'Kill reason')} <{why}>" if why else ""
+    return f"Signal <{d.get('signal', '')}> requested by user or administrator <{d.get('user', '')}>{said};"
+
+
+def _move_text(d: dict) -> str:
+    where = "top" if d.get("top", True) else "bottom"
+    return (f"Job moved to position {d.get('position', 1)} relative to <{where}> "
+            f"by user or administrator <{d.get('user', '')}>;")
+
+
+#: change kind -> its record texts, from (history, data, dispatch style, ran); a table rather than a
+#: chain of tests: bhist -t asks once per event of a long log (issue 23)
+EVENT_TEXTS: dict[str, Callable[[JobHistory, dict, str, bool | None], list[str]]] = {
+    "SUBMIT": lambda h, d, style, ran: [submit_text(h, d)],
+    "DISPATCH": lambda h, d, style, ran: [dispatch_text(d, style=style)],
+    "STARTING": lambda h, d, style, ran: [f"Starting (Pid {d['pid']});"] if d.get("pid") else [],
+    "EXECUTE": lambda h, d, style, ran: [
+        f"Running with execution home <{d.get('exec_home', '')}>, Execution CWD "
+        f"<{d.get('exec_cwd', '')}>, Execution Pid <{d['pid']}>;"] if d.get("pid") else [],
+    "STATUS": lambda h, d, style, ran: [_status_text(d)],
+    "FINISH": lambda h, d, style, ran: _finish_texts(d, h.started if ran is None else ran),
+    "POST": lambda h, d, style, ran: [
+        "Post job process done successfully;" if d.get("ok", True) else "Post job process failed;"],
+    "SIGNAL": lambda h, d, style, ran: [_signal_text(d)],
+    "FORCE": lambda h, d, style, ran: [f"Job is forced to run by user or administrator <{d.get('user', '')}>;"],
+    "SWITCH": lambda h, d, style, ran: [
+        f"Switched to Queue <{d['queue']}> by user or administrator <{d.get('user', '')}>;"],
+    "MOVE": lambda h, d, style, ran: [_move_text(d)],
+    "REQUEUE": lambda h, d, style, ran: ["Pending: Job has been requeued;"],
+    "FORWARD": lambda h, d, style, ran: [f"Forwarded job to cluster <{d.get('cluster', '')}>;"],
+    "MODIFY": lambda h, d, style, ran: _modify_texts(d),
+}
+
+
 def event_texts(
     h: JobHistory, c: Change, *, dispatch_style: str = "auto", ran: bool | None = None, host_file: bool = False
 ) -> list[str]:
     """The record texts (after the time stamp) one change prints; MODIFY
     returns the title followed by its item lines. *ran* tells whether the job
     was dispatched since its submission or last requeue at the time of *c*
-    (default: as of now)."""
-    d = c.data
-    k = c.kind
-    if k == "SUBMIT":
-        return [submit_text(h, d, host_file=host_file)]
-    if k == "DISPATCH":
-        return [dispatch_text(d, style=dispatch_style)]
-    if k == "STARTING":
-        return [f"Starting (Pid {d['pid']});"] if d.get("pid") else []
-    if k == "EXECUTE":
-        if not d.get("pid"):
-            return []
-        return [
-            f"Running with execution home <{d.get('exec_home', '')}>, Execution CWD "
-            f"<{d.get('exec_cwd', '')}>, Execution Pid <{d['pid']}>;"
-        ]
-    if k == "STATUS":
-        return [_status_text(d)]
-    if k == "FINISH":
-        return _finish_texts(d, h.started if ran is None else ran)
-    if k == "POST":
-        return ["Post job process done successfully;" if d.get("ok", True) else "Post job process failed;"]
-    if k == "SIGNAL":
-        if d.get("signal") == "DELETEJOB":
-            return [f"Delete requested by user or administrator <{d.get('user', '')}>;"]
-        why = d.get("reason")
-        said = f", {_REASON_TITLE.get(d.get('signal'), 'Kill reason')} <{why}>" if why else ""
-        return [f"Signal <{d.get('signal', '')}> requested by user or administrator <{d.get('user', '')}>{said};"]
-    if k == "FORCE":
-        return [f"Job is forced to run by user or administrator <{d.get('user', '')}>;"]
-    if k == "SWITCH":
-        return [f"Switched to Queue <{d['queue']}> by user or administrator <{d.get('user', '')}>;"]
-    if k == "MOVE":
-        where = "top" if d.get("top", True) else "bottom"
-        return [
-            f"Job moved to position {d.get('position', 1)} relative to <{where}> "
-            f"by user or administrator <{d.get('user', '')}>;"
-        ]
-    if k == "REQUEUE":
-        return ["Pending: Job has been requeued;"]
-    if k == "FORWARD":
-        return [f"Forwarded job to cluster <{d.get('cluster', '')}>;"]
-    if k == "MODIFY":
-        items = list(d.get("items") or [])
-        if not items:
-            return []
-        lines = ["Parameters of Job are changed:"]
-        lines += [f"   {it}" for it in items[:-1]]
-        lines.append(f"   {items[-1]};")
-        return lines
-    return []
+    (default: as of now); *host_file*: the submission's host file item too
+    (-hostfile). Kinds that print nothing (ACCEPTED, ACCEPT): []."""
+    if host_file and c.kind == "SUBMIT":
+        return [submit_text(h, c.data, host_file=True)]
+    texts = EVENT_TEXTS.get(c.kind)
+    return [] if texts is None else texts(h, c.data, dispatch_style, ran)
 
 
 def _long_one(
