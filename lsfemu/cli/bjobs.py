@@ -21,6 +21,7 @@ import dataclasses
 import gc
 import json
 import os
+from operator import itemgetter
 from typing import Optional
 
 
@@ -183,6 +184,8 @@ def bjobs(
     # (-pe/-pi/-pei: not the kept -aps lines, which would not be filtered)
     lean = parsed_fmt is None and not (long or uf or json_ or wfull or sum_ or exception or estimates or prio
                                        or pendstates is not None)
+    # the default / -w table: each job's lines kept by the cluster (_plain_text)
+    plain = lean and not (aps or pend or susp or wfull or counting)
     year = c.yes("LSB_DISPLAY_YEAR")
     enh = parsed_fmt is None and not (long or uf) and _display_enh(c)
     kept = None  # what the -aps table made here is kept for
@@ -240,8 +243,11 @@ def bjobs(
                 views.append(v)
     else:
         ranks = ops.queue_ranks(cfg)
-        jobs.sort(key=lambda j: ops.order_key(ranks, j))
-        views = [table_view(j) for j in jobs] if lean else [cl.view(j, now) for j in jobs]
+        if plain:  # (the kept order keys and lines: _plain_text)
+            views = []
+        else:
+            jobs.sort(key=lambda j: ops.order_key(ranks, j))
+            views = [table_view(j) for j in jobs] if lean else [cl.view(j, now) for j in jobs]
     if not lean:  # the job exceptions of its queue (lsb.queues JOB_OVERRUN...): -x, -l, -o exception_status
         for v in views:
             v.exceptions = ops.exceptions(cfg, v)
@@ -314,6 +320,8 @@ def bjobs(
                                              level=level) for p in parts if p))
     elif pend:
         c.out.append(R.pend_table(views, wide=wide, jobid_width=width, year=year, header=not noheader, level=level))
+    elif plain:
+        c.out.append(_plain_text(c, jobs, enh=enh, wide=wide, width=width, year=year, header=not noheader))
     else:
         c.out.append(R.table(views, wide=wide, jobid_width=width, year=year, header=not noheader, reasons=susp))
 
@@ -375,6 +383,32 @@ def _enh_id(v: JobView) -> None:
     """LSB_BJOBS_DISPLAY_ENH=Y: the tables' JOBID column shows an element as 123[4]."""
     if v.array_index:
         v.job_id = f"{v.job_id}[{v.array_index}]"
+
+
+def _plain_text(c: Ctx, jobs: list, *, enh: bool, wide: bool, width: int, year: bool, header: bool) -> str:
+    """The default / -w table of *jobs* (R.table's text, the jobs in
+    ops.order_key's order): each job's place in that order and its lines kept
+    by the cluster until the job, the format or the configuration changes
+    (lsfemu.engine.listing): a listing of 10,000 jobs makes only the entries
+    of the jobs that changed since the last one."""
+    kept = c.cluster.aps_listing.table_lines((wide, width, year, enh, os.environ.get("TZ")))  # (TZ: the caller's)
+    get = kept.get
+    ranks = None
+    entries = []
+    append = entries.append
+    for job in jobs:
+        entry = get(job)
+        if entry is None:
+            if ranks is None:
+                ranks = ops.queue_ranks(c.cluster.config)
+            v = table_view(job)
+            if enh:
+                _enh_id(v)
+            entry = kept[job] = (ops.order_key(ranks, job),
+                                 R.table_job_text(v, wide=wide, jobid_width=width, year=year))
+        append(entry)
+    entries.sort(key=itemgetter(0))  # (stable, as the sort of the jobs by order_key)
+    return R.table_lines_text([text for _key, text in entries], jobid_width=width, header=header)
 
 
 def _aps_text(c: Ctx, listing: list, *, enh: bool, wide: bool, width: int, year: bool, header: bool) -> str:

@@ -1,6 +1,7 @@
 """`bjobs -aps` in bulk: the listed pending jobs ranked at once by the one
 APS ranker (lsfemu.sched.aps_rank.ApsRanker, the scheduling pass's too),
-and each job's table line kept between listings.
+and each job's table line kept between listings; the plain table's (bjobs,
+bjobs -w) lines kept the same way (`ApsListing.table_lines`).
 
 `Cluster.aps_result` builds one job's full APS result (every term, for
 `lsfemu explain aps`); a listing of 10,000 pending jobs did that, and a view
@@ -45,6 +46,9 @@ from lsfemu.sched.priority import escalation
 from lsfemu.store.models import Job
 from lsfemu.store.rowcache import on_job_change, on_store_write
 
+#: the formats of the plain table (bjobs, bjobs -w, ...) whose job lines are kept
+TABLE_FORMATS = 3
+
 #: (job, system value, calculated value) of a listed job; the values are
 #: those bjobs shows (None: not shown; both None outside APS blocks)
 Listed = tuple[Job, "float | None", "float | None"]
@@ -57,6 +61,7 @@ class ApsListing:
         self.cl = cluster
         self._lines: dict[Job, tuple] = {}  # job -> its kept lines in self._format (see lines)
         self._format: tuple | None = None
+        self._tables: dict[tuple, tuple] = {}  # format -> (configuration, job -> its plain table entry)
         self.generation = 0  # changes with any job, and with any write to the store (events below)
         self._last: tuple | None = None  # (generation, configuration, instant, key, text) of the last table
         self._start = 0  # the generation the table being made started from
@@ -90,6 +95,27 @@ class ApsListing:
 
     def forget(self, job: Job) -> None:
         self._lines.pop(job, None)
+        for _config, kept in self._tables.values():
+            kept.pop(job, None)
+
+    def table_lines(self, fmt: tuple) -> dict[Job, tuple]:
+        """The kept entries of the default / -w table in format *fmt* (with
+        this configuration): job -> (its place in the listing's order, its
+        lines: render.bjobs.table_job_text); the caller adds those it makes.
+        Both depend only on the job's columns, the format and the
+        configuration (the queues' order): an entry is kept until the job
+        changes (the same events as the -aps lines). The entries of the last
+        TABLE_FORMATS formats are kept (bjobs and bjobs -w alternating do not
+        make each other's anew); jobs gone from the cluster (cleaned,
+        reloaded as new objects) are dropped when a format's entries
+        outnumber the cluster's jobs twice."""
+        made = self._tables.pop(fmt, None)
+        if made is None or made[0] is not self.cl.config or len(made[1]) > 2 * len(self.cl.jobs) + 1000:
+            made = (self.cl.config, {})
+        self._tables[fmt] = made  # (the most recent last)
+        while len(self._tables) > TABLE_FORMATS:
+            del self._tables[next(iter(self._tables))]
+        return made[1]
 
     def lines(self, fmt: tuple) -> dict[Job, tuple]:
         """The kept lines of the table format *fmt*: job -> (its line before

@@ -120,7 +120,7 @@ def select(cluster, q: JobQuery) -> Selected:
             jobs.extend(found)
         return Selected(jobs, missing, not_arrays)
     users, queue, name = q.users, q.queue, q.name
-    all_, done, pend, run, susp = q.all_, q.done, q.pend, q.run, q.susp
+    status_ok = states_wanted(q.all_, q.done, q.pend, q.run, q.susp)
     row_of = cluster.row  # its status, user and queue without ORM attribute reads
     more = q.more
     # One user's jobs from the cluster's per-user lists (in the order of its job
@@ -139,7 +139,7 @@ def select(cluster, q: JobQuery) -> Selected:
             continue
         if q.app is not None and j.app_profile != q.app:
             continue
-        if not state_ok(r, all_, done, pend, run, susp):
+        if not status_ok(r.status):
             continue
         if more and not more_ok(cluster, q, j):
             continue
@@ -160,21 +160,35 @@ def unmatched(cluster, q: JobQuery, kept: list, missing: list[str]) -> list[str]
 
 
 def state_ok(j, all_: bool, done: bool, pend: bool, run: bool, susp: bool) -> bool:
-    st = j.status
-    wanted = []
+    return states_wanted(all_, done, pend, run, susp)(j.status)
+
+
+def states_wanted(all_: bool, done: bool, pend: bool, run: bool, susp: bool):
+    """The test of a status that -a/-d/-p/-r/-s make (a listing asks it of every job:
+    made once, a set's membership)."""
+    wanted: set[str] = set()
     if pend:
-        wanted += list(PENDING)
+        wanted.update(PENDING)
     if run:
-        wanted.append("RUN")
+        wanted.add("RUN")
     if susp:
-        wanted += list(ANY_SUSPENDED)
+        wanted.update(ANY_SUSPENDED)
     if done:
-        wanted += ["DONE", "EXIT"]
+        wanted.update(("DONE", "EXIT"))
     if wanted:
-        return st in wanted
+        return frozenset(wanted).__contains__
     if all_:
-        return True
-    return st not in FINISHED
+        return _any_state
+    return _unfinished
+
+
+def _any_state(_status: str) -> bool:
+    return True
+
+
+def _unfinished(status: str) -> bool:
+    return status not in FINISHED
+
 
 
 def queue_ranks(config) -> dict[str, tuple[int, int]]:

@@ -8,7 +8,9 @@ job ends, stop, resume, requeue, switch, migration, time zones, usage history
 rebuilt, nothing at all), the command's output must be the reference's byte
 for byte, and the listing's order and values (system, calculated) exactly
 the reference's. The last table kept while nothing changes is tested on its
-own too (what invalidates it, and that it is used).
+own too (what invalidates it, and that it is used). The plain table
+(`bjobs -u all -a`, its kept job lines and places) is checked against one
+made anew at each step of the same histories.
 """
 
 from __future__ import annotations
@@ -88,6 +90,17 @@ def reference_text(cl, now: float, *, wide: bool) -> str:
     return R.aps_table(views, wide=wide)
 
 
+def reference_plain(cl, *, wide: bool) -> str:
+    """`bjobs -u all -a` made anew: every job's view and row, in order_key's order."""
+    from lsfemu.cli.bjobs import table_view
+    from lsfemu.ops import query
+    from lsfemu.render import bjobs as R
+
+    ranks = query.queue_ranks(cl.config)
+    jobs = sorted(cl.jobs.values(), key=lambda j: query.order_key(ranks, j))
+    return R.table([table_view(j) for j in jobs], wide=wide)
+
+
 def bjobs(cl, argv: list[str], tz: str) -> str:
     from lsfemu.daemon import dispatch
 
@@ -105,6 +118,8 @@ def _check(cl, tz: str, wide: bool) -> None:
     got = cl.aps_listing.order(pending, now)
     assert [(j.id, j.array_index, s, v) for j, s, v in got] == [(j.id, j.array_index, s, v) for j, s, v in want]
     assert got_text == reference_text(cl, now, wide=wide)
+    # the plain table's kept lines and places (lsfemu.engine.listing.table_lines) through the same history
+    assert bjobs(cl, ["-u", "all", "-a"] + (["-w"] if wide else []), tz) == reference_plain(cl, wide=wide)
 
 
 #: step kind -> (the states of the jobs it picks from, what it does to the picked job)

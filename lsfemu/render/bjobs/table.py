@@ -193,6 +193,23 @@ def aps_cell_text(system: float | None, value: float | None) -> str:
     return "-"
 
 
+def table_job_text(job: JobView, *, wide: bool = False, jobid_width: int = 7, year: bool = False) -> str:
+    """One job's lines of the default / ``-w`` table (its row and EXEC_HOST
+    continuation lines), without the last newline: what a listing keeps."""
+    row, extra = _table_rows(job, wide=wide, jobid_width=jobid_width, year=year)
+    return "\n".join([row, *extra]) if extra else row
+
+
+def table_lines_text(lines: list[str], *, jobid_width: int = 7, header: bool = True) -> str:
+    """The default / ``-w`` table from its jobs' texts (:func:`table_job_text`):
+    what :func:`table` prints for those jobs without -s, -WL/-WF/-WP."""
+    if not lines:
+        return ""
+    if header:
+        lines = [_table_header(jobid_width), *lines]
+    return "\n".join(lines) + "\n"
+
+
 def aps_row(job: JobView, *, wide: bool = False, jobid_width: int = 7, year: bool = False) -> str:
     """A pending job's ``bjobs -aps`` line before its APS value (a pending
     job has no EXEC_HOST continuation lines)."""
