@@ -20,10 +20,17 @@ is a private throwaway one per test session (per xdist worker), started from
 the installed server binaries (`lsfemu.testing_pg`); each test gets a fresh
 database. Without the binaries the PostgreSQL variants are skipped, or fail
 when `LSFEMU_REQUIRE_POSTGRES=1` (CI).
+
+Daemon starts: each cluster's daemon is forked from a template process that
+imported the daemon once (lsfemu.daemon.forkserver; one per test process,
+started with the first cluster) rather than started by a new interpreter
+importing it all again, about a second of CPU each. Only the commands that
+`LsfCluster.run` runs name it; `LSFEMU_TEST_FORKSERVER=0` turns it off.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import shlex
@@ -56,6 +63,45 @@ class CommandResult:
         """The ID in bsub's `Job <ID> is submitted ...` (the command must have succeeded)."""
         assert self.rc == 0 and self.out.startswith("Job <"), self.text
         return self.out.split("<", 1)[1].split(">", 1)[0]
+
+
+_template: dict[str, object] = {}  # this process's daemon template: its "path" (None: none), "proc", "root"
+
+
+def daemon_template() -> str | None:
+    """The socket of this process's daemon template (lsfemu.daemon.forkserver),
+    started on the first call; None when turned off or it could not start.
+    Not waited for: until it listens, daemons start as without it."""
+    if os.environ.get("LSFEMU_TEST_FORKSERVER", "1") in ("0", "no", "off"):
+        return None
+    if _template.get("pid") == os.getpid():
+        proc = _template["proc"]
+        return _template["path"] if proc is not None and proc.poll() is None else None
+    root = tempfile.mkdtemp(prefix="lsfemu-fs-")  # short: a socket path
+    path = os.path.join(root, "template.sock")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LSF", "LSB_"))}
+    pkg_root = str(Path(__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = pkg_root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "lsfemu.daemon.forkserver", path], env=env, cwd="/",
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except OSError:
+        proc = None
+    _template.update(pid=os.getpid(), proc=proc, path=path, root=root)
+    atexit.register(_stop_template)
+    return path if proc is not None else None
+
+
+def _stop_template() -> None:
+    proc = _template.get("proc")
+    if proc is not None and _template.get("pid") == os.getpid():
+        proc.terminate()  # the daemons it forked are on their own (each its session)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    if _template.get("root"):
+        shutil.rmtree(str(_template["root"]), ignore_errors=True)
 
 
 #: the flags bin/'s scripts start Python with (their sh lines: the client is standard library only)
@@ -137,6 +183,9 @@ class LsfCluster:
             cwd: str | None = None, env: dict[str, str] | None = None, timeout: float = 60) -> CommandResult:
         argv = shlex.split(cmdline) if isinstance(cmdline, str) else list(cmdline)
         full_env = dict(self.env)
+        template = daemon_template()
+        if template is not None:  # the daemon this command may start is forked from it
+            full_env.setdefault("LSFEMU_FORKSERVER", template)
         if user is not None:
             full_env["LSFEMU_USER"] = user
         full_env.update(env or {})

@@ -1,7 +1,14 @@
-"""`python -m lsfemu.daemon`: run the daemon in the foreground."""
+"""`python -m lsfemu.daemon`: run the daemon in the foreground (or, with
+LSFEMU_FORKSERVER, have a test suite's daemon template fork it: lsfemu.daemon.forkserver)."""
 
 import sys
 
-from lsfemu.daemon.server import main
+from lsfemu.daemon.forkserver import delegate
 
-sys.exit(main())
+code = delegate()
+if code is None:
+    # here, not at the top: a start the template serves does not import the daemon
+    from lsfemu.daemon.server import main
+
+    code = main()
+sys.exit(code)

@@ -21,7 +21,15 @@ from lsfemu.store.db import storage_failure
 log = logging.getLogger("lsfemu.daemon")
 
 MAX_ARGV_BYTES = 2 * 1024 * 1024
-_DAEMON_TZ = os.environ.get("TZ")
+_DAEMON_TZ = os.environ.get("TZ")  # the process's own (in-process mode); a daemon's: remember_timezone
+
+
+def remember_timezone() -> None:
+    """The daemon's TZ at its start: what a request that sends none renders in
+    (taken at the start, not at import: a daemon forked from a template that
+    imported this module, lsfemu.daemon.forkserver, has the environment it was started with)."""
+    global _DAEMON_TZ
+    _DAEMON_TZ = os.environ.get("TZ")
 
 
 def use_timezone(tz: str | None) -> None:

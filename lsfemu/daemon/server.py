@@ -555,6 +555,7 @@ def main() -> int:
     fd = os.environ.pop("LSFEMU_START_FD", None)
     _start_fd = int(fd) if fd and fd.isdigit() else None
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    dispatch.remember_timezone()
     home = os.environ.get("LSFEMU_HOME") or os.path.join(os.path.expanduser("~"), ".lsfemu")
     envdir = os.environ.get("LSF_ENVDIR")
     if not envdir:

@@ -10,7 +10,9 @@ step; then stops it. CPU time, not wall: less sensitive to the machine's load.
 Prints the medians (ms) and writes them as JSON (--json PATH).
 
 For an A/B comparison run it from two checkouts, interleaved (--runs small,
-repeated): each measures its own tree's commands and daemon.
+repeated): each measures its own tree's commands and daemon. `--template`:
+the daemons are forked from a daemon template (lsfemu.daemon.forkserver,
+started first and waited for), as the test suite's clusters' are.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -43,9 +46,11 @@ def daemon_cpu(home: Path) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def one_start(root: Path, n: int) -> dict[str, float]:
+def one_start(root: Path, n: int, template: str | None = None) -> dict[str, float]:
     """The daemon's CPU after each step (cumulative) of one fresh cluster."""
     env = cluster_env(root, f"s{n}")
+    if template is not None:
+        env["LSFEMU_FORKSERVER"] = template
     home = Path(env["LSFEMU_HOME"])
     seen = {}
     try:
@@ -61,10 +66,21 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=10, help="fresh clusters, one after the other")
     ap.add_argument("--json", default=None, help="write the samples and medians here")
+    ap.add_argument("--template", action="store_true", help="fork the daemons from a daemon template")
     args = ap.parse_args()
+    template = None
+    if args.template:
+        from lsfemu.testing import daemon_template  # (only with --template)
+
+        template = daemon_template()
+        deadline = time.monotonic() + 60
+        while template is None or not os.path.exists(template):
+            if template is None or time.monotonic() > deadline:
+                raise SystemExit("start.py: the daemon template did not start")
+            time.sleep(0.05)
     root = Path(tempfile.mkdtemp(prefix="lsfemu-start-"))
     try:
-        samples = [one_start(root, n) for n in range(args.runs)]
+        samples = [one_start(root, n, template) for n in range(args.runs)]
     finally:
         shutil.rmtree(root, ignore_errors=True)
     medians = {name: statistics.median(s[name] for s in samples) for name, _ in STEPS}

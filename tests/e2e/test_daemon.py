@@ -3,14 +3,21 @@ the in-process mode giving the same answers. The tests that touch the store
 run on SQLite and on PostgreSQL (mark lsfemu_stores)."""
 
 import concurrent.futures
+import json
 import os
 import signal
+import socket
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
 from lsfemu.daemon.dispatch import user_for
-from lsfemu.testing import temporary_cluster
+from lsfemu.testing import daemon_template, temporary_cluster
+
+ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.slow(66)  # seconds, quiet machine (205 s at load 12, was 232): scheduled early (tests/conftest.py)
 
@@ -85,6 +92,38 @@ def test_mbdrestart(lsf_cluster):
     assert r.out == "1 PEND\n"
     assert c.run("lsfemu daemon status").rc == 0
     assert _daemon_pid(c) == pid  # exec'd in place: same process, new image
+
+
+def test_daemon_forked_from_the_template(lsf_cluster):
+    """A test cluster's daemon is forked by the test process's daemon template
+    (lsfemu.daemon.forkserver) once it listens: the template's child, serving the
+    cluster. A second start through it gets the daemon's own message on its own
+    stderr and its exit status 3 (the lock is held), importing nothing of the
+    daemon itself; the template refuses a start for another checkout."""
+    c = lsf_cluster
+    path = daemon_template()
+    assert path is not None
+    deadline = time.monotonic() + 60
+    while not os.path.exists(path):  # started by the first cluster of the process, not waited for
+        assert time.monotonic() < deadline, "the daemon template did not start"
+        time.sleep(0.05)
+    assert c.run("bsub -J forked sleep 100", user="user1").rc == 0
+    parent = Path(f"/proc/{_daemon_pid(c)}/stat").read_text().rsplit(")", 1)[1].split()[1]
+    assert b"lsfemu.daemon.forkserver" in Path(f"/proc/{parent}/cmdline").read_bytes()
+    assert c.run("bjobs -noheader -o 'job_name stat' -u user1").out == "forked PEND\n"
+
+    env = dict(c.env, LSFEMU_FORKSERVER=path, PYTHONPATH=str(ROOT))
+    p = subprocess.run([sys.executable, "-X", "importtime", "-m", "lsfemu.daemon"], env=env, capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode == 3 and f"lsfemu: a daemon already runs for {c.home}" in p.stderr, p.stderr[-2000:]
+    assert "lsfemu.daemon.forkserver" in p.stderr and "sqlalchemy" not in p.stderr  # imported by the template only
+
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s, open(os.devnull) as null:
+        s.connect(path)
+        fd = null.fileno()
+        socket.send_fds(s, [json.dumps({"env": {}, "cwd": "/", "package": "/elsewhere/lsfemu",
+                                        "python": sys.executable}).encode()], [fd, fd, fd])
+        assert s.makefile("r").readline() == "refused\n"
 
 
 def test_inprocess_mode_gives_the_same_answers(lsf_cluster_factory):
