@@ -119,9 +119,23 @@ def pend_limits(cfg, job) -> tuple[float | None, float | None]:
 
 def pend_limit_fields(cfg, job) -> dict:
     """JobView's pending time limits, in seconds."""
+    if job.pend_limit_min is None and job.epend_limit_min is None and not _configured(cfg):
+        return {}  # the common case, without a lookup per job
     plimit, eplimit = pend_limits(cfg, job)
     return {"plimit": _secs(job.pend_limit_min), "eplimit": _secs(job.epend_limit_min),
             "effective_plimit": _secs(plimit), "effective_eplimit": _secs(eplimit)}
+
+
+def _configured(cfg) -> bool:
+    """Whether lsb.params, a queue or an application profile sets a pending time limit
+    (kept on the configuration object, which a reconfig replaces)."""
+    known = cfg.__dict__.get("_pend_limits_set")
+    if known is None:
+        attrs = ("pend_time_limit", "eligible_pend_time_limit")
+        known = any(getattr(o, a) is not None for o in (cfg.params, *cfg.queues, *cfg.applications.values())
+                    for a in attrs)
+        cfg.__dict__["_pend_limits_set"] = known
+    return known
 
 
 def _secs(minutes: float | None) -> float | None:
