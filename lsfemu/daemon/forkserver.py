@@ -97,9 +97,11 @@ def serve(path: str) -> int:
 
     from lsfemu.cli import registry
     from lsfemu.daemon import server  # noqa: F401  (imported for the children)
+    from lsfemu.store.db import preload
 
     for name in registry.COMMANDS:
         registry.command(name)
+    preload()
     gc.collect()
     gc.freeze()  # the children's collections do not touch (copy) the template's objects
 

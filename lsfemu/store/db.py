@@ -189,6 +189,23 @@ def _made_from_snapshot(engine: Engine) -> bool:
         raw.close()
 
 
+def preload() -> None:
+    """Do now, once, what each store's first use would do in every process: import
+    the dialects (SQLite's; PostgreSQL's and its driver when installed) and
+    configure the ORM's mappers. For a process that forks daemons
+    (lsfemu.daemon.forkserver): each child starts with them done. Opens no connection."""
+    import importlib  # (only here: a process about to fork)
+
+    from sqlalchemy.orm import configure_mappers
+
+    for module in ("sqlalchemy.dialects.sqlite.pysqlite", "sqlalchemy.dialects.postgresql.psycopg", "psycopg"):
+        try:
+            importlib.import_module(module)
+        except ImportError:  # the extra lsfemu[postgresql] is not installed
+            pass
+    configure_mappers()
+
+
 def open_store(url: str) -> tuple[Engine, sessionmaker[Session]]:
     engine = make_engine(url)
     upgrade(engine)
