@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import weakref
 from functools import partial
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import NamedTuple
 
 from lsfemu.sched import aps
@@ -131,7 +131,10 @@ _READ = ("status", "id", "array_index", "user", "queue", "num_processors", "max_
          "priority_base_time", "pend_since", "submit_time", "position", "migrated", "array_limit", "depend_json",
          "aps_admin", "aps_system")
 COLUMNS = frozenset(_READ)
-_read = itemgetter(*_READ)  # (one C call per job for the first pass after a start; KeyError if one is missing)
+_read = itemgetter(*_READ)  # an ORM object's loaded values (KeyError if one is missing)
+#: a record's values, from its slots: one C call per job for the first pass after a start (a record's
+#: __dict__ is empty: reading it first sent every job of that pass through KeyError and 18 getattr calls)
+_attrs = attrgetter(*_READ)
 _new_row = partial(tuple.__new__, Row)  # Row(...) without the named tuple's Python-level __new__
 
 
@@ -139,20 +142,22 @@ def build_row(cluster, job: Job, cache: RowCache) -> Row:
     """The Row of *job* from its loaded values (kept in *cache* once the job
     is in the store: a pending object's defaults are filled in by the flush,
     which fires no event). The first pass after a start builds one per job."""
+    d = job.__dict__  # an ORM object's loaded values; empty on a record (lsfemu.store.records)
     try:
-        row = _row(cluster, cache, job.__dict__)
+        values = _read(d) if d else _attrs(job)
     except KeyError:  # expired or unset attributes: the ORM way
-        row = _row(cluster, cache, {k: getattr(job, k) for k in COLUMNS})
+        values = _attrs(job)
+    row = _row(cluster, cache, values)
     if in_store(job):  # (persistent: its defaults are filled in)
         cache.rows[job] = row
     return row
 
 
-def _row(cluster, cache: RowCache, d: dict) -> Row:
-    """A Row of the COLUMNS in *d* (KeyError if one is missing); the
+def _row(cluster, cache: RowCache, values: tuple) -> Row:
+    """A Row of the values of the COLUMNS (in _READ's order); the
     resource facts are looked up once per distinct (rusage, -n, queue)."""
     (status, jid, idx, user, queue, nproc, maxproc, res_req, prio, base, since, submit, position, migrated,
-     array_limit, depend_json, admin, system) = _read(d)
+     array_limit, depend_json, admin, system) = values
     rk = (res_req, nproc, maxproc, queue)
     facts = cache.rsrc_of.get(rk)
     if facts is None:
