@@ -100,6 +100,7 @@ class SubmitSpec:
     epend_limit_min: float | None = None  # bsub -eptl: eligible pending time limit, minutes
     notify: str = ""  # bsub -B, -N, -Ne: "B", "N", "Ne" joined with ","
     asked_hosts: str | None = None  # bsub -m, its words
+    plan: tuple | None = None  # (run time, CPU time, exit code) given (what-if replay), not from the command
 
 
 class _ArrayHead:
@@ -131,7 +132,8 @@ class Transitions:
     def submit(self, spec: SubmitSpec) -> Job:
         now = self.cl.now()
         slots = spec.num_processors
-        runtime, cputime, exit_code = simulate.plan(spec.script or spec.command, spec.env, slots, parse_duration)
+        runtime, cputime, exit_code = (spec.plan if spec.plan is not None
+                                       else simulate.plan(spec.script or spec.command, spec.env, slots, parse_duration))
         jid = self.cl.next_job_id()
         if spec.script is not None:
             self.cl.runner.save_script(now, jid, spec.script)

@@ -215,11 +215,11 @@ def _simulate(db: sqlite3.Connection, confdir: Path, home: Path, rep: WhatIfRepo
                 run_limit_min=rlim, submit_priority=prio, res_req=res_req, mem_req_mb=mem,
                 project=project, user_group=None, env={}, from_host=from_host, description=description,
                 job_group=group, est_runtime_min=estimate,
-                app_profile=app if app in cl.config.applications else None)  # a profile the other config has
+                app_profile=app if app in cl.config.applications else None,  # a profile the other config has
+                plan=(runtime, cputime, exit_code))
             if group is not None and cl.job_groups.get(group) is None:
                 cl.job_groups.add(group, user)  # as bsub -g makes it
             job = cl.submit(spec)
-            job.sim_runtime, job.sim_cputime, job.sim_exit_code = runtime, cputime, exit_code
             origin[(job.id, job.array_index)] = (jid, idx)
             if leaves is not None:
                 heapq.heappush(withdrawals, (max(leaves, submit), (job.id, job.array_index)))

@@ -5,14 +5,16 @@ Through the ORM a new job costs its constructor (some 70 attribute sets,
 each through the attribute events every Job column carries: the engine's
 caches listen to them) and a flush that inserts it object by object; a
 group of submissions or a `bsub -pack` makes thousands. `NewRows` instead
-makes the job object with its column values set directly (a new object: no
-cache can hold anything of it yet), attaches it to the session as loaded
-from the store (`make_transient_to_detached`), and keeps its row; the rows
-kept are written with one INSERT (executemany) per table before anything
-else reaches the store through the session: any statement (a query, a
-set-based UPDATE), any flush, the commit. So the store never sees a change
-of a job before the job, and what it stores is what the ORM would have
-stored (every column given: the defaults filled in as the ORM fills them;
+makes the job a record of its column values (lsfemu.store.records: the
+cluster's session has its records; the job listeners are told of it) -- or,
+in a session without records, an object with its column values set directly,
+attached to the session as loaded from the store (`make_transient_to_detached`)
+-- and keeps its row; the rows kept are written with one INSERT
+(executemany) per table before anything else reaches the store through the
+session: any statement (a query, a set-based UPDATE), any flush, the commit.
+So the store never sees a change of a job before the job (a record written
+before it is an ORM object whose change the flush sends after the INSERT),
+and what it stores is what the ORM would have stored (every column given: the defaults filled in as the ORM fills them;
 tests/unit/test_new_rows.py compares the two). A rollback drops the rows
 kept with the transaction and takes the transaction's new job objects out
 of the session (the ORM takes back only the objects it inserted itself): a
@@ -53,9 +55,14 @@ class NewRows:
         event.listen(session, "after_soft_rollback", self._rolled_back)
 
     def job(self, values: dict[str, Any]) -> Job:
-        """A new job with these column values (the others their defaults), in the session as stored."""
+        """A new job with these column values (the others their defaults), held
+        as a record (lsfemu.store.records) when the session has its records,
+        else an ORM object in the session as stored."""
         row = dict(_JOB_BLANK)
         row.update(values)
+        self.jobs.append(row)
+        if self.records is not None:
+            return self.records.new(row)
         job = Job()
         job.__dict__.update(row)  # no attribute events: nothing can hold a fact of a new object
         # Its key from the primary key, every value as loaded; this fires the
@@ -63,10 +70,7 @@ class NewRows:
         # is what lsfemu.store.rowcache's job listeners hear of a new job.
         make_transient_to_detached(job)
         self.session.add(job)  # persistent at once: no INSERT of its own at the flush
-        self.jobs.append(row)
         self.made.append(job)
-        if self.records is not None:
-            self.records.track(job)
         return job
 
     def history(self, job_id: int, array_index: int, time: float, kind: str, actor: str | None, data: str) -> None:

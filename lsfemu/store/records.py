@@ -10,11 +10,11 @@ slot). The first assignment to one of its attributes makes it an ORM object
 gives it its values as loaded and attaches it to the session as a stored
 object (no SELECT, no INSERT); the assignment then goes through the ORM as
 before (its attribute events tell the engine's caches, the flush writes
-it). Whoever held the record holds the ORM object: the cluster's job dict,
+it). A new job is a record from the start (`new`: lsfemu.store.newrows
+writes its row). Whoever held the record holds the ORM object: the cluster's job dict,
 the pass's row cache, the tally and the loop's heap of ends are keyed by the
 object and never see a copy. After each commit the jobs made ORM objects
-since (upgraded ones, and the new jobs lsfemu.store.newrows made) become
-records again (`downgrade`: out of the session, their values back in their
+since become records again (`downgrade`: out of the session, their values back in their
 slots), so that only a request's own jobs are ORM objects, and only while
 it runs.
 
@@ -36,6 +36,7 @@ from sqlalchemy.orm.instrumentation import manager_of_class
 
 from lsfemu.jobstate import UNFINISHED
 from lsfemu.store.models import Job, JobSlots
+from lsfemu.store.rowcache import job_made
 
 #: the jobs table's columns, in the table's order (a Core row's order)
 COLUMNS: tuple[str, ...] = tuple(Job.__table__.columns.keys())
@@ -168,9 +169,14 @@ class Records:
         self.made.append(job)
         return job
 
-    def track(self, job: Job) -> None:
-        """A new ORM job (lsfemu.store.newrows) to become a record at the next commit."""
-        self.made.append(job)
+    def new(self, row: dict) -> JobRecord:
+        """A new job held as a record: *row* has every column (lsfemu.store.newrows
+        writes it); the job listeners are told of it (rowcache.job_made)."""
+        rec = _Fill.__new__(_Fill)
+        rec.__init__([row[k] for k in COLUMNS])
+        rec.__class__ = self.cls
+        job_made(rec)
+        return rec
 
     def downgrade(self, job) -> JobRecord:
         """A committed ORM job, in place, as a record (out of the session)."""

@@ -24,9 +24,15 @@ from sqlalchemy.orm import Session
 from lsfemu.store.models import Job
 
 
+#: every job listener: told of a new job held as a record (`job_made`), which fires no ORM event
+_listeners: list[Callable] = []
+
+
 def on_job_change(listener: Callable) -> None:
     """Call `listener(job, *args)` whenever a column attribute of a Job object
-    is assigned, or the object is expired or refreshed."""
+    is assigned, or the object is expired or refreshed, or a new job is made
+    (`job_made`)."""
+    _listeners.append(listener)
     for attr in inspect(Job).column_attrs:
         event.listen(getattr(Job, attr.key), "set", listener)
     event.listen(Job, "expire", listener)
@@ -37,10 +43,18 @@ def on_job_columns_change(keys: tuple[str, ...], listener: Callable) -> None:
     """Call `listener(job, *args)` whenever one of these column attributes of a
     Job object is assigned, or the object is expired or refreshed (only these:
     a listener on every column would run on each assignment of the pass)."""
+    _listeners.append(listener)
     for key in keys:
         event.listen(getattr(Job, key), "set", listener)
     event.listen(Job, "expire", listener)
     event.listen(Job, "refresh", listener)
+
+
+def job_made(job) -> None:
+    """Tell the job listeners of a new job (a record of lsfemu.store.records,
+    which the ORM knows nothing of), as the ORM tells them of a changed one."""
+    for listener in _listeners:
+        listener(job)
 
 
 def on_store_write(session: Session, flushed: Callable, executed: Callable) -> None:
