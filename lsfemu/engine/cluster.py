@@ -247,10 +247,13 @@ class Cluster:
         """Commit the store with the request's lsb.events records (see lsfemu.engine.eventlog)."""
         if self.fence is not None:
             self.fence()  # before the records reach the shared lsb.events
-        self.clock_state.virtual_now = self.clock.virtual_now
+        if self.clock_state.virtual_now != self.clock.virtual_now:  # (an equal value still costs a flush)
+            self.clock_state.virtual_now = self.clock.virtual_now
         # Write to the store first: that takes its write lock (SQLite's, or the writer
         # lock on PostgreSQL) before the records go to lsb.events, so that appends and
-        # their committed offsets happen in the same order in several processes.
+        # their committed offsets happen in the same order in several processes. The
+        # new jobs' rows first: a flush with no object changed does not run (nor write them).
+        self.new_rows.write()
         self.session.flush()
         self.perfmon.records(self.events.staged)
         finished = self.events.finished_in_staged()

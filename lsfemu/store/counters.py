@@ -19,7 +19,7 @@ written back before the commit.
 
 from __future__ import annotations
 
-from sqlalchemy import bindparam, case, event, update
+from sqlalchemy import bindparam, case, event, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -48,6 +48,7 @@ _TAKE = update(_COUNTERS).where(_C.name == bindparam("n")).values(value=_C.value
 _TAKE_WRAPPING = (update(_COUNTERS).where(_C.name == bindparam("n"))
                   .values(value=case((_C.value >= bindparam("w"), 1), else_=_C.value + 1)).returning(_C.value))
 _SET = update(_COUNTERS).where(_C.name == bindparam("n")).values(value=bindparam("v"))
+_GET = select(_C.value).where(_C.name == bindparam("n"))
 
 
 class Takes:
@@ -92,34 +93,42 @@ class Takes:
 
 
 class HeldCounters:
-    """Counters read and set through their ORM objects at every commit (the
-    committed lengths of lsb.events and lsb.acct), the objects held: the
-    session's identity map holds objects weakly, and one let go is read
-    from the store again each time."""
+    """Counters read once and written back at the commit (the committed
+    lengths of lsb.events and lsb.acct, set at every commit that appends):
+    the values held, a changed one written with one UPDATE in the commit
+    (before_commit, as Takes writes back), not through an ORM object and the
+    flush's unit of work (issue 23: the submission path)."""
 
     def __init__(self, session: Session):
         self.session = session
-        self.rows: dict[str, Counter] = {}
+        self.values: dict[str, int | None] = {}  # as the store has them (None: no such counter)
+        self.changed: dict[str, int] = {}  # set since, to write at the commit
+        event.listen(session, "before_commit", self._write_back)
 
     def get(self, name: str) -> int | None:
-        c = self.rows.get(name) or self.session.get(Counter, name)
-        if c is None:
-            return None
-        self.rows[name] = c
-        return c.value
+        if name in self.changed:
+            return self.changed[name]
+        if name not in self.values:
+            self.values[name] = self.session.execute(_GET, {"n": name}).scalar()
+        return self.values[name]
 
     def set(self, name: str, value: int) -> None:
-        c = self.rows.get(name) or self.session.get(Counter, name)
-        if c is None:
-            c = Counter(name=name, value=value)
-            self.session.add(c)
-        else:
-            c.value = value
-        self.rows[name] = c
+        if self.get(name) != value:
+            self.changed[name] = value
 
     def clear(self) -> None:
-        """After a rollback (one added in the transaction is no longer the session's)."""
-        self.rows.clear()
+        """After a rollback: read again, nothing to write."""
+        self.values.clear()
+        self.changed.clear()
+
+    def _write_back(self, session: Session) -> None:
+        changed, self.changed = self.changed, {}
+        for name, value in changed.items():
+            if self.values.get(name) is None:
+                session.execute(insert(_COUNTERS).values(name=name, value=value))
+            else:
+                session.execute(_SET, {"n": name, "v": value})
+            self.values[name] = value
 
 
 def ensure_counters(session: Session, names: tuple[str, ...]) -> None:
