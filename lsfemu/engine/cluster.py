@@ -66,6 +66,7 @@ from lsfemu.sched.aps_rank import ApsJobInput, aps_rank, aps_value
 from lsfemu.sched.priority import escalation
 from lsfemu.store import jobs as stored
 from lsfemu.store.counters import HeldCounters, Takes, ensure_counters, take_write_lock
+from lsfemu.store.changedrows import ChangedRows
 from lsfemu.store.newrows import NewRows
 from lsfemu.store.records import Records, is_record
 from lsfemu.store.db import default_url, one_writer_at_a_time, open_store
@@ -124,6 +125,7 @@ class Cluster:
         self.takes = Takes(self.session)  # job IDs and positions: one statement per counter and commit
         self.records = Records(self.session)  # the jobs held between requests: small records
         self.new_rows = NewRows(self.session, self.records)  # new jobs and their SUBMIT rows: one INSERT per table
+        self.changed_rows = ChangedRows(self.session)  # starts' and ends' columns: one UPDATE per set (after new_rows)
         self.held = HeldCounters(self.session)  # lsb.events' and lsb.acct's committed lengths
         self._ids_high: int | None = None  # see next_job_id
         # Cut lsb.events back to what the store committed under the store's write lock
@@ -370,8 +372,9 @@ class Cluster:
     def log(self, job: Job, kind: str, actor: str | None, t: float, **data) -> None:
         """Record a change: a history row in the store and LSF's records for lsb.events
         (made now, from the job as it is at this change)."""
-        self.session.add(JobEvent(job_id=job.id, array_index=job.array_index, time=t, kind=kind,
-                                  actor=actor, data=json.dumps(data)))
+        # (its row written with the others in one INSERT before the next statement, flush or
+        # commit: lsfemu.store.newrows; no ORM object per change)
+        self.new_rows.history(job.id, job.array_index, t, kind, actor, json.dumps(data))
         self.events.stage_job(job, kind, t, actor, data)
         if kind == "FINISH":  # DONE or EXIT: its JOB_FINISH in lsb.acct
             self.acct.stage_finish(self, job, t, data)

@@ -201,16 +201,13 @@ class Transitions:
         """Dispatch *job* to *hosts* (one per slot). JOB_START's effective
         requirement (bhist -l's Effective RES_REQ) is the alternative of
         ``{...} || {...}`` the pass placed it with (engine/requirements.py)."""
+        values = {"migrated": False, "status": "RUN", "start_time": t, "segment_start": t,
+                  "exec_hosts": " ".join(hosts), "pend_reasons": ""}
         if job.priority is not None:  # escalation stops at dispatch
             since = job.priority_base_time if job.priority_base_time is not None else job.submit_time
-            job.priority, job.priority_base_time = frozen_at_dispatch(
+            values["priority"], values["priority_base_time"] = frozen_at_dispatch(
                 job.priority, since, t, self.cl.config.params.job_priority_over_time)
-        job.migrated = False
-        job.status = "RUN"
-        job.start_time = t
-        job.segment_start = t
-        job.exec_hosts = " ".join(hosts)
-        job.pend_reasons = ""
+        self.cl.changed_rows.assign(job, values)  # (one UPDATE per request's starts: lsfemu.store.changedrows)
         eligibility.note(job, t)
         if self.cl.clock.mode == "wall":  # a real process (lsfemu.engine.runner); CPU time is measured
             job.real_run = True
@@ -245,12 +242,8 @@ class Transitions:
             post = post_ok if job.real_run else prepost.simulated_post_ok(job)
         if job.status in STARTED:
             self.charge_usage(job, t)
-        job.segment_start = None
-        job.status = status
-        job.finish_time = t
-        job.exit_code = exit_code
-        job.exit_reason = reason
-        job.pend_reasons = ""
+        self.cl.changed_rows.assign(job, {"segment_start": None, "status": status, "finish_time": t,
+                                          "exit_code": exit_code, "exit_reason": reason, "pend_reasons": ""})
         eligibility.note(job, t)
         self.cl.log(job, "FINISH", None, t, status=status, exit_code=exit_code, reason=reason,
                     **({} if post is None else {"post": post}))
@@ -279,8 +272,8 @@ class Transitions:
     def charge_usage(self, job: Job, t: float) -> None:
         """A run ends at *t*: its running time is added up, and what it counted
         for in fairshare goes to its user's decayed history."""
-        job.work_done = simulate.work_at(job.work_done, job.segment_start, t)
-        job.segment_start = None
+        self.cl.changed_rows.assign(job, {"work_done": simulate.work_at(job.work_done, job.segment_start, t),
+                                          "segment_start": None})
         self.cl.accounts.charge(job, t)
 
     def kill(self, job: Job, actor: str, signum: int | None = None, *, remove: bool = False,

@@ -23,6 +23,9 @@ from sqlalchemy.orm import Session
 
 from lsfemu.store.models import Job
 
+# Every job listener, for `tell` (a change made without the ORM's attribute events).
+_LISTENERS: list[Callable] = []
+
 
 #: every job listener: told of a new job held as a record (`job_made`), which fires no ORM event
 _listeners: list[Callable] = []
@@ -37,6 +40,7 @@ def on_job_change(listener: Callable) -> None:
         event.listen(getattr(Job, attr.key), "set", listener)
     event.listen(Job, "expire", listener)
     event.listen(Job, "refresh", listener)
+    _LISTENERS.append(listener)
 
 
 def on_job_columns_change(keys: tuple[str, ...], listener: Callable) -> None:
@@ -48,6 +52,14 @@ def on_job_columns_change(keys: tuple[str, ...], listener: Callable) -> None:
         event.listen(getattr(Job, key), "set", listener)
     event.listen(Job, "expire", listener)
     event.listen(Job, "refresh", listener)
+    _LISTENERS.append(listener)
+
+
+def tell(job) -> None:
+    """Tell every job listener that *job* changed: a job held as a record
+    (lsfemu.store.records) whose values lsfemu.store.changedrows set in place."""
+    for listener in _LISTENERS:
+        listener(job)
 
 
 def job_made(job) -> None:

@@ -2,7 +2,9 @@
 group stores what the ORM would have stored, is a loaded object of the
 session from the start, reaches the store before any other statement or
 flush of the session, and a rollback takes it back (the same ID can be
-used again)."""
+used again). lsfemu.store.changedrows (part 4): a loaded job's columns
+assigned in bulk reach the store the same way, after the new rows, and the
+latest value wins over the ORM's own changes."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import pytest
 from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
+from lsfemu.store.changedrows import ChangedRows
 from lsfemu.store.db import open_store
 from lsfemu.store.models import Job, JobEvent
 from lsfemu.store.newrows import NewRows
@@ -107,3 +110,61 @@ def test_the_job_listeners_hear_of_a_new_job(session):
     finally:
         event.remove(Job, "expire", listener)
     assert heard == [job]
+
+
+def test_changed_rows_reach_the_store_before_any_statement(session):
+    """A start's columns assigned through ChangedRows: in memory at once, no
+    ORM change pending, in the store before the next query -- also for a new
+    job whose INSERT is still kept (it goes first) -- and at the commit."""
+    from sqlalchemy import event
+
+    s = session
+    s.add(Job(id=1, **VALUES))
+    s.commit()
+    new, changed = NewRows(s), ChangedRows(s)
+    old = s.get(Job, (1, 0))
+    fresh = new.job(dict(VALUES, id=2))
+    heard: list = []
+
+    def listener(job, *_):
+        heard.append(job)
+
+    event.listen(Job, "expire", listener)
+    try:
+        for job in (old, fresh):
+            changed.assign(job, {"status": "RUN", "start_time": 20.0, "exec_hosts": "hostA hostA"})
+    finally:
+        event.remove(Job, "expire", listener)
+    assert heard == [old, fresh]  # each job's listeners told once (the caches drop what they held)
+    assert old.status == "RUN" and not s.dirty
+    assert s.execute(select(Job.id, Job.status, Job.exec_hosts).order_by(Job.id)).all() == [
+        (1, "RUN", "hostA hostA"), (2, "RUN", "hostA hostA")]
+    changed.assign(old, {"status": "DONE", "finish_time": 30.0})
+    s.commit()
+    assert (_row(s, 1)["status"], _row(s, 1)["finish_time"], _row(s, 1)["start_time"]) == ("DONE", 30.0, 20.0)
+
+
+def test_changed_rows_and_the_orms_own_changes_latest_wins(session):
+    s = session
+    s.add_all([Job(id=1, **VALUES), Job(id=2, **VALUES)])
+    s.commit()
+    changed = ChangedRows(s)
+    a, b = s.get(Job, (1, 0)), s.get(Job, (2, 0))
+    a.status = "PSUSP"  # the ORM's change first, then the bulk one
+    changed.assign(a, {"status": "RUN"})
+    changed.assign(b, {"status": "RUN"})
+    b.status = "USUSP"  # the bulk change first, then the ORM's
+    s.flush()
+    assert s.execute(select(Job.status).order_by(Job.id)).scalars().all() == ["RUN", "USUSP"]
+
+
+def test_a_rollback_drops_the_changed_rows(session):
+    s = session
+    s.add(Job(id=1, **VALUES))
+    s.commit()
+    changed = ChangedRows(s)
+    job = s.get(Job, (1, 0))
+    changed.assign(job, {"status": "RUN"})
+    s.rollback()
+    s.commit()  # nothing kept to write
+    assert job.status == "PEND" and _row(s, 1)["status"] == "PEND"
