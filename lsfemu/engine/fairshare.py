@@ -138,7 +138,7 @@ class Accounts:
         session = self.cl.session
         for key in self.charge_keys(job):
             factors = self.scope_factors(key, job.queue)
-            u = self.rows[(job.user, key)] = usage_row(session, job.user, key, t)
+            u = self.rows[(job.user, key)] = usage_row(session, job.user, key, t, self.rows.get((job.user, key)))
             h = _history(u).add(self.run_usage(job, factors, t, end=t), t, factors.hist_hours)
             u.hist_cpu_s, u.hist_run_s, u.hist_gpu_s, u.updated_at = h.cpu_s, h.run_s, h.gpu_s, h.at
 

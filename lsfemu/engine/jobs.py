@@ -260,6 +260,7 @@ class Transitions:
         Returns the number of jobs read back."""
         horizon = self.cl.now() - self.cl.config.params.clean_period
         clear_usage(self.cl.session)
+        self.cl.accounts.rows.clear()  # (the rows held are gone from the store)
         back = finished_runs_since(self.cl.session, horizon)
         held = self.cl.jobs
         n = 0

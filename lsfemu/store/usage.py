@@ -16,8 +16,14 @@ def scope_usage(session: Session, scope: str):
     return session.scalars(select(UserUsage).where(UserUsage.queue == scope))
 
 
-def usage_row(session: Session, user: str, scope: str, t: float) -> UserUsage:
-    """*user*'s usage row in *scope*, made empty (as of *t*) if it has none yet."""
+def usage_row(session: Session, user: str, scope: str, t: float, kept: UserUsage | None = None) -> UserUsage:
+    """*user*'s usage row in *scope*, made empty (as of *t*) if it has none yet.
+    *kept*: the row as the caller last had it, taken as it is while the
+    session still holds it (no look-up: a look-up of a row the session has
+    not loaded yet flushes first; one taken back by a rollback, or deleted
+    by clear_usage, is looked up again)."""
+    if kept is not None and kept in session:
+        return kept
     u = session.get(UserUsage, (user, scope))
     if u is None:
         u = UserUsage(user=user, queue=scope, hist_cpu_s=0.0, hist_run_s=0.0, hist_gpu_s=0.0, updated_at=t)
