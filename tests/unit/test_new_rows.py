@@ -169,3 +169,19 @@ def test_a_rollback_drops_the_changed_rows(session):
     s.rollback()
     s.commit()  # nothing kept to write
     assert job.status == "PEND" and _row(s, 1)["status"] == "PEND"
+
+
+def test_a_record_changed_stays_a_record(session):
+    """A job held as a record (lsfemu.store.records) takes the values in its
+    slots, stays a record (no ORM object made for it), and its row reaches the
+    store before the next statement."""
+    from lsfemu.store.records import Records, is_record
+
+    s = session
+    s.add(Job(id=1, **VALUES))
+    s.commit()
+    s.expunge_all()
+    rec = Records(s).load(0.0)[(1, 0)]
+    ChangedRows(s).assign(rec, {"status": "RUN", "exec_hosts": "hostA"})
+    assert is_record(rec) and (rec.status, rec.exec_hosts) == ("RUN", "hostA") and not s.dirty
+    assert s.execute(select(Job.status, Job.exec_hosts).where(Job.id == 1)).one() == ("RUN", "hostA")
