@@ -8,7 +8,7 @@ some eight columns, and a virtual clock makes thousands of them per request.
 `ChangedRows.assign` instead puts the values straight into the job -- the
 slots of a job held as a record (lsfemu.store.records), which stays one (no
 ORM object is made for it), or a loaded ORM object's ``__dict__`` -- tells
-the job listeners once (lsfemu.store.rowcache's `tell`; for an ORM object
+the job listeners once (lsfemu.store.rowcache's `job_changed`; for an ORM object
 the ORM's "expire" event with no attribute, which they hear too: the caches
 drop what they held of the job), and keeps the job's changed columns; the rows kept are
 written with one UPDATE (executemany) per set of columns before anything else
@@ -36,7 +36,7 @@ from sqlalchemy.orm.attributes import instance_state
 
 from lsfemu.store.models import Job
 from lsfemu.store.records import is_record, key_of, set_loaded
-from lsfemu.store.rowcache import tell
+from lsfemu.store.rowcache import job_changed
 
 _TABLE = Job.__table__
 _UPDATES: dict[frozenset[str], Any] = {}  # set of columns -> its UPDATE (built once)
@@ -72,7 +72,7 @@ class ChangedRows:
             for k, v in values.items():
                 set_loaded(job, k, v)  # (stays a record: no ORM object made for it)
             self._keep(job, values)
-            tell(job)  # (the job listeners, once: lsfemu.store.rowcache)
+            job_changed(job)  # (the job listeners, once: lsfemu.store.rowcache)
             return
         state = instance_state(job)
         if state.key is None or state.expired_attributes or state.session_id != self.session.hash_key:

@@ -23,9 +23,6 @@ from sqlalchemy.orm import Session
 
 from lsfemu.store.models import Job
 
-# Every job listener, for `tell` (a change made without the ORM's attribute events).
-_LISTENERS: list[Callable] = []
-
 
 #: every job listener: told of a new job held as a record (`job_made`), which fires no ORM event
 _listeners: list[Callable] = []
@@ -40,7 +37,6 @@ def on_job_change(listener: Callable) -> None:
         event.listen(getattr(Job, attr.key), "set", listener)
     event.listen(Job, "expire", listener)
     event.listen(Job, "refresh", listener)
-    _LISTENERS.append(listener)
 
 
 def on_job_columns_change(keys: tuple[str, ...], listener: Callable) -> None:
@@ -52,14 +48,6 @@ def on_job_columns_change(keys: tuple[str, ...], listener: Callable) -> None:
         event.listen(getattr(Job, key), "set", listener)
     event.listen(Job, "expire", listener)
     event.listen(Job, "refresh", listener)
-    _LISTENERS.append(listener)
-
-
-def tell(job) -> None:
-    """Tell every job listener that *job* changed: a job held as a record
-    (lsfemu.store.records) whose values lsfemu.store.changedrows set in place."""
-    for listener in _LISTENERS:
-        listener(job)
 
 
 def job_made(job) -> None:
@@ -67,6 +55,10 @@ def job_made(job) -> None:
     which the ORM knows nothing of), as the ORM tells them of a changed one."""
     for listener in _listeners:
         listener(job)
+
+
+#: a record whose values lsfemu.store.changedrows set in place (no ORM event either): told the same way
+job_changed = job_made
 
 
 def on_store_write(session: Session, flushed: Callable, executed: Callable) -> None:
