@@ -254,8 +254,10 @@ class Cluster:
         # Write to the store first: that takes its write lock (SQLite's, or the writer
         # lock on PostgreSQL) before the records go to lsb.events, so that appends and
         # their committed offsets happen in the same order in several processes. The
-        # new jobs' rows first: a flush with no object changed does not run (nor write them).
+        # new jobs' rows first, then the starts' and ends' (store/changedrows.py): a flush
+        # with no object changed does not run (nor write them).
         self.new_rows.write()
+        self.changed_rows.write()
         self.session.flush()
         self.perfmon.records(self.events.staged)
         finished = self.events.finished_in_staged()
