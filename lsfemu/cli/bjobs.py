@@ -21,7 +21,7 @@ import dataclasses
 import gc
 import json
 import os
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import Optional
 
 
@@ -41,8 +41,11 @@ from lsfemu.views import JobView, quick_job_view
 
 
 #: the job columns the tables (default, -p, -s, -aps, -w) print
-_TABLE_COLUMNS = frozenset(("id", "array_index", "user", "status", "queue", "from_host", "command", "name",
-                            "submit_time", "exec_hosts", "aps_system", "aps_admin", "pend_reasons", "susp_reason"))
+_TABLE_KEYS = ("id", "array_index", "user", "status", "queue", "from_host", "command", "name",
+               "submit_time", "exec_hosts", "aps_system", "aps_admin", "pend_reasons", "susp_reason")
+_TABLE_COLUMNS = frozenset(_TABLE_KEYS)
+_table_loaded = itemgetter(*_TABLE_KEYS)  # an ORM object's loaded values
+_table_attrs = attrgetter(*_TABLE_KEYS)  # a job held as a record (lsfemu.store.records): its slots
 
 
 def table_view(job) -> JobView:
@@ -51,14 +54,13 @@ def table_view(job) -> JobView:
     (Cluster.view: CPU time, limits, usage, priority...) costs several times
     more per job and the tables would not print it."""
     d = job.__dict__  # the loaded column values: no ORM attribute machinery per field
-    if not _TABLE_COLUMNS <= d.keys():
-        d = {k: getattr(job, k) for k in _TABLE_COLUMNS}
-    susp = d["susp_reason"]
-    return quick_job_view(job_id=d["id"], user=d["user"], status=d["status"], queue=d["queue"], from_host=d["from_host"],
-                   command=d["command"], submit_time=d["submit_time"], name=d["name"],
-                   array_index=d["array_index"], exec_hosts=d["exec_hosts"].split(),
-                   aps_system=d["aps_system"], aps_admin=d["aps_admin"],
-                   pend_reasons=[r for r in d["pend_reasons"].split("\n") if r],
+    (jid, idx, user, status, queue, from_host, command, name, submit_time, exec_hosts, aps_system, aps_admin,
+     pend_reasons, susp) = _table_loaded(d) if _TABLE_COLUMNS <= d.keys() else _table_attrs(job)
+    return quick_job_view(job_id=jid, user=user, status=status, queue=queue, from_host=from_host,
+                   command=command, submit_time=submit_time, name=name,
+                   array_index=idx, exec_hosts=exec_hosts.split(),
+                   aps_system=aps_system, aps_admin=aps_admin,
+                   pend_reasons=[r for r in pend_reasons.split("\n") if r],
                    susp_reasons=[susp] if susp else [])
 
 

@@ -10,6 +10,7 @@ not ORM attributes.
 from __future__ import annotations
 
 import fnmatch
+from operator import attrgetter, itemgetter
 from dataclasses import dataclass, replace
 
 from lsfemu.config.lsb_queues import job_idle
@@ -204,19 +205,22 @@ def order_key(ranks: dict[str, tuple[int, int]], job) -> tuple:
     pending jobs in dispatch order, then finished jobs by finish time
     (`ranks`: queue_ranks)."""
     d = job.__dict__  # the loaded column values: a listing sorts every job it shows (no ORM machinery per field)
-    if not _ORDER_COLUMNS <= d.keys():  # (an expired object: through the ORM)
-        d = {k: getattr(job, k) for k in _ORDER_COLUMNS}
-    dispatch_order = ranks.get(d["queue"], (0, 0)) + (-(d["priority"] or 0), d["position"])
-    status = d["status"]
+    # (a record -- lsfemu.store.records -- or an expired object: through its attributes)
+    queue, priority, position, status, start_time, migrated, finish_time = (
+        _order_loaded(d) if _ORDER_COLUMNS <= d.keys() else _order_attrs(job))
+    dispatch_order = ranks.get(queue, (0, 0)) + (-(priority or 0), position)
     if status in ON_HOST:
-        return (0, d["start_time"] or 0) + dispatch_order
+        return (0, start_time or 0) + dispatch_order
     if status in PENDING:
-        return (1, 0 if d["migrated"] else 1) + dispatch_order
-    return (2, d["finish_time"] or 0, d["position"])
+        return (1, 0 if migrated else 1) + dispatch_order
+    return (2, finish_time or 0, position)
 
 
 #: what order_key reads of a job
-_ORDER_COLUMNS = frozenset(("queue", "priority", "position", "status", "start_time", "migrated", "finish_time"))
+_ORDER_KEYS = ("queue", "priority", "position", "status", "start_time", "migrated", "finish_time")
+_ORDER_COLUMNS = frozenset(_ORDER_KEYS)
+_order_loaded = itemgetter(*_ORDER_KEYS)
+_order_attrs = attrgetter(*_ORDER_KEYS)
 
 
 def normalized_cpu(config, views: list, factor: float) -> list:
