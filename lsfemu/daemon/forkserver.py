@@ -45,26 +45,40 @@ def _here() -> str:
 # -- the side of `python -m lsfemu.daemon` ----------------------------------------------
 
 
-def delegate() -> int | None:
-    """Start the daemon through the template named by LSFEMU_FORKSERVER and wait
-    for its end: its exit status. None: no template serves this start (start here)."""
+def _ask(kind: str, fds: list[int]) -> tuple[socket.socket, object, list[str]] | None:
+    """Send the template named by LSFEMU_FORKSERVER a request of `kind` (this
+    process's environment, directory and `fds`): (the connection, its reader,
+    the first answer's words), or None when no template serves it."""
     path = os.environ.get(ENV)
-    if not path or any(name in os.environ for name in _INHERITED):
+    if not path:
         return None
-    start_fd = os.environ.get("LSFEMU_START_FD", "")
-    fds = [0, 1, 2] + ([int(start_fd)] if start_fd.isdigit() else [])
-    request = {"env": dict(os.environ), "cwd": os.getcwd(), "package": _here(), "python": sys.executable}
+    request = {"kind": kind, "env": dict(os.environ), "cwd": os.getcwd(), "package": _here(),
+               "python": sys.executable}
     try:
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         sock.connect(path)
-        socket.send_fds(sock, [json.dumps(request).encode()], fds)
-        answer = sock.makefile("r")
-        first = answer.readline().split()
+        return sock, *_send(sock, request, fds)
     except OSError:
         return None
-    if first[:1] != ["started"]:
-        sock.close()
-        return None  # another checkout's template, or it could not fork
+
+
+def _send(sock: socket.socket, request: dict, fds: list[int]) -> tuple[object, list[str]]:
+    socket.send_fds(sock, [json.dumps(request).encode()], fds)
+    answer = sock.makefile("r")
+    return answer, answer.readline().split()
+
+
+def delegate() -> int | None:
+    """Start the daemon through the template named by LSFEMU_FORKSERVER and wait
+    for its end: its exit status. None: no template serves this start (start here)."""
+    if any(name in os.environ for name in _INHERITED):
+        return None
+    start_fd = os.environ.get("LSFEMU_START_FD", "")
+    fds = [0, 1, 2] + ([int(start_fd)] if start_fd.isdigit() else [])
+    asked = _ask("daemon", fds)
+    if asked is None or asked[2][:1] != ["started"]:
+        return None  # none, another checkout's template, or it could not fork
+    sock, answer, first = asked
     if len(fds) > 3:
         os.close(fds[3])  # the daemon has it: the client sees the pipe's end when the daemon closes it
     pid = int(first[1])
@@ -84,6 +98,34 @@ def delegate() -> int | None:
     return int(last[1]) if last[:1] == ["exit"] else 0
 
 
+def run_request(req: dict) -> tuple[str, str, int] | None:
+    """An in-process request (lsfemu.daemon.inprocess) run by a child of the
+    template, which has the engine imported: (out, err, rc), or None when no
+    template serves it (run it here). The child builds the cluster from the
+    store as this process would; it writes on this process's streams."""
+    asked = _ask("request", [0, 1, 2])
+    if asked is None or asked[2][:1] != ["started"]:
+        return None
+    sock, answer, _first = asked
+    sock.sendall(json.dumps(req).encode() + b"\n")
+    result, status = None, None
+    try:
+        for line in answer:
+            word, _, rest = line.partition(" ")
+            if word == "result":
+                result = json.loads(rest)
+            elif word == "exit":
+                status = rest.strip()
+                break
+    except (OSError, ValueError):
+        pass
+    sock.close()
+    if result is None:  # the child ended without an answer: never run the command twice
+        return "", f"lsfemu: the command ended without an answer (exit status {status})\n", 255
+    out, err, rc = result
+    return out, err, rc
+
+
 # -- the template ------------------------------------------------------------------------
 
 
@@ -96,7 +138,7 @@ def serve(path: str) -> int:
     import gc
 
     from lsfemu.cli import registry
-    from lsfemu.daemon import server  # noqa: F401  (imported for the children)
+    from lsfemu.daemon import inprocess, server  # noqa: F401  (imported for the children)
     from lsfemu.store.db import preload
 
     for name in registry.COMMANDS:
@@ -177,10 +219,15 @@ def _fork_one(conn: socket.socket, close_in_child: list[int]) -> int | None:
     if pid == 0:
         code = 1
         try:
-            conn.close()
             for fd in close_in_child:
                 os.close(fd)
-            code = _become_daemon(request, fds)
+            if request.get("kind") == "request":
+                _take_over(request, fds, own_session=False)
+                code = _run_request(conn)
+            else:
+                conn.close()  # first: its descriptor may be the number the start pipe takes
+                _take_over(request, fds, own_session=True)
+                code = _run_daemon()
         finally:
             os._exit(code)
     for fd in fds:
@@ -189,17 +236,16 @@ def _fork_one(conn: socket.socket, close_in_child: list[int]) -> int | None:
     return pid
 
 
-def _become_daemon(request: dict, fds: list[int]) -> int:
+def _take_over(request: dict, fds: list[int], own_session: bool) -> None:
     """In the forked child: take the requester's streams, environment and
-    directory, then run the daemon as `python -m lsfemu.daemon` would."""
+    directory (a daemon also leaves the template's session)."""
     import random  # (the child's only: its own random sequence, not the template's)
     import time
 
-    from lsfemu.daemon import server  # (imported by serve before the fork: no cost here)
-
     signal.set_wakeup_fd(-1)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-    os.setsid()
+    if own_session:
+        os.setsid()
     env = request["env"]
     high = [os.dup2(fd, _HIGH_FD + i) for i, fd in enumerate(fds)]
     for fd in fds:
@@ -217,6 +263,12 @@ def _become_daemon(request: dict, fds: list[int]) -> int:
     os.environ.update(env)
     time.tzset()
     random.seed()
+
+
+def _run_daemon() -> int:
+    """In the forked child: the daemon, as `python -m lsfemu.daemon` runs it."""
+    from lsfemu.daemon import server  # (imported by serve before the fork: no cost here)
+
     try:
         rc = server.main()
     except SystemExit as e:
@@ -224,6 +276,20 @@ def _become_daemon(request: dict, fds: list[int]) -> int:
     sys.stdout.flush()
     sys.stderr.flush()
     return rc
+
+
+def _run_request(conn: socket.socket) -> int:
+    """In the forked child: read the in-process request, run it, answer it."""
+    from lsfemu.daemon.inprocess import run_here  # (imported by serve before the fork)
+
+    conn.settimeout(None)
+    req = json.loads(conn.makefile("r").readline())
+    out, err, rc = run_here(req)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    conn.sendall(("result " + json.dumps([out, err, rc]) + "\n").encode())
+    conn.close()
+    return 0
 
 
 if __name__ == "__main__":

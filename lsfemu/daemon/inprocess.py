@@ -3,20 +3,26 @@ the calling process without a socket. For unit tests and the library API.
 
 Each call re-reads the store, so several processes in this mode see one
 another's changes (SQLite serialises the writes).
+
+With LSFEMU_FORKSERVER (a test suite's daemon template, lsfemu.daemon.forkserver)
+a command's request runs in a child of the template, which has the engine
+imported, rather than in a process that imports it all for one request: the
+same code on the same store, about a second of CPU less a command.
 """
 
 from __future__ import annotations
 
 import os
 
-from lsfemu.daemon import dispatch
-from lsfemu.engine.cluster import Cluster
-from lsfemu.store.db import storage_failure
+from lsfemu.daemon import forkserver
 
 _clusters: dict[tuple[str, str], object] = {}
 
 
 def get_cluster(envdir: str, home: str):
+    # here, not at the top: a request the template runs does not import the engine in this process
+    from lsfemu.engine.cluster import Cluster
+
     key = (os.path.realpath(envdir), os.path.realpath(home))
     cl = _clusters.get(key)
     if cl is None:
@@ -27,6 +33,17 @@ def get_cluster(envdir: str, home: str):
 
 
 def run_request(req: dict) -> tuple[str, str, int]:
+    """Run one request in this mode: (out, err, rc)."""
+    answer = forkserver.run_request(req)
+    return answer if answer is not None else run_here(req)
+
+
+def run_here(req: dict) -> tuple[str, str, int]:
+    """Run one request in this process."""
+    # here, not at the top: see get_cluster
+    from lsfemu.daemon import dispatch
+    from lsfemu.store.db import storage_failure
+
     env = req.get("env") or {}
     envdir = env.get("LSF_ENVDIR")
     if not envdir:

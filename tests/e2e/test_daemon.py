@@ -99,7 +99,8 @@ def test_daemon_forked_from_the_template(lsf_cluster):
     (lsfemu.daemon.forkserver) once it listens: the template's child, serving the
     cluster. A second start through it gets the daemon's own message on its own
     stderr and its exit status 3 (the lock is held), importing nothing of the
-    daemon itself; the template refuses a start for another checkout."""
+    daemon itself; so does an in-process command; the template refuses a start
+    for another checkout."""
     c = lsf_cluster
     path = daemon_template()
     assert path is not None
@@ -117,6 +118,13 @@ def test_daemon_forked_from_the_template(lsf_cluster):
                        text=True, timeout=60)
     assert p.returncode == 3 and f"lsfemu: a daemon already runs for {c.home}" in p.stderr, p.stderr[-2000:]
     assert "lsfemu.daemon.forkserver" in p.stderr and "sqlalchemy" not in p.stderr  # imported by the template only
+
+    # An in-process command (LSFEMU_DAEMON=off) is run by a child of the template too: the same answer
+    p = subprocess.run([sys.executable, "-X", "importtime", str(ROOT / "bin" / "bjobs"), "-noheader", "-o",
+                        "job_name stat"], env=dict(env, LSFEMU_DAEMON="off", LSFEMU_USER="user1"),
+                       capture_output=True, text=True, timeout=60)
+    assert p.stdout == "forked PEND\n" and "lsfemu.daemon.inprocess" in p.stderr, p.stderr[-2000:]
+    assert "sqlalchemy" not in p.stderr
 
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s, open(os.devnull) as null:
         s.connect(path)
