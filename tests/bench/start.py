@@ -87,7 +87,8 @@ def main() -> int:
     for name, _ in STEPS:
         print(f"daemon CPU after {name:<14} {medians[name] * 1000:7.0f} ms (median of {args.runs})")
     if args.json:
-        Path(args.json).write_text(json.dumps({"runs": args.runs, "samples": samples, "median_s": medians}, indent=1) + "\n")
+        figures = {"runs": args.runs, "template": args.template, "samples": samples, "median_s": medians}
+        Path(args.json).write_text(json.dumps(figures, indent=1) + "\n")
     return 0
 
 

@@ -19,7 +19,7 @@ from lsfemu.testing import daemon_template, temporary_cluster
 
 ROOT = Path(__file__).resolve().parents[2]
 
-pytestmark = pytest.mark.slow(66)  # seconds, quiet machine (205 s at load 12, was 232): scheduled early (tests/conftest.py)
+pytestmark = pytest.mark.slow(25)  # seconds, quiet machine; alone: 173 s at load ~12 -> 40 s at load ~7 (forked daemons)
 
 
 @pytest.fixture(scope="module")
