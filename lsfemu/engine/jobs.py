@@ -240,10 +240,12 @@ class Transitions:
         post = None
         if job.post_exec and job.start_time is not None:
             post = post_ok if job.real_run else prepost.simulated_post_ok(job)
+        values = {"segment_start": None, "status": status, "finish_time": t, "exit_code": exit_code,
+                  "exit_reason": reason, "pend_reasons": ""}
         if job.status in STARTED:
-            self.charge_usage(job, t)
-        self.cl.changed_rows.assign(job, {"segment_start": None, "status": status, "finish_time": t,
-                                          "exit_code": exit_code, "exit_reason": reason, "pend_reasons": ""})
+            self.charge_usage(job, t, values)  # (one assignment with the run's: the caches told once)
+        else:
+            self.cl.changed_rows.assign(job, values)
         eligibility.note(job, t)
         self.cl.log(job, "FINISH", None, t, status=status, exit_code=exit_code, reason=reason,
                     **({} if post is None else {"post": post}))
@@ -270,11 +272,12 @@ class Transitions:
             n += 1
         return n
 
-    def charge_usage(self, job: Job, t: float) -> None:
+    def charge_usage(self, job: Job, t: float, also: dict | None = None) -> None:
         """A run ends at *t*: its running time is added up, and what it counted
-        for in fairshare goes to its user's decayed history."""
+        for in fairshare goes to its user's decayed history. *also*: columns
+        the caller changes with it (what the charge reads is the run's)."""
         self.cl.changed_rows.assign(job, {"work_done": simulate.work_at(job.work_done, job.segment_start, t),
-                                          "segment_start": None})
+                                          "segment_start": None, **(also or {})})
         self.cl.accounts.charge(job, t)
 
     def kill(self, job: Job, actor: str, signum: int | None = None, *, remove: bool = False,
