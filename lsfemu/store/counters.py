@@ -93,7 +93,7 @@ class Takes:
 
 
 class HeldCounters:
-    """Counters read once and written back at the commit (the committed
+    """Counters read once a transaction and written back at its commit (the committed
     lengths of lsb.events and lsb.acct, set at every commit that appends):
     the values held, a changed one written with one UPDATE in the commit
     (before_commit, as Takes writes back), not through an ORM object and the
@@ -104,6 +104,12 @@ class HeldCounters:
         self.values: dict[str, int | None] = {}  # as the store has them (None: no such counter)
         self.changed: dict[str, int] = {}  # set since, to write at the commit
         event.listen(session, "before_commit", self._write_back)
+        # Held for one transaction only: another process on the store (in-process commands,
+        # a daemon that took over) may append and move them between two of ours, so each
+        # transaction reads them again -- after its first write, under the store's write lock
+        # (db.one_writer_at_a_time), which also makes the INSERT of a missing one safe.
+        event.listen(session, "after_commit", self._forget)
+        event.listen(session, "after_soft_rollback", self._forget)
 
     def get(self, name: str) -> int | None:
         if name in self.changed:
@@ -120,6 +126,10 @@ class HeldCounters:
         """After a rollback: read again, nothing to write."""
         self.values.clear()
         self.changed.clear()
+
+    def _forget(self, session: Session, *_previous) -> None:
+        self.values.clear()
+        self.changed.clear()  # (empty after a commit; a rolled-back transaction's to drop)
 
     def _write_back(self, session: Session) -> None:
         changed, self.changed = self.changed, {}
