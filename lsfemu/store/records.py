@@ -27,6 +27,7 @@ back to the attribute, which on a record is the fast path; `key_of` and
 from __future__ import annotations
 
 from math import copysign
+from sys import intern
 from operator import attrgetter
 from types import MappingProxyType
 
@@ -105,6 +106,18 @@ def set_loaded(job, key: str, value) -> None:
         job.__dict__[key] = value
 
 
+def _shared(values: list) -> list:
+    """*values* with each text one object for every record that has it: what `load` shares for
+    the jobs it reads, for a job submitted or changed since (a submission's environment, some
+    kilobytes, was a copy of its own in every job sent one at a time: 5.8 KB a job). sys.intern,
+    not a table of our own: CPython frees an interned string with its last user."""
+    for i in _TEXT:
+        x = values[i]
+        if x.__class__ is str:
+            values[i] = intern(x)
+    return values
+
+
 class Records:
     """The records of one session: loads them, makes them ORM objects when
     they are written, and records again after each commit."""
@@ -173,7 +186,7 @@ class Records:
         """A new job held as a record: *row* has every column (lsfemu.store.newrows
         writes it); the job listeners are told of it (rowcache.job_made)."""
         rec = _Fill.__new__(_Fill)
-        rec.__init__([row[k] for k in COLUMNS])
+        rec.__init__(_shared([row[k] for k in COLUMNS]))
         rec.__class__ = self.cls
         job_made(rec)
         return rec
@@ -188,7 +201,7 @@ class Records:
             self.session.expunge(job)
         del job.__dict__  # (its values and the ORM's state with it)
         job.__class__ = _Fill
-        job.__init__(values)
+        job.__init__(_shared(values))
         job.__class__ = self.cls
         return job
 

@@ -81,9 +81,16 @@ def test_a_record_written_is_an_orm_object_until_the_commit(tmp_path, monkeypatc
         cl.commit()
         assert is_record(job) and job.num_processors == 4 and cl.jobs[key] is job
         assert is_record(cl.jobs[(new.id, 0)]) and not any(k[0].__name__ == "Job" for k in cl.session.identity_map)
+        # a job submitted (a record at once) and one changed share their equal texts with the
+        # others, as loaded ones do: one environment object, not a copy per job sent
+        other = cl.submit(_spec("user2"))
+        cl.commit()
+        made, second = cl.jobs[(new.id, 0)], cl.jobs[(other.id, 0)]
+        assert made.env_json == second.env_json and made.env_json is second.env_json
+        assert made.cwd is job.cwd and made.queue is job.queue  # (job: changed, a record again)
         cl.session.close()
         cl.engine.dispose()
         again = Cluster(str(envdir), str(tmp_path / "home"))
-        assert again.jobs[key].num_processors == 4 and len(again.jobs) == 4
+        assert again.jobs[key].num_processors == 4 and len(again.jobs) == 5
     finally:
         gc.unfreeze()
