@@ -20,6 +20,35 @@ from run import command, timed_cpu  # bin/NAME as its shebang runs it; one timed
 ROOT = Path(__file__).resolve().parents[2]
 
 
+# Linux carries a process's peak RSS over fork and exec: a command forked by
+# this (by now large) process would report this process's peak as its own.
+# A small launcher process forks it instead and reports its wall time and
+# peak RSS (wait4).
+_LAUNCHER = """
+import os, subprocess, sys, time
+t0 = time.perf_counter()
+p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+err = p.stderr.read()
+_, status, ru = os.wait4(p.pid, 0)
+dt = time.perf_counter() - t0
+sys.stderr.write(err.decode(errors="replace")[-2000:])
+sys.stderr.write(f"\\nLAUNCHER {dt} {ru.ru_maxrss} {os.waitstatus_to_exitcode(status)} {ru.ru_utime + ru.ru_stime}\\n")
+"""
+
+
+def run_measured(argv: list[str], env: dict[str, str]) -> tuple[float, int, float]:
+    """(wall seconds, peak RSS in MB, CPU seconds) of one command, run by _LAUNCHER."""
+    p = subprocess.run([sys.executable, "-c", _LAUNCHER, *argv], env=env, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, text=True)
+    lines = p.stderr.rstrip().splitlines()
+    if not lines or not lines[-1].startswith("LAUNCHER "):
+        raise RuntimeError(f"{argv}: launcher failed: {p.stderr[-2000:]}")
+    _, dt, rss, rc, cpu = lines[-1].split()
+    if int(rc) != 0:
+        raise RuntimeError(f"{argv} failed ({rc}): {chr(10).join(lines[:-1])[-2000:]}")
+    return float(dt), int(rss) // 1024, float(cpu)
+
+
 def run_ok(argv: list[str], env: dict[str, str]) -> str:
     p = subprocess.run(argv, env=env, capture_output=True, text=True)
     if p.returncode != 0:

@@ -21,7 +21,6 @@ import argparse
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -29,19 +28,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-
-
-def run_measured(argv: list[str], env: dict[str, str]) -> tuple[float, int, float]:
-    """(wall seconds, peak RSS in MB, CPU seconds) of one process."""
-    t0 = time.perf_counter()
-    p = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    err = p.stderr.read()
-    _, status, ru = os.wait4(p.pid, 0)
-    dt = time.perf_counter() - t0
-    p.returncode = os.waitstatus_to_exitcode(status)
-    if p.returncode != 0:
-        raise RuntimeError(f"{argv} failed ({p.returncode}): {err.decode()[-2000:]}")
-    return dt, ru.ru_maxrss // 1024, ru.ru_utime + ru.ru_stime
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from harness import run_measured  # noqa: E402  (the launcher: a command's wall, peak RSS and CPU)
 
 
 def floor(path: Path, clock=time.perf_counter) -> float:

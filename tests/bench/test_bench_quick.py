@@ -74,6 +74,8 @@ def test_other_groups(quick):
     # (its budget is a second: on a loaded machine no job may have finished yet, but some run)
     assert c["passes"] > 0 and c["simulated_s"] > 0 and c["finished"] + c["running_at_end"] > 0
     assert all(r["bhist_s"] > 0 and r["replay_s"] > 0 and r["floor_s"] > 0 for r in res["replay"]["runs"])
+    # CPU beside wall for the streams (the launcher's wait4): a command's own, above the floor's
+    assert all(r["bhist_cpu_s"] > 0 and r["replay_cpu_s"] > 0 and r["floor_cpu_s"] > 0 for r in res["replay"]["runs"])
     assert res["memory"]["rss_mb"] > 0 and res["memory"]["empty_rss_mb"] > 0
     small, large = (r["events"] for r in (res["replay"]["runs"][0], res["replay"]["runs"][-1]))
     assert small < large
