@@ -32,7 +32,8 @@ import re
 from typing import Any, NamedTuple
 
 from lsfemu.events.others import BadFields, decode_other, encode_other
-from lsfemu.events.records import RECORD_TYPES, Record, _F, _default
+from lsfemu.events.records import RECORD_TYPES, Record
+from lsfemu.events.schema import _F, _default
 
 # ---------------------------------------------------------------------------
 # errors and the tokenizer

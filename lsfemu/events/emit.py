@@ -81,8 +81,9 @@ from lsfemu.events.lsbatch import (
 )
 from lsfemu.events.records import (
     HostCtrl, JobClean, JobExecute, JobModify2, JobMove, JobNew, JobRequeue, JobSignal, JobStart, JobStartAccept, JobStatus,
-    JobForce, JobSwitch, MbdDie, MbdStart, QueueCtrl, Record, _NEG1_LIMITS,
+    JobForce, JobSwitch, MbdDie, MbdStart, QueueCtrl, Record,
 )
+from lsfemu.events.submitrecords import _NEG1_LIMITS
 from lsfemu import jobpaths
 from lsfemu.jobstate import ON_HOST, PENDING
 from lsfemu.sched import hostfile

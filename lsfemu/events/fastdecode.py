@@ -23,7 +23,8 @@ from collections.abc import Mapping
 from typing import Any, Callable, Collection
 
 from lsfemu.events.codec import _FLOAT_RE, _PIC_RE, _decode_slow, _unpicture
-from lsfemu.events.records import RECORD_TYPES, VERSION, Record, _F, _all_defaults
+from lsfemu.events.records import RECORD_TYPES, VERSION, Record
+from lsfemu.events.schema import _F, _all_defaults
 
 
 def decode(line: str) -> Record:

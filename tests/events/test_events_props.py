@@ -9,8 +9,9 @@ from hypothesis import strategies as st
 from lsfemu.events import codec, fastdecode, lsbatch
 from lsfemu.events.emit import job_modify
 from lsfemu.events.records import (
-    JobMove, JobNew, JobSignal, JobStart, JobStatus, RECORD_TYPES, Record, _default,
+    JobMove, JobNew, JobSignal, JobStart, JobStatus, RECORD_TYPES, Record,
 )
+from lsfemu.events.schema import _default
 
 import pytest
 
