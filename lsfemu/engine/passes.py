@@ -151,7 +151,7 @@ class Passes:
         delta_ok = self.delta_ok
         filed = self.kept.made
         self.kept.unkept = []  # (this pass looks at every job: only those it cannot file are left)
-        for job in self.cl.jobs.values():
+        for key, job in self.cl.jobs.items():
             pj = made.get(job)  # (a plain pending job's PendingJob: dropped with its row when the job changes)
             if pj is not None:
                 row = pj.row
@@ -159,7 +159,7 @@ class Passes:
                 row = rows.get(job)
                 kept = row is not None  # (a Row built now is kept only for a job in the store)
                 if not kept:
-                    row = passrows.build_row(self.cl, job, cache)
+                    row = passrows.build_row(self.cl, job, cache, key)  # (the cluster's key: one tuple a job)
                     kept = job in rows
                 status = row.status
                 if status != "PEND":
@@ -185,7 +185,7 @@ class Passes:
             prio = escalate(prio, now_t - row.base_time) if prio is not None else 0
             if pj is None:
                 pj = make(row.job_id, row.index, row.user, row.queue, row.slots, prio, row.position,
-                          row.migrated, None, row.array_limit, row)
+                          row.migrated, None, row.array_limit, row, row.key)
                 self.shape(job, pj)
                 if kept:
                     made[job] = pj
@@ -332,7 +332,7 @@ class Passes:
         begin = d["begin_time"] if "begin_time" in d else job.begin_time
         if begin is not None and now < begin:  # bsub -b: not before its begin time (Loop wakes a pass then)
             pj = dispatch.PendingJob(row.job_id, row.index, row.user, row.queue, row.slots, prio, row.position,
-                                     row.migrated, dispatch.START_TIME, row.array_limit, row)
+                                     row.migrated, dispatch.START_TIME, row.array_limit, row, row.key)
             self.shape(job, pj)
             return pj
         if row.depend_json is None:
@@ -347,7 +347,7 @@ class Passes:
                 lookup = depend_memo["lookup"] = self.cl.depends.lookup()
             blocked = self.cl.depends.reason(job, lookup, depend_memo)
         pj = dispatch.PendingJob(row.job_id, row.index, row.user, row.queue, row.slots, prio, row.position,
-                                 row.migrated, blocked, row.array_limit, row)
+                                 row.migrated, blocked, row.array_limit, row, row.key)
         self.shape(job, pj)
         if row.depend_json is None and job in self.cache.rows:
             self.cache.pending[job] = pj

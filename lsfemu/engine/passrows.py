@@ -30,8 +30,6 @@ class Row(NamedTuple):
     """The pass's view of one job (as of the last change to it)."""
 
     status: str
-    job_id: int
-    index: int
     user: str
     queue: str
     slots: int
@@ -44,14 +42,33 @@ class Row(NamedTuple):
     depend_json: str | None
     aps_admin: float | None
     aps_system: float | None
-    proc: float  # APS PROC
-    mem: float  # APS MEM
-    swap: float  # APS SWAP
     rsrc: tuple  # (proc, mem, swap), one object per distinct value (a cheap memo key: its id)
-    key: tuple  # (job_id, index)
+    key: tuple  # (job_id, index): the cluster's own key object when the pass gave it (one tuple per job, shared)
     fs_key: int  # one number per distinct (user, queue): what the FS factor depends on (a cheap memo key)
     parts_key: int  # one number per distinct (rsrc, queue): with the escalated priority, what the APS parts depend on
     plain: bool  # no bmod -aps value (aps_admin and aps_system None)
+
+    # Read from the fields above rather than kept twice (a Row per pending job
+    # lives between passes: 8 bytes a field; issue 23, part 3)
+    @property
+    def job_id(self) -> int:
+        return self.key[0]
+
+    @property
+    def index(self) -> int:
+        return self.key[1]
+
+    @property
+    def proc(self) -> float:  # APS PROC
+        return self.rsrc[0]
+
+    @property
+    def mem(self) -> float:  # APS MEM
+        return self.rsrc[1]
+
+    @property
+    def swap(self) -> float:  # APS SWAP
+        return self.rsrc[2]
 
 
 class RowCache:
@@ -138,22 +155,24 @@ _attrs = attrgetter(*_READ)
 _new_row = partial(tuple.__new__, Row)  # Row(...) without the named tuple's Python-level __new__
 
 
-def build_row(cluster, job: Job, cache: RowCache) -> Row:
+def build_row(cluster, job: Job, cache: RowCache, key: tuple | None = None) -> Row:
     """The Row of *job* from its loaded values (kept in *cache* once the job
     is in the store: a pending object's defaults are filled in by the flush,
-    which fires no event). The first pass after a start builds one per job."""
+    which fires no event). The first pass after a start builds one per job.
+    *key*: the job's key in `cluster.jobs`, kept as Row.key (and as its
+    PendingJob's key) instead of a copy (issue 23, part 3: 72 bytes a job)."""
     d = job.__dict__  # an ORM object's loaded values; empty on a record (lsfemu.store.records)
     try:
         values = _read(d) if d else _attrs(job)
     except KeyError:  # expired or unset attributes: the ORM way
         values = _attrs(job)
-    row = _row(cluster, cache, values)
+    row = _row(cluster, cache, values, key)
     if in_store(job):  # (persistent: its defaults are filled in)
         cache.rows[job] = row
     return row
 
 
-def _row(cluster, cache: RowCache, values: tuple) -> Row:
+def _row(cluster, cache: RowCache, values: tuple, key: tuple | None = None) -> Row:
     """A Row of the values of the COLUMNS (in _READ's order); the
     resource facts are looked up once per distinct (rusage, -n, queue)."""
     (status, jid, idx, user, queue, nproc, maxproc, res_req, prio, base, since, submit, position, migrated,
@@ -168,9 +187,9 @@ def _row(cluster, cache: RowCache, values: tuple) -> Row:
     fs_key = fs_keys.get((user, queue))
     if fs_key is None:
         fs_key = fs_keys[(user, queue)] = len(fs_keys)
-    return _new_row((status, jid, idx, user, queue, nproc, prio, submit if base is None else base,
+    return _new_row((status, user, queue, nproc, prio, submit if base is None else base,
                      submit if since is None else since, position, migrated, array_limit, depend_json, admin,
-                     system, rsrc[0], rsrc[1], rsrc[2], rsrc, (jid, idx), fs_key, parts_key,
+                     system, rsrc, (jid, idx) if key is None else key, fs_key, parts_key,
                      admin is None and system is None))
 
 

@@ -93,7 +93,10 @@ class PendingJob:
     blocked: str | None = None  # a reason that keeps it pending this pass (an unmet dependency)
     array_limit: int | None = None  # an array element: at most this many elements started at once
     row: Any = None  # the caller's own record of the job, opaque to the pass (the engine's passrows.Row)
-    key: tuple[int, int] = field(init=False, repr=False)  # (job_id, array_index): its reasons' key
+    # (job_id, array_index): its reasons' key. The caller may give its own
+    # object of that value (the daemon's key of the job, kept once per job for
+    # every pending job between passes: issue 23, part 3)
+    key: tuple[int, int] | None = field(default=None, repr=False)
     fit: str = field(init=False, repr=False)  # queue, user and slots: what a refusal depends on
     # its job group's chain of limited groups (bsub -g; set by the caller only
     # while some group has a limit): at most their limits started under each
@@ -111,7 +114,8 @@ class PendingJob:
         # made once per job (the pass keeps it between passes); the pass reads
         # them for every job. `fit` is a string: its hash is kept in it; one
         # object per distinct value (a queue's jobs share a handful).
-        self.key = (self.job_id, self.array_index)
+        if self.key is None:
+            self.key = (self.job_id, self.array_index)
         self.fit = sys.intern(f"{self.queue}\0{self.user}\0{self.slots}")
 
     def require(self, req: Any) -> None:
