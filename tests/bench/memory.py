@@ -14,8 +14,8 @@ on), as sequential ``bsub`` fill a daemon (tests/bench/peer.py's figure),
 and gives the growth per job likewise (in a process of its own: one that
 loaded the big stores before has their freed memory to reuse).
 
-``--trace`` runs the load again under tracemalloc and prints what holds the
-memory, per job: by allocation site (file:line), the first lsfemu frame of
+``--trace`` runs the load and the pass again under tracemalloc and prints what
+holds the memory after the load, and what the pass added to it, per job: by allocation site (file:line), the first lsfemu frame of
 each traceback, and the bytes per job of the traced total (a figure that
 tracemalloc's own bookkeeping makes slower to get, not larger).
 JSON in ``bench-memory.json`` (or ``--json``).
@@ -76,33 +76,38 @@ def loaded(root: Path, n: int, trace: bool) -> dict:
     after_load = rss_mb()
     row = {"jobs": len(cl.jobs), "rss_empty_mb": base, "load_cpu_s": load_cpu,
            "kb_per_job_loaded": (after_load - base) * 1024 / n}
-    if trace:
-        row["trace"] = breakdown(tracemalloc.take_snapshot(), n)
+    snap = tracemalloc.take_snapshot() if trace else None
+    cl.advance(float(max(1, cl.config.params.mbd_sleep_time)))
+    cl.commit()
+    gc.collect()
+    if trace:  # what the load holds, and what the pass adds to it
+        after = tracemalloc.take_snapshot()
+        row["trace"] = breakdown(snap.statistics("traceback"), n)
+        row["trace_pass"] = breakdown(after.compare_to(snap, "traceback"), n)
         tracemalloc.stop()
     else:
-        cl.advance(float(max(1, cl.config.params.mbd_sleep_time)))
-        cl.commit()
-        gc.collect()
         row["kb_per_job_after_pass"] = (rss_mb() - base) * 1024 / n
     cl.close()
     empty.close()
     return row
 
 
-def breakdown(snap, n: int) -> dict:
-    """Bytes per job by allocation site and by the first lsfemu frame."""
-    stats = snap.statistics("traceback")
+def breakdown(stats, n: int) -> dict:
+    """Bytes per job by allocation site and by the first lsfemu frame, of a
+    snapshot's statistics (or of the differences between two: what was added)."""
+    stats = [(s.size_diff, s.count_diff, s.traceback) if hasattr(s, "size_diff") else (s.size, s.count, s.traceback)
+             for s in stats]
     sites: dict[str, list[float]] = {}
     owners: dict[str, float] = {}
-    for s in stats:
-        top = s.traceback[-1] if s.traceback else None  # (most recent call last)
+    for size, count, tb in stats:
+        top = tb[-1] if tb else None  # (most recent call last)
         site = f"{top.filename.split('site-packages/')[-1].split('lsfemu/')[-1]}:{top.lineno}" if top else "?"
         acc = sites.setdefault(site, [0.0, 0.0])
-        acc[0] += s.size / n
-        acc[1] += s.count / n
-        own = next((f for f in reversed(s.traceback) if "/lsfemu/" in f.filename), None)
+        acc[0] += size / n
+        acc[1] += count / n
+        own = next((f for f in reversed(tb) if "/lsfemu/" in f.filename), None)
         key = f"{own.filename.split('lsfemu/')[-1]}:{own.lineno}" if own else "?"
-        owners[key] = owners.get(key, 0.0) + s.size / n
+        owners[key] = owners.get(key, 0.0) + size / n
     top_sites = sorted(sites.items(), key=lambda kv: -kv[1][0])[:15]
     return {"traced_bytes_per_job": sum(v[0] for v in sites.values()),
             "sites": [{"site": k, "bytes_per_job": round(v[0], 1), "objects_per_job": round(v[1], 2)}
@@ -158,7 +163,8 @@ def main() -> int:
         for n in sizes:
             res["loaded"].append(loaded(root / f"l{n}", n, trace=False))
         if args.trace:
-            res["trace"] = loaded(root / "trace", sizes[0], trace=True)["trace"]
+            traced = loaded(root / "trace", sizes[0], trace=True)
+            res["trace"], res["trace_pass"] = traced["trace"], traced["trace_pass"]
         if args.submit:  # in a process of its own: this one has the loads' freed memory to reuse
             p = subprocess.run([sys.executable, __file__, "--submitted-here", str(args.submit), "--json", str(root)],
                                capture_output=True, text=True)
@@ -172,9 +178,11 @@ def main() -> int:
     if res["submitted"]:
         s = res["submitted"]
         print(f"{s['jobs']:>8} submitted one at a time: {s['kb_per_job']:.2f} KB/job, {s['cpu_ms_per_job']:.1f} ms CPU/job")
-    if "trace" in res:
-        t = res["trace"]
-        print(f"traced at {sizes[0]}: {t['traced_bytes_per_job']:.0f} B/job")
+    for part, what in (("trace", "loaded"), ("trace_pass", "added by the pass")):
+        if part not in res:
+            continue
+        t = res[part]
+        print(f"traced at {sizes[0]}, {what}: {t['traced_bytes_per_job']:.0f} B/job")
         for s in t["sites"]:
             print(f"  {s['bytes_per_job']:7.0f} B {s['objects_per_job']:6.2f} obj  {s['site']}")
         for o in t["owners"]:
