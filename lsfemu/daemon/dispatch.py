@@ -46,6 +46,8 @@ def use_timezone(tz: str | None) -> None:
 def _clean(text: str) -> str:
     """Bytes that are not UTF-8 (arguments arrive with surrogate escapes) become
     U+FFFD: the store keeps text, and LSF accepts such input rather than failing."""
+    if text.isascii():  # nearly every argument and variable: nothing to check (issue 23)
+        return text
     try:
         text.encode("utf-8")
         return text
@@ -53,13 +55,22 @@ def _clean(text: str) -> str:
         return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
+#: uid -> user name, looked up once per uid (issue 23: a request's getpwuid read
+#: the password database each time; mbatchd keeps its user table too)
+_NAMES: dict[int, str] = {}
+
+
 def user_for(peer_uid: int, env: dict[str, str]) -> str:
     if peer_uid == os.getuid() and env.get("LSFEMU_USER"):
         return env["LSFEMU_USER"]
-    try:
-        return pwd.getpwuid(peer_uid).pw_name
-    except KeyError:
-        return str(peer_uid)
+    name = _NAMES.get(peer_uid)
+    if name is None:
+        try:
+            name = pwd.getpwuid(peer_uid).pw_name
+        except KeyError:
+            return str(peer_uid)  # (not kept: an account added later is found)
+        _NAMES[peer_uid] = name
+    return name
 
 
 def handle(cluster, req: dict, peer_uid: int, user: str | None = None, stdout=None, daemon=None) -> Result:

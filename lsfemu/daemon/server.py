@@ -25,6 +25,7 @@ from __future__ import annotations
 import fcntl
 import logging
 import os
+import queue
 import select
 import signal
 import socket
@@ -76,8 +77,39 @@ class _Handler(socketserver.BaseRequestHandler):
 
 
 class _Server(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
+    """Each connection served by a thread of a pool (issue 23: a thread started and
+    waited for per request cost the sequential submission about a quarter of a
+    millisecond): a connection goes to an idle worker, or to a new one when none
+    is idle (a request that waits long, bsub -K, never holds up the others);
+    at most IDLE_WORKERS stay waiting for the next."""
+
     daemon_threads = True
     allow_reuse_address = True
+    IDLE_WORKERS = 8
+
+    def __init__(self, *args, **kwargs):
+        self._connections: queue.SimpleQueue = queue.SimpleQueue()
+        self._idle = 0  # workers waiting on _connections, or about to, with none promised to them
+        self._idle_lock = threading.Lock()
+        super().__init__(*args, **kwargs)
+
+    def process_request(self, request, client_address) -> None:
+        with self._idle_lock:
+            spawn = self._idle == 0
+            if not spawn:
+                self._idle -= 1  # an idle worker's: each connection put has a taker
+        self._connections.put((request, client_address))
+        if spawn:
+            threading.Thread(target=self._work, daemon=True).start()
+
+    def _work(self) -> None:
+        while True:
+            request, client_address = self._connections.get()
+            self.process_request_thread(request, client_address)  # (handles errors, closes the connection)
+            with self._idle_lock:
+                if self._idle >= self.IDLE_WORKERS:
+                    return
+                self._idle += 1
 
 
 class _TcpHandler(socketserver.BaseRequestHandler):
@@ -255,7 +287,9 @@ class Daemon:
         """The answer to a request this daemon does not run (another LSF_ENVDIR; a standby), or None."""
         env = req.get("env") or {}
         want = env.get("LSF_ENVDIR") if isinstance(env, dict) and user is None else None
-        if want and os.path.realpath(want) != os.path.realpath(self.envdir) and req.get("cmd") != "lsfemu":
+        # (the same string is the same folder: no realpath's lstat per component then)
+        if (want and want != self.envdir and os.path.realpath(want) != os.path.realpath(self.envdir)
+                and req.get("cmd") != "lsfemu"):
             return {"out": "", "err": (
                 f"lsfemu: the daemon in {self.home} serves LSF_ENVDIR={self.envdir}, not {want}; "
                 f"run 'lsfemu daemon stop' or set LSFEMU_HOME to another folder\n"), "rc": 255}

@@ -74,7 +74,10 @@ class StagedLog:
         return before, self.size()
 
     def size(self) -> int:
-        return self.path.stat().st_size if self.path.exists() else 0
+        try:  # (one stat, not exists() and stat(): called several times a commit)
+            return os.stat(self.path).st_size
+        except (FileNotFoundError, NotADirectoryError):  # (as Path.exists() said no)
+            return 0
 
     def undo(self, offset: int) -> None:
         """The store refused the commit (or the file the records): take the records back."""
