@@ -60,6 +60,16 @@ def _clean(text: str) -> str:
 _NAMES: dict[int, str] = {}
 
 
+def _clean_env(env: dict) -> dict[str, str]:
+    """The request's environment as text (see _clean)."""
+    try:  # all text and ASCII, as nearly always: a copy, not a check per variable (issue 23)
+        if "".join(env).isascii() and "".join(env.values()).isascii():
+            return dict(env)
+    except TypeError:  # a name or value not a string (a malformed request): as below
+        pass
+    return {_clean(str(k)): _clean(str(v)) for k, v in env.items()}
+
+
 def user_for(peer_uid: int, env: dict[str, str]) -> str:
     if peer_uid == os.getuid() and env.get("LSFEMU_USER"):
         return env["LSFEMU_USER"]
@@ -142,7 +152,7 @@ def _request(cluster, req: dict, peer_uid: int, user: str | None, stdout, daemon
         user=user if user is not None else user_for(peer_uid, env),
         uid=peer_uid,
         cwd=req.get("cwd") or "/",
-        env={_clean(str(k)): _clean(str(v)) for k, v in env.items()},
+        env=_clean_env(env),
         stdin=_clean(req["stdin"]) if isinstance(req.get("stdin"), str) else None,
         stdout=stdout,
         daemon=daemon,

@@ -126,7 +126,8 @@ class Cluster:
         self.records = Records(self.session)  # the jobs held between requests: small records
         self.new_rows = NewRows(self.session, self.records)  # new jobs and their SUBMIT rows: one INSERT per table
         self.changed_rows = ChangedRows(self.session)  # starts' and ends' columns: one UPDATE per set (after new_rows)
-        self.held = HeldCounters(self.session)  # lsb.events' and lsb.acct's committed lengths
+        # lsb.events' and lsb.acct's committed lengths (one SELECT a transaction reads them)
+        self.held = HeldCounters(self.session, ("events_offset", "events_finished", "acct_offset"))
         self._ids_high: int | None = None  # see next_job_id
         # Cut lsb.events back to what the store committed under the store's write lock
         # (this no-op UPDATE takes it): in in-process mode another process may be

@@ -49,6 +49,7 @@ _TAKE_WRAPPING = (update(_COUNTERS).where(_C.name == bindparam("n"))
                   .values(value=case((_C.value >= bindparam("w"), 1), else_=_C.value + 1)).returning(_C.value))
 _SET = update(_COUNTERS).where(_C.name == bindparam("n")).values(value=bindparam("v"))
 _GET = select(_C.value).where(_C.name == bindparam("n"))
+_GET_MANY = select(_C.name, _C.value).where(_C.name.in_(bindparam("names", expanding=True)))
 
 
 class Takes:
@@ -99,8 +100,10 @@ class HeldCounters:
     (before_commit, as Takes writes back), not through an ORM object and the
     flush's unit of work (issue 23: the submission path)."""
 
-    def __init__(self, session: Session):
+    def __init__(self, session: Session, together: tuple[str, ...] = ()):
         self.session = session
+        # read in one SELECT at the first get of any of them (a commit reads two or three)
+        self.together = together
         self.values: dict[str, int | None] = {}  # as the store has them (None: no such counter)
         self.changed: dict[str, int] = {}  # set since, to write at the commit
         event.listen(session, "before_commit", self._write_back)
@@ -115,7 +118,12 @@ class HeldCounters:
         if name in self.changed:
             return self.changed[name]
         if name not in self.values:
-            self.values[name] = self.session.execute(_GET, {"n": name}).scalar()
+            if name in self.together:
+                found = dict(self.session.execute(_GET_MANY, {"names": list(self.together)}).all())
+                for n in self.together:
+                    self.values.setdefault(n, found.get(n))
+            else:
+                self.values[name] = self.session.execute(_GET, {"n": name}).scalar()
         return self.values[name]
 
     def set(self, name: str, value: int) -> None:

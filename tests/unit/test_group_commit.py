@@ -123,3 +123,56 @@ def test_a_failed_commit_fails_the_group_and_stores_nothing(daemon, monkeypatch)
     assert cl.jobs == {} and _job_news(d) == []
     monkeypatch.undo()
     assert "Job <1> is submitted" in dispatch.handle(cl, reqs[0][0], os.getuid()).out
+
+
+def test_connection_threads_are_a_pool_and_a_long_request_holds_up_no_other(tmp_path):
+    """The Unix server's connections go to idle workers (no thread started per
+    request, issue 23), and a connection that takes long (bsub -K's wait) gets
+    a worker of its own: the others are still served meanwhile."""
+    import socket
+    import socketserver
+
+    from lsfemu.daemon.server import _Server
+
+    release = threading.Event()
+    served: list[str] = []
+
+    class Echo(socketserver.BaseRequestHandler):
+        def handle(self) -> None:
+            word = self.request.recv(16).decode()
+            if word == "wait":
+                release.wait(30)
+            served.append(word)
+            self.request.sendall(threading.current_thread().name.encode())
+
+    path = str(tmp_path / "s.sock")
+    server = _Server(path, Echo)
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+
+    def ask(word: str) -> str:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+            s.settimeout(30)
+            s.connect(path)
+            s.sendall(word.encode())
+            return s.recv(64).decode()
+
+    try:
+        waiting = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        waiting.settimeout(30)
+        waiting.connect(path)
+        waiting.sendall(b"wait")
+        names = []
+        for i in range(5):  # served while "wait" holds its worker
+            names.append(ask(f"q{i}"))
+            deadline = time.monotonic() + 30
+            while server._idle < 1 and time.monotonic() < deadline:  # its worker back in the pool
+                time.sleep(0.001)
+        assert served == [f"q{i}" for i in range(5)]
+        assert len(set(names)) == 1  # one worker, taken again for each request in turn
+        release.set()
+        assert waiting.recv(64).decode() not in names  # the long one had a worker of its own
+        waiting.close()
+    finally:
+        release.set()
+        server.shutdown()
+        server.server_close()
