@@ -538,7 +538,6 @@ class Passes:
         already stored (no ORM row-by-row flush)."""
         joined: dict[int, str] = {}  # many jobs share one reasons list (dispatch.schedule_pass)
         jobs = self.cl.jobs
-        stored = self.cache.reasons  # job -> pend_reasons as stored (dropped when anything sets it)
         changed = []  # (job, stored text, new text)
         sides: dict[tuple[str, str], bool] = {}  # (status, reasons) -> ineligible: once per distinct text
         last, text = None, ""
@@ -549,13 +548,9 @@ class Passes:
                 if text is None:
                     text = joined[id(why)] = "\n".join(why)
             job = jobs[key]
-            old = stored.get(job)
-            if old is None:
-                old = job.__dict__.get("pend_reasons")
-                if old is None:
-                    old = job.pend_reasons  # not loaded
-                if old == text:
-                    stored[job] = text
+            # (as stored: a record's slot, or an ORM object's loaded value; no
+            # copy kept per job beside it -- issue 23, part 3)
+            old = job.pend_reasons
             if old != text:
                 changed.append((job, old, text))
                 status = job.status  # TRACK_ELIGIBLE_PENDINFO's time (engine/eligibility.py): a change of side
@@ -606,4 +601,3 @@ class Passes:
         # cost; no event either: the cached rows stay).
         for job, _old, text in changed:
             set_loaded(job, "pend_reasons", text)
-            stored[job] = text

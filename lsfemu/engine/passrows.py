@@ -3,7 +3,8 @@
 At 100k pending jobs, reading a dozen ORM attributes per job per pass (and
 re-deriving the same facts from them) costs more than the rest of the pass.
 `RowCache` keeps, per job object, a plain tuple of those facts (`Row`) and
-the pending reasons last stored; an entry is dropped as soon as anything
+the PendingJob made of it (the pending reasons last stored are the job's
+own: a record's slot, lsfemu.store.records); an entry is dropped as soon as anything
 assigns one of the job's attributes, or the ORM expires or refreshes the
 object (the ORM events lsfemu.store.rowcache installs), and rebuilt from the row
 at the next pass. The configuration-derived facts (queue PRIORITY,
@@ -72,12 +73,11 @@ class Row(NamedTuple):
 
 
 class RowCache:
-    """job object -> Row, the PendingJob made of it, its stored pending reasons."""
+    """job object -> Row, and the PendingJob made of it."""
 
     def __init__(self):
         self.rows: dict[Job, Row] = {}
         self.pending: dict[Job, object] = {}  # the dispatch.PendingJob last made of it
-        self.reasons: dict[Job, str] = {}
         self.queues: dict[str, tuple] = {}  # queue name -> (QueueConf or None, PROCLIMIT)
         self.rsrc: dict[tuple, tuple] = {}  # each distinct Row.rsrc, as its one object
         self.rsrc_of: dict[tuple, tuple] = {}  # (res_req, -n min, -n max, queue) -> (Row.rsrc, Row.parts_key)
@@ -110,12 +110,10 @@ class RowCache:
         self.fs_keys.clear()
         self.rows.clear()
         self.pending.clear()
-        self.reasons.clear()
 
     def forget(self, job: Job) -> None:
         self.rows.pop(job, None)
         self.pending.pop(job, None)
-        self.reasons.pop(job, None)
 
 
 # The live caches, as weak references (a dead one takes itself off the list).
