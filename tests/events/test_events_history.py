@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 
 from lsfemu.events import lsbatch
-from lsfemu.events.emit import job_modify
+from lsfemu.events.bmodrecord import job_modify
 from lsfemu.events.records import (
     JobClean, JobModify2, JobMove, JobNew, JobRequeue, JobSignal, JobStart, JobStatus, JobSwitch, MbdStart,
 )
-from lsfemu.events.history import HistoryBuilder, JobHistory, build_histories, modify_items
+from lsfemu.events.history import HistoryBuilder, JobHistory, build_histories
+from lsfemu.events.modifyitems import modify_items
 
 T0 = 1_700_000_000
 
