@@ -4,7 +4,10 @@
   words and their names, the SUB_* option bits, RLIMIT_* slots, TERM_*
   reasons, the wait status;
 * ``records``    - the record types (JOB_NEW, JOB_STATUS, ...): one dataclass
-  each with its schema (LSF's field order, kinds, option-bit gates);
+  each with its schema (LSF's field order, kinds, option-bit gates); the
+  index of them all (import them and the registry from it); ``schema`` -
+  their machinery (field spec, base record, registry, defaults);
+  ``submitrecords`` - JOB_NEW and JOB_MODIFY2;
 * ``others``     - the types of a real LSF 10 log that lsfemu reads but never
   writes (LOAD_INDEX, ... taken as they are; JOB_FORWARD, JOB_ACCEPT,
   JOB_ACCEPTACK field by field);
@@ -18,9 +21,10 @@
   (streaming, warnings instead of errors), ``event_files``;
 * ``history``    - ``JobHistory`` / ``HistoryBuilder``: records -> per-job
   changes and the PEND/PSUSP/RUN/USUSP/SSUSP/UNKWN time accounting that
-  ``lsfemu.render.bhist`` prints;
-* ``emit``       - the daemon's job events -> the records mbatchd writes
-  (``job_modify`` builds a bmod's JOB_MODIFY2);
+  ``lsfemu.render.bhist`` prints; ``modifyitems`` - bhist's texts of a
+  JOB_MODIFY2;
+* ``emit``       - the daemon's job events -> the records mbatchd writes;
+  ``bmodrecord`` - ``job_modify`` builds a bmod's JOB_MODIFY2;
   ``synth`` - synthetic logs for the benchmark;
 * ``acct``       - the accounting file ``lsb.acct``: ``AcctRecord`` (JOB_FINISH,
   LSF 10.1's fields), ``format_record`` / ``parse_record`` (LSF 7 to 10.1
@@ -28,9 +32,10 @@
   ``acctemit`` - a finished job -> its JOB_FINISH record (what the daemon
   appends to lsb.acct).
 
-Imports go one way, without circles: lsbatch <- records <- others <- codec
-<- fastdecode <- log <- synth (each imports only modules to its left);
-history and emit import records (history others too) and lsbatch; acct
+Imports go one way, without circles: lsbatch <- schema <- submitrecords <-
+records <- others <- codec <- fastdecode <- log <- synth (each imports only
+modules to its left); history and emit import records (history others and
+modifyitems too, emit bmodrecord) and lsbatch; acct
 imports codec; acctemit imports acct and emit.
 
 Everything here is standard library only and does no clock reads.

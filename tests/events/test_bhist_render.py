@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from events_helpers import assert_golden, at
 from lsfemu.events import codec, fastdecode, lsbatch
-from lsfemu.events.emit import job_modify
+from lsfemu.events.bmodrecord import job_modify
 from lsfemu.events.records import JobExecute, JobNew, JobStart, JobStartAccept, JobStatus, Record
 from lsfemu.events.history import JobHistory, build_histories
 from lsfemu.render import bhist

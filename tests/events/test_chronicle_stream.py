@@ -15,7 +15,7 @@ import pytest
 from lsfemu.cli import bhist as B
 from lsfemu.cli.base import Ctx
 from lsfemu.events import lsbatch
-from lsfemu.events.emit import job_modify
+from lsfemu.events.bmodrecord import job_modify
 from lsfemu.events.records import (
     HostCtrl, JobClean, JobExecute, JobMove, JobNew, JobRequeue, JobSignal, JobStart, JobStartAccept, JobStatus,
     JobSwitch, MbdDie, MbdStart, QueueCtrl, Record,

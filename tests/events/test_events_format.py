@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from events_helpers import awk_fpat_fields
 from lsfemu.events import codec, fastdecode, lsbatch
-from lsfemu.events.emit import job_modify
+from lsfemu.events.bmodrecord import job_modify
 from lsfemu.events.records import (
     HostCtrl, JobClean, JobExecute, JobForce, JobModify2, JobMove, JobNew, JobRequeue, JobSignal, JobStart, JobStartAccept,
     JobStatus, JobSwitch, MbdDie, MbdStart, QueueCtrl, RECORD_TYPES, Record, iter_types,

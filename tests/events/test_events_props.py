@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lsfemu.events import codec, fastdecode, lsbatch
-from lsfemu.events.emit import job_modify
+from lsfemu.events.bmodrecord import job_modify
 from lsfemu.events.records import (
     JobMove, JobNew, JobSignal, JobStart, JobStatus, RECORD_TYPES, Record,
 )

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from lsfemu.events import lsbatch
-from lsfemu.events.emit import job_modify
+from lsfemu.events.bmodrecord import job_modify
 from lsfemu.events.records import (
     HostCtrl, JobMove, JobNew, JobRequeue, JobStart, JobStatus, JobSwitch, QueueCtrl,
 )
