@@ -1,6 +1,8 @@
 """The scheduling pass's APS ranks: the inputs of one APS unit gathered for
 the one ranker (lsfemu.sched.aps_rank.ApsRanker), and its ranks turned into
-the heap entries of lsfemu.sched.aps.ApsOrder.
+the heap entries of lsfemu.sched.aps.ApsOrder; and one job's APS value
+with every term (`job_aps_result`: `Cluster.aps_result`, for bjobs -aps and
+lsfemu explain aps).
 
 A job's facts are its pass row (lsfemu.engine.passrows, kept between
 passes), its escalated priority the one its PendingJob carries (escalated to
@@ -12,7 +14,8 @@ test compares the two passes).
 
 from __future__ import annotations
 
-from lsfemu.sched.aps_rank import ApsRanker
+from lsfemu.sched import aps
+from lsfemu.sched.aps_rank import ApsJobInput, ApsRanker, aps_value
 from lsfemu.sched.priority import escalation
 
 
@@ -55,3 +58,34 @@ class UnitRanker:
         """The ranks of *jobs* now (those of the users a start affected: their
         FS parts computed again, once per user)."""
         return [r[:2] for r in self.ranker.ranked(self._escalated(jobs), again=True)]
+
+
+#: the columns _aps_input reads
+_APS_COLUMNS = frozenset(("queue", "res_req", "num_processors", "max_processors", "pend_since", "submit_time",
+                          "user", "aps_admin", "aps_system"))
+
+
+def job_aps_result(cl, job, now: float, live=None):
+    """One job's APS value with every term (lsfemu.sched.aps_rank.ApsResult) at
+    *now*, None outside APS queues (`Cluster.aps_result`; bjobs -aps, explain)."""
+    unit = cl.aps_unit.get(job.queue)
+    if unit is None:
+        return None
+    return aps_value(cl.aps_cfg[unit], _aps_input(cl, job, now, live))
+
+
+def _aps_input(cl, job, now: float, live) -> ApsJobInput:
+    d = job.__dict__  # loaded column values: no ORM attribute machinery per read
+    if not _APS_COLUMNS <= d.keys():  # expired attributes: load them the ORM way
+        d = {k: getattr(job, k) for k in _APS_COLUMNS}
+    q = cl.config.queue(d["queue"])
+    amounts = cl.rusage(d["res_req"], d["num_processors"])
+    since = d["pend_since"] if d["pend_since"] is not None else d["submit_time"]
+    return ApsJobInput(
+        pend_seconds=max(0.0, now - since),
+        proc=aps.proc_value(d["num_processors"], d["max_processors"], q.extra.get("PROCLIMIT") if q else None),
+        mem_mb=amounts.get("mem", 0.0), swap_mb=amounts.get("swp", 0.0),
+        job_priority=cl.effective_priority(job, now) or 0,
+        queue_priority=q.priority if q else 0,
+        fs_priority=(live or cl.fairshare(now)).priority(d["user"], d["queue"]) if q and q.fairshare else None,
+        admin_value=d["aps_admin"], system_value=d["aps_system"])

@@ -21,6 +21,7 @@ they share (configuration, jobs, session, clock):
 * `accounts` (lsfemu.engine.fairshare)    - fairshare scopes, trees, charging;
 * `aps_listing` (lsfemu.engine.listing)   - bjobs -aps, in bulk;
 * `job_groups` (lsfemu.engine.jobgroups)  - job groups and their limits;
+* `admin` (lsfemu.engine.adminstate)      - badmin's queue and host states;
 * `view` (lsfemu.engine.views)            - a job as the commands see it.
 
 The class body's second half gives the components' methods the names the
@@ -42,6 +43,8 @@ from lsfemu.config.aps import aps_groups, parse_aps_priority
 from lsfemu.config.model import ClusterConfig, ConfigIssue
 from lsfemu.config.semantic import check_all, load_all
 from lsfemu.engine.acctlog import AcctLog
+from lsfemu.engine.adminstate import AdminState
+from lsfemu.engine.apsrank import job_aps_result
 from lsfemu.engine.depends import Dependencies
 from lsfemu.engine.eventlog import EventLog
 from lsfemu.engine.fairshare import Accounts, LiveFairshare
@@ -57,12 +60,11 @@ from lsfemu.engine.perfmon import Perfmon
 from lsfemu.engine.runner import Runner
 from lsfemu.engine.tally import JobTally
 from lsfemu.engine.views import job_view
-from lsfemu.events import emit
 from lsfemu.events.log import event_files
 from lsfemu.jobstate import PENDING, UNFINISHED
 from lsfemu.render import messages
-from lsfemu.sched import aps, resmerge, resreq
-from lsfemu.sched.aps_rank import ApsJobInput, aps_rank, aps_value
+from lsfemu.sched import resmerge, resreq
+from lsfemu.sched.aps_rank import aps_rank
 from lsfemu.sched.priority import escalation
 from lsfemu.store import jobs as stored
 from lsfemu.store.counters import HeldCounters, Takes, ensure_counters, take_write_lock
@@ -70,7 +72,7 @@ from lsfemu.store.changedrows import ChangedRows
 from lsfemu.store.newrows import NewRows
 from lsfemu.store.records import Records, is_record
 from lsfemu.store.db import default_url, one_writer_at_a_time, open_store
-from lsfemu.store.models import ClockState, HostState, Job, JobEvent, QueueState
+from lsfemu.store.models import ClockState, Job, JobEvent
 
 
 JobKey = tuple[int, int]
@@ -80,11 +82,6 @@ def _part(path: str) -> property:
     """A name of the cluster for a component's attribute (`"loop.run_until"`):
     the component's bound method (or value) itself, read-only."""
     return property(attrgetter(path), doc=f"The cluster's {path} (see that component).")
-
-
-#: the columns _aps_input reads
-_APS_COLUMNS = frozenset(("queue", "res_req", "num_processors", "max_processors", "pend_since", "submit_time",
-                          "user", "aps_admin", "aps_system"))
 
 
 class Cluster:
@@ -151,9 +148,8 @@ class Cluster:
         self._users_of: tuple[tuple[int, int], set[str]] | None = None  # job_users, with the key it was made at
         self._load_jobs()
         self.runner.adopt(self.jobs.values())
-        self.queue_state: dict[str, QueueState] = {}
-        self.host_state: dict[str, HostState] = {}
-        self._load_admin_state()
+        self.admin = AdminState(self)  # badmin's queue and host states
+        self.admin.load()
         self.loop = Loop(self, self.now())
         self.mark_dirty()  # a (re)started daemon looks at every pending job once
         self.session.commit()
@@ -187,12 +183,6 @@ class Cluster:
         # do not walk the whole store again each time (at 100k jobs ~0.4 s).
         gc.freeze()
 
-    def _load_admin_state(self) -> None:
-        for qs in stored.queue_states(self.session):
-            self.queue_state[qs.name] = qs
-        for hs in stored.host_states(self.session):
-            self.host_state[hs.name] = hs
-
     def reload_jobs(self) -> None:
         """Forget cached objects and read the store again (in-process mode, rollback)."""
         self.events.staged.clear()
@@ -206,9 +196,7 @@ class Cluster:
         self.clock.virtual_now = self.clock_state.virtual_now
         self._load_jobs()
         self.runner.adopt(self.jobs.values())
-        self.queue_state.clear()
-        self.host_state.clear()
-        self._load_admin_state()
+        self.admin.load()
 
     def drop(self, key: JobKey) -> Job:
         """Forget a finished job held in memory (the store keeps it), as the
@@ -425,30 +413,11 @@ class Cluster:
     # -- APS values, job by job ------------------------------------------------
     def aps_result(self, job: Job, now: float, live: LiveFairshare | None = None):
         """The job's APS value with every term (lsfemu.sched.aps_rank.ApsResult), None outside APS queues."""
-        unit = self.aps_unit.get(job.queue)
-        if unit is None:
-            return None
-        return aps_value(self.aps_cfg[unit], self._aps_input(job, now, live))
+        return job_aps_result(self, job, now, live)
 
     def aps_rank(self, job: Job, now: float, live: LiveFairshare) -> tuple:
         """The job's rank in its APS block (the pass ranks in bulk: lsfemu.engine.apsrank)."""
         return aps_rank(self.aps_result(job, now, live))
-
-    def _aps_input(self, job: Job, now: float, live: LiveFairshare | None) -> ApsJobInput:
-        d = job.__dict__  # loaded column values: no ORM attribute machinery per read
-        if not _APS_COLUMNS <= d.keys():  # expired attributes: load them the ORM way
-            d = {k: getattr(job, k) for k in _APS_COLUMNS}
-        q = self.config.queue(d["queue"])
-        amounts = self.rusage(d["res_req"], d["num_processors"])
-        since = d["pend_since"] if d["pend_since"] is not None else d["submit_time"]
-        return ApsJobInput(
-            pend_seconds=max(0.0, now - since),
-            proc=aps.proc_value(d["num_processors"], d["max_processors"], q.extra.get("PROCLIMIT") if q else None),
-            mem_mb=amounts.get("mem", 0.0), swap_mb=amounts.get("swp", 0.0),
-            job_priority=self.effective_priority(job, now) or 0,
-            queue_priority=q.priority if q else 0,
-            fs_priority=(live or self.fairshare(now)).priority(d["user"], d["queue"]) if q and q.fairshare else None,
-            admin_value=d["aps_admin"], system_value=d["aps_system"])
 
     def effective_req(self, res_req: str | None, app: str | None, queue: str | None) -> tuple:
         """(merged ResReq, Combined text, Effective text of its first alternative)
@@ -506,46 +475,6 @@ class Cluster:
         if "default" in lim:
             return lim["default"].max_jobs
         return None
-
-    def queue_active(self, name: str) -> bool:
-        qs = self.queue_state.get(name)
-        return qs.active if qs else True
-
-    def queue_open(self, name: str) -> bool:
-        qs = self.queue_state.get(name)
-        return qs.open if qs else True
-
-    def set_queue_state(self, name: str, action: str, actor: str, comment: str = "") -> None:
-        """badmin qopen/qclose/qact/qinact (-C comment: in the QUEUE_CTRL record)."""
-        qs = self.queue_state.get(name)
-        if qs is None:
-            qs = self.queue_state[name] = QueueState(name=name, open=True, active=True)
-            self.session.add(qs)
-        if action in ("qopen", "qclose"):
-            qs.open = action == "qopen"
-        else:
-            qs.active = action == "qact"
-        self.events.stage(emit.queue_ctrl(self.now(), name, action, actor, comment=comment))
-        self.mark_dirty()
-
-    def set_host_state(self, name: str, is_open: bool, actor: str, comment: str = "") -> None:
-        """badmin hopen/hclose (-C comment: in the HOST_CTRL record)."""
-        hs = self.host_state.get(name)
-        if hs is None:
-            hs = self.host_state[name] = HostState(name=name, open=True)
-            self.session.add(hs)
-        hs.open = is_open
-        self.events.stage(emit.host_ctrl(self.now(), name, "hopen" if is_open else "hclose", actor,
-                                         comment=comment))
-        self.mark_dirty()
-
-    def host_failed(self, name: str) -> bool:
-        hs = self.host_state.get(name)
-        return hs.failed if hs else False
-
-    def host_open(self, name: str) -> bool:
-        hs = self.host_state.get(name)
-        return hs.open if hs else True
 
     def job_users(self) -> set[str]:
         """The users of the jobs in memory (a job's user never changes: kept
@@ -647,6 +576,16 @@ class Cluster:
     def output_so_far(self, job: Job) -> tuple[bytes | None, bytes | None] | None:
         """bpeek: a really running job's output so far (lsfemu.engine.peek)."""
         return output_so_far(self.runner, job)
+
+    # badmin's queue and host states (lsfemu.engine.adminstate)
+    queue_state = _part("admin.queue_state")
+    host_state = _part("admin.host_state")
+    queue_active = _part("admin.queue_active")
+    queue_open = _part("admin.queue_open")
+    set_queue_state = _part("admin.set_queue_state")
+    set_host_state = _part("admin.set_host_state")
+    host_failed = _part("admin.host_failed")
+    host_open = _part("admin.host_open")
 
     # views (lsfemu.engine.views)
     view = job_view
