@@ -57,6 +57,11 @@ log = logging.getLogger("lsfemu.daemon")
 
 RETRY = 1.0  # seconds between a standby's attempts at the lock (and the master's check of it)
 SOLO_WAIT = 5.0  # seconds a daemon alone on its store waits for the lock at start (a killed predecessor's session)
+#: how long a standby's answer waits for its lock connection, busy with a statement of its own
+#: (connecting, a try of the lock), to name the master: a standby just started said "no master
+#: holds the cluster" while one did (test_failover under CI's load); a takeover's wait at the
+#: barrier lasts longer, and then no master holds it indeed
+MASTER_NAME_WAIT = 1.0
 LOCK_CLASS = 0x4C534645  # first key of the advisory lock: "LSFE"
 APP_PREFIX = "lsfemu-candidate:"  # application_name of a candidate's lock connection: prefix + host
 
@@ -169,10 +174,13 @@ class Candidate:
         raw.driver_connection.autocommit = True
         self._raw = raw
 
-    def _query(self, sql: str, params: tuple = (), reconnect: bool = True, wait: bool = True):
-        """One statement on the lock connection. `wait=False`: raise BlockingIOError
-        rather than wait while another statement runs (a takeover waiting at `_barrier`)."""
-        if not self._conn_lock.acquire(blocking=wait):
+    def _query(self, sql: str, params: tuple = (), reconnect: bool = True, wait: bool | float = True):
+        """One statement on the lock connection. `wait=False`, or a number of seconds:
+        raise BlockingIOError rather than wait (longer) while another statement runs
+        (a takeover waiting at `_barrier`)."""
+        got = (self._conn_lock.acquire() if wait is True else
+               self._conn_lock.acquire(timeout=wait) if wait else self._conn_lock.acquire(blocking=False))
+        if not got:
             raise BlockingIOError("the lock connection is busy")
         try:
             if self._raw is None:
@@ -238,7 +246,7 @@ class Candidate:
                 "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
                 "WHERE l.locktype = 'advisory' AND l.granted AND l.classid::bigint = %s AND l.objid::bigint = %s "
                 "AND l.objsubid = 2 AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())",
-                (hi, lo), wait=False)
+                (hi, lo), wait=MASTER_NAME_WAIT)
         except BlockingIOError:
             return None  # taking over: not the master yet, and no other
         except Exception:
