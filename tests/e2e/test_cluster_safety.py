@@ -155,7 +155,7 @@ def test_a_wall_cluster_switched_to_virtual_goes_on_from_its_last_instant(lsf_cl
     _set_clock_mode(c, "virtual")
     r = c.run("lsfemu clock show")
     now = float(r.out.split("(")[1].split(")")[0])
-    assert t0 - 5 <= now <= time.time(), r.out
+    assert t0 - 5 <= now <= time.time() + 0.5, r.out  # (shown to the nearest second: up to half a second on)
     assert c.run("badmin qopen normal", user="lsfadmin").rc == 0
     times = _event_times(c)
     assert times == sorted(times), times
