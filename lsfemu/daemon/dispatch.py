@@ -16,7 +16,6 @@ import traceback
 
 from lsfemu.cli.base import Ctx, Result
 from lsfemu.cli.registry import command
-from lsfemu.store.db import storage_failure
 
 log = logging.getLogger("lsfemu.daemon")
 
@@ -183,6 +182,10 @@ def _failed(cluster, made) -> Result:
     """The answer to a request whose run or commit raised (being handled): logged, rolled back."""
     e = sys.exc_info()[1]
     cmd, argv = made[1]["cmd"], made[1]["argv"]
+    # imported here, not at the top: `bhist -f` runs handle() in the caller's process, and the store
+    # (SQLAlchemy, ~0.5 s of CPU) is not on its path (issue 23, streams)
+    from lsfemu.store.db import storage_failure
+
     why = storage_failure(e, getattr(cluster, "home", None))
     if why is not None:  # the state folder or the store refused: not a bug, say why
         log.error("command %s %r failed: %s", cmd, argv, why)
