@@ -11,26 +11,56 @@ they pull in re and enum, which cost more than the whole command may take.
 
 The commands run under `python -I -S` (bin/'s shebang): no site-packages, no
 .pth files, no `from __future__` (a module of its own to import). The few
-paths that load the engine or typer call `full_interpreter()` first.
+paths that load the engine or typer call `full_interpreter()` first. No `os`
+on the command path either: it brings posixpath, stat and _collections_abc,
+~3 ms of a command's ~20 ms start-up. `posix` (built in, loaded before any
+script runs) gives what a command needs; the paths that start or stop a
+daemon, or that fail, import os where they need it.
 """
 
 import _socket
-import os
+import posix
 import sys
 
-from lsfemu.protocol import (NOT_MASTER_RC, PROTOCOL, KeyFileError, decode_fields, encode_request, key_path,
+from lsfemu.protocol import (NOT_MASTER_RC, PROTOCOL, KeyFileError, decode_fields, encode_request, join, key_path,
                              read_answer, read_key, recv_frame, sign_request)
 
 CONNECT_TIMEOUT = 60.0  # seconds to wait for a reply (a busy daemon may take a while)
 START_TIMEOUT = 30.0  # seconds to wait for a freshly started daemon's socket
 
 
+_decoded: dict[str, str] | None = None
+
+
+def environ() -> dict[str, str]:
+    """The process's environment, as os.environ holds it. os.environ itself
+    once os is imported (it is the live one: changes to it do not reach
+    posix.environ); before, posix.environ decoded as os decodes it."""
+    global _decoded
+    os = sys.modules.get("os")
+    if os is not None:
+        return os.environ  # type: ignore[return-value]
+    if _decoded is None:
+        enc = sys.getfilesystemencoding()
+        _decoded = {k.decode(enc, "surrogateescape"): v.decode(enc, "surrogateescape")
+                    for k, v in posix.environ.items()}
+    return _decoded
+
+
 def state_dir() -> str:
-    return os.environ.get("LSFEMU_HOME") or os.path.join(os.path.expanduser("~"), ".lsfemu")
+    home = environ().get("LSFEMU_HOME")
+    if home:
+        return home
+    user_home = environ().get("HOME")
+    if not user_home:
+        import os  # no HOME: os.path.expanduser asks the password database
+
+        user_home = os.path.expanduser("~")
+    return join(user_home, ".lsfemu")
 
 
 def socket_path(home: str | None = None) -> str:
-    return os.path.join(home or state_dir(), "mbatchd.sock")
+    return join(home or state_dir(), "mbatchd.sock")
 
 
 def _connect(path: str):
@@ -52,6 +82,8 @@ def full_interpreter() -> None:
     """Make this interpreter what plain `python` would have been: the commands
     run under -I -S, and the engine's and typer's paths need site-packages
     (with their .pth files, also the user's) and PYTHONPATH."""
+    import os  # (these paths load far more than os)
+
     if sys.flags.no_site:
         import site  # only on the paths that load more than the standard library
 
@@ -71,10 +103,10 @@ class Unreachable(RuntimeError):
 def _not_yours(home: str) -> str | None:
     """The state folder belongs to another OS user: say whose (clusters are per OS user)."""
     try:
-        owner = os.stat(home).st_uid
+        owner = posix.stat(home).st_uid
     except OSError:
         return None
-    if owner == os.getuid():
+    if owner == posix.getuid():
         return None
     import pwd  # only on this error path: the command path imports what every command needs
 
@@ -96,6 +128,7 @@ def start_daemon(home: str, quiet: bool = True) -> None:
     """Start a daemon for `home` unless one answers; concurrent callers start one."""
     # only when no daemon answers: subprocess alone costs a command milliseconds of start-up
     import fcntl
+    import os
     import subprocess
 
     path = socket_path(home)
@@ -139,7 +172,8 @@ def start_daemon(home: str, quiet: bool = True) -> None:
 
 
 def _wait_for_daemon(home: str, path: str, proc, status_r: int, since: int = 0) -> None:
-    import time  # only when starting a daemon, as start_daemon's imports
+    import os  # only when starting a daemon, as start_daemon's imports
+    import time
 
     deadline = time.monotonic() + START_TIMEOUT
     while time.monotonic() < deadline:
@@ -183,7 +217,7 @@ def build_request(cmd: str, argv: list[str], stdin_text: str | None) -> dict:
         "cmd": cmd,
         "argv": argv,
         "cwd": _cwd(),
-        "env": dict(os.environ),
+        "env": dict(environ()),
         "stdin": stdin_text,
         "tty": _has_terminal(),
     }
@@ -199,9 +233,9 @@ def _has_terminal() -> bool:
 
 def _cwd() -> str:
     try:
-        return os.getcwd()
+        return posix.getcwd()
     except OSError:
-        return os.environ.get("PWD", "/")
+        return environ().get("PWD", "/")
 
 
 SCRIPT_MAX = 8 << 20  # bytes of a job script `bsub job_script` sends along
@@ -214,7 +248,8 @@ def _job_script(path: str) -> str | None:
     runs as a command, as in LSF."""
     try:
         with open(path, "rb") as f:
-            if not os.path.isfile(path) or os.fstat(f.fileno()).st_size > SCRIPT_MAX:
+            st = posix.fstat(f.fileno())
+            if st.st_mode & 0o170000 != 0o100000 or st.st_size > SCRIPT_MAX:  # a regular file (S_ISREG)
                 return None
             data = f.read(SCRIPT_MAX + 1)
     except OSError:
@@ -287,7 +322,7 @@ def read_conf_keys(envdir: str, keys: tuple[str, ...]) -> dict[str, str]:
     (quotes removed, `# comments` dropped), without lsfemu.config (not stdlib-cheap)."""
     out: dict[str, str] = {}
     try:
-        with open(os.path.join(envdir, "lsf.conf"), encoding="utf-8", errors="replace") as f:
+        with open(join(envdir, "lsf.conf"), encoding="utf-8", errors="replace") as f:
             lines = f.read().splitlines()
     except OSError:
         return out
@@ -325,9 +360,9 @@ def login_name() -> str:
     import pwd  # TCP clients only (the Unix socket gives the daemon the peer's uid)
 
     try:
-        return pwd.getpwuid(os.getuid()).pw_name
+        return pwd.getpwuid(posix.getuid()).pw_name
     except KeyError:
-        return str(os.getuid())
+        return str(posix.getuid())
 
 
 def call_remote(envdir: str, masters: list[str], port: int, req: dict, conntimeout: float = CONNTIMEOUT) -> tuple[str, str, int]:
@@ -341,9 +376,9 @@ def call_remote(envdir: str, masters: list[str], port: int, req: dict, conntimeo
     except KeyFileError as e:
         return "", f"lsfemu: {e}\n", 255
     # The key holder names the user (LSFEMU_USER as for the daemon's own OS user).
-    user = os.environ.get("LSFEMU_USER") or login_name()
+    user = environ().get("LSFEMU_USER") or login_name()
     body = encode_request(req)[4:]
-    env_tries = os.environ.get("LSB_NTRIES", "")
+    env_tries = environ().get("LSB_NTRIES", "")
     tries = int(env_tries) if env_tries.isdigit() and int(env_tries) > 0 else NTRIES
     for attempt in range(tries):
         if attempt:
@@ -393,7 +428,7 @@ def _tcp_connect(host: str, port: int, timeout: float):
 
 def _remote(req: dict) -> tuple[str, str, int] | None:
     """The answer through LSF_MASTER_LIST when this is a shared cluster, else None."""
-    envdir = os.environ.get("LSF_ENVDIR")
+    envdir = environ().get("LSF_ENVDIR")
     try:
         shared = shared_cluster(envdir)
     except ValueError as e:
@@ -417,16 +452,16 @@ def call(cmd: str, argv: list[str], stdin_text: str | None = None) -> tuple[str,
         # bhist -f reads any lsb.events file, also with no cluster at all.
         from lsfemu.daemon.dispatch import handle
 
-        r = handle(None, build_request(cmd, argv, stdin_text), os.getuid(), stdout=sys.stdout)
+        r = handle(None, build_request(cmd, argv, stdin_text), posix.getuid(), stdout=sys.stdout)
         return r.out, r.err, r.rc
     if cmd == "bacct" and _names_a_file(argv):
         full_interpreter()
         # bacct -f FILE reads any lsb.acct, also a real cluster's, here: no daemon, no store
         from lsfemu.cli.bacct import run_local
 
-        r = run_local(argv, os.environ.get("LSFEMU_USER") or login_name(), _cwd(), dict(os.environ))
+        r = run_local(argv, environ().get("LSFEMU_USER") or login_name(), _cwd(), dict(environ()))
         return r.out, r.err, r.rc
-    if os.environ.get("LSFEMU_DAEMON", "").lower() in ("off", "0", "no", "inprocess"):
+    if environ().get("LSFEMU_DAEMON", "").lower() in ("off", "0", "no", "inprocess"):
         full_interpreter()
         # in-process mode loads the whole engine; the thin client path stays standard library only
         from lsfemu.daemon.inprocess import run_request
@@ -445,9 +480,9 @@ def call(cmd: str, argv: list[str], stdin_text: str | None = None) -> tuple[str,
         answer = _remote(req)  # a shared cluster: its master may be on another host
         if answer is not None:
             return answer
-        if not os.environ.get("LSF_ENVDIR"):
+        if not environ().get("LSF_ENVDIR"):
             return ("", "lsfemu: LSF_ENVDIR is not set; run 'lsfemu init DIR' and 'export LSF_ENVDIR=DIR'\n", 255)
-        if os.environ.get("LSFEMU_AUTOSTART", "1") in ("0", "no", "off"):
+        if environ().get("LSFEMU_AUTOSTART", "1") in ("0", "no", "off"):
             return ("", f"lsfemu: no daemon answers at {path} (LSFEMU_AUTOSTART=0)\n", 255)
         try:
             start_daemon(home)
@@ -476,6 +511,8 @@ def call(cmd: str, argv: list[str], stdin_text: str | None = None) -> tuple[str,
 
 def call_daemon(argv: list[str]) -> tuple[str, str, int]:
     """`lsfemu ARGV` carried out by the running daemon, never starting one."""
+    import os  # (environ() is os.environ from here on: this change is seen)
+
     os.environ["LSFEMU_AUTOSTART"] = "0"
     return call("lsfemu", argv)
 
@@ -484,7 +521,8 @@ def stop_daemon(timeout: float = 15.0, kill_jobs: bool = False) -> bool:
     """Ask the daemon to stop and wait until it has; False when none ran.
     Running jobs keep running (the next daemon collects them) unless `kill_jobs`."""
     import fcntl  # only when stopping a daemon, as start_daemon's imports
-    import time  # (the same)
+    import os
+    import time
 
     if _connect(socket_path()) is None:
         return False
@@ -540,7 +578,7 @@ def run(cmd: str, argv: list[str]) -> int:
 
 def main() -> None:
     """Console-script entry for the LSF commands: the program name is the command."""
-    cmd = os.path.basename(sys.argv[0])
+    cmd = sys.argv[0].rpartition("/")[2]  # os.path.basename
     sys.exit(run(cmd, sys.argv[1:]))
 
 

@@ -13,10 +13,9 @@ encode_request's frame without its length and
 The answer is [rc, out, err, mac] with
     mac = HMAC-SHA256(key, fields(TCP_ANSWER, nonce) + fields(rc, out, err));
 a refusal the daemon cannot or will not sign has an empty mac and rc 255.
-(No `from __future__`: a module of its own to import on every command.)
+(No `from __future__`: a module of its own to import on every command; no `os`
+either, which costs a command ~3 ms of start-up: the TCP paths import it.)
 """
-
-import os
 
 PROTOCOL = 1
 #: exit status in the answer of a master candidate that is not (or no longer) the
@@ -109,13 +108,20 @@ class KeyFileError(RuntimeError):
     """The cluster key file is missing, unreadable, too open or too short."""
 
 
+def join(folder: str, name: str) -> str:
+    """os.path.join(folder, name) for a relative *name*, without os."""
+    return folder + name if not folder or folder.endswith("/") else f"{folder}/{name}"
+
+
 def key_path(envdir: str) -> str:
-    return os.path.join(envdir, KEY_FILE)
+    return join(envdir, KEY_FILE)
 
 
 def write_key(envdir: str) -> bool:
     """Write a new cluster key (0600, 64 hex digits) when the file does not exist;
     whether it wrote one. Raises OSError."""
+    import os  # off the command path (see the module's top)
+
     try:
         fd = os.open(key_path(envdir), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
@@ -129,6 +135,8 @@ def read_key(path: str) -> bytes:
     """The cluster's secret: the file's stripped bytes. The file must be readable
     by its owner only (like ssh's private keys): a key others can read signs for
     anyone."""
+    import os  # TCP only (see the module's top)
+
     try:
         fd = os.open(path, os.O_RDONLY)
     except OSError as e:
@@ -173,7 +181,8 @@ def answer_mac(key: bytes, nonce: str, rc: str, out: str, err: str) -> str:
 
 def sign_request(key: bytes, user: str, body: bytes, ts: str | None = None, nonce: str | None = None) -> tuple[bytes, str]:
     """The framed TCP request and its nonce (the answer is signed over it)."""
-    import time  # TCP only, as above
+    import os  # TCP only, as above
+    import time
 
     ts = ts if ts is not None else str(int(time.time() * 1000))
     nonce = nonce if nonce is not None else os.urandom(16).hex()

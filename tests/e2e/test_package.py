@@ -36,8 +36,9 @@ def test_bin_scripts_run_isolated_from_site_packages():
     assert p.returncode == 255 and "LSF_ENVDIR is not set" in p.stderr, p.stderr[-500:]
     imported = {line.split("|")[-1].strip() for line in p.stderr.splitlines() if line.startswith("import time:")}
     assert "lsfemu.client" in imported and "site" not in imported
+    # nor os (posixpath, stat, _collections_abc: ~3 ms of a command's start-up; posix serves the client)
     assert not {m.split(".")[0] for m in imported} & {"sqlalchemy", "typer", "click", "tabulate", "re", "enum",
-                                                       "json", "socket", "__future__"}
+                                                       "json", "socket", "__future__", "os", "posixpath"}
 
 
 def test_installed_script_starts_its_environments_python_isolated(tmp_path):
