@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 
 from lsfemu.jobstate import ANY_SUSPENDED, ON_HOST, PENDING
-from lsfemu.sched.arrayspec import ArraySpecError, in_ranges, parse_index_list
+from lsfemu.sched.arrayspec import ArraySpecError, count_of, in_ranges, parse_index_list
 
 #: jobs a signal can reach: not an UNKWN job (its host is lost), not a finished one
 SIGNALLABLE = PENDING + ON_HOST
@@ -31,7 +31,15 @@ def users(config, caller_user: str, u: str | None) -> set[str] | None:
 
 def jobs_of(jobs: dict, jid: int, ranges: tuple | None) -> list:
     """The rows of job `jid` (a plain job, or the elements of an array in
-    `ranges`; all elements when None), by index."""
+    `ranges`; all elements when None), by index. *jobs* is keyed (job ID,
+    array index): a plain job's key and the named elements are looked up,
+    not found among every job (bjobs -l ID at 10k jobs, issue 23)."""
+    plain = jobs.get((jid, 0))
+    if plain is not None:  # an ID is a plain job's (index 0) or an array's (1, 2, ...), never both
+        return [plain] if ranges is None or in_ranges(0, ranges) else []
+    if ranges is not None and count_of(ranges) <= len(jobs):  # (steps >= 1, start <= end: parse_index_list)
+        named = sorted({i for s, e, st in ranges for i in range(s, e + 1, st)})
+        return [jobs[(jid, i)] for i in named if (jid, i) in jobs]
     found = [j for (k, i), j in jobs.items() if k == jid and (ranges is None or in_ranges(i, ranges))]
     found.sort(key=lambda j: j.array_index)
     return found
