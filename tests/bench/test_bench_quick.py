@@ -17,7 +17,12 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow(60)  # seconds: 92 s measured at load 13 on 2 cores (~17 s of CPU); ~130 short processes, 2 daemons
+from lsfemu.testing import daemon_template
+
+# seconds, about (quiet): 37 s measured at load 7 on 2 cores, 51 s there before its
+# daemons were forked from the suite's template and started without typer (~130
+# short processes, 3 daemons)
+pytestmark = pytest.mark.slow(20)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -25,8 +30,12 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def quick(tmp_path_factory):
     out = tmp_path_factory.mktemp("bench") / "bench.json"
+    env = dict(os.environ)
+    template = daemon_template()
+    if template is not None:  # its daemons forked from this test process's template (tests/bench/harness.py)
+        env["LSFEMU_FORKSERVER"] = template
     p = subprocess.run([sys.executable, str(ROOT / "tests" / "bench" / "all.py"), "--quick", "--json", str(out)],
-                       capture_output=True, text=True, cwd=ROOT, timeout=600)
+                       capture_output=True, text=True, cwd=ROOT, timeout=600, env=env)
     # 1: a target missed (the quick sizes are not the targets' sizes): still a complete run
     assert p.returncode in (0, 1), p.stderr[-3000:]
     return json.loads(out.read_text()), p.stdout
