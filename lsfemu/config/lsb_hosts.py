@@ -1,5 +1,5 @@
-"""lsb.hosts: the Host section's per-host limits (MXJ, the loadSched thresholds; JL/U
-kept for bhosts but not enforced, and warned about; EXIT_RATE, the host exception
+"""lsb.hosts: the Host section's per-host limits (MXJ, the loadSched thresholds; JL/U,
+each user's slots there: lsfemu.engine.limitpass; EXIT_RATE, the host exception
 threshold bhosts -x reads), host groups (CONDENSE: one bhosts row), and
 HostPartition sections (kept raw; host-partition fairshare is not used).
 """
@@ -14,11 +14,10 @@ from lsfemu.config.values import INT_MAX, INT_RE_NONNEG, read_sections, to_float
 
 #: the load index columns: `loadSched[/loadStop]` per host (`swap` is swp's alias)
 _THRESHOLDS = ("r15s", "r1m", "r15m", "ut", "pg", "io", "ls", "it", "tmp", "swp", "swap", "mem")
-_KNOWN = ("HOST_NAME", "MXJ", "EXIT_RATE") + tuple(t.upper() for t in _THRESHOLDS)
+_KNOWN = ("HOST_NAME", "MXJ", "JL/U", "EXIT_RATE") + tuple(t.upper() for t in _THRESHOLDS)
 #: LSF's Host columns lsfemu does not act on: warned about at the first row giving
-#: one a value (lexer.read_table's `unused`). JL/U is shown by bhosts as
-#: configured but not enforced (docs/semantics.md).
-_HOST_UNUSED = ("DISPATCH_WINDOW", "AFFINITY", "CHKPNT", "MIG", "JL/U")
+#: one a value (lexer.read_table's `unused`).
+_HOST_UNUSED = ("DISPATCH_WINDOW", "AFFINITY", "CHKPNT", "MIG")
 
 
 def _thresholds(h: HostConf, row: dict[str, str], rep: Reporter, line: int) -> None:

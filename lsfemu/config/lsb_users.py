@@ -1,5 +1,6 @@
 """lsb.users: user groups (members, USER_SHARES as text; no membership
-cycles) and the User section's per-user limits.
+cycles) and the User section's per-user limits (MAX_JOBS and JL/P: the pass,
+lsfemu.engine.limitpass; MAX_PEND_JOBS: bsub, lsfemu.engine.userlimits).
 """
 
 from __future__ import annotations
@@ -36,9 +37,8 @@ def parse_users(text: str, rep: Reporter) -> tuple[dict[str, UserGroupConf], dic
                 groups[name] = UserGroupConf(name=name, members=members, user_shares=shares, file=rep.path, line=line)
         elif sec.key == "USER":
             tab = read_table(sec, rep, required=("USER_NAME",),
-                             known=("USER_NAME", "MAX_JOBS"),
-                             # JL/P is shown by busers as configured, not enforced (docs/semantics.md)
-                             unused=("JL/P", "MAX_PEND_JOBS", "MAX_PEND_SLOTS", "PRIORITY"))
+                             known=("USER_NAME", "MAX_JOBS", "JL/P", "MAX_PEND_JOBS"),
+                             unused=("MAX_PEND_SLOTS", "PRIORITY"))
             for line, row in tab.rows if tab else ():
                 name = unquote(row["USER_NAME"])
                 if is_default(name) or not re.match(r"^[^()\[\]\s,]+$", name):

@@ -42,6 +42,7 @@ from lsfemu.clock import Clock, parse_start, wall_refusal
 from lsfemu.config.aps import aps_groups, parse_aps_priority
 from lsfemu.config.model import ClusterConfig, ConfigIssue
 from lsfemu.config.semantic import check_all, load_all
+from lsfemu.engine import userlimits
 from lsfemu.engine.acctlog import AcctLog
 from lsfemu.engine.adminstate import AdminState
 from lsfemu.engine.apsrank import job_aps_result
@@ -466,15 +467,8 @@ class Cluster:
     # -- users, queues and hosts -----------------------------------------------
     def user_limit(self, user: str) -> int | None:
         """MAX_JOBS of a user: own row, else a group@ row of one of its groups, else default."""
-        lim = self.config.user_limits
-        if user in lim:
-            return lim[user].max_jobs
-        for name, row in lim.items():
-            if name.endswith("@") and user in self.config.group_members(name[:-1]):
-                return row.max_jobs
-        if "default" in lim:
-            return lim["default"].max_jobs
-        return None
+        row = userlimits.user_row(self.config, user)
+        return row.max_jobs if row is not None else None
 
     def job_users(self) -> set[str]:
         """The users of the jobs in memory (a job's user never changes: kept

@@ -3,6 +3,11 @@ uses them (issue 19): the configured Limit sections resolved into
 lsfemu.sched.limits rules (user groups and host groups expanded), the
 started jobs' usage counted each pass, and each pending job's Demand.
 engine.passes calls it; blimits (ops.limits) reads the usage through it.
+
+The per-host slot limits of lsb.users (JL/P: a user's, or a user group's,
+slots per processor on each host) and lsb.hosts (JL/U: each user's slots on
+the host) are rules of the same form, after lsb.resources' (blimits shows
+only those): one count, one check, with their own pending reasons.
 """
 
 from __future__ import annotations
@@ -13,9 +18,20 @@ from lsfemu.sched import resreq, select
 
 
 def build(cfg) -> L.Limits | None:
-    """The limits of a configuration (None: lsb.resources has none)."""
-    if not cfg.limits:
+    """The limits of a configuration (None: lsb.resources has none, and no
+    JL/P or JL/U is configured)."""
+    rules = _resource_rules(cfg) if cfg.limits else []
+    rules += slot_rules(cfg, len(rules))
+    if not rules:
         return None
+    limits = L.Limits(rules)
+    if any(r.slots_per_processor is not None for r in rules):  # SLOTS_PER_PROCESSOR, JL/P: the hosts' processors
+        limits.ncpus = {h: int(cfg.host_ncpus(h)) for h in cfg.host_names}
+    return limits
+
+
+def _resource_rules(cfg) -> list[L.Rule]:
+    """lsb.resources' Limit sections, in order (their index is their place: blimits)."""
     units = resreq.units_from_conf(cfg.lsf_conf)  # MEM/SWP/TMP as rusage reads a bare amount, into MB
     rules = []
     for i, lc in enumerate(cfg.limits):
@@ -26,10 +42,55 @@ def build(cfg) -> L.Limits | None:
         host_caps = {h: {res: pct / 100.0 * cfg.host_hardware(h)["max" + res] for res, pct in lc.percents.items()}
                      for h in cfg.host_names} if lc.percents else {}
         rules.append(L.Rule(i, lc.name, match, hosts, lc.slots, lc.slots_per_processor, lc.jobs, caps, host_caps))
-    limits = L.Limits(rules)
-    if any(r.slots_per_processor is not None for r in rules):  # SLOTS_PER_PROCESSOR: the hosts' processors
-        limits.ncpus = {h: int(cfg.host_ncpus(h)) for h in cfg.host_names}
-    return limits
+    return rules
+
+
+def slot_rules(cfg, start: int) -> list[L.Rule]:
+    """JL/P of lsb.users and JL/U of lsb.hosts as rules, numbered from *start*.
+
+    JL/P: a user's own row, else the first `group@` row of a group it is in,
+    else the `default` row (the row found decides, as for MAX_JOBS: a row
+    with JL/P `-` leaves the user unlimited); a group's row (no `@`) limits
+    its members together. Each counts per host, up to ceil(JL/P x ncpus)
+    slots there. JL/U: each host's row, else `default`; per user and host."""
+    rules: list[L.Rule] = []
+    rows = cfg.user_limits
+    named = {n for n in rows if n != "default" and not n.endswith("@") and n not in cfg.user_groups}
+    taken = set(named)  # users a row already decides
+    for name, row in rows.items():
+        if name in named:
+            if row.jl_p is not None:
+                rules.append(_jl_p(start + len(rules), name, L.Match(False, frozenset((name,))), row.jl_p,
+                                   L.USER_PROC_LIMIT))
+        elif name.endswith("@") and name[:-1] in cfg.user_groups:
+            members = cfg.group_members(name[:-1]) - taken  # (as Cluster.user_limit reads them for MAX_JOBS)
+            taken |= members
+            if row.jl_p is not None and members:
+                rules.append(_jl_p(start + len(rules), name, L.Match(True, frozenset(members)), row.jl_p,
+                                   L.USER_PROC_LIMIT))
+        elif name in cfg.user_groups and row.jl_p is not None:
+            members = cfg.group_members(name)
+            users = L.Match(False, None if "all" in members else frozenset(members))
+            rules.append(_jl_p(start + len(rules), name, users, row.jl_p, L.UGRP_PROC_LIMIT))
+    default = rows.get("default")
+    if default is not None and default.jl_p is not None:
+        rules.append(_jl_p(start + len(rules), "default", L.Match(True, None, frozenset(taken)), default.jl_p,
+                           L.USER_PROC_LIMIT))
+    by_value: dict[int, list[str]] = {}
+    for h in cfg.host_names:
+        row = cfg.hosts.get(h) or cfg.hosts.get("default")
+        if row is not None and row.jl_u is not None:
+            by_value.setdefault(row.jl_u, []).append(h)
+    for value, hosts in by_value.items():
+        rules.append(L.Rule(start + len(rules), "JL/U", {"users": L.Match(True, None)},
+                            L.Match(True, frozenset(hosts)), slots=value, text=L.HOST_USER_LIMIT))
+    return rules
+
+
+def _jl_p(index: int, name: str, users: L.Match, per_cpu: float, text: str) -> L.Rule:
+    """A JL/P row's rule: *users* on each host (counted per host), ceil(JL/P x ncpus) slots."""
+    return L.Rule(index, f"JL/P {name}", {"users": users}, L.Match(True, None), slots_per_processor=per_cpu,
+                  text=text)
 
 
 def resolve(cfg, kind: str, consumer) -> L.Match:

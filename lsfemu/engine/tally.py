@@ -40,6 +40,7 @@ class JobTally:
         self.queues: dict[str, dict[str, int]] = {}
         self.users: dict[str, dict[str, int]] = {}
         self.of_user: dict[str, dict[Job, None]] = {}  # user -> its jobs in memory (in the cluster's order)
+        self.pending: dict[str, int] = {}  # user -> its jobs (not slots) in the PEND bucket (MAX_PEND_JOBS)
         self.changed: dict[Job, None] = {}  # (a dict: new jobs in the order they came)
         self.jobs: dict | None = None  # the cluster's job dict the tally is of (a reload makes a new one)
         _tallies.add(self)
@@ -51,6 +52,7 @@ class JobTally:
         self.queues.clear()
         self.users.clear()
         self.of_user.clear()
+        self.pending.clear()
         self.changed.clear()
 
     def left(self, job: Job) -> None:
@@ -65,6 +67,11 @@ class JobTally:
     def by_user(self) -> dict[str, dict[str, int]]:
         self._bring_up_to_date()
         return self.users
+
+    def pending_jobs(self) -> dict[str, int]:
+        """Per user: its pending jobs (PEND and PSUSP), each array element one."""
+        self._bring_up_to_date()
+        return self.pending
 
     def jobs_of(self, user: str):
         """The user's jobs in memory, in the order of the cluster's job dict."""
@@ -109,6 +116,8 @@ class JobTally:
         if u is None:
             u = self.users[user] = zero()
         u[bucket] += sign * slots
+        if bucket == "PEND":
+            self.pending[user] = self.pending.get(user, 0) + sign
 
 
 _tallies: "weakref.WeakSet[JobTally]" = weakref.WeakSet()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pwd
 
 from lsfemu.config.lsb_params import PARAMS_ACTING
-from lsfemu.engine import hostload
+from lsfemu.engine import hostload, userlimits
 from lsfemu.engine.tally import zero
 from lsfemu.errors import LsfError
 from lsfemu.jobstate import STARTED
@@ -229,6 +229,7 @@ def user_views(cl, caller_user: str, names: list[str] | None) -> list[UserView]:
             if name not in with_jobs:
                 raise LsfError(M.UNKNOWN_USER, name)
     reserved = cl.passes.reserve.slots_by("user")  # RSV: slots the user's pending jobs reserve
+    pending = cl.tally.pending_jobs()  # PJOBS (busers -w): pending jobs, not slots
     views = []
     for name in wanted:
         if name in cfg.user_groups:
@@ -240,13 +241,18 @@ def user_views(cl, caller_user: str, names: list[str] | None) -> list[UserView]:
                         d[k] += du[k]
             rsv = sum(n for u, n in reserved.items() if u in members or "all" in cfg.user_groups[name].members)
             row = cfg.user_limits.get(name)
+            everyone = "all" in cfg.user_groups[name].members
             views.append(UserView(name=name + "/", max_jobs=row.max_jobs if row else None,
                                   jl_p=row.jl_p if row else None, njobs=sum(d.values()), pend=d["PEND"],
-                                  run=d["RUN"], ssusp=d["SSUSP"], ususp=d["USUSP"], rsv=rsv))
+                                  run=d["RUN"], ssusp=d["SSUSP"], ususp=d["USUSP"], rsv=rsv,
+                                  pjobs=sum(n for u, n in pending.items() if everyone or u in members),
+                                  mpjobs=row.max_pend_jobs if row else None))
             continue
         d = counts.get(name) or zero()
         row = cfg.user_limits.get(name)
+        decides = userlimits.user_row(cfg, name)  # (MAX_PEND_JOBS: the row that decides, as MAX_JOBS)
         views.append(UserView(name=name, max_jobs=cl.user_limit(name), jl_p=row.jl_p if row else None,
                               njobs=sum(d.values()), pend=d["PEND"], run=d["RUN"], ssusp=d["SSUSP"],
-                              ususp=d["USUSP"], rsv=reserved.get(name, 0)))
+                              ususp=d["USUSP"], rsv=reserved.get(name, 0), pjobs=pending.get(name, 0),
+                              mpjobs=decides.max_pend_jobs if decides else None))
     return views

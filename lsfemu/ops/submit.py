@@ -14,6 +14,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from lsfemu.engine import userlimits
 from lsfemu.engine.cpulimit import cpu_factor
 from lsfemu.engine.jobs import NoJobId, SubmitSpec
 from lsfemu.errors import NotSubmitted
@@ -327,6 +328,10 @@ def submit(cl, caller: Caller, r: SubmitRequest):
         est_runtime_min=estimate, cpu_limit_min=cpu_limit, cpu_limit_host=cpu_host, **more,
         interactive=r.interactive,
     )
+    # lsb.users MAX_PEND_JOBS: an array counts its elements (lsfemu.engine.userlimits)
+    over = userlimits.pend_refusal(cl, caller.user, len(array.indices()) if array is not None else 1)
+    if over is not None:
+        raise NotSubmitted(M.PEND_THRESHOLD, over)
     if group is not None and cl.job_groups.get(group) is None:
         cl.job_groups.add(group, caller.user)  # LSF makes the group and its missing parents
     try:

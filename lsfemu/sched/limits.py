@@ -54,6 +54,14 @@ JOBS_REASON = {
     "host": "JOBS limit defined on host or host group has been reached",
 }
 
+# The slot limits of lsb.users (JL/P) and lsb.hosts (JL/U), given the form of
+# a Rule with its own text: OpenLava's lsb.reason.c PEND_USER_PROC_JLIMIT,
+# PEND_UGRP_PROC_JLIMIT and PEND_HOST_USR_JLIMIT, host-based (printed with a
+# host count)
+USER_PROC_LIMIT = "User's per-CPU job slot limit reached"
+UGRP_PROC_LIMIT = "User group's per-CPU job slot limit reached"
+HOST_USER_LIMIT = "Host's per-user job slot limit reached"
+
 
 @dataclass(frozen=True)
 class Match:
@@ -79,10 +87,13 @@ class Rule:
     match: dict[str, Match]  # kind in KINDS -> its consumer (absent: every one, together)
     hosts: Match | None = None  # HOSTS / PER_HOST (None: the whole cluster, together)
     slots: int | None = None
-    slots_per_processor: int | None = None
+    slots_per_processor: float | None = None
     jobs: int | None = None
     caps: dict[str, float] = field(default_factory=dict)  # mem / swp / tmp / RESOURCE name -> amount
     host_caps: dict[str, dict[str, float]] = field(default_factory=dict)  # host -> its caps (a MEM percentage)
+    # a limit of lsb.users (JL/P) or lsb.hosts (JL/U) given the same form:
+    # its own pending reason (LSF's, host-based) in place of the lsb.resources texts
+    text: str | None = None
 
     def caps_on(self, host: str | None) -> dict[str, float]:
         """What the limit caps on *host* (a percentage made an amount there)."""
@@ -101,6 +112,8 @@ class Rule:
         return "cluster"
 
     def reason(self, what: str) -> str:
+        if self.text is not None:
+            return self.text
         return JOBS_REASON[self.kind] if what == "jobs" else RESOURCE_REASON[self.kind].format(what)
 
 
@@ -225,7 +238,8 @@ class Limits:
         room, what = math.inf, "slot"
         limit = rule.slots
         if limit is None and rule.slots_per_processor is not None:
-            limit = rule.slots_per_processor * self.ncpus.get(host, 1)
+            # (rounded up: JL/P may be a fraction; "0.5 on a 4-CPU host: 2 slots, on one CPU: 1")
+            limit = math.ceil(round(rule.slots_per_processor * self.ncpus.get(host, 1), 9))
         if limit is not None:
             room = limit - slots - t_slots
         if rule.jobs is not None and not counted and jobs + 1 > rule.jobs:

@@ -100,18 +100,16 @@ def test_hosts(cfg):
 
 def test_only_expected_warnings(cfg):
     # The sample's warnings: LSF's columns lsfemu does not act on (each once, at
-    # the first row giving it a value), hostA's loadStop thresholds (r1m, pg: its
+    # the first row giving it a value; JL/P, MAX_PEND_JOBS and JL/U act: none for them),
+    # hostA's loadStop thresholds (r1m, pg: its
     # loadSched ones act) and the HostPartition kept but not used.
     not_acting = "is not supported by lsfemu; its values are ignored"
     assert [(os.path.basename(w.file), w.line, w.fatal, w.message) for w in cfg.warnings] == [
-        ("lsb.users", 11, False, f"column JL/P {not_acting}"),
-        ("lsb.users", 11, False, f"column MAX_PEND_JOBS {not_acting}"),
         ("lsb.hosts", 3, False, f"column DISPATCH_WINDOW {not_acting}"),
         ("lsb.hosts", 3, False, "r1m: the loadStop threshold <1.6> is not supported by lsfemu "
                                 "(jobs are not suspended on load); ignored"),
         ("lsb.hosts", 3, False, "pg: the loadStop threshold <20> is not supported by lsfemu "
                                 "(jobs are not suspended on load); ignored"),
-        ("lsb.hosts", 4, False, f"column JL/U {not_acting}"),
         ("lsb.hosts", 12, False, "host partition part1: host partition fairshare is not supported by lsfemu; "
                                  "the section is kept but not used"),
     ]

@@ -226,3 +226,35 @@ def test_mem_limit_counts_the_queues_res_req(lsf_cluster_factory):
     c.advance("30s")
     assert stats(c, 1, 2) == ["RUN", "PEND"]
     assert reasons(c, 2) == [" Resource (mem) limit defined cluster-wide has been reached;"]
+
+
+def test_jl_u_and_max_pend_jobs_through_the_commands(lsf_cluster_factory):
+    """lsb.hosts JL/U and lsb.users MAX_PEND_JOBS (docs/semantics.md "lsb.users
+    JL/P and MAX_PEND_JOBS, lsb.hosts JL/U act"): bjobs -p's host-based reason;
+    bsub's refusal (OpenLava cmd.sub.c: `User <name>: Pending job threshold
+    reached. Job not submitted.`, exit 255), a job array counting its
+    elements, each line of a -pack; busers -w's PJOBS and MPJOBS."""
+    c = lsf_cluster_factory(files={
+        "lsb.hosts": L("Begin Host", "HOST_NAME MXJ JL/U", "hostA 4 1", "default 4 1", "End Host"),
+        "lsb.users": L("Begin UserGroup", "GROUP_NAME GROUP_MEMBER", "research (user1 user2)", "End UserGroup",
+                       "Begin User", "USER_NAME MAX_JOBS JL/P MAX_PEND_JOBS", "user1 8 - 4", "default 12 - -",
+                       "End User")})
+    with open(c.path_of("lsf.conf"), "a") as f:
+        f.write("LSB_MAX_PACK_JOBS=10\n")
+    for _ in range(4):  # (no pass between them: 4 pending, the limit)
+        assert c.run("bsub sleep 600", user="user1").rc == 0
+    assert c.run("bsub sleep 600", user="user2").rc == 0
+    c.advance("30s")
+    assert stats(c, 1, 2, 3, 4, 5) == ["RUN", "RUN", "RUN", "PEND", "RUN"]  # user2: its own slot on hostA
+    assert reasons(c, 4) == [" Host's per-user job slot limit reached: 3 hosts;"]
+    refused = "User <user1>: Pending job threshold reached. Job not submitted.\n"
+    r = c.run(["bsub", "-J", "a[1-4]", "sleep", "1"], user="user1")  # 1 pending + 4 elements > 4
+    assert (r.rc, r.out, r.err) == (255, "", refused)
+    (c.root / "userhome" / "pack.txt").write_text("sleep 1\nsleep 2\nsleep 3\nsleep 4\n")
+    r = c.run(["bsub", "-pack", "pack.txt"], user="user1")  # three lines make 4 pending: the fourth is refused
+    assert r.rc == 255 and len(r.out.splitlines()) == 3 and r.err == refused, r.text
+    assert stats(c, 6, 7, 8) == ["PEND"] * 3
+    assert c.run("bsub sleep 1", user="user2").rc == 0  # another user, no limit
+    assert c.run("busers -w user1").out.splitlines()[1].split()[9:12] == ["-", "4", "4"]
+    assert c.run("bkill 6", user="user1").rc == 0
+    assert c.run("bsub sleep 1", user="user1").rc == 0  # 3 pending again: room for one

@@ -38,7 +38,8 @@ the same jobs:
   job 2  user1  DONE  normal            (sleep 5, named "fin")
   job 3  user2  PEND  normal  -n 12     (cannot start: job 1 holds a slot)
   job 4  user1  PEND  normal  -n 12
-  queue closedq closed (badmin qclose); queue restricted: USERS = user2.
+  queue closedq closed (badmin qclose); queue restricted: USERS = user2;
+  lsb.users MAX_PEND_JOBS: user2 1, the group research (user1 user2) 4.
 The clock stands at 09:01:05, between two scheduling passes.
 """
 
@@ -75,6 +76,23 @@ DESCRIPTION  = Only user2 may submit here.
 End Queue
 """
 
+#: the sample's lsb.users with MAX_PEND_JOBS: user2 (job 3 pending) may have
+#: one pending job, research (user1 and user2: jobs 3 and 4) four (the
+#: fixture's four submissions pend together before the first pass)
+USERS = """Begin UserGroup
+GROUP_NAME   GROUP_MEMBER          USER_SHARES
+research     (user1 user2)         ([user1, 2] [user2, 1])
+End UserGroup
+
+Begin User
+USER_NAME    MAX_JOBS   JL/P   MAX_PEND_JOBS
+user1        8          -      -
+user2        12         -      1
+research     -          -      4
+default      12         -      -
+End User
+"""
+
 TABLES = ("jobs", "job_events", "counters", "queue_state", "host_state", "user_usage", "clock", "job_groups")
 
 
@@ -85,6 +103,8 @@ def _new_cluster(with_targets: bool = True) -> LsfCluster:
     c = LsfCluster(root)
     queues = c.path_of("lsb.queues")
     queues.write_text(queues.read_text() + EXTRA_QUEUES)
+    if with_targets:
+        c.path_of("lsb.users").write_text(USERS)
     for name, text in (("hf.good", "hostA 1\n"), ("hf.bad", "hostA two\n"), ("hf.nohost", "hostA\nhostZ 2\n")):
         (root / "userhome" / name).write_text(text)  # bsub/bmod -hostfile's files (relative to the caller's CWD)
     if with_targets:
@@ -287,6 +307,11 @@ CASES = [
     C(["bsub", "-sp", "５０", "sleep", "1"], BAD_SP, id="bsub-sp-fullwidth-digits",
       bug="bsub -sp accepts Unicode digits (regex \\d): '５０' is taken as 50; LSF wants ASCII digits"),
     C(["bsub", "-sp"], needs_value("bsub", "sp"), id="bsub-sp-missing-value"),
+    # ---- bsub past lsb.users MAX_PEND_JOBS (OpenLava cmd.sub.c: the user's own, then its groups') ---------
+    C(["bsub", "sleep", "1"], "User <user2>: Pending job threshold reached. Job not submitted.\n", "user2",
+      id="bsub-max-pend-jobs-user"),
+    C(["bsub", "-J", "arr[1-3]", "sleep", "1"], "Group <research>: Pending job threshold reached. Job not submitted.\n",
+      id="bsub-max-pend-jobs-group-array-elements"),
     # ---- bmod -sp ---------------------------------------------------------------------------------------
     C(["bmod", "-sp", "101", "4"], BAD_SP_MOD, id="bmod-sp-above-max"),
     C(["bmod", "-sp", "0", "4"], BAD_SP_MOD, id="bmod-sp-zero"),

@@ -75,6 +75,7 @@ End Parameters
 
 #: lsb.resources for the runs with limits (issue 19): per user, per host of a
 #: queue, memory of two users together, jobs of a queue, one user per host
+#: (and lsb.hosts JL/U, lsb.users JL/P: USER_ROWS, _cluster)
 LIMITS = """Begin Limit
 NAME = per_user
 PER_USER = all
@@ -108,6 +109,17 @@ SLOTS = 1
 End Limit
 """
 
+#: lsb.users JL/P for the runs with limits: one user's own row, each member
+#: of a group, a group together (per host, ceil(JL/P x the host's ncpus))
+USER_ROWS = """
+Begin User
+USER_NAME MAX_JOBS JL/P
+ub - 0.5
+sub@ - 1
+top - 2
+End User
+"""
+
 
 def _hosts(mxj: list[int]) -> tuple[str, str]:
     hosts = "Begin Host\nHOST_NAME MXJ JL/U\n" + "".join(f"h{i} {m} ()\n" for i, m in enumerate(mxj)) + "End Host\n"
@@ -127,9 +139,10 @@ def _cluster(root: Path, mxj: list[int], with_fair: bool = True, with_limits: bo
     # Without the fairshare queue outside APS, every unit's order gives out
     # every job: the quiet passes (only changed jobs looked at) are possible.
     (lsb / "lsb.queues").write_text(QUEUES if with_fair else QUEUES[:QUEUES.index("Begin Queue\nQUEUE_NAME = fair")])
-    (lsb / "lsb.users").write_text(USERS_FILE)
+    (lsb / "lsb.users").write_text(USERS_FILE + (USER_ROWS if with_limits else ""))
     (lsb / "lsb.params").write_text(PARAMS)
-    (lsb / "lsb.hosts").write_text(hosts)
+    # with the limits: JL/U 2 on the first host (lsb.hosts), JL/P rows (lsb.users)
+    (lsb / "lsb.hosts").write_text(hosts.replace(" ()\n", " 2\n", 1) if with_limits else hosts)
     if with_limits:
         (lsb / "lsb.resources").write_text(LIMITS)
     (envdir / "lsf.cluster.cluster1").write_text(cluster)
