@@ -295,9 +295,14 @@ _S_CHARS_ASCII = '[^"]*+'
 _S_STR = f'"{_S_CHARS}"'
 _S_COUNT = "[0-9]{1,30}+"
 #: kind -> its pattern (after the blank before it), with its values captured
+# A list's items are matched lazily (none first: the common empty list, whose count of 0 then
+# needs no giving back of the strings after it) and a gated field is tried absent first (its bit
+# is usually clear): both only order the readings the expression tries -- the conversion checks
+# the count and the bits of the one it finds, and sends any other the slow way (issue 23, streams:
+# JOB_NEW's expression ~12 -> ~7 us, JOB_STATUS's untried rusage block).
 _S_KIND = {"i": f"({_S_INT})", "f": f"({_S_FLOAT})", "s": f'"({_S_CHARS})"',
-           "slist": f"({_S_COUNT})((?: {_S_STR})*)",
-           "xf": f"({_S_COUNT})((?: {_S_STR} {_S_STR} {_S_INT})*)"}
+           "slist": f"({_S_COUNT})((?: {_S_STR})*?)",
+           "xf": f"({_S_COUNT})((?: {_S_STR} {_S_STR} {_S_INT})*?)"}
 #: the same, matched only (a list's count and items are still captured: the count is checked)
 _S_KIND_NC = {"i": _S_INT, "f": _S_FLOAT, "s": _S_STR, "slist": _S_KIND["slist"], "xf": _S_KIND["xf"]}
 _S_XF_RE = re.compile(f'"([^"]*)" "([^"]*)" ({_S_INT})')
@@ -410,7 +415,7 @@ def _compile_shape(
         if spec.when is not None:  # absent: the default stays
             if not groups:  # its presence is still checked
                 pat, groups = f"({pat})", 1
-            pat = f"(?:{pat})?"
+            pat = f"(?:{pat})??"  # absent first (see _S_KIND)
             env[f"_when{i}"] = spec.when
             test = f"bool({spec.when.source})" if hasattr(spec.when, "source") else f"bool(_when{i}(v))"
             body += [f"    if (g[{g}] is not None) != {test}: raise _Slow",
