@@ -51,7 +51,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from lsfemu.events.codec import EventSyntaxError, Token, _fmt_float, quote, tokenize
+from lsfemu.events.codec import _FLOAT_RE, _INT_RE, EventSyntaxError, Token, _fmt_float, quote, tokenize
+from lsfemu.events.schema import _F, fields_from_schema
 
 #: the version string lsfemu writes (LSF 10.1 fix pack layout with storage info and finishKVP)
 VERSION = "10.108"
@@ -62,10 +63,8 @@ JOB_STAT_EXIT = 32
 JOB_STAT_DONE = 64
 
 _VERSION_RE = re.compile(r"[0-9]+(?:\.[0-9]+)*\Z")
-_INT_RE = re.compile(r"[+-]?[0-9]{1,30}\Z")
 _SHORT_RE = re.compile(r"([0-9]+)\*(.+)\Z")
 _WORD_RE = re.compile(r'[^\s"]+\Z')
-_FLOAT_RE = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
 
 
 class AcctSyntaxError(ValueError):
@@ -124,160 +123,80 @@ _SUBMIT_EXT = ("i", "v")
 _GPU = ("s", (_KV,))  # hostname, numKVP + (key, value) pairs
 
 
-@dataclass(frozen=True)
-class _F:
-    """One position of the record: ``kind`` is ``i``, ``f`` (written with
-    ``fmt``), ``s``, ``qs`` (a string LSF documents as an integer but writes
-    quoted; read bare or quoted), ``ru`` (the rusage block), ``list`` (count
-    + items of ``shape``; one-string items are stored as plain strings)."""
-
-    name: str
-    kind: str
-    fmt: str = ""
-    shape: tuple = ()
-
-
 def _s(*names: str) -> list[_F]:
     return [_F(n, "s") for n in names]
 
 
-def _i(*names: str) -> list[_F]:
-    return [_F(n, "i") for n in names]
+def _i(*names: str, default: int | None = None) -> list[_F]:
+    return [_F(n, "i") if default is None else _F(n, "i", default=default) for n in names]
 
 
+def _list(name: str, shape: tuple) -> _F:
+    return _F(name, "list", shape=shape)
+
+
+# The positions of a record (:class:`lsfemu.events.schema._F`): ``kind`` is ``i``,
+# ``f`` (written with ``fmt``), ``s``, ``qs`` (a string LSF documents as an
+# integer but writes quoted; read bare or quoted), ``ru`` (the rusage block),
+# ``list`` (count + items of ``shape``; one-string items are stored as plain
+# strings); ``default``: the attribute's default, when not its kind's (_KINDS).
 SCHEMA: tuple[_F, ...] = tuple(
-    _i("job_id", "user_id", "options", "num_processors", "submit_time", "begin_time", "term_time", "start_time")
+    _i("job_id", "user_id", "options") + _i("num_processors", default=1)
+    + _i("submit_time", "begin_time", "term_time", "start_time")
     + _s("user_name", "queue", "res_req", "depend_cond", "pre_exec_cmd", "from_host", "cwd", "in_file",
          "out_file", "err_file", "job_file")
-    + [_F("asked_hosts", "list", shape=("s",)), _F("exec_hosts", "list", shape=("s",)),
-       _F("j_status", "i"), _F("host_factor", "f", "%.1f")]
+    + [_list("asked_hosts", ("s",)), _list("exec_hosts", ("s",)),
+       _F("j_status", "i", default=JOB_STAT_DONE), _F("host_factor", "f", "%.1f", default=1.0)]
     + _s("job_name", "command") + [_F("lsf_rusage", "ru")]
-    + _s("mail_user", "project_name") + _i("exit_status", "max_num_processors")
+    + _s("mail_user") + [_F("project_name", "s", default="default")]
+    + _i("exit_status") + _i("max_num_processors", default=1)
     + _s("login_shell", "time_event") + _i("idx", "max_r_mem", "max_r_swap")
     + _s("in_file_spool", "command_spool")
     # LSF 7
     + _s("rsv_id", "sla") + _i("except_mask") + _s("additional_info") + _i("exit_info")
-    + _s("warning_action") + _i("warning_time_period") + _s("charged_saap", "license_project")
+    + _s("warning_action") + _i("warning_time_period", default=-1) + _s("charged_saap", "license_project")
     # LSF 8 / 9
-    + _s("app", "post_exec_cmd") + _i("runtime_estimation") + _s("job_group_name", "requeue_evalues")
+    + _s("app", "post_exec_cmd") + _i("runtime_estimation", default=-1) + _s("job_group_name", "requeue_evalues")
     + _i("options2") + _s("resize_notify_cmd") + _i("last_resize_time") + _s("rsv_id2", "job_description")
-    + [_F("submit_ext", "list", shape=_SUBMIT_EXT), _F("host_rusage", "list", shape=_HOST_RUSAGE)]
-    + _i("run_limit", "options3", "avg_mem") + _s("effective_res_req", "src_cluster") + _i("src_job_id")
-    + _s("dst_cluster") + _i("dst_job_id", "forward_time") + [_F("flow_id", "qs")]
+    + [_list("submit_ext", _SUBMIT_EXT), _list("host_rusage", _HOST_RUSAGE)]
+    + _i("run_limit", default=-1) + _i("options3", "avg_mem") + _s("effective_res_req", "src_cluster")
+    + _i("src_job_id", default=-1) + _s("dst_cluster") + _i("dst_job_id", default=-1) + _i("forward_time")
+    + [_F("flow_id", "qs")]
     + _i("ac_job_wait_time", "total_provision_time") + _s("outdir") + _i("run_time") + _s("subcwd")
     # LSF 10.1
-    + [_F("network_alloc", "list", shape=_NETWORK), _F("affinity", "s"), _F("serial_job_energy", "f", "%f")]
+    + [_list("network_alloc", _NETWORK), _F("affinity", "s"), _F("serial_job_energy", "f", "%f", default=0.0)]
     + [_F(n, "f", "%.2f") for n in ("cpi", "gips", "gbs", "gflops")]
-    + [_F("alloc_slots", "list", shape=("s",)), _F("ineligible_pend_time", "i"),
-       _F("index_ranges", "list", shape=_RANGE), _F("requeue_time", "i"), _F("gpu_rusage", "list", shape=_GPU)]
+    + [_list("alloc_slots", ("s",))] + _i("ineligible_pend_time", default=-1)
+    + [_list("index_ranges", _RANGE)] + _i("requeue_time") + [_list("gpu_rusage", _GPU)]
     # LSF 10.1 fix packs ("10.108")
-    + [_F("storage_info", "list", shape=("s",)), _F("finish_kvp", "list", shape=_KV)]
+    + [_list("storage_info", ("s",)), _list("finish_kvp", _KV)]
 )
+
+#: each kind's attribute type and default (a field's own default wins)
+_KINDS: dict[str, tuple[type, Any]] = {
+    "i": (int, 0), "f": (float, 0.0), "s": (str, ""), "qs": (str, ""), "ru": (Rusage, Rusage()), "list": (tuple, ()),
+}
 
 #: positions a record must have at least (the LSF 6 / OpenLava base record, up to commandSpool)
 MIN_FIELDS = [f.name for f in SCHEMA].index("command_spool") + 1
 
 
 @dataclass(frozen=True)
+@fields_from_schema(SCHEMA, _KINDS)
 class AcctRecord:
     """One JOB_FINISH record (LSF 10.1 field names in snake_case; the second
-    ``rsvId`` of the page is ``rsv_id2``). Times are epoch seconds, 0 when
-    none; strings ``""`` when unknown; rusage ``-1`` when unknown. List
-    fields are tuples: host names as strings; ``submit_ext`` (key, value: str, or
-    int when LSF wrote it bare),
+    ``rsvId`` of the page is ``rsv_id2``): the attributes are :data:`SCHEMA`'s
+    positions, made from it (each field written once), after the ones below.
+    Times are epoch seconds, 0 when none; strings ``""`` when unknown; rusage
+    ``-1`` when unknown. List fields are tuples: host names as strings;
+    ``submit_ext`` (key, value: str, or int when LSF wrote it bare),
     ``host_rusage`` (host, mem, swap, utime, stime, a sixth number), ``network_alloc`` (id,
     windows), ``index_ranges`` (start, end, step), ``gpu_rusage`` (host,
     ((key, value), ...)), ``finish_kvp`` (key, value)."""
 
-    job_id: int
+    job_id: int  # (required: first)
     version: str = VERSION
     event_time: int = 0
-    user_id: int = 0
-    options: int = 0
-    num_processors: int = 1
-    submit_time: int = 0
-    begin_time: int = 0
-    term_time: int = 0
-    start_time: int = 0
-    user_name: str = ""
-    queue: str = ""
-    res_req: str = ""
-    depend_cond: str = ""
-    pre_exec_cmd: str = ""
-    from_host: str = ""
-    cwd: str = ""
-    in_file: str = ""
-    out_file: str = ""
-    err_file: str = ""
-    job_file: str = ""
-    asked_hosts: tuple[str, ...] = ()
-    exec_hosts: tuple[str, ...] = ()
-    j_status: int = JOB_STAT_DONE
-    host_factor: float = 1.0
-    job_name: str = ""
-    command: str = ""
-    lsf_rusage: Rusage = Rusage()
-    mail_user: str = ""
-    project_name: str = "default"
-    exit_status: int = 0
-    max_num_processors: int = 1
-    login_shell: str = ""
-    time_event: str = ""
-    idx: int = 0
-    max_r_mem: int = 0
-    max_r_swap: int = 0
-    in_file_spool: str = ""
-    command_spool: str = ""
-    rsv_id: str = ""
-    sla: str = ""
-    except_mask: int = 0
-    additional_info: str = ""
-    exit_info: int = 0
-    warning_action: str = ""
-    warning_time_period: int = -1
-    charged_saap: str = ""
-    license_project: str = ""
-    app: str = ""
-    post_exec_cmd: str = ""
-    runtime_estimation: int = -1
-    job_group_name: str = ""
-    requeue_evalues: str = ""
-    options2: int = 0
-    resize_notify_cmd: str = ""
-    last_resize_time: int = 0
-    rsv_id2: str = ""
-    job_description: str = ""
-    submit_ext: tuple[tuple[int, str | int], ...] = ()
-    host_rusage: tuple[tuple[str, int, int, int, int, int], ...] = ()
-    run_limit: int = -1
-    options3: int = 0
-    avg_mem: int = 0
-    effective_res_req: str = ""
-    src_cluster: str = ""
-    src_job_id: int = -1
-    dst_cluster: str = ""
-    dst_job_id: int = -1
-    forward_time: int = 0
-    flow_id: str = ""
-    ac_job_wait_time: int = 0
-    total_provision_time: int = 0
-    outdir: str = ""
-    run_time: int = 0
-    subcwd: str = ""
-    network_alloc: tuple[tuple[str, int], ...] = ()
-    affinity: str = ""
-    serial_job_energy: float = 0.0
-    cpi: float = 0.0
-    gips: float = 0.0
-    gbs: float = 0.0
-    gflops: float = 0.0
-    alloc_slots: tuple[str, ...] = ()
-    ineligible_pend_time: int = -1
-    index_ranges: tuple[tuple[int, int, int], ...] = ()
-    requeue_time: int = 0
-    gpu_rusage: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
-    storage_info: tuple[str, ...] = ()
-    finish_kvp: tuple[tuple[str, str], ...] = ()
     #: how many SCHEMA positions the line had (older LSF writes fewer)
     fields_present: int = len(SCHEMA)
     #: raw tokens after the last known field (newer LSF), written back verbatim
@@ -304,13 +223,7 @@ class AcctRecord:
         return tuple(out)
 
 
-def _check_tables() -> None:
-    names = {f.name for f in dataclasses.fields(AcctRecord)} - {"version", "event_time", "fields_present", "extra"}
-    schema = [f.name for f in SCHEMA]
-    assert names == set(schema) and len(schema) == len(set(schema)), names ^ set(schema)
-
-
-_check_tables()
+assert len({f.name for f in SCHEMA}) == len(SCHEMA)  # (a position named twice would be one attribute)
 
 # ---------------------------------------------------------------------------
 # writing

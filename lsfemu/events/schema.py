@@ -6,8 +6,10 @@ checks that the two agree and adds the class to :data:`RECORD_TYPES`. Import
 the registry from :mod:`lsfemu.events.records`: it is complete only once
 every record type's module is imported, which that module does (it and
 :mod:`lsfemu.events.submitrecords` hold the types). Also here: each type's
-field defaults (the codec's and the generated decoders' neutral values) and
-the job ID text of JOB_MODIFY2.
+field defaults (the codec's and the generated decoders' neutral values),
+the job ID text of JOB_MODIFY2, and :func:`fields_from_schema`, which makes
+a class's attributes from its schema so that its field list is written once
+(lsb.acct's JOB_FINISH record, :class:`lsfemu.events.acct.AcctRecord`).
 """
 
 from __future__ import annotations
@@ -40,6 +42,35 @@ class _F:
     size: int = 0
     when: Callable[[dict[str, Any]], bool] | None = None
     optional: bool = False
+    # for a class made from its schema (:func:`fields_from_schema`): the
+    # items of a list kind, and the attribute's default when it is not its kind's
+    shape: tuple = ()
+    default: Any = None  # (None: its kind's)
+
+
+def fields_from_schema(schema: tuple[_F, ...], kinds: dict[str, tuple[type, Any]]):
+    """A class decorator: the class's dataclass fields made from *schema*, so
+    that a record's field list is written once (the schema gives each
+    field's name and kind; *kinds* maps a kind to its type and default; a
+    field's own ``default`` wins). Fields the class body annotates itself
+    (what no schema position holds, or a field without a default) come
+    first, as written there; the schema's follow in its order. The
+    decorator gives the class its annotations and defaults only: apply
+    ``dataclass`` after it."""
+
+    def make(cls: type) -> type:
+        own = dict(cls.__dict__.get("__annotations__", {}))
+        notes: dict[str, Any] = dict(own)
+        for spec in schema:
+            if spec.name in own:
+                continue
+            typ, default = kinds[spec.kind]
+            notes[spec.name] = typ
+            setattr(cls, spec.name, default if spec.default is None else spec.default)
+        cls.__annotations__ = notes
+        return cls
+
+    return make
 
 
 def _gate(source: str, *words: str) -> Callable[[dict[str, Any]], bool]:
