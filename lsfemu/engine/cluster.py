@@ -120,7 +120,8 @@ class Cluster:
         self.events = EventLog(self.logdir)
         self.perfmon = Perfmon()  # badmin perfmon: counters kept while sampling is started
         ensure_counters(self.session, ("next_job_id", "position"))
-        self.takes = Takes(self.session)  # job IDs and positions: one statement per counter and commit
+        # job IDs and positions: one statement for both per commit
+        self.takes = Takes(self.session, ("next_job_id", "position"))
         self.records = Records(self.session)  # the jobs held between requests: small records
         self.new_rows = NewRows(self.session, self.records)  # new jobs and their SUBMIT rows: one INSERT per table
         self.changed_rows = ChangedRows(self.session)  # starts' and ends' columns: one UPDATE per set (after new_rows)

@@ -10,19 +10,22 @@ that rolls back leaves no gap either. `take_write_lock` takes the store's
 write lock with a no-op UPDATE of one (before reading what must not change
 under the caller: lsb.events' committed length, whether the store had jobs).
 
-`Takes` is take_counter for one session at one statement per counter and
-transaction (issue 23: a group of submissions committed together takes a
-job ID and a position per job): the first take locks the row and moves it
-on; later takes in the same transaction count in memory, and the count is
-written back before the commit.
+`Takes` is take_counter for one session at one statement per transaction
+(issue 23: a group of submissions committed together takes a job ID and a
+position per job): the first take locks the rows of the counters taken
+together (job ID and position) and moves them on in one statement; later
+takes in the same transaction count in memory, and the counts are written
+back before the commit (one executemany). `Takes` and `HeldCounters` run
+their statements outside the ORM's listeners (lsfemu.store.rawsql).
 """
 
 from __future__ import annotations
 
-from sqlalchemy import bindparam, case, event, insert, select, update
+from sqlalchemy import bindparam, case, event, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from lsfemu.store import rawsql
 from lsfemu.store.models import Counter
 
 
@@ -49,17 +52,33 @@ _TAKE_WRAPPING = (update(_COUNTERS).where(_C.name == bindparam("n"))
                   .values(value=case((_C.value >= bindparam("w"), 1), else_=_C.value + 1)).returning(_C.value))
 _SET = update(_COUNTERS).where(_C.name == bindparam("n")).values(value=bindparam("v"))
 _GET = select(_C.value).where(_C.name == bindparam("n"))
-_GET_MANY = select(_C.name, _C.value).where(_C.name.in_(bindparam("names", expanding=True)))
+
+
+def _get_many(n: int):
+    """SELECT of the counters named n0..n{n-1} (the names as parameters, not an
+    expanding IN: lsfemu.store.rawsql runs it)."""
+    stmt = _GET_MANY.get(n)
+    if stmt is None:
+        stmt = _GET_MANY[n] = select(_C.name, _C.value).where(or_(*[_C.name == bindparam(f"n{i}") for i in range(n)]))
+    return stmt
+
+
+_GET_MANY: dict[int, object] = {}
 
 
 class Takes:
-    """take_counter for *session*, one statement per counter and transaction
-    (see the module docstring). Every take of a counter through the session
-    must go through one Takes (it keeps the counter's next value)."""
+    """take_counter for *session*, one statement per transaction for all the
+    counters *together* (see the module docstring). Every take of a counter
+    through the session must go through one Takes (it keeps the counter's
+    next value)."""
 
-    def __init__(self, session: Session):
+    def __init__(self, session: Session, together: tuple[str, ...] = ()):
         self.session = session
-        # name -> [the transaction, the next value, whether the store is behind it]
+        # Counters taken together (a submission's job ID and position): the
+        # transaction's first take of any of them moves every one on in one
+        # statement, and the ones not used yet are written back at the commit.
+        self.together = together
+        # name -> [the transaction, the next value, the value in the store]
         self.held: dict[str, list] = {}
         event.listen(session, "before_commit", self._write_back)
 
@@ -67,30 +86,63 @@ class Takes:
         """take_counter's value; the row locked by the transaction's first take."""
         tx = self.session.get_transaction()
         h = self.held.get(name)
-        if tx is not None and h is not None and h[0] is tx:
-            value = h[1]
-            if wrap_at is not None and value >= wrap_at:
-                value = wrap_at  # as take_counter: past the wrap, the wrap's value, then 1
-            h[2] = True
-        else:
-            value = take_counter(self.session, name, wrap_at)
-            h = self.held[name] = [self.session.get_transaction(), 0, False]
+        if tx is None or h is None or h[0] is not tx:
+            h = self._take_from_store(name, wrap_at)
+        value = h[1]
+        if wrap_at is not None and value >= wrap_at:
+            value = wrap_at  # as take_counter: past the wrap, the wrap's value, then 1
         h[1] = 1 if wrap_at is not None and value >= wrap_at else value + 1
         return value
+
+    def _take_from_store(self, name: str, wrap_at: int | None) -> list:
+        """The counters moved on in the store (this one and those taken with it); the
+        held entry of *name*, its next value the one taken (a wrapped value: see take)."""
+        names = self.together if name in self.together else (name,)
+        got = dict(rawsql.run(self.session, _take_together(len(names)),
+                              {"wn": name if wrap_at is not None else "", "w": wrap_at or 0,
+                               **{f"n{i}": n for i, n in enumerate(names)}}).fetchall())
+        tx = self.session.get_transaction()
+        for n, new in got.items():
+            # the value before the statement: the next to hand out (the store one past it)
+            before = (wrap_at if new == 1 else new - 1) if n == name and wrap_at is not None else new - 1
+            self.held[n] = [tx, before, new]
+        if name not in got:  # a store made before the counter existed (ensure_counters makes it): start at 1
+            self.session.add(Counter(name=name, value=1))
+            self.session.flush()
+            self.held[name] = [tx, 1, 1]
+        return self.held[name]
 
     def set(self, name: str, value: int) -> None:
         """Set the counter's next value (in the store now)."""
         self.session.execute(_SET, {"n": name, "v": value})
         h = self.held.get(name)
         if h is not None and h[0] is self.session.get_transaction():
-            h[1], h[2] = value, False
+            h[1] = h[2] = value
 
     def _write_back(self, session: Session) -> None:
         tx = session.get_transaction()
+        rows = []
         for name, h in self.held.items():
-            if h[2] and h[0] is tx:
-                session.execute(_SET, {"n": name, "v": h[1]})
-                h[2] = False
+            if h[0] is tx and h[1] != h[2]:
+                rows.append({"n": name, "v": h[1]})
+                h[2] = h[1]
+        if rows:
+            rawsql.run(session, _SET, rows)
+
+
+def _take_together(n: int):
+    """UPDATE ... RETURNING of the counters named n0..n{n-1}, the one named wn wrapping at w."""
+    stmt = _TOGETHER.get(n)
+    if stmt is None:
+        stmt = _TOGETHER[n] = (
+            update(_COUNTERS).where(or_(*[_C.name == bindparam(f"n{i}") for i in range(n)]))
+            .values(value=case(((_C.name == bindparam("wn")) & (_C.value >= bindparam("w")), 1),
+                               else_=_C.value + 1))
+            .returning(_C.name, _C.value))
+    return stmt
+
+
+_TOGETHER: dict[int, object] = {}
 
 
 class HeldCounters:
@@ -119,7 +171,8 @@ class HeldCounters:
             return self.changed[name]
         if name not in self.values:
             if name in self.together:
-                found = dict(self.session.execute(_GET_MANY, {"names": list(self.together)}).all())
+                found = dict(rawsql.run(self.session, _get_many(len(self.together)),
+                                        {f"n{i}": n for i, n in enumerate(self.together)}).fetchall())
                 for n in self.together:
                     self.values.setdefault(n, found.get(n))
             else:
@@ -141,12 +194,15 @@ class HeldCounters:
 
     def _write_back(self, session: Session) -> None:
         changed, self.changed = self.changed, {}
+        rows = []
         for name, value in changed.items():
             if self.values.get(name) is None:
                 session.execute(insert(_COUNTERS).values(name=name, value=value))
             else:
-                session.execute(_SET, {"n": name, "v": value})
+                rows.append({"n": name, "v": value})
             self.values[name] = value
+        if rows:
+            rawsql.run(session, _SET, rows)
 
 
 def ensure_counters(session: Session, names: tuple[str, ...]) -> None:

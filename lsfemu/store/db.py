@@ -93,24 +93,29 @@ def one_writer_at_a_time(session: Session) -> None:
     commit or rollback and waited for at most `lock_timeout()` seconds like any
     other lock. Reading takes nothing (a transaction that only read, left open
     between requests, blocks no one); one daemon alone is never held up."""
-
-    def take(sess: Session) -> None:
-        tx = sess.get_transaction()
-        if tx is None or sess.info.get("_writer_lock_tx") is tx:
-            return
-        conn = sess.connection()
-        if conn.dialect.name == "postgresql":
-            conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({WRITER_LOCK_KEY})")
-        sess.info["_writer_lock_tx"] = tx
+    session.info["one_writer"] = True  # (lsfemu.store.rawsql takes the lock itself then)
 
     @event.listens_for(session, "before_flush")
     def _on_flush(sess, _context, _instances):  # noqa: ANN001
-        take(sess)
+        take_writer_lock(sess)
 
     @event.listens_for(session, "do_orm_execute")
     def _on_write(state):  # noqa: ANN001
         if state.is_insert or state.is_update or state.is_delete:
-            take(state.session)
+            take_writer_lock(state.session)
+
+
+def take_writer_lock(sess: Session) -> None:
+    """The writer lock of one_writer_at_a_time for *sess*'s transaction, taken
+    once (a statement run outside the session's listeners, lsfemu.store.rawsql,
+    takes it itself)."""
+    tx = sess.get_transaction()
+    if tx is None or sess.info.get("_writer_lock_tx") is tx:
+        return
+    conn = sess.connection()
+    if conn.dialect.name == "postgresql":
+        conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({WRITER_LOCK_KEY})")
+    sess.info["_writer_lock_tx"] = tx
 
 
 def migrations_dir() -> Path:

@@ -28,6 +28,7 @@ from typing import Any
 from sqlalchemy import event, insert
 from sqlalchemy.orm import Session, make_transient_to_detached
 
+from lsfemu.store import rawsql
 from lsfemu.store.models import Job, JobEvent
 
 #: a job row before its values: every column, its scalar default or None
@@ -83,14 +84,14 @@ class NewRows:
         jobs, events = self.jobs, self.events
         if not jobs and not events:
             return
-        self.jobs, self.events = [], []  # first: the INSERTs below come through _before_statement
-        # Without the autoflush a statement runs first (SQLAlchemy flushes before Core
-        # statements too): it would send a change of a new job before the job.
-        with self.session.no_autoflush:
-            if jobs:
-                self.session.execute(_INSERT_JOBS, jobs)
-            if events:
-                self.session.execute(_INSERT_EVENTS, events)
+        self.jobs, self.events = [], []
+        # On the session's connection, outside its listeners (lsfemu.store.rawsql): no
+        # autoflush first (it would send a change of a new job before the job), and the
+        # listings already know of the new jobs (rowcache.job_made).
+        if jobs:
+            rawsql.run(self.session, _INSERT_JOBS, jobs)
+        if events:
+            rawsql.run(self.session, _INSERT_EVENTS, events)
 
     def _before_statement(self, state) -> None:  # noqa: ANN001
         if self.jobs or self.events:

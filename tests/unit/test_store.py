@@ -210,3 +210,37 @@ def test_indexes_deferred_for_a_load_are_made_again_or_rolled_back(empty_store_u
         assert conn.execute(text("SELECT count(*) FROM jobs WHERE status = 'PEND'")).scalar() == 1
     assert integrity_ok(engine)
     engine.dispose()
+
+
+def test_takes_together_one_statement_unused_ones_written_back(empty_store_url):
+    """Counters taken together (a submission's job ID and position, issue 23):
+    the transaction's first take of either moves both on in one UPDATE ...
+    RETURNING; one not taken in the transaction goes back to its value at the
+    commit; the wrap applies to the counter taken with it."""
+    from sqlalchemy import event
+
+    engine, Session = open_store(empty_store_url)
+    with Session() as s, Session() as other:
+        ensure_counters(s, ("next_job_id", "position"))
+        takes = Takes(s, ("next_job_id", "position"))
+        updates = []
+        event.listen(engine, "before_cursor_execute",
+                     lambda *a: updates.append(a[2]) if a[2].lstrip().upper().startswith("UPDATE") else None)
+        assert [takes.take("next_job_id", wrap_at=3), takes.take("position")] == [1, 1]
+        assert len(updates) == 1
+        s.commit()
+        assert len(updates) == 1  # both in step with the store: nothing to write back
+        got = dict(other.execute(select(Counter.name, Counter.value)).all())
+        assert (got["next_job_id"], got["position"]) == (2, 2)
+        other.commit()
+        assert takes.take("position") == 2  # the job ID moved on in the store too, and back at the commit
+        s.commit()
+        got = dict(other.execute(select(Counter.name, Counter.value)).all())
+        assert (got["next_job_id"], got["position"]) == (2, 3)
+        other.commit()
+        assert [takes.take("next_job_id", wrap_at=3) for _ in range(3)] == [2, 3, 1]
+        assert takes.take("position") == 3
+        s.commit()
+        got = dict(other.execute(select(Counter.name, Counter.value)).all())
+        assert (got["next_job_id"], got["position"]) == (2, 4)
+    engine.dispose()
