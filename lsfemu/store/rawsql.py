@@ -59,12 +59,20 @@ def run(session: Session, stmt, params: dict[str, Any] | list[dict[str, Any]]):
     with the same keys) in *session*'s transaction; the DBAPI cursor (its
     rows: RETURNING's). Takes the writer lock first (a write) where the
     session has one (lsfemu.store.db.one_writer_at_a_time)."""
-    conn = session.connection()
-    if session.info.get("one_writer"):
-        take_writer_lock(session)
+    # The transaction's connection, its DBAPI connection and dialect, looked up once
+    # per transaction (Session.connection() costs about as much as the statement).
+    tx = session.get_transaction()
+    held = session.info.get("rawsql")
+    if tx is None or held is None or held[0] is not tx:
+        conn = session.connection()
+        if session.info.get("one_writer"):
+            take_writer_lock(session)
+        held = session.info["rawsql"] = (session.get_transaction(), conn, conn.connection.dbapi_connection,
+                                         conn.dialect)
+    _, conn, dbapi, dialect = held
     many = isinstance(params, list)
     first = params[0] if many else params
-    text, order, procs, renamed, literals = _compiled(stmt, conn.dialect, tuple(first))
+    text, order, procs, renamed, literals = _compiled(stmt, dialect, tuple(first))
     rows = params if many else [params]
     if literals:
         rows = [{**literals, **r} for r in rows]
@@ -79,7 +87,6 @@ def run(session: Session, stmt, params: dict[str, Any] | list[dict[str, Any]]):
         args = [tuple(r[n] for n in order) for r in rows]
     else:
         args = rows if not renamed else [{**r, **{e: r[n] for n, e in renamed}} for r in rows]
-    dbapi = conn.connection.dbapi_connection
     cursor = dbapi.cursor()
     if conn._has_events or conn.engine._has_events:  # (an engine's statement listeners, as tests have, hear it)
         for fn in conn.dispatch.before_cursor_execute:
@@ -90,7 +97,7 @@ def run(session: Session, stmt, params: dict[str, Any] | list[dict[str, Any]]):
         else:
             cursor.execute(text, args[0])
     except Exception as e:
-        if isinstance(e, conn.dialect.loaded_dbapi.Error):
-            raise DBAPIError.instance(text, args, e, conn.dialect.loaded_dbapi.Error) from e
+        if isinstance(e, dialect.loaded_dbapi.Error):
+            raise DBAPIError.instance(text, args, e, dialect.loaded_dbapi.Error) from e
         raise
     return cursor
