@@ -4,9 +4,9 @@ lsfemu.sched.limits rules (user groups and host groups expanded), the
 started jobs' usage counted each pass, and each pending job's Demand.
 engine.passes calls it; blimits (ops.limits) reads the usage through it.
 
-The per-host slot limits of lsb.users (JL/P: a user's, or a user group's,
-slots per processor on each host) and lsb.hosts (JL/U: each user's slots on
-the host) are rules of the same form, after lsb.resources' (blimits shows
+The slot limits of lsb.users (JL/P: a user's, or a user group's, slots per
+processor on each host; a group's MAX_JOBS: its members' slots together) and
+lsb.hosts (JL/U: each user's slots on the host) are rules of the same form, after lsb.resources' (blimits shows
 only those): one count, one check, with their own pending reasons.
 """
 
@@ -46,7 +46,8 @@ def _resource_rules(cfg) -> list[L.Rule]:
 
 
 def slot_rules(cfg, start: int) -> list[L.Rule]:
-    """JL/P of lsb.users and JL/U of lsb.hosts as rules, numbered from *start*.
+    """JL/P of lsb.users, a group's MAX_JOBS (its members' slots together)
+    and JL/U of lsb.hosts as rules, numbered from *start*.
 
     JL/P: a user's own row, else the first `group@` row of a group it is in,
     else the `default` row (the row found decides, as for MAX_JOBS: a row
@@ -68,10 +69,14 @@ def slot_rules(cfg, start: int) -> list[L.Rule]:
             if row.jl_p is not None and members:
                 rules.append(_jl_p(start + len(rules), name, L.Match(True, frozenset(members)), row.jl_p,
                                    L.USER_PROC_LIMIT))
-        elif name in cfg.user_groups and row.jl_p is not None:
+        elif name in cfg.user_groups:
             members = cfg.group_members(name)
             users = L.Match(False, None if "all" in members else frozenset(members))
-            rules.append(_jl_p(start + len(rules), name, users, row.jl_p, L.UGRP_PROC_LIMIT))
+            if row.max_jobs is not None:  # the group's slots together (a user's own MAX_JOBS: the pass's user_limits)
+                rules.append(L.Rule(start + len(rules), f"MAX_JOBS {name}", {"users": users}, slots=row.max_jobs,
+                                    text=L.UGRP_JOB_LIMIT))
+            if row.jl_p is not None:
+                rules.append(_jl_p(start + len(rules), name, users, row.jl_p, L.UGRP_PROC_LIMIT))
     default = rows.get("default")
     if default is not None and default.jl_p is not None:
         rules.append(_jl_p(start + len(rules), "default", L.Match(True, None, frozenset(taken)), default.jl_p,

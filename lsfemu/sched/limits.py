@@ -61,6 +61,10 @@ JOBS_REASON = {
 USER_PROC_LIMIT = "User's per-CPU job slot limit reached"
 UGRP_PROC_LIMIT = "User group's per-CPU job slot limit reached"
 HOST_USER_LIMIT = "Host's per-user job slot limit reached"
+# a group's MAX_JOBS (lsb.users, the group's own row): job-level, PEND_UGRP_JOB_LIMIT
+# and PEND_UGRP_PJOB_LIMIT (the group has slots left, fewer than the job asks)
+UGRP_JOB_LIMIT = ("One of the user's groups has reached its job slot limit",
+                  "One of user's groups has not enough job slots for the parallel job")
 
 
 @dataclass(frozen=True)
@@ -91,9 +95,10 @@ class Rule:
     jobs: int | None = None
     caps: dict[str, float] = field(default_factory=dict)  # mem / swp / tmp / RESOURCE name -> amount
     host_caps: dict[str, dict[str, float]] = field(default_factory=dict)  # host -> its caps (a MEM percentage)
-    # a limit of lsb.users (JL/P) or lsb.hosts (JL/U) given the same form:
-    # its own pending reason (LSF's, host-based) in place of the lsb.resources texts
-    text: str | None = None
+    # a limit of lsb.users (JL/P, a group's MAX_JOBS) or lsb.hosts (JL/U) given
+    # the same form: its own pending reason (LSF's) in place of the lsb.resources
+    # texts; a pair: (no slot left, fewer slots left than the job asks)
+    text: str | tuple[str, str] | None = None
 
     def caps_on(self, host: str | None) -> dict[str, float]:
         """What the limit caps on *host* (a percentage made an amount there)."""
@@ -111,9 +116,9 @@ class Rule:
                 return word
         return "cluster"
 
-    def reason(self, what: str) -> str:
+    def reason(self, what: str, full: bool = True) -> str:
         if self.text is not None:
-            return self.text
+            return self.text if isinstance(self.text, str) else self.text[0 if full else 1]
         return JOBS_REASON[self.kind] if what == "jobs" else RESOURCE_REASON[self.kind].format(what)
 
 
@@ -190,7 +195,7 @@ class Limits:
             c = self.used.get(key + ("*",))
             slots, jobs, amounts = c if c is not None else (0, 0, {})
             if rule.slots is not None and slots + d.slots > rule.slots:
-                return rule.reason("slot")
+                return rule.reason("slot", slots >= rule.slots)
             if rule.jobs is not None and jobs + 1 > rule.jobs:
                 return rule.reason("jobs")
             for res, cap in rule.caps.items():

@@ -110,13 +110,14 @@ End Limit
 """
 
 #: lsb.users JL/P for the runs with limits: one user's own row, each member
-#: of a group, a group together (per host, ceil(JL/P x the host's ncpus))
+#: of a group, a group together (per host, ceil(JL/P x the host's ncpus));
+#: a group's MAX_JOBS (its members' slots together)
 USER_ROWS = """
 Begin User
 USER_NAME MAX_JOBS JL/P
 ub - 0.5
 sub@ - 1
-top - 2
+top 7 2
 End User
 """
 

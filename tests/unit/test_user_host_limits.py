@@ -128,3 +128,22 @@ def test_max_pend_jobs_counts_pending_jobs_and_array_elements(tmp_path):
     cl.kill(job, "lsfadmin")
     cl.commit()
     assert userlimits.pend_refusal(cl, "uc", 2) is None
+
+
+def test_a_groups_max_jobs_holds_its_members_together(tmp_path):
+    """A group's own row (no `@`): MAX_JOBS is its members' slots together
+    (OpenLava PEND_UGRP_JOB_LIMIT / PEND_UGRP_PJOB_LIMIT, job-level reasons),
+    besides each member's own limit; `group@` stays per member."""
+    hosts = "Begin Host\nHOST_NAME MXJ\ndefault 8\nEnd Host\n"
+    users = ("Begin UserGroup\nGROUP_NAME GROUP_MEMBER\nteam (ub uc)\nEnd UserGroup\n\n"
+             "Begin User\nUSER_NAME MAX_JOBS\nteam 3\nteam@ 2\nEnd User\n")
+    cl = _cluster(tmp_path, hosts, users)
+    got = _run(cl, _spec("ub", 2), _spec("uc", 2), _spec("uc"), _spec("ub"), _spec("ua", 4))
+    st = {i: got[i] for i in sorted(got)}
+    assert [st[i][0] for i in st] == ["RUN", "PEND", "RUN", "PEND", "RUN"]
+    assert st[2][2] == L.UGRP_JOB_LIMIT[1]  # 2 of 3 used, 2 asked
+    assert st[4][2] == "The user has reached his/her job slot limit"  # ub's own (team@) 2, checked first
+    cl.kill(cl.jobs[(3, 0)], "lsfadmin")
+    got = _run(cl, _spec("uc"), _spec("uc"))
+    assert [got[i][0] for i in sorted(got)] == ["RUN", "PEND"]
+    assert got[max(got)][2] == L.UGRP_JOB_LIMIT[0]
