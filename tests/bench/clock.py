@@ -42,12 +42,16 @@ from all import clock_files  # noqa: E402
 from fill import START, Bulk, bulk_submit  # noqa: E402
 from harness import cluster_env  # noqa: E402
 
-_EPOCH = re.compile(rb"\b1[6-9]\d{8}(?:\.\d+)?\b")
+_EPOCH = re.compile(rb"(?<![\d.])1[6-9]\d{8}(?:\.\d+)?\b")  # (not the digits of a fraction)
 
 
 def _relative(data: bytes, origin: float) -> bytes:
-    """Times at or after *origin* (the first start) written relative to it."""
-    return _EPOCH.sub(lambda m: (b"T+%d" % round(float(m.group(0)) - origin)) if float(m.group(0)) >= origin
+    """Times at or after *origin* (the first start) written relative to it,
+    both in whole seconds: the files hold the store's fractional instants
+    truncated, and a difference rounded would hang on the origin's fraction
+    (which the wall clock picks anew each run)."""
+    base = int(origin)
+    return _EPOCH.sub(lambda m: (b"T+%d" % (int(float(m.group(0))) - base)) if float(m.group(0)) >= base
                       else m.group(0), data)
 
 
