@@ -36,7 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from lsfemu.events.codec import EventSyntaxError, UnknownEventError, encode
+from lsfemu.events.codec import EventSyntaxError, UnknownEventError
+from lsfemu.events.fastencode import encode
 from lsfemu.events.fastdecode import decode, reading_table
 from lsfemu.events.records import RECORD_TYPES, Record
 
