@@ -47,7 +47,7 @@ from lsfemu.engine.acctlog import AcctLog
 from lsfemu.engine.adminstate import AdminState
 from lsfemu.engine.apsrank import job_aps_result
 from lsfemu.engine.depends import Dependencies
-from lsfemu.engine.eventlog import EventLog
+from lsfemu.engine.eventlog import EventLog, LiveJobs
 from lsfemu.engine.fairshare import Accounts, LiveFairshare
 from lsfemu.engine.jobgroups import JobGroups
 from lsfemu.engine.jobs import NoJobId, Transitions
@@ -62,7 +62,7 @@ from lsfemu.engine.runner import Runner
 from lsfemu.engine.tally import JobTally
 from lsfemu.engine.views import job_view
 from lsfemu.events.log import event_files
-from lsfemu.jobstate import PENDING, UNFINISHED
+from lsfemu.jobstate import PENDING
 from lsfemu.render import messages
 from lsfemu.sched import resmerge, resreq
 from lsfemu.sched.aps_rank import aps_rank
@@ -276,9 +276,7 @@ class Cluster:
 
     def _switch_event_log(self) -> None:
         """MAX_JOB_NUM finished jobs in lsb.events: switch to a new file."""
-        unfinished = {k for k, j in self.jobs.items() if j.status in UNFINISHED}
-        unfinished |= {(jid, 0) for jid, idx in unfinished if idx}  # a live element keeps its array's JOB_NEW
-        self.events.switch(None, unfinished)
+        self.events.switch(None, LiveJobs(self.jobs))  # (a live element keeps its array's JOB_NEW)
         self._set_counter("events_offset", self.events.size())
         self._set_counter("events_finished", 0)
         self.session.commit()

@@ -23,8 +23,10 @@ from pathlib import Path
 
 from lsfemu.events import emit
 from lsfemu.events import lsbatch
-from lsfemu.events.records import JobStatus
+from lsfemu.events.fastdecode import reader
+from lsfemu.events.records import RECORD_TYPES, JobStatus
 from lsfemu.events.log import EventWriter, read_events
+from lsfemu.jobstate import UNFINISHED
 from lsfemu.sched import simulate
 
 
@@ -141,9 +143,40 @@ class EventLog(StagedLog):
         return sum(1 for r in self.staged
                    if isinstance(r, JobStatus) and r.status in (lsbatch.JOB_STAT_DONE, lsbatch.JOB_STAT_EXIT))
 
-    def switch(self, max_files: int | None, unfinished: set[tuple[int, int]]) -> None:
-        self.writer.rotate(max_files, keep=lambda r: getattr(r, "job_key", None) in unfinished)
+    def switch(self, max_files: int | None, live: "LiveJobs") -> None:
+        self.writer.rotate(max_files, keep=lambda r: getattr(r, "job_key", None) in live, read=_key_reader())
 
     def close(self) -> None:
         if self.writer is not None:
             self.writer.close()
+
+
+@functools.cache
+def _key_reader():
+    """A reader of lsb.events lines that decodes of each record its job key
+    only (and its time): what the switch looks at (lsfemu.events.fastdecode.reader)."""
+    names = ("job_id", "idx", "job_id_str")
+    return reader(fields={t: [f.name for f in cls._SCHEMA if f.name in names] for t, cls in RECORD_TYPES.items()})
+
+
+class LiveJobs:
+    """The job keys whose records a switch keeps (``key in live``): the
+    unfinished jobs of *jobs*, and an array's JOB_NEW key ``(id, 0)`` while
+    any of its elements is unfinished. Looked up per record of the file,
+    not built from every job held (issue 23: the clock holds ~100,000 jobs
+    and switches every MAX_JOB_NUM ends); the arrays' live IDs are gathered
+    once, the first time a ``(id, 0)`` the cluster does not hold is asked."""
+
+    def __init__(self, jobs: dict) -> None:
+        self.jobs = jobs
+        self.arrays: set[int] | None = None
+
+    def __contains__(self, key) -> bool:
+        job = self.jobs.get(key)
+        if job is not None:  # (an (id, 0) held is no array: its elements have indices from 1)
+            return job.status in UNFINISHED
+        if key is None or key[1]:
+            return False
+        if self.arrays is None:
+            self.arrays = {jid for (jid, idx), j in self.jobs.items() if idx and j.status in UNFINISHED}
+        return key[0] in self.arrays

@@ -147,7 +147,8 @@ class EventWriter:
                 os.fsync(self._fh.fileno())
 
     def rotate(
-        self, max_files: int | None = None, keep: Callable[[Record], bool] | None = None
+        self, max_files: int | None = None, keep: Callable[[Record], bool] | None = None,
+        read: Callable[[str], Record] = decode,
     ) -> Path | None:
         """Switch the file this writer appends to (see :func:`rotate`)."""
         with self._lock:
@@ -155,7 +156,7 @@ class EventWriter:
                 self._fh.close()
                 self._fh = None
             try:
-                return rotate(self.path.parent, max_files, keep=keep, name=self.path.name)
+                return rotate(self.path.parent, max_files, keep=keep, name=self.path.name, read=read)
             finally:
                 self._open()
 
@@ -379,6 +380,7 @@ def rotate(
     *,
     keep: Callable[[Record], bool] | None = None,
     name: str = CURRENT,
+    read: Callable[[str], Record] = decode,
 ) -> Path | None:
     """LSF's event log switch in *logdir*.
 
@@ -392,6 +394,9 @@ def rotate(
        seek position pointing after them.
 
     Corrupt lines are dropped from the new head (they stay in the archive).
+    *read* decodes a line: :func:`~lsfemu.events.fastdecode.decode`, or a
+    :func:`~lsfemu.events.fastdecode.reader` of the fields *keep* looks at
+    (the same lines accepted, the same errors).
     Returns the new archive's path, or None when there was no current file
     (an empty one is then created). Not safe against a concurrent writer:
     use :meth:`EventWriter.rotate` for a file a writer holds open."""
@@ -435,7 +440,7 @@ def rotate(
             record = None
             if text.strip() and not text.lstrip().startswith("#"):
                 try:
-                    record = decode(text)
+                    record = read(text)
                 except EventSyntaxError:
                     record = None
             if not in_head:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import itertools
 import tracemalloc
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lsfemu.engine.eventlog import EventLog, LiveJobs
 from lsfemu.events import codec, lsbatch
 from lsfemu.events.records import JobClean, JobNew, JobSignal, JobStart, JobStatus, MbdStart, Record
 from lsfemu.events import log as L
@@ -226,3 +228,35 @@ def test_lines_read_as_line_by_line(tmp_path_factory, head, pieces, skip):
     seen = []
     assert list(L._lines(path, skip, seen.append)) == _lines_per_line(path, skip)
     assert seen[-1] == len(data)
+
+
+def test_switch_reads_job_keys_only_and_keeps_the_live_jobs(tmp_path):
+    """The clock's switch (EventLog.switch): lines read for their job key only
+    give the files a full decode gives; LiveJobs keeps an unfinished job's
+    records and an array's JOB_NEW while one of its elements is unfinished."""
+    jobs = {(1, 0): SimpleNamespace(status="DONE"), (2, 0): SimpleNamespace(status="RUN"),
+            (5, 1): SimpleNamespace(status="DONE"), (5, 2): SimpleNamespace(status="PEND"),
+            (6, 1): SimpleNamespace(status="EXIT")}
+    live = LiveJobs(jobs)
+    assert [k in live for k in [(1, 0), (2, 0), (5, 0), (5, 1), (5, 2), (6, 0), (7, 0), (7, 3), None]] == \
+        [False, True, True, False, True, False, False, False, False]
+    records = _job(1, 100) + _job(2, 110) + _job(5, 115) + [_done(1, 120), b'"JOB_NEW" broken\n']
+    dirs = []
+    for full in (True, False):
+        logdir = tmp_path / f"full{full}"
+        log = EventLog(str(logdir))
+        log.recover(None)
+        log.writer.write_many(records[:-1])
+        log.writer.close()
+        with open(logdir / "lsb.events", "ab") as fh:
+            fh.write(records[-1])
+        log.writer = EventWriter(logdir / "lsb.events")
+        if full:  # (the full decode, as rotate reads by default)
+            log.writer.rotate(None, keep=lambda r: getattr(r, "job_key", None) in live)
+        else:
+            log.switch(None, live)
+        log.close()
+        dirs.append({p.name: p.read_bytes() for p in logdir.iterdir()})
+    assert dirs[0] == dirs[1]
+    head = dirs[1]["lsb.events"].decode().splitlines()[1:]
+    assert [line.split()[3] for line in head] == ["2", "2", "5", "5"]
