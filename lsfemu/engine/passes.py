@@ -16,11 +16,12 @@ import gc
 import itertools
 import os
 
-from lsfemu.engine import apsrank, eligibility, heldcounts, hostload, jobgroups, limitpass, passdelta, passrows
+from lsfemu.engine import (apsrank, eligibility, heldcounts, hostload, jobgroups, limitpass, passdelta, passrows,
+                           pendmake)
 from lsfemu.engine.reserve import Reservations
 from lsfemu.engine.fairshare import ApsWithFairshare, FairshareOrder, LiveFairshare
 from lsfemu.jobstate import STARTED, ineligible
-from lsfemu.sched import aps, dispatch, hostfile, hostpick
+from lsfemu.sched import aps, dispatch
 from lsfemu.sched import fairshare as fs
 from lsfemu.sched.priority import escalation
 from lsfemu.store.jobs import replace_pend_reasons, write_pend_reasons
@@ -144,7 +145,9 @@ class Passes:
         self.pass_now = now_t  # the PendingJobs' priorities are escalated to this instant
         made = cache.pending
         escalate = escalation(self.cl.config.params.job_priority_over_time)
-        make = dispatch.PendingJob
+        if not rows and not made:  # the first pass after a start (or a reset): every job's row at once
+            passrows.build_all(self.cl, cache, self.cl.jobs)
+        make = pendmake.Maker(self.cl).make  # (the PendingJobs made this pass: their rules once per kind)
         append = pending.append
         reqs = self.cl.requirements
         kept = True
@@ -184,9 +187,7 @@ class Passes:
             prio = row.priority
             prio = escalate(prio, now_t - row.base_time) if prio is not None else 0
             if pj is None:
-                pj = make(row.job_id, row.index, row.user, row.queue, row.slots, prio, row.position,
-                          row.migrated, None, row.array_limit, row, row.key)
-                self.shape(job, pj)
+                pj = make(job, row, prio)
                 if kept:
                     made[job] = pj
                     if delta_ok:
@@ -357,29 +358,7 @@ class Passes:
 
     def shape(self, job: Job, pj: dispatch.PendingJob) -> None:
         """Give a pending job its placement rules: -m/-x, and its resource requirement."""
-        pj.place = self.placement(job)
-        req = self.cl.requirements.of(job)
-        if req is not None:
-            pj.require(req)
-
-    def placement(self, job: Job) -> hostpick.Placement | None:
-        """bsub -m / -hostfile / -x for the pass (None for a job with none: most jobs)."""
-        d = job.__dict__
-        excl = d["exclusive"] if "exclusive" in d else job.exclusive
-        asked = d["asked_hosts"] if "asked_hosts" in d else job.asked_hosts
-        if not excl and not asked:
-            return None
-        hosts = None
-        listed = hostfile.decode(asked)
-        if listed is not None:  # bsub -hostfile: its lines, as kept at submission
-            return hostpick.Placement(None, bool(excl), tuple(listed[1]))
-        if asked:
-            cfg = self.cl.config
-            try:
-                hosts = tuple(hostpick.candidates(asked, cfg.host_names, cfg.host_groups))
-            except hostpick.AskedHostError:  # a host gone from the configuration since: none of it
-                hosts = ()
-        return hostpick.Placement(hosts, bool(excl))
+        pendmake.shape(self.cl, job, pj)
 
     def apply_slot_pools(self, queues: dict, hosts: dict, pending: list) -> None:
         """Queue-based fairshare (SLOT_POOL / SLOT_SHARE): while queues of a pool

@@ -170,6 +170,40 @@ def build_row(cluster, job: Job, cache: RowCache, key: tuple | None = None) -> R
     return row
 
 
+def build_all(cluster, cache: RowCache, jobs: dict) -> None:
+    """The Rows of every job of *jobs* (the cluster's key -> job object) that
+    has none, kept: what the first pass after a start (or a reset) needs, one
+    per job. build_row's work done as a batch: the values read by one C call
+    per job, the resource and fairshare facts looked up once per distinct
+    (requirement, -n, queue, user) in one dict, no call per job."""
+    rows = cache.rows
+    memo: dict[tuple, tuple] = {}  # (res_req, -n min, -n max, queue, user) -> (rsrc, parts_key, fs_key)
+    fs_keys = cache.fs_keys
+    new = _new_row
+    for (key, job), values in zip(jobs.items(), map(_attrs, jobs.values())):
+        if job in rows:
+            continue
+        (status, _jid, _idx, user, queue, nproc, maxproc, res_req, prio, base, since, submit, position, migrated,
+         array_limit, depend_json, admin, system) = values
+        mk = (res_req, nproc, maxproc, queue, user)
+        facts = memo.get(mk)
+        if facts is None:
+            rk = (res_req, nproc, maxproc, queue)
+            got = cache.rsrc_of.get(rk)
+            if got is None:
+                rsrc = _rsrc(cluster, cache, queue, res_req, nproc, maxproc)
+                got = cache.rsrc_of[rk] = (rsrc, cache.parts_keys.setdefault((rsrc, queue), len(cache.parts_keys)))
+            fs_key = fs_keys.get((user, queue))
+            if fs_key is None:
+                fs_key = fs_keys[(user, queue)] = len(fs_keys)
+            facts = memo[mk] = (got[0], got[1], fs_key)
+        row = new((status, user, queue, nproc, prio, submit if base is None else base,
+                   submit if since is None else since, position, migrated, array_limit, depend_json, admin,
+                   system, facts[0], key, facts[2], facts[1], admin is None and system is None))
+        if not job.__dict__ or in_store(job):  # (a record: always in the store)
+            rows[job] = row
+
+
 def _row(cluster, cache: RowCache, values: tuple, key: tuple | None = None) -> Row:
     """A Row of the values of the COLUMNS (in _READ's order); the
     resource facts are looked up once per distinct (rusage, -n, queue)."""

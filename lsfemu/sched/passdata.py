@@ -37,7 +37,10 @@ class PendingJob:
     # object of that value (the daemon's key of the job, kept once per job for
     # every pending job between passes: issue 23, part 3)
     key: tuple[int, int] | None = field(default=None, repr=False)
-    fit: str = field(init=False, repr=False)  # queue, user and slots: what a refusal depends on
+    # queue, user and slots (and the requirement's key, see require): what a
+    # refusal depends on. Made here unless the caller gives it (the engine
+    # makes one per distinct value for the first pass after a start)
+    fit: str | None = field(default=None, repr=False)
     # its job group's chain of limited groups (bsub -g; set by the caller only
     # while some group has a limit): at most their limits started under each
     groups: tuple[str, ...] | None = field(default=None, init=False)
@@ -56,7 +59,8 @@ class PendingJob:
         # object per distinct value (a queue's jobs share a handful).
         if self.key is None:
             self.key = (self.job_id, self.array_index)
-        self.fit = sys.intern(f"{self.queue}\0{self.user}\0{self.slots}")
+        if self.fit is None:
+            self.fit = sys.intern(f"{self.queue}\0{self.user}\0{self.slots}")
 
     def require(self, req: Any) -> None:
         """Give the job its compiled requirement (jobs sharing one share their refusals)."""
