@@ -25,7 +25,7 @@ from lsfemu.sched import aps, dispatch
 from lsfemu.sched import fairshare as fs
 from lsfemu.sched.priority import escalation
 from lsfemu.store.jobs import replace_pend_reasons, write_pend_reasons
-from lsfemu.store.records import key_of, set_loaded
+from lsfemu.store.records import key_of, set_loaded_all
 
 #: from this many changed pending reasons on, a pass writes them set-based
 _BULK_ROWS = 500
@@ -517,47 +517,64 @@ class Passes:
         already stored (no ORM row-by-row flush)."""
         joined: dict[int, str] = {}  # many jobs share one reasons list (dispatch.schedule_pass)
         jobs = self.cl.jobs
-        changed = []  # (job, stored text, new text)
-        sides: dict[tuple[str, str], bool] = {}  # (status, reasons) -> ineligible: once per distinct text
-        last, text = None, ""
+        # The jobs whose text changes, by (stored text, new text): the first
+        # pass after a start changes most jobs' texts, from a few texts to a
+        # few (issue 23, part 5: no tuple per job). Consecutive jobs often
+        # share both: the group is looked up again only when either changes.
+        groups: dict[tuple[str, str], list] = {}
+        flips: dict[tuple[str, str], dict] = {}  # the same -> status -> (new side,) if TRACK_ELIGIBLE's side changes
+        last, text, last_old, group, flip, last_status, side = None, "", None, None, None, None, ()
         for key, why in reasons.items():
             if why is not last:  # (consecutive jobs often share one list)
                 last = why
                 text = joined.get(id(why))
                 if text is None:
                     text = joined[id(why)] = "\n".join(why)
+                last_old = None
             job = jobs[key]
             # (as stored: a record's slot, or an ORM object's loaded value; no
             # copy kept per job beside it -- issue 23, part 3)
             old = job.pend_reasons
-            if old != text:
-                changed.append((job, old, text))
-                status = job.status  # TRACK_ELIGIBLE_PENDINFO's time (engine/eligibility.py): a change of side
-                inel = sides.get((status, text))
-                if inel is None:
-                    inel = sides[(status, text)] = ineligible(status, text)
-                was = sides.get((status, old))
-                if was is None:
-                    was = sides[(status, old)] = ineligible(status, old)
-                if inel != was:
-                    eligibility.note(job, t, inel)
-        if len(changed) < _BULK_ROWS or not bulk:
-            for job, _old, text in changed:
-                job.pend_reasons = text  # (the event drops the job's cached rows)
+            if old == text:
+                continue
+            if old is not last_old or last_old is None:
+                last_old = old
+                group = groups.get((old, text))
+                if group is None:
+                    group = groups[(old, text)] = []
+                    flip = flips[(old, text)] = {}
+                else:
+                    flip = flips[(old, text)]
+                last_status = None
+            group.append(job)
+            status = job.status  # TRACK_ELIGIBLE_PENDINFO's time (engine/eligibility.py): a change of side
+            if status is not last_status:
+                last_status = status
+                side = flip.get(status)
+                if side is None:
+                    inel = ineligible(status, text)
+                    side = flip[status] = (inel,) if inel != ineligible(status, old) else ()
+            if side:
+                eligibility.note(job, t, side[0])
+        if not groups:
             return
-        counts: dict[tuple[str, str], int] = {}
-        for _job, old, text in changed:
-            counts[(old, text)] = counts.get((old, text), 0) + 1
-        (common_old, common_new), n = max(counts.items(), key=lambda kv: kv[1])
+        if not bulk or sum(len(g) for g in groups.values()) < _BULK_ROWS:
+            for key, why in reasons.items():  # (in the pass's order, through the ORM)
+                job = jobs[key]
+                text = joined[id(why)]
+                if job.pend_reasons != text:
+                    job.pend_reasons = text  # (the event drops the job's cached rows)
+            return
+        (common_old, common_new), common = max(groups.items(), key=lambda kv: len(kv[1]))
         self.cl.session.flush()  # the store must hold what memory holds (starts, statuses) first
-        if n >= _BULK_ROWS:
+        if len(common) >= _BULK_ROWS:
             # Every pending row is in memory (self.cl.jobs holds all unfinished
             # jobs): the rows this UPDATE reaches are known. Those that get
             # another reason, those that keep common_old, and pending jobs
             # that got none this pass (users without a share account in a
             # fairshare queue) are written back.
             replace_pend_reasons(self.cl.session, common_old, common_new)
-            by_row = [(job, text) for job, old, text in changed if old != common_old or text != common_new]
+            by_row = [(job, new) for (old, new), g in groups.items() if g is not common for job in g]
             if common_old in joined.values():
                 for key, why in reasons.items():
                     if joined[id(why)] == common_old:  # unchanged, but the UPDATE reached it
@@ -570,7 +587,7 @@ class Passes:
                         if job.status == "PEND" and job.pend_reasons == common_old:
                             by_row.append((job, common_old))
         else:
-            by_row = [(job, text) for job, _old, text in changed]
+            by_row = [(job, new) for (_old, new), g in groups.items() for job in g]
         if by_row:
             write_pend_reasons(self.cl.session,
                                [{"k_id": job.id, "k_idx": job.array_index, "k_text": text} for job, text in by_row])
@@ -578,5 +595,5 @@ class Passes:
         # no attribute has a change pending, so the value goes straight into
         # the instance's dict (what set_committed_value does, at a fifth of its
         # cost; no event either: the cached rows stay).
-        for job, _old, text in changed:
-            set_loaded(job, "pend_reasons", text)
+        for (_old, new), g in groups.items():
+            set_loaded_all(g, "pend_reasons", new)

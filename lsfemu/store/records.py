@@ -106,6 +106,16 @@ def set_loaded(job, key: str, value) -> None:
         job.__dict__[key] = value
 
 
+def set_loaded_all(jobs, key: str, value) -> None:
+    """`set_loaded` for each of *jobs* (a pass's pending reasons: one text for many jobs)."""
+    put = _SLOT[key].__set__
+    for job in jobs:
+        if isinstance(job, JobRecord):
+            put(job, value)
+        else:
+            job.__dict__[key] = value
+
+
 def _shared(values: list) -> list:
     """*values* with each text one object for every record that has it: what `load` shares for
     the jobs it reads, for a job submitted or changed since (a submission's environment, some
