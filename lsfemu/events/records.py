@@ -27,10 +27,10 @@ Lines starting with ``#`` are never records. Every record line is::
 * trailing fields marked *optional* may be missing (older writers) and then
   take their neutral default.
 
-Each record class declares its fields twice: as dataclass fields (the
-attributes and their defaults) and, in ``_SCHEMA``, as LSF writes them (order,
-kind, option-bit gate, optional tail); :func:`_register` checks that the two
-name the same fields. Field orders follow OpenLava's ``lsb.log.c`` (the
+Each record class declares its fields once, in ``_SCHEMA``, as LSF writes
+them (order, kind, option-bit gate, optional tail, and the attribute's
+default when it is not its kind's); ``@_schema_fields`` makes the dataclass
+attributes from it (:func:`lsfemu.events.schema.fields_from_schema`). Field orders follow OpenLava's ``lsb.log.c`` (the
 Platform LSF 7 code base) and were checked against real LSF 9.1.3
 ``JOB_NEW``/``JOB_EXECUTE`` lines; details that differ in IBM LSF 10 or could
 not be verified are marked [inferred] next to the field.
@@ -52,20 +52,19 @@ from typing import ClassVar
 
 from lsfemu.events.lsbatch import JOB_STAT_RUN, NUM_RUSAGE, TO_TOP
 # the registry is imported from here, where it is complete (see above)
-from lsfemu.events.schema import RECORD_TYPES, VERSION, Record, _F, _gate, _register, iter_types, parse_job_id_str  # noqa: F401
+from lsfemu.events.schema import (  # noqa: F401
+    RECORD_TYPES, VERSION, Record, _F, _gate, _register, _schema_fields, iter_types, parse_job_id_str,
+)
 from lsfemu.events.submitrecords import JobModify2, JobNew  # noqa: F401 -- registered (and imported) through here
 
 
 @_register
 @dataclass(kw_only=True)
+@_schema_fields
 class MbdStart(Record):
     """mbatchd started."""
 
     TYPE: ClassVar[str] = "MBD_START"
-    master: str = ""
-    cluster: str = ""
-    num_hosts: int = 0
-    num_queues: int = 0
     _SCHEMA: ClassVar[tuple[_F, ...]] = (
         _F("master", "s"),
         _F("cluster", "s"),
@@ -76,14 +75,11 @@ class MbdStart(Record):
 
 @_register
 @dataclass(kw_only=True)
+@_schema_fields
 class MbdDie(Record):
     """mbatchd stopped. ``ctrl_comments`` (LSF 7+) [inferred]."""
 
     TYPE: ClassVar[str] = "MBD_DIE"
-    master: str = ""
-    num_remove_jobs: int = 0
-    exit_code: int = 0
-    ctrl_comments: str = ""
     _SCHEMA: ClassVar[tuple[_F, ...]] = (
         _F("master", "s"),
         _F("num_remove_jobs", "i"),
@@ -94,33 +90,19 @@ class MbdDie(Record):
 
 @_register
 @dataclass(kw_only=True)
+@_schema_fields
 class JobStart(Record):
     """A job was dispatched. ``exec_hosts`` has one entry per slot. The
     ``user_group`` position follows the LSF documentation (OpenLava's writer
     omits it); the tail after ``idx`` is [inferred] and optional."""
 
     TYPE: ClassVar[str] = "JOB_START"
-    job_id: int = 0
-    status: int = JOB_STAT_RUN
-    job_pid: int = 0
-    job_pgid: int = 0
-    host_factor: float = 1.0
-    exec_hosts: tuple[str, ...] = ()
-    queue_pre_cmd: str = ""
-    queue_post_cmd: str = ""
-    jflags: int = 0
-    user_group: str = ""
-    idx: int = 0
-    additional_info: str = ""
-    duration4_preempt_backfill: int = 0
-    jflags2: int = 0
-    effective_res_req: str = ""
     _SCHEMA: ClassVar[tuple[_F, ...]] = (
         _F("job_id", "i"),
-        _F("status", "i"),
+        _F("status", "i", default=JOB_STAT_RUN),
         _F("job_pid", "i"),
         _F("job_pgid", "i"),
-        _F("host_factor", "f", "%.1f"),
+        _F("host_factor", "f", "%.1f", default=1.0),
         _F("exec_hosts", "slist"),
         _F("queue_pre_cmd", "s"),
         _F("queue_post_cmd", "s"),
@@ -136,14 +118,11 @@ class JobStart(Record):
 
 @_register
 @dataclass(kw_only=True)
+@_schema_fields
 class JobStartAccept(Record):
     """The job started on its execution host (``Starting (Pid N)``)."""
 
     TYPE: ClassVar[str] = "JOB_START_ACCEPT"
-    job_id: int = 0
-    job_pid: int = 0
-    job_pgid: int = 0
-    idx: int = 0
     _SCHEMA: ClassVar[tuple[_F, ...]] = (
         _F("job_id", "i"),
         _F("job_pid", "i"),
@@ -154,19 +133,12 @@ class JobStartAccept(Record):
 
 @_register
 @dataclass(kw_only=True)
+@_schema_fields
 class JobExecute(Record):
     """The job runs (execution user, home, cwd and pid). Real LSF 9/10 lines
     carry more fields after ``idx`` (kept in ``extra``)."""
 
     TYPE: ClassVar[str] = "JOB_EXECUTE"
-    job_id: int = 0
-    exec_uid: int = 0
-    job_pgid: int = 0
-    exec_cwd: str = ""
-    exec_home: str = ""
-    exec_username: str = ""
-    job_pid: int = 0
-    idx: int = 0
     _SCHEMA: ClassVar[tuple[_F, ...]] = (
         _F("job_id", "i"),
         _F("exec_uid", "i"),
@@ -181,6 +153,7 @@ class JobExecute(Record):
 
 @_register
 @dataclass(kw_only=True)
+@_schema_fields
 class JobStatus(Record):
     """A job changed state after dispatch (or PEND/PSUSP changes).
 
@@ -190,17 +163,6 @@ class JobStatus(Record):
     ``exit_info`` is the TERM_* reason (LSF 7+, optional on reading)."""
 
     TYPE: ClassVar[str] = "JOB_STATUS"
-    job_id: int = 0
-    status: int = 0
-    reason: int = 0
-    subreasons: int = 0
-    cpu_time: float = 0.0
-    end_time: int = 0
-    ru: int = 0
-    rusage: tuple[float, ...] = ()
-    exit_status: int = 0
-    idx: int = 0
-    exit_info: int = 0
     _SCHEMA: ClassVar[tuple[_F, ...]] = (
         _F("job_id", "i"),
         _F("status", "i"),
@@ -218,6 +180,7 @@ class JobStatus(Record):
 
 @_register
 @dataclass(kw_only=True)
+@_schema_fields
 class JobSignal(Record):
     """A signal was requested for a job (bkill; ``DELETEJOB`` for removal).
     The tail ``reason`` (bkill -C, bstop -C, bresume -C; ``""`` when none
@@ -225,13 +188,6 @@ class JobSignal(Record):
     at ``user_name``)."""
 
     TYPE: ClassVar[str] = "JOB_SIGNAL"
-    job_id: int = 0
-    user_id: int = 0
-    run_count: int = 0
-    signal_symbol: str = ""
-    idx: int = 0
-    user_name: str = ""
-    reason: str = ""
     _SCHEMA: ClassVar[tuple[_F, ...]] = (
         _F("job_id", "i"),
         _F("user_id", "i"),
@@ -245,21 +201,16 @@ class JobSignal(Record):
 
 @_register
 @dataclass(kw_only=True)
+@_schema_fields
 class JobMove(Record):
     """btop/bbot: ``base`` is TO_TOP (1) or TO_BOTTOM (2)."""
 
     TYPE: ClassVar[str] = "JOB_MOVE"
-    user_id: int = 0
-    job_id: int = 0
-    position: int = 1
-    base: int = TO_TOP
-    idx: int = 0
-    user_name: str = ""
     _SCHEMA: ClassVar[tuple[_F, ...]] = (
         _F("user_id", "i"),
         _F("job_id", "i"),
-        _F("position", "i"),
-        _F("base", "i"),
+        _F("position", "i", default=1),
+        _F("base", "i", default=TO_TOP),
         _F("idx", "i"),
         _F("user_name", "s"),
     )
@@ -267,15 +218,11 @@ class JobMove(Record):
 
 @_register
 @dataclass(kw_only=True)
+@_schema_fields
 class JobSwitch(Record):
     """bswitch: the job moved to ``queue``."""
 
     TYPE: ClassVar[str] = "JOB_SWITCH"
-    user_id: int = 0
-    job_id: int = 0
-    queue: str = ""
-    idx: int = 0
-    user_name: str = ""
     _SCHEMA: ClassVar[tuple[_F, ...]] = (
         _F("user_id", "i"),
         _F("job_id", "i"),
@@ -287,17 +234,12 @@ class JobSwitch(Record):
 
 @_register
 @dataclass(kw_only=True)
+@_schema_fields
 class JobForce(Record):
     """brun: an administrator forced the job to run on ``exec_hosts`` (one
     entry per host named), in OpenLava's writeJobForce order."""
 
     TYPE: ClassVar[str] = "JOB_FORCE"
-    job_id: int = 0
-    user_id: int = 0
-    idx: int = 0
-    options: int = 0
-    exec_hosts: tuple[str, ...] = ()
-    user_name: str = ""
     _SCHEMA: ClassVar[tuple[_F, ...]] = (
         _F("job_id", "i"),
         _F("user_id", "i"),
@@ -310,38 +252,32 @@ class JobForce(Record):
 
 @_register
 @dataclass(kw_only=True)
+@_schema_fields
 class JobRequeue(Record):
     """The job was requeued (it is pending again)."""
 
     TYPE: ClassVar[str] = "JOB_REQUEUE"
-    job_id: int = 0
-    idx: int = 0
     _SCHEMA: ClassVar[tuple[_F, ...]] = (_F("job_id", "i"), _F("idx", "i"))
 
 
 @_register
 @dataclass(kw_only=True)
+@_schema_fields
 class JobClean(Record):
     """The finished job was removed from mbatchd's memory."""
 
     TYPE: ClassVar[str] = "JOB_CLEAN"
-    job_id: int = 0
-    idx: int = 0
     _SCHEMA: ClassVar[tuple[_F, ...]] = (_F("job_id", "i"), _F("idx", "i"))
 
 
 @_register
 @dataclass(kw_only=True)
+@_schema_fields
 class QueueCtrl(Record):
     """badmin qopen/qclose/qact/qinact. ``ctrl_comments`` (badmin -C) is LSF
     7+ [inferred from HOST_CTRL]; optional on reading."""
 
     TYPE: ClassVar[str] = "QUEUE_CTRL"
-    opcode: int = 0
-    queue: str = ""
-    user_id: int = 0
-    user_name: str = ""
-    ctrl_comments: str = ""
     _SCHEMA: ClassVar[tuple[_F, ...]] = (
         _F("opcode", "i"),
         _F("queue", "s"),
@@ -353,16 +289,12 @@ class QueueCtrl(Record):
 
 @_register
 @dataclass(kw_only=True)
+@_schema_fields
 class HostCtrl(Record):
     """badmin hopen/hclose. ``ctrl_comments`` (badmin -C) documented since
     Platform LSF 6.2; optional on reading."""
 
     TYPE: ClassVar[str] = "HOST_CTRL"
-    opcode: int = 0
-    host: str = ""
-    user_id: int = 0
-    user_name: str = ""
-    ctrl_comments: str = ""
     _SCHEMA: ClassVar[tuple[_F, ...]] = (
         _F("opcode", "i"),
         _F("host", "s"),

@@ -9,7 +9,8 @@ every record type's module is imported, which that module does (it and
 field defaults (the codec's and the generated decoders' neutral values),
 the job ID text of JOB_MODIFY2, and :func:`fields_from_schema`, which makes
 a class's attributes from its schema so that its field list is written once
-(lsb.acct's JOB_FINISH record, :class:`lsfemu.events.acct.AcctRecord`).
+(every record type, :func:`_schema_fields`; lsb.acct's JOB_FINISH record,
+:class:`lsfemu.events.acct.AcctRecord`).
 """
 
 from __future__ import annotations
@@ -71,6 +72,19 @@ def fields_from_schema(schema: tuple[_F, ...], kinds: dict[str, tuple[type, Any]
         return cls
 
     return make
+
+
+#: each lsb.events kind's attribute type and default (a field's own ``default`` wins)
+_KINDS: dict[str, tuple[type, Any]] = {
+    "i": (int, 0), "f": (float, 0.0), "s": (str, ""), "slist": (tuple, ()), "xf": (tuple, ()), "ints": (tuple, ()),
+    "floats": (tuple, ()),
+}
+
+
+def _schema_fields(cls: type) -> type:
+    """An lsb.events record class's attributes made from its ``_SCHEMA``
+    (:func:`fields_from_schema`): each field is written once, there."""
+    return fields_from_schema(cls._SCHEMA, _KINDS)(cls)
 
 
 def _gate(source: str, *words: str) -> Callable[[dict[str, Any]], bool]:

@@ -19,13 +19,14 @@ from lsfemu.events.lsbatch import (
     SUB_HOST_SPEC, SUB_IN_FILE, SUB_INTERACTIVE, SUB_JOB_NAME, SUB_LOGIN_SHELL, SUB_MAIL_USER, SUB_OTHER_FILES,
     SUB_OUT_FILE, SUB_PRE_EXEC, SUB_PROJECT_NAME, SUB_QUEUE, SUB_RES_REQ,
 )
-from lsfemu.events.schema import Record, _F, _gate, _opt, _register, parse_job_id_str
+from lsfemu.events.schema import Record, _F, _gate, _opt, _register, _schema_fields, parse_job_id_str
 
 _NEG1_LIMITS = (DEFAULT_RLIMIT,) * NUM_RLIMITS
 
 
 @_register
 @dataclass(kw_only=True)
+@_schema_fields
 class JobNew(Record):
     """A job was submitted (bsub).
 
@@ -48,87 +49,11 @@ class JobNew(Record):
 
     TYPE: ClassVar[str] = "JOB_NEW"
     _RARE_GATES: ClassVar[bool] = True  # -g, -sla, -ext, ... (a job group's lines take the slow way)
-    job_id: int = 0
-    user_id: int = 0
-    options: int = 0
-    num_processors: int = 1
-    submit_time: int = 0
-    begin_time: int = 0
-    term_time: int = 0
-    sig_value: int = 0
-    chkpnt_period: int = 0
-    restart_pid: int = 0
-    user_name: str = ""
-    rlimits: tuple[int, ...] = _NEG1_LIMITS
-    host_spec: str = ""
-    host_factor: float = 1.0
-    umask: int = 18
-    queue: str = ""
-    res_req: str = ""
-    from_host: str = ""
-    cwd: str = ""
-    chkpnt_dir: str = ""
-    in_file: str = ""
-    out_file: str = ""
-    err_file: str = ""
-    sub_home_dir: str = ""
-    job_file: str = ""
-    asked_hosts: tuple[str, ...] = ()
-    depend_cond: str = ""
-    pre_exec_cmd: str = ""
-    job_name: str = ""
-    command: str = ""
-    xfiles: tuple[tuple[str, str, int], ...] = ()
-    mail_user: str = ""
-    project_name: str = "default"
-    nios_port: int = 0
-    max_num_processors: int = 1
-    sched_host_type: str = ""
-    login_shell: str = ""
-    user_group: str = ""
-    except_list: str = ""
-    reserved_str: str = ""
-    options2: int = 0
-    idx: int = 0
-    nios_port2: int = 0
-    in_file_spool: str = ""
-    command_spool: str = ""
-    job_spool_dir: str = ""
-    user_priority: int = -1
-    rsv_id: str = ""
-    job_group: str = ""
-    extsched: str = ""
-    warning_time_period: int = -1
-    warning_action: str = ""
-    sla: str = ""
-    sla_run_limit: int = -1
-    license_project: str = ""
-    options3: int = 0
-    app: str = ""
-    post_exec_cmd: str = ""
-    runtime_estimation: int = -1
-    requeue_evalues: str = ""
-    init_chkpnt_period: int = 0
-    mig_threshold: int = -1
-    notify_cmd: str = ""
-    job_description: str = ""
-    submit_ext: tuple[str, ...] = ()
-    options4: int = 0
-    asked_clusters: tuple[str, ...] = ()
-    src_cluster: str = ""
-    src_job_id: int = -1
-    dst_cluster: str = ""
-    dst_job_id: int = -1
-    flow_id: str = ""
-    subcwd: str = ""
-    outdir: str = ""
-    dc_tmpls: str = ""
-    dc_vm_actions: str = ""
     _SCHEMA: ClassVar[tuple[_F, ...]] = (
         _F("job_id", "i"),
         _F("user_id", "i"),
         _F("options", "i"),
-        _F("num_processors", "i"),
+        _F("num_processors", "i", default=1),
         _F("submit_time", "i"),
         _F("begin_time", "i"),
         _F("term_time", "i"),
@@ -136,10 +61,10 @@ class JobNew(Record):
         _F("chkpnt_period", "i"),
         _F("restart_pid", "i"),
         _F("user_name", "s"),
-        _F("rlimits", "ints", size=NUM_RLIMITS),
+        _F("rlimits", "ints", size=NUM_RLIMITS, default=_NEG1_LIMITS),
         _F("host_spec", "s"),
-        _F("host_factor", "f", "%.2f"),
-        _F("umask", "i"),
+        _F("host_factor", "f", "%.2f", default=1.0),
+        _F("umask", "i", default=18),
         _F("queue", "s"),
         _F("res_req", "s"),
         _F("from_host", "s"),
@@ -157,9 +82,9 @@ class JobNew(Record):
         _F("command", "s"),
         _F("xfiles", "xf"),
         _F("mail_user", "s"),
-        _F("project_name", "s"),
+        _F("project_name", "s", default="default"),
         _F("nios_port", "i", when=_opt(SUB_INTERACTIVE)),
-        _F("max_num_processors", "i"),
+        _F("max_num_processors", "i", default=1),
         _F("sched_host_type", "s"),
         _F("login_shell", "s"),
         _F("user_group", "s"),
@@ -171,32 +96,32 @@ class JobNew(Record):
         _F("in_file_spool", "s", optional=True),
         _F("command_spool", "s", optional=True),
         _F("job_spool_dir", "s", optional=True),
-        _F("user_priority", "i", optional=True),
+        _F("user_priority", "i", optional=True, default=-1),
         # LSF 9/10 (issue 21): every field optional (lsfemu's older lines and LSF 7's end before)
         _F("rsv_id", "s", when=_opt(SUB2_USE_RSV, "options2"), optional=True),
         _F("job_group", "s", when=_opt(SUB2_JOB_GROUP, "options2"), optional=True),
         _F("extsched", "s", when=_opt(SUB2_EXTSCHED, "options2"), optional=True),
-        _F("warning_time_period", "i", optional=True),
+        _F("warning_time_period", "i", optional=True, default=-1),
         _F("warning_action", "s", when=_opt(SUB2_WARNING_ACTION, "options2"), optional=True),
         _F("sla", "s", when=_opt(SUB2_SLA, "options2"), optional=True),
-        _F("sla_run_limit", "i", optional=True),
+        _F("sla_run_limit", "i", optional=True, default=-1),
         _F("license_project", "s", when=_opt(SUB2_LICENSE_PROJECT, "options2"), optional=True),
         _F("options3", "i", optional=True),
         _F("app", "s", optional=True),
         _F("post_exec_cmd", "s", optional=True),
-        _F("runtime_estimation", "i", optional=True),
+        _F("runtime_estimation", "i", optional=True, default=-1),
         _F("requeue_evalues", "s", optional=True),
         _F("init_chkpnt_period", "i", optional=True),
-        _F("mig_threshold", "i", optional=True),
+        _F("mig_threshold", "i", optional=True, default=-1),
         _F("notify_cmd", "s", optional=True),
         _F("job_description", "s", when=_opt(SUB3_DESCRIPTION, "options3"), optional=True),
         _F("submit_ext", "slist", optional=True),  # [inferred] lsfemu writes none: 0
         _F("options4", "i", optional=True),
         _F("asked_clusters", "slist", optional=True),
         _F("src_cluster", "s", optional=True),
-        _F("src_job_id", "i", optional=True),
+        _F("src_job_id", "i", optional=True, default=-1),
         _F("dst_cluster", "s", optional=True),
-        _F("dst_job_id", "i", optional=True),
+        _F("dst_job_id", "i", optional=True, default=-1),
         _F("flow_id", "s", optional=True),
         _F("subcwd", "s", optional=True),
         _F("outdir", "s", optional=True),
@@ -207,6 +132,7 @@ class JobNew(Record):
 
 @_register
 @dataclass(kw_only=True)
+@_schema_fields
 class JobModify2(Record):
     """Parameters of a job were changed (bmod). OpenLava's layout: most
     fields are present only when their bit is set in ``options`` /
@@ -219,58 +145,6 @@ class JobModify2(Record):
     -g/-gn, -app/-appn, with SUB3_JOB_GROUP / SUB3_APP) is lsfemu's [lsfemu]; optional on reading. Use :func:`job_modify` to build one."""
 
     TYPE: ClassVar[str] = "JOB_MODIFY2"
-    job_id_str: str = ""
-    options: int = 0
-    options2: int = 0
-    del_options: int = 0
-    user_id: int = 0
-    user_name: str = ""
-    submit_time: int = 0
-    umask: int = 0
-    num_processors: int = 0
-    begin_time: int = 0
-    term_time: int = 0
-    sig_value: int = 0
-    restart_pid: int = 0
-    job_name: str = ""
-    queue: str = ""
-    asked_hosts: tuple[str, ...] = ()
-    res_req: str = ""
-    rlimits: tuple[int, ...] = _NEG1_LIMITS
-    host_spec: str = ""
-    depend_cond: str = ""
-    sub_home_dir: str = ""
-    in_file: str = ""
-    out_file: str = ""
-    err_file: str = ""
-    command: str = ""
-    chkpnt_period: int = 0
-    chkpnt_dir: str = ""
-    xfiles: tuple[tuple[str, str, int], ...] = ()
-    job_file: str = ""
-    from_host: str = ""
-    cwd: str = ""
-    pre_exec_cmd: str = ""
-    mail_user: str = ""
-    project_name: str = ""
-    nios_port: int = 0
-    max_num_processors: int = 0
-    login_shell: str = ""
-    sched_host_type: str = ""
-    del_options2: int = 0
-    in_file_spool: str = ""
-    command_spool: str = ""
-    user_priority: int = -1
-    options3: int = 0
-    del_options3: int = 0
-    aps_string: str = ""
-    user_group: str = ""
-    job_description: str = ""
-    outdir: str = ""
-    job_group: str = ""
-    app: str = ""
-    post_exec_cmd: str = ""
-    runtime_estimate: int = 0
     _SCHEMA: ClassVar[tuple[_F, ...]] = (
         _F("job_id_str", "s"),
         _F("options", "i"),
@@ -289,7 +163,7 @@ class JobModify2(Record):
         _F("queue", "s", when=_opt(SUB_QUEUE)),
         _F("asked_hosts", "slist", when=_opt(SUB_HOST)),
         _F("res_req", "s", when=_opt(SUB_RES_REQ)),
-        _F("rlimits", "ints", size=NUM_RLIMITS),
+        _F("rlimits", "ints", size=NUM_RLIMITS, default=_NEG1_LIMITS),
         _F("host_spec", "s", when=_opt(SUB_HOST_SPEC)),
         _F("depend_cond", "s", when=_opt(SUB_DEPEND_COND)),
         _F("sub_home_dir", "s"),
@@ -314,7 +188,7 @@ class JobModify2(Record):
         _F("del_options2", "i"),
         _F("in_file_spool", "s", when=_opt(SUB2_IN_FILE_SPOOL, "options2")),
         _F("command_spool", "s", when=_opt(SUB2_JOB_CMD_SPOOL, "options2")),
-        _F("user_priority", "i", when=_opt(SUB2_JOB_PRIORITY, "options2")),
+        _F("user_priority", "i", when=_opt(SUB2_JOB_PRIORITY, "options2"), default=-1),
         _F("options3", "i", optional=True),
         _F("del_options3", "i", optional=True),
         _F("aps_string", "s", optional=True),
