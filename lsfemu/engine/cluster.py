@@ -124,7 +124,7 @@ class Cluster:
         self.takes = Takes(self.session, ("next_job_id", "position"))
         self.records = Records(self.session)  # the jobs held between requests: small records
         self.new_rows = NewRows(self.session, self.records)  # new jobs and their SUBMIT rows: one INSERT per table
-        self.changed_rows = ChangedRows(self.session)  # starts' and ends' columns: one UPDATE per set (after new_rows)
+        self.changed_rows = ChangedRows(self.session, self.new_rows.write)  # starts' and ends' columns: one UPDATE per set (after new_rows)
         # lsb.events' and lsb.acct's committed lengths (one SELECT a transaction reads them)
         self.held = HeldCounters(self.session, ("events_offset", "events_finished", "acct_offset"))
         self._ids_high: int | None = None  # see next_job_id

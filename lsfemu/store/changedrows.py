@@ -11,10 +11,10 @@ ORM object is made for it), or a loaded ORM object's ``__dict__`` -- tells
 the job listeners once (lsfemu.store.rowcache's `job_changed`; for an ORM object
 the ORM's "expire" event with no attribute, which they hear too: the caches
 drop what they held of the job), and keeps the job's changed columns; the rows kept are
-written with one UPDATE (executemany) per set of columns before anything else
+written with one UPDATE (executemany, on the session's connection outside its
+listeners: lsfemu.store.rawsql) per set of columns before anything else
 reaches the store through the session -- any statement but an INSERT, any flush, the commit
--- and after the new rows of lsfemu.store.newrows: their listeners are
-installed first and run first, and the INSERT of a new job's row does not
+-- and after the new rows of lsfemu.store.newrows (written first, `first`), since the INSERT of a new job's row does not
 write the changes kept (an UPDATE of that job before it would reach nothing). So the store never reads a job older than memory
 holds, and what it stores is what the ORM would have stored: an attribute the
 ORM also has a change of is written by its flush with the value in
@@ -28,12 +28,13 @@ values through the ORM as before.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from sqlalchemy import bindparam, event, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import instance_state
 
+from lsfemu.store import rawsql
 from lsfemu.store.models import Job
 from lsfemu.store.records import is_record, key_of, set_loaded
 from lsfemu.store.rowcache import job_changed
@@ -54,8 +55,9 @@ def _update(keys: frozenset[str]):
 class ChangedRows:
     """Column changes of loaded jobs of *session*, written in bulk (see the module docstring)."""
 
-    def __init__(self, session: Session):
+    def __init__(self, session: Session, first: Callable[[], None] = lambda: None):
         self.session = session
+        self.first = first  # (writes the new rows kept: lsfemu.store.newrows, whose jobs must come first)
         self.rows: dict = {}  # job (a record or a loaded Job) -> its columns changed since the last write  # job -> its columns changed since the last write
         event.listen(session, "do_orm_execute", self._before_statement)
         event.listen(session, "before_flush", self._before_flush)
@@ -100,9 +102,13 @@ class ChangedRows:
             params = {f"v_{k}": v for k, v in values.items()}
             params["k_id"], params["k_idx"] = key_of(job)
             groups.setdefault(frozenset(values), []).append(params)
-        with self.session.no_autoflush:  # (the ORM's own changes go at the flush or commit that follows)
-            for keys, params in groups.items():
-                self.session.execute(_update(keys), params)
+        # On the session's connection, outside its listeners (lsfemu.store.rawsql): the new
+        # rows go first (their listener would have run before this statement's), the
+        # listings were told of each job at its assign (job_changed, the expire event),
+        # and the ORM's own changes go at the flush or commit that follows.
+        self.first()
+        for keys, params in groups.items():
+            rawsql.run(self.session, _update(keys), params)
 
     def _before_statement(self, state) -> None:  # noqa: ANN001
         if self.rows and not state.is_insert:  # (see the module docstring: new rows first)
