@@ -16,7 +16,7 @@ from lsfemu.engine import userlimits
 from lsfemu.ops import explain
 from lsfemu.sched import limits as L
 
-pytestmark = pytest.mark.slow(3)  # seconds, quiet machine
+pytestmark = pytest.mark.slow(8)  # seconds, quiet machine (the first test imports the engine)
 
 PARAMS = "Begin Parameters\nDEFAULT_QUEUE = normal\nMBD_SLEEP_TIME = 10\nEnd Parameters\n"
 QUEUES = "Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 30\nEnd Queue\n"
