@@ -95,6 +95,11 @@ def _name(h: JobHistory, wide: bool) -> str:
 # default table
 # ---------------------------------------------------------------------------
 
+# a row's time cells at once (C's "%.0f" left in 8 columns, the total in 10; negative
+# values as 0, as _secs): one format per job, not seven (bhist -u all prints every job)
+_SUMMARY_STATES = (*STATES, "TOTAL")
+_SUMMARY_CELLS = "%-8.0f" * len(STATES) + "%-10.0f\n"
+
 
 def summary_table(histories: Iterable[JobHistory], *, now: float, wide: bool = False) -> str:
     """The default ``bhist`` table (``wide``: ``bhist -w``). Empty input gives
@@ -106,8 +111,7 @@ def summary_table(histories: Iterable[JobHistory], *, now: float, wide: bool = F
             head = f"{h.display_id:<7} {h.user:<7} {_name(h, True):<9} "
         else:
             head = f"{h.display_id[:7]:<7} {h.user[:7]:<7} {_name(h, False)[:9]:<9} "
-        cells = "".join(f"{_secs(t[s]):<8}" for s in STATES)
-        rows.append(f"{head}{cells}{_secs(t['TOTAL']):<10}\n")
+        rows.append(head + _SUMMARY_CELLS % tuple(max(0.0, t[s]) for s in _SUMMARY_STATES))
     if not rows:
         return ""
     return f"{SUMMARY_TITLE}\n{SUMMARY_HEADER}\n" + "".join(rows)
