@@ -21,7 +21,8 @@ nothing runs):
   (mbatchd's user + system time with the children it reaped, /proc/PID/stat
   fields 14-17; lsfemu's daemon's likewise);
 * command latency: ``bsub``, ``bjobs``, ``bjobs -u all``, ``bjobs -l ID``,
-  ``bhist -l ID``, ``bqueues``, medians of ``--runs`` rounds, every command of
+  ``bhist -l ID``, ``bhist -u all`` (every job's history: all jobs are
+  unfinished here, so no ``-a`` is needed to list them all), ``bqueues``, medians of ``--runs`` rounds, every command of
   both systems and both floors once a round, in an order rotated every round;
 * the daemon's resident memory (VmRSS).
 
@@ -184,7 +185,7 @@ def fill(systems: list[System], target: int, have: dict[str, int], chunk: int) -
 def latency(systems: list[System], ids: dict[str, str], runs: int) -> dict[str, dict]:
     cases = {"bsub": ["bsub", "-o", "/dev/null", "sleep", "1000"], "bjobs": ["bjobs"],
              "bjobs -u all": ["bjobs", "-u", "all"], "bjobs -l ID": ["bjobs", "-l", "ID"],
-             "bhist -l ID": ["bhist", "-l", "ID"], "bqueues": ["bqueues"]}
+             "bhist -l ID": ["bhist", "-l", "ID"], "bhist -u all": ["bhist", "-u", "all"], "bqueues": ["bqueues"]}
     argvs: dict[str, list[str]] = dict(floors())
     envs = {k: systems[0].env for k in argvs}
     for s in systems:
@@ -286,7 +287,7 @@ def render(res: dict) -> str:
         lat = fig["latency"]
         fl = (lat["python -c pass"]["median_s"], lat["python -I -S -c pass"]["median_s"])
         rows.append((f"floors, python -c pass / -I -S ({n} jobs)", "", f"{ms(fl[0])} / {ms(fl[1])}", "", "", ""))
-        for name in ("bsub", "bjobs", "bjobs -u all", "bjobs -l ID", "bhist -l ID", "bqueues"):
+        for name in ("bsub", "bjobs", "bjobs -u all", "bjobs -l ID", "bhist -l ID", "bhist -u all", "bqueues"):
             p, e = lat[f"{name} [volclava]"]["median_s"], lat[f"{name} [lsfemu]"]["median_s"]
             rows.append((f"{name} ({n} jobs)", ms(p), ms(e), f"{e / p:.2f}",
                          f"{p / fl[0]:.2f} / {p / fl[1]:.2f}", f"{e / fl[0]:.2f} / {e / fl[1]:.2f}"))
