@@ -29,7 +29,7 @@ from lsfemu.events.history import (
 )
 from lsfemu.events.log import EventWarning, read_events
 from lsfemu.render import bhist as R
-from lsfemu.render.timefmt import long_prefix
+from lsfemu.render.timefmt import RecordStamps
 from lsfemu.render.wrap import SOFT_SPACE
 
 
@@ -42,9 +42,9 @@ def _modify_line(h: JobHistory, d: dict, style: str, ran: bool | None) -> list[s
 _TEXTS = {**R.EVENT_TEXTS, "MODIFY": _modify_line}
 
 
-def chronicle_lines(h: JobHistory, ch: Change, ran: bool, stamps: dict[float, str], year: bool) -> list[str]:
+def chronicle_lines(h: JobHistory, ch: Change, ran: bool, stamps: RecordStamps) -> list[str]:
     """The ``bhist -t`` lines of one change of *h* (*ran*: dispatched since
-    its submission or last requeue, this change included); *stamps* caches
+    its submission or last requeue, this change included); *stamps* makes
     the time stamps (events share their seconds: each is formatted once)."""
     texts = _TEXTS.get(ch.kind)
     if texts is None:
@@ -52,11 +52,7 @@ def chronicle_lines(h: JobHistory, ch: Change, ran: bool, stamps: dict[float, st
     texts = texts(h, ch.data, "auto", ran)
     if not texts:
         return []
-    t = ch.time
-    stamp = stamps.get(t)
-    if stamp is None:
-        stamp = stamps[t] = long_prefix(t, year) + ": "
-    head = f"{stamp}Job <{h.display_id}>, "
+    head = f"{stamps[ch.time]}Job <{h.display_id}>, "
     lines = []
     for text in texts:
         line = f"{head}{text[:1].lower()}{text[1:]}\n"
@@ -68,7 +64,7 @@ def chronicle(histories: list[JobHistory], *, year: bool = False,
               window: tuple[float, float] | None = None) -> str:
     """``bhist -t``: every event of *histories* (in *window*: -T) in time order, one line each."""
     rows: list[tuple[float, int, str]] = []  # (time, sequence in job order and change order, line)
-    stamps: dict[float, str] = {}
+    stamps = RecordStamps(year)
     for h in histories:
         ran = False
         for ch in h.changes:
@@ -78,7 +74,7 @@ def chronicle(histories: list[JobHistory], *, year: bool = False,
                 ran = False
             if window is not None and not window[0] <= ch.time <= window[1]:
                 continue
-            for line in chronicle_lines(h, ch, ran, stamps, year):
+            for line in chronicle_lines(h, ch, ran, stamps):
                 rows.append((ch.time, len(rows), line))
     rows.sort()  # by time, then as listed (job order, change order): the sequence is unique
     return "".join([r[2] for r in rows])
@@ -112,7 +108,7 @@ class ChronicleStream:
         self.written: tuple[float, int, int] | None = None  # the key of the last line written
         self.lines = 0
         self.peak = 0  # the most lines waiting at once
-        self.stamps: dict[float, str] = {}
+        self.stamps = RecordStamps(year)
         self.builder = HistoryBuilder(stream=self.change)
         self._count = 0  # records read since the last flush
 
@@ -174,7 +170,7 @@ class ChronicleStream:
         t = ch.time
         if self.window is not None and not self.window[0] <= t <= self.window[1]:
             return
-        lines = chronicle_lines(h, ch, h.started, self.stamps, self.year)
+        lines = chronicle_lines(h, ch, h.started, self.stamps)
         written, order, seq = self.written, h.order, self.seq
         append = self.buffer.append
         for line in lines:

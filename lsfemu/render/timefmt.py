@@ -6,6 +6,7 @@ Owns every way a timestamp or a duration is spelled on screen:
   with ``LSB_DISPLAY_YEAR`` ``May  3 10:21 2016``;
 * ``long_prefix`` - bjobs -l / bhist -l record stamps: ``Tue Jul 30 16:49:55``
   (without the ``: `` that follows), with the year ``Sat May 23 18:18:44 2026``;
+  ``RecordStamps`` the same with the ``: ``, made once per second of a stream;
 * ``ctime``       - the C ``ctime`` form of the job report: ``Sun Jan 24 18:06:13 2021``;
 * ``w_time``      - bjobs -W: ``10/19-17:10:27``;
 * ``hms``         - ``hh:mm:ss`` durations (``-hms`` / ``LSB_HMS_TIME_FORMAT``).
@@ -48,6 +49,45 @@ def long_prefix(t: float, year: bool = False) -> str:
         f"{tm.tm_hour:02d}:{tm.tm_min:02d}:{tm.tm_sec:02d}"
     )
     return f"{text} {tm.tm_year}" if year else text
+
+
+class RecordStamps(dict):
+    """``long_prefix(t, year) + ": "`` by event time, each made once: a
+    stream of records (bhist -t of a long log) asks for a new second at
+    most events. A second is made from its minute's text (two
+    ``localtime`` calls per minute instead of one per second) when the
+    minute is plain -- its first second is ``:00``, its last ``:59`` of the
+    same minute, so no change of offset falls inside it; else as
+    long_prefix makes it. ``clear()`` forgets both."""
+
+    def __init__(self, year: bool = False):
+        super().__init__()
+        self.year = year
+        self._minutes: dict[int, tuple[str, str] | None] = {}
+
+    def __missing__(self, t: float) -> str:
+        s = int(t)
+        m0 = s - s % 60
+        parts = self._minutes.get(m0, False)
+        if parts is False:
+            parts = self._minutes[m0] = self._minute(m0)
+        if parts is None:
+            text = self[t] = long_prefix(t, self.year) + ": "
+        else:
+            text = self[t] = f"{parts[0]}{s - m0:02d}{parts[1]}"
+        return text
+
+    def _minute(self, m0: int) -> tuple[str, str] | None:
+        """(the text before the seconds, after them) of the minute starting at *m0*, None if not plain."""
+        a, b = _lt(m0), _lt(m0 + 59)
+        if a.tm_sec != 0 or b.tm_sec != 59 or a[:5] != b[:5]:
+            return None
+        head = f"{_WEEKDAYS[a.tm_wday]} {_MONTHS[a.tm_mon - 1]} {a.tm_mday:>2} {a.tm_hour:02d}:{a.tm_min:02d}:"
+        return head, f" {a.tm_year}: " if self.year else ": "
+
+    def clear(self) -> None:
+        super().clear()
+        self._minutes.clear()
 
 
 def ctime(t: float) -> str:

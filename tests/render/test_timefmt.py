@@ -1,5 +1,9 @@
 """Time formats of reference 1.2 (TZ=UTC via conftest)."""
 
+import random
+import time
+
+import pytest
 from render_helpers import at
 
 from lsfemu.render import timefmt
@@ -44,6 +48,31 @@ def test_local_time_is_used(monkeypatch):
     time.tzset()
     try:
         assert timefmt.table_time(at("2019 Jul 01 10:00:00")) == "Jul  1 12:00"
+    finally:
+        monkeypatch.setenv("TZ", "UTC")
+        time.tzset()
+
+
+@pytest.mark.parametrize("zone", ["UTC", "America/New_York", "Australia/Lord_Howe", "Pacific/Apia", "Europe/Amsterdam"])
+def test_record_stamps_are_long_prefix(monkeypatch, zone):
+    """RecordStamps (bhist -t's stamps, made per minute) gives long_prefix's
+    text at every second: across offset changes (DST of 1 h and Lord Howe's
+    30 min, Samoa's skipped day, Amsterdam's +00:19:32 of the 1930s), and
+    in a zone's plain minutes, with and without the year."""
+    monkeypatch.setenv("TZ", zone)
+    time.tzset()
+    try:
+        rng = random.Random(23)
+        times = [rng.randint(-2**31, 2**32) for _ in range(2000)]
+        times += range(1774746000 - 3700, 1774746000 + 3700, 7)  # around 2026-03-29 01:00 UTC
+        times += range(1775318400 - 3700, 1775318400 + 3700, 7)  # 2026-04-04/05 (Lord Howe's -30 min)
+        times += range(1325239200 - 90000, 1325239200 + 90000, 61)  # Samoa's 2011-12-30
+        times += range(-1025745000, -1025740000, 13)  # 1937 in Amsterdam
+        for year in (False, True):
+            stamps = timefmt.RecordStamps(year)
+            assert [stamps[float(t)] for t in times] == [timefmt.long_prefix(float(t), year) + ": " for t in times]
+            stamps.clear()
+            assert not stamps and stamps[0.0] == timefmt.long_prefix(0.0, year) + ": "
     finally:
         monkeypatch.setenv("TZ", "UTC")
         time.tzset()
