@@ -421,32 +421,41 @@ class HistoryBuilder:
         code = rec.status
         if code & (lsbatch.JOB_STAT_PDONE | lsbatch.JOB_STAT_PERR):
             if h.finished:
-                self._add(h, t, "POST", ok=not code & lsbatch.JOB_STAT_PERR)
+                self._told(h, h.append(t, "POST", {"ok": not code & lsbatch.JOB_STAT_PERR}))
                 return
         name = lsbatch.status_name(code)
         if name in FINISHED:
             if h.finished and h.status == name:
                 return  # a repeated finish record
             exit_code = lsbatch.exit_code_of(rec.exit_status) if name == "EXIT" else 0
-            self._add(
-                h, rec.end_time or t, "FINISH", status=name,
-                exit_code=exit_code if name == "EXIT" and h.started else None,
-                cpu_time=rec.cpu_time,
-                exit_reason=lsbatch.TERM_REASONS.get(rec.exit_info) if name == "EXIT" else None,
-            )
+            # (a dict display, not _add's keywords: a finish is a third of a busy log's records)
+            self._told(h, h.append(rec.end_time or t, "FINISH", {
+                "status": name, "exit_code": exit_code if name == "EXIT" and h.started else None,
+                "cpu_time": rec.cpu_time,
+                "exit_reason": lsbatch.TERM_REASONS.get(rec.exit_info) if name == "EXIT" else None,
+            }))
             if code & (lsbatch.JOB_STAT_PDONE | lsbatch.JOB_STAT_PERR):
-                self._add(h, t, "POST", ok=not code & lsbatch.JOB_STAT_PERR)
+                self._told(h, h.append(t, "POST", {"ok": not code & lsbatch.JOB_STAT_PERR}))
         elif name in STATES:
             reason = _pend_reason(rec.reason) if name == "PEND" else \
                 lsbatch.PREEMPTED_REASON if name == "SSUSP" and rec.reason & lsbatch.SUSP_MBD_PREEMPT else None
             if name == "PEND" and rec.reason == lsbatch.PEND_JOB_REQUEUED and h.changes \
                     and h.changes[-1].kind == "REQUEUE":
                 return  # JOB_REQUEUE already said so
-            self._add(h, t, "STATUS", status=name, reason=reason)
+            self._told(h, h.append(t, "STATUS", {"status": name, "reason": reason}))
 
 
 
-def _told_as(kind: str, data: Callable[[Record], dict[str, Any]]) -> Callable[[HistoryBuilder, JobHistory, float, Record], None]:
+#: record type -> (change kind, its data from the record) of the types that add one change, for a
+#: reader that adds it itself (ops.chronicle's stream); TOLD's entries for them are made from these
+TOLD_AS: dict[str, tuple[str, Callable[[Record], dict[str, Any]]]] = {}
+
+
+def _told_as(kind: str, data: Callable[[Record], dict[str, Any]],
+             etype: str = "") -> Callable[[HistoryBuilder, JobHistory, float, Record], None]:
+    if etype:
+        TOLD_AS[etype] = (kind, data)
+
     def told(b: HistoryBuilder, h: JobHistory, t: float, rec: Record) -> None:
         b._told(h, h.append(t, kind, data(rec)))
     return told
@@ -456,11 +465,12 @@ def _told_as(kind: str, data: Callable[[Record], dict[str, Any]]) -> Callable[[H
 #: JOB_MODIFY2 apart): the change it adds
 TOLD: dict[str, Callable[[HistoryBuilder, JobHistory, float, Record], None]] = {
     "JOB_STATUS": HistoryBuilder._status,
-    "JOB_START_ACCEPT": _told_as("STARTING", lambda r: {"pid": r.job_pid}),
-    "JOB_EXECUTE": _told_as("EXECUTE", lambda r: {"exec_home": r.exec_home, "exec_cwd": r.exec_cwd, "pid": r.job_pid}),
+    "JOB_START_ACCEPT": _told_as("STARTING", lambda r: {"pid": r.job_pid}, "JOB_START_ACCEPT"),
+    "JOB_EXECUTE": _told_as("EXECUTE", lambda r: {"exec_home": r.exec_home, "exec_cwd": r.exec_cwd, "pid": r.job_pid},
+                            "JOB_EXECUTE"),
     "JOB_START": _told_as("DISPATCH", lambda r: {"hosts": list(r.exec_hosts),
                                                  "effective_res_req": r.effective_res_req or None,
-                                                 "host_factor": r.host_factor}),
+                                                 "host_factor": r.host_factor}, "JOB_START"),
     "JOB_SIGNAL": _told_as("SIGNAL", lambda r: {"signal": r.signal_symbol, "user": r.user_name,
                                                 **({"reason": r.reason} if r.reason else {})}),
     "JOB_FORCE": _told_as("FORCE", lambda r: {"user": r.user_name}),

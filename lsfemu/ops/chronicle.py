@@ -25,7 +25,7 @@ from typing import Any, Callable
 
 from lsfemu.events.fastdecode import shape_reader
 from lsfemu.events.history import (
-    BUILDER_FIELDS, BUILDER_UNUSED, TOLD, CannotStream, Change, HistoryBuilder, JobHistory,
+    BUILDER_FIELDS, BUILDER_UNUSED, TOLD, TOLD_AS, CannotStream, Change, HistoryBuilder, JobHistory,
 )
 from lsfemu.events.log import EventWarning, read_events
 from lsfemu.render import bhist as R
@@ -158,10 +158,37 @@ class ChronicleStream:
                 return True
             return take
 
+        change = self.change
+
+        def job_change(read: Callable[[str], Any], kind: str, data: Callable[[Any], dict]) -> Callable[[str], bool]:
+            # a record that adds one change (TOLD's _told_as), its layers folded into one call: the
+            # change appended, handed to the stream, and the history kept to it, as builder._told does
+            def take(line: str) -> bool:
+                rec = read(line)
+                if rec is None:
+                    return False
+                h = held.get((rec.job_id, rec.idx))
+                if h is None:
+                    return False
+                t = rec.event_time
+                tick(t)
+                ch = h.append(t, kind, data(rec))
+                change(h, ch)
+                del h.changes[:-1]
+                h.transitions.clear()
+                return True
+            return take
+
         for etype in ("JOB_NEW", "JOB_START", "JOB_START_ACCEPT", "JOB_EXECUTE", "JOB_STATUS"):
             read = shape_reader(etype, BUILDER_FIELDS[etype])
-            if read is not None:
-                takers[etype] = job_new(read) if etype == "JOB_NEW" else job_record(read, TOLD[etype])
+            if read is None:
+                continue
+            if etype == "JOB_NEW":
+                takers[etype] = job_new(read)
+            elif etype in TOLD_AS:
+                takers[etype] = job_change(read, *TOLD_AS[etype])
+            else:
+                takers[etype] = job_record(read, TOLD[etype])
         return takers
 
     def change(self, h: JobHistory, ch: Change) -> None:
