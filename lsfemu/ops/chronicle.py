@@ -160,24 +160,15 @@ class ChronicleStream:
 
         change = self.change
 
-        def job_change(read: Callable[[str], Any], kind: str, data: Callable[[Any], dict]) -> Callable[[str], bool]:
-            # a record that adds one change (TOLD's _told_as), its layers folded into one call: the
-            # change appended, handed to the stream, and the history kept to it, as builder._told does
-            def take(line: str) -> bool:
-                rec = read(line)
-                if rec is None:
-                    return False
-                h = held.get((rec.job_id, rec.idx))
-                if h is None:
-                    return False
-                t = rec.event_time
-                tick(t)
+        def told_as(kind: str, data: Callable[[Any], dict]) -> Callable[..., None]:
+            # what TOLD's _told_as does, without the builder's layers: the change appended, handed
+            # to the stream, and the history kept to it, as builder._told does
+            def told(builder: HistoryBuilder, h: JobHistory, t: float, rec: Any) -> None:
                 ch = h.append(t, kind, data(rec))
                 change(h, ch)
                 del h.changes[:-1]
                 h.transitions.clear()
-                return True
-            return take
+            return told
 
         for etype in ("JOB_NEW", "JOB_START", "JOB_START_ACCEPT", "JOB_EXECUTE", "JOB_STATUS"):
             read = shape_reader(etype, BUILDER_FIELDS[etype])
@@ -185,10 +176,8 @@ class ChronicleStream:
                 continue
             if etype == "JOB_NEW":
                 takers[etype] = job_new(read)
-            elif etype in TOLD_AS:
-                takers[etype] = job_change(read, *TOLD_AS[etype])
             else:
-                takers[etype] = job_record(read, TOLD[etype])
+                takers[etype] = job_record(read, told_as(*TOLD_AS[etype]) if etype in TOLD_AS else TOLD[etype])
         return takers
 
     def change(self, h: JobHistory, ch: Change) -> None:
