@@ -211,3 +211,35 @@ def run(passes, inp: dispatch.PassInput, touched: list, t: float) -> dispatch.Pa
     inp.jobs.extend(later)
     order.unkept = unkept
     return result
+
+
+class EndState:
+    """The state a pass ended with, for the next pass's quiet test
+    (Passes.quiet_input: is the state the same?). Its key (*state_key* of
+    the pass input) is made when first compared, and only when the slots in
+    use on all hosts -- which the key holds -- are the same as now: a job's
+    end or start changes them, so after most passes of the clock it is never
+    made (issue 23, part 4: two keys of every host and queue per pass were
+    a thirteenth of a simulated job's CPU). The usage of limits is taken at
+    once (the pass's limit counts are the cluster's, counted anew by the next pass)."""
+
+    __slots__ = ("inp", "used", "limits", "key", "state_key")
+
+    def __init__(self, inp: dispatch.PassInput, state_key) -> None:
+        self.inp = inp  # (its hosts and queues are the pass's own: the next pass makes new ones)
+        self.used = _slots_used(inp)
+        self.limits = inp.limits.state() if inp.limits is not None else None
+        self.key = None
+        self.state_key = state_key
+
+    def same(self, inp: dispatch.PassInput) -> bool:
+        if _slots_used(inp) != self.used:
+            return False
+        if self.key is None:
+            self.key = self.state_key(self.inp)[:-1] + (self.limits,)
+            self.inp = None
+        return self.state_key(inp) == self.key
+
+
+def _slots_used(inp: dispatch.PassInput) -> int:
+    return sum(h.used for h in inp.hosts.values())

@@ -43,7 +43,7 @@ class Passes:
         self.waiting_on: set[Job] = set()  # pending jobs with a bsub -w condition, likewise
         self.early: list[tuple[int, int]] = []  # jobs the last pass decided before its last start
         self.in_pass = False
-        self.last_state: tuple | None = None  # the state the last pass ended with (None: unknown)
+        self.last_state: passdelta.EndState | None = None  # the state the last pass ended with (None: unknown)
         self.settled = False  # no pending job could start in that state (dispatch.PassResult.settled)
         self.slot_pools: dict = {}
         self.quiet_ok = False
@@ -293,7 +293,7 @@ class Passes:
         (their limits follow the pending demand) or JOB_ACCEPT_INTERVAL."""
         jobs = self.cl.jobs
         rows = self.cache.rows
-        if not (self.settled or dispatch.all_full(inp.hosts)) or self.state_key(inp) != self.last_state:
+        if not (self.settled or dispatch.all_full(inp.hosts)) or not self.last_state.same(inp):
             return None
         look = {}
         for job in touched:
@@ -465,7 +465,7 @@ class Passes:
             preempted = self.cl.preemption.after_pass(inp, result, t)  # (nothing without PREEMPTION)
             self.write_reasons(result.reasons, inp.jobs, t, bulk=not delta)
             # what the next pass may keep (see quiet_input; after a preemption: nothing)
-            self.last_state = None if preempted else self.state_key(inp)
+            self.last_state = None if preempted else passdelta.EndState(inp, self.state_key)
             self.last_delta = passdelta.key(inp, passdelta.per_user(inp)) if self.delta_ok and not preempted else None
             self.early = list(itertools.islice(result.reasons, result.early))
             if not quiet:
