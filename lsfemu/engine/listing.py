@@ -222,6 +222,8 @@ _listings: "weakref.WeakSet[ApsListing]" = weakref.WeakSet()
 
 
 def _changed(target, *_args) -> None:
+    if not _listings:  # (no listing made yet: a WeakSet's iteration alone costs, on every job's start and end)
+        return
     for listing in _listings:
         listing.forget(target)
         listing.generation += 1
