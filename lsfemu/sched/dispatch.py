@@ -188,10 +188,9 @@ def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_f
         is not kept per shape)."""
         if not kinds:
             s: set | None = set()
-            for j in inp.jobs:
+            for j, shape in zip(inp.jobs, shapes.shapes_of(inp.jobs)):
                 if j.blocked is not None:
                     continue
-                shape = shapes.shape_of(j)
                 if shape is None:
                     s = None
                     break

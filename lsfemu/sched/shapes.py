@@ -23,7 +23,7 @@ that fits takes the last slots.
 from __future__ import annotations
 
 import heapq
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 from lsfemu.sched import placement
 
@@ -34,6 +34,29 @@ def shape_of(job: Any) -> tuple | None:
         return None
     req = job.req
     return (job.queue, job.slots, req.key if req is not None else None)
+
+
+def shapes_of(jobs: Iterable[Any]) -> list[tuple | None]:
+    """`shape_of` of each of *jobs*, in order; one tuple per distinct shape. A
+    job's `fit` names its queue, user, slots and requirement (the pass's
+    refusals are kept by it): the shape is looked up by it, the requirement
+    checked the same object, instead of made anew for every job -- the pass
+    asks for every pending job's shape (issue 23, part 5)."""
+    memo: dict[str, tuple] = {}  # PendingJob.fit -> (its req, its shape)
+    out: list[tuple | None] = []
+    append = out.append
+    for job in jobs:
+        if job.place is None and job.limits is None:
+            got = memo.get(job.fit)
+            if got is not None and got[0] is job.req:
+                append(got[1])
+                continue
+            shape = shape_of(job)
+            memo[job.fit] = (job.req, shape)
+            append(shape)
+        else:
+            append(shape_of(job))
+    return out
 
 
 class Lasting:
@@ -130,8 +153,7 @@ class ShapeHeap:
         """Give out no more entries of *shape* (their jobs stay in :meth:`left`)."""
         if self._heads is None:
             shards: dict = {}
-            for entry in self._one:
-                key = shape_of(entry[-1])
+            for entry, key in zip(self._one, shapes_of([entry[-1] for entry in self._one])):
                 h = shards.get(key)
                 if h is None:
                     shards[key] = [entry]

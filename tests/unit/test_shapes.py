@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lsfemu.sched import dispatch as D
-from lsfemu.sched import hostres, placement, resreq, select, shapes
+from lsfemu.sched import hostpick, hostres, placement, resreq, select, shapes
 
 pytestmark = pytest.mark.slow(4)
 
@@ -67,10 +67,11 @@ def test_which_requirements_stay_refused(text, want):
 
 
 class _J:
-    """A job as the heap reads it (its shape's parts)."""
+    """A job as the heap reads it (its shape's parts, and its fit: what names them, as a PendingJob's)."""
 
     def __init__(self, n, queue):
         self.n, self.queue, self.slots, self.req, self.place, self.limits = n, queue, 1, None, None, None
+        self.fit = f"{queue}\0u\0{self.slots}"
 
 
 @settings(max_examples=150, deadline=None)
@@ -144,3 +145,21 @@ def test_a_requirement_a_start_may_satisfy_is_not_left_out():
                  _job(3, 1, "select[mem<10000]"), _job(4, 1, "rusage[mem=8000]")], _hosts())
     assert [j.job_id for j, _ in res.started] == [2, 3, 4]
     assert res.reasons[(1, 0)] == ["Job's resource requirements not satisfied: 1 host"]
+
+
+def test_shapes_of_gives_each_jobs_shape_looked_up_by_its_fit():
+    """shapes_of (the pass's shapes of every job, found by the job's fit) is
+    shape_of job by job: jobs of one fit share a shape; a job whose fit names
+    no requirement although it has one (set without require()) and a job with
+    -m are not taken for another of the same fit."""
+    a, b = _job(1, 2, "rusage[mem=100]"), _job(2, 2)
+    b.require(a.req)  # (one compiled requirement for the jobs that share it, as the engine gives them)
+    c = _job(3, 2)
+    d = _job(4, 2)
+    d.place = hostpick.Placement(("hA",), False)
+    e = _job(5, 2)
+    e.req = _req("rusage[mem=200]")  # (its fit is c's)
+    jobs = [a, b, c, d, e, _job(6, 2)]
+    got = shapes.shapes_of(jobs)
+    assert got == [shapes.shape_of(j) for j in jobs]
+    assert got[0] is got[1] and got[3] is None and got[4] != got[2] and got[5] == got[2]
