@@ -28,7 +28,8 @@ from lsfemu.store.rowcache import in_store, on_job_change
 
 
 class Row(NamedTuple):
-    """The pass's view of one job (as of the last change to it)."""
+    """The pass's view of one job (as of the last change to it). (pendmake.Maker
+    unpacks a Row whole: a field added here is added there too.)"""
 
     status: str
     user: str

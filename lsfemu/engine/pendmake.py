@@ -61,17 +61,19 @@ class Maker:
     def make(self, job, row, prio: int, blocked: str | None = None) -> PendingJob:
         """*job*'s PendingJob at the pass's instant (*prio*: its escalated
         priority; *blocked*: a reason that keeps it pending), its rules given."""
+        # (the row's fields in one unpacking: a named tuple's attribute is a call each)
+        (_status, user, queue, slots, _prio, _base, _since, position, migrated, array_limit, _depend, _admin,
+         _system, _rsrc, key, fs_key, _parts, _plain) = row
         facts = _RULES(job)
-        kk = (row.fs_key, row.slots, facts)
+        kk = (fs_key, slots, facts)
         kind = self.kinds.get(kk)
-        key = row.key
         if kind is None:
-            rk = (facts, row.queue)
+            rk = (facts, queue)
             rules = self.rules.get(rk)
             if rules is None:
                 rules = self.rules[rk] = (placement(self.cl, job), self.cl.requirements.of(job))
-            pj = PendingJob(key[0], key[1], row.user, row.queue, row.slots, prio, row.position, row.migrated,
-                            blocked, row.array_limit, row, key)
+            pj = PendingJob(key[0], key[1], user, queue, slots, prio, position, migrated, blocked, array_limit, row,
+                            key)
             place, req = rules
             if req is not None:
                 pj.require(req)
@@ -79,8 +81,8 @@ class Maker:
             self.kinds[kk] = (place, req, pj.fit)
             return pj
         place, req, fit = kind
-        pj = PendingJob(key[0], key[1], row.user, row.queue, row.slots, prio, row.position, row.migrated, blocked,
-                        row.array_limit, row, key, fit)
+        pj = PendingJob(key[0], key[1], user, queue, slots, prio, position, migrated, blocked, array_limit, row, key,
+                        fit)
         pj.req = req
         pj.place = place
         return pj
