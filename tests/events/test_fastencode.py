@@ -14,7 +14,7 @@ from lsfemu.events import codec, fastencode
 from lsfemu.events.records import JobNew, JobStart, JobStatus
 from tests.events.test_events_props import _ODD, _records
 
-pytestmark = pytest.mark.slow(4)
+pytestmark = pytest.mark.slow(2)
 
 
 def _outcome(fn, rec):
@@ -24,7 +24,7 @@ def _outcome(fn, rec):
         return (type(exc), str(exc))
 
 
-@settings(max_examples=400, deadline=None)  # every record type, plain and odd strings
+@settings(max_examples=150, deadline=None)  # every record type (some 9 each a run), plain and odd strings
 @given(rec=st.one_of(_records(), _records(_ODD)))
 def test_generated_encoder_writes_the_reference_line(rec):
     assert fastencode.encode(rec) == codec.encode(rec)
@@ -33,7 +33,7 @@ def test_generated_encoder_writes_the_reference_line(rec):
 _BAD = st.sampled_from([True, 1.5, -0.0, math.inf, math.nan, 10**30, -(10**30), "7", None, b"x", 3])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(rec=_records(), field=st.integers(0, 200), value=_BAD, extra=st.lists(st.sampled_from(['"x"', "1"]), max_size=2))
 def test_unusual_values_give_the_reference_outcome(rec, field, value, extra):
     """A value of another type, out of range or not finite, set on any field
