@@ -18,6 +18,7 @@ word `bsub`.
 
 from __future__ import annotations
 
+import re
 import shlex
 
 from lsfemu import options
@@ -73,10 +74,13 @@ def submit_pack(c: Ctx, path: str, submit_one) -> None:
 
 def _request(g: options.Grammar, line: str) -> dict:
     """The option values (and command words) of one request, or NotSubmitted."""
-    try:
-        words = shlex.split(line)
-    except ValueError:
-        raise NotSubmitted(M.PACK_BAD_LINE.format(line)) from None
+    if _QUOTING.search(line) is None:
+        words = _WORD.findall(line)  # what shlex.split makes of a line without quoting, at a tenth of its cost
+    else:
+        try:
+            words = shlex.split(line)
+        except ValueError:
+            raise NotSubmitted(M.PACK_BAD_LINE.format(line)) from None
     _refuse_pack_options(g, words)
     try:
         values, command = options.parse(g, words)
@@ -89,6 +93,12 @@ def _request(g: options.Grammar, line: str) -> dict:
     if not command:
         raise NotSubmitted(M.NO_COMMAND)
     return values
+
+
+#: what makes shlex.split differ from splitting at its whitespace: quotes, escapes (issue 23: a pack's
+#: lines are mostly plain words); its whitespace is space, tab, CR and LF, no other character
+_QUOTING = re.compile(r"['\"\\]")
+_WORD = re.compile(r"[^ \t\r\n]+")
 
 
 def _refuse_pack_options(g: options.Grammar, words: list[str]) -> None:

@@ -100,3 +100,21 @@ def test_disabled_unreadable_and_mixed_with_other_options(lsf_cluster_factory, t
         r = c.run(["bsub"] + argv, user="user1")
         assert r.rc == 255 and r.err.startswith("Usage: bsub ") and r.out == "", r.text
     assert _jobs(c) == []
+
+
+def test_plain_lines_split_as_shlex_splits_them():
+    """A pack line without quotes or backslashes is split at shlex's whitespace
+    (issue 23: shlex.split cost ~10% of a packed job); the words are shlex's,
+    whatever else the line holds (#, other Unicode spaces, shell characters)."""
+    import random
+    import shlex
+
+    from lsfemu.cli.bsubpack import _QUOTING, _WORD
+
+    rnd = random.Random(23)
+    chars = " \t\r\nab-=#;|&$*\x0b\x0c\u00a0\u3000"
+    for _ in range(3000):
+        line = "".join(rnd.choice(chars) for _ in range(rnd.randint(0, 14)))
+        assert _QUOTING.search(line) is None
+        assert _WORD.findall(line) == shlex.split(line), repr(line)
+    assert _QUOTING.search("-J 'a b' x") and _QUOTING.search('say "hi"') and _QUOTING.search("a\\ b")

@@ -3,6 +3,7 @@ lines, and the awk field positions the snakemake LSF plugin depends on."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import shutil
 import subprocess
@@ -383,3 +384,24 @@ def test_skim_reads_the_event_time_of_unused_types_and_accepts_what_decode_accep
     with pytest.raises(codec.EventSyntaxError) as got:
         fastdecode.skim(corrupt, {"JOB_EXECUTE"})
     assert str(got.value) == str(want.value)
+
+
+@settings(max_examples=200, deadline=None)
+@given(user=st.text(max_size=20), name=st.text(max_size=20), n=st.integers(-(2**40), 2**40),
+       big=st.sampled_from([0, 10**29, -(10**29)]), hosts=st.lists(st.text(max_size=5), max_size=3))
+def test_encode_plan_is_the_field_by_field_encoding(user, name, n, big, hosts):
+    """encode's ints and strings written in place (issue 23: a JOB_NEW per
+    submission) are what _encode_field writes for each field of the schema;
+    a value of the wrong type still fails as there."""
+    rec = JobNew(event_time=1, job_id=max(n, 1), user_name=user, job_name=name, user_id=big,
+                 asked_hosts=tuple(hosts), num_processors=2)
+    values = rec.__dict__
+    parts = [codec.quote(rec.TYPE), codec.quote(rec.version), "1"]
+    for spec in type(rec)._SCHEMA:
+        if spec.when is None or spec.when(values):
+            parts += codec._encode_field(spec, values[spec.name], rec.TYPE)
+    assert codec.encode(rec) == " ".join(parts + list(rec.extra))
+    with pytest.raises(TypeError):
+        codec.encode(dataclasses.replace(rec, user_id=True))
+    with pytest.raises(ValueError):
+        codec.encode(dataclasses.replace(rec, user_id=10**30))
