@@ -120,13 +120,13 @@ class Cluster:
         self.events = EventLog(self.logdir)
         self.perfmon = Perfmon()  # badmin perfmon: counters kept while sampling is started
         ensure_counters(self.session, ("next_job_id", "position"))
-        # job IDs and positions: one statement for both per commit
-        self.takes = Takes(self.session, ("next_job_id", "position"))
         self.records = Records(self.session)  # the jobs held between requests: small records
         self.new_rows = NewRows(self.session, self.records)  # new jobs and their SUBMIT rows: one INSERT per table
         self.changed_rows = ChangedRows(self.session, self.new_rows.write)  # starts' and ends' columns: one UPDATE per set (after new_rows)
         # lsb.events' and lsb.acct's committed lengths (one SELECT a transaction reads them)
         self.held = HeldCounters(self.session, ("events_offset", "events_finished", "acct_offset"))
+        # job IDs and positions: one statement for both per commit, which reads the lengths too
+        self.takes = Takes(self.session, ("next_job_id", "position"), read=self.held)
         self._ids_high: int | None = None  # see next_job_id
         # Cut lsb.events back to what the store committed under the store's write lock
         # (this no-op UPDATE takes it): in in-process mode another process may be
@@ -253,9 +253,11 @@ class Cluster:
         self.perfmon.records(self.events.staged)
         finished = self.events.finished_in_staged()
         before, after = self.events.write_staged()
+        finished_total = None  # lsb.events' finished jobs as this commit leaves them (None: not read)
         if after != before:
             self._set_counter("events_offset", after)
-            self._set_counter("events_finished", (self._counter("events_finished") or 0) + finished)
+            finished_total = (self._counter("events_finished") or 0) + finished
+            self._set_counter("events_finished", finished_total)
         acct_before = self.acct.size()
         try:
             acct_before, acct_after = self.acct.write_staged()
@@ -271,7 +273,11 @@ class Cluster:
         if self.acct.archive_if_due(self.config.params, self.now()):  # lsb.params ACCT_ARCHIVE_*
             self._set_counter("acct_offset", 0)
             self.session.commit()
-        if (self._counter("events_finished") or 0) >= max(1, self.config.params.max_job_num):
+        # (the count this commit wrote, not read again: a read after the commit would
+        # begin the next transaction with a SELECT -- issue 23, the submission path)
+        if finished_total is None:
+            finished_total = self._counter("events_finished") or 0
+        if finished_total >= max(1, self.config.params.max_job_num):
             self._switch_event_log()
 
     def _switch_event_log(self) -> None:

@@ -72,12 +72,16 @@ class Takes:
     through the session must go through one Takes (it keeps the counter's
     next value)."""
 
-    def __init__(self, session: Session, together: tuple[str, ...] = ()):
+    def __init__(self, session: Session, together: tuple[str, ...] = (), read: HeldCounters | None = None):
         self.session = session
         # Counters taken together (a submission's job ID and position): the
         # transaction's first take of any of them moves every one on in one
         # statement, and the ones not used yet are written back at the commit.
         self.together = together
+        # Counters held by *read* (lsb.events' committed length, read by every commit
+        # that appends) are read by the same statement, unchanged, when the
+        # transaction has not read them yet: a submission's SELECT saved.
+        self.read = read
         # name -> [the transaction, the next value, the value in the store]
         self.held: dict[str, list] = {}
         event.listen(session, "before_commit", self._write_back)
@@ -98,10 +102,15 @@ class Takes:
         """The counters moved on in the store (this one and those taken with it); the
         held entry of *name*, its next value the one taken (a wrapped value: see take)."""
         names = self.together if name in self.together else (name,)
-        got = dict(rawsql.run(self.session, _take_together(len(names)),
+        read = self.read
+        also = read.together if read is not None and not read.values else ()
+        got = dict(rawsql.run(self.session, _take_together(len(names), len(also)),
                               {"wn": name if wrap_at is not None else "", "w": wrap_at or 0,
-                               **{f"n{i}": n for i, n in enumerate(names)}}).fetchall())
+                               **{f"n{i}": n for i, n in enumerate(names)},
+                               **{f"m{i}": n for i, n in enumerate(also)}}).fetchall())
         tx = self.session.get_transaction()
+        for n in also:  # (read under the write lock the statement took: as HeldCounters.get reads them)
+            read.values.setdefault(n, got.pop(n, None))
         for n, new in got.items():
             # the value before the statement: the next to hand out (the store one past it)
             before = (wrap_at if new == 1 else new - 1) if n == name and wrap_at is not None else new - 1
@@ -130,19 +139,23 @@ class Takes:
             rawsql.run(session, _SET, rows)
 
 
-def _take_together(n: int):
-    """UPDATE ... RETURNING of the counters named n0..n{n-1}, the one named wn wrapping at w."""
-    stmt = _TOGETHER.get(n)
+def _take_together(n: int, m: int = 0):
+    """UPDATE ... RETURNING of the counters named n0..n{n-1} (moved on by one, the
+    one named wn wrapping at w) and of those named m0..m{m-1} (unchanged: read)."""
+    stmt = _TOGETHER.get((n, m))
     if stmt is None:
-        stmt = _TOGETHER[n] = (
-            update(_COUNTERS).where(or_(*[_C.name == bindparam(f"n{i}") for i in range(n)]))
+        taken = [_C.name == bindparam(f"n{i}") for i in range(n)]
+        read = [_C.name == bindparam(f"m{i}") for i in range(m)]
+        stmt = _TOGETHER[(n, m)] = (
+            update(_COUNTERS).where(or_(*taken, *read))
             .values(value=case(((_C.name == bindparam("wn")) & (_C.value >= bindparam("w")), 1),
+                               *([(or_(*read), _C.value)] if read else []),
                                else_=_C.value + 1))
             .returning(_C.name, _C.value))
     return stmt
 
 
-_TOGETHER: dict[int, object] = {}
+_TOGETHER: dict[tuple[int, int], object] = {}
 
 
 class HeldCounters:

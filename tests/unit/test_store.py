@@ -244,3 +244,31 @@ def test_takes_together_one_statement_unused_ones_written_back(empty_store_url):
         got = dict(other.execute(select(Counter.name, Counter.value)).all())
         assert (got["next_job_id"], got["position"]) == (2, 4)
     engine.dispose()
+
+
+def test_takes_read_held_counters_in_the_same_statement(empty_store_url):
+    """Takes(read=held): the take's UPDATE ... RETURNING reads the held counters
+    (lsb.events' committed length) unchanged, so the commit that sets them
+    reads nothing more; a counter missing from the store reads None, as
+    HeldCounters.get does (issue 23: a submission's statements)."""
+    from sqlalchemy import event
+
+    from lsfemu.store.counters import HeldCounters
+
+    engine, Session = open_store(empty_store_url)
+    with Session() as s, Session() as other:
+        ensure_counters(s, ("next_job_id", "position", "events_offset"))  # (each made at 1)
+        held = HeldCounters(s, ("events_offset", "acct_offset"))
+        takes = Takes(s, ("next_job_id", "position"), read=held)
+        seen = []
+        event.listen(engine, "before_cursor_execute", lambda *a: seen.append(a[2].split()[0].upper()))
+        assert (takes.take("next_job_id"), takes.take("position")) == (1, 1)  # a submission's
+        assert (held.get("events_offset"), held.get("acct_offset")) == (1, None)
+        assert seen == ["UPDATE"]
+        held.set("events_offset", 500)
+        s.commit()
+        assert seen == ["UPDATE", "UPDATE"]  # the take, the length written back
+        got = dict(other.execute(select(Counter.name, Counter.value)).all())
+        assert (got["next_job_id"], got["position"], got["events_offset"]) == (2, 2, 500)
+        assert "acct_offset" not in got
+    engine.dispose()
