@@ -57,19 +57,19 @@ def _compiled(stmt, dialect, keys: tuple[str, ...]):
 def run(session: Session, stmt, params: dict[str, Any] | list[dict[str, Any]]):
     """Execute *stmt* with *params* (a dict; a list of dicts: executemany, all
     with the same keys) in *session*'s transaction; the DBAPI cursor (its
-    rows: RETURNING's). Takes the writer lock first (a write) where the
-    session has one (lsfemu.store.db.one_writer_at_a_time)."""
+    rows: RETURNING's). A write takes the writer lock first where the
+    session has one (lsfemu.store.db.one_writer_at_a_time); a read does not."""
     # The transaction's connection, its DBAPI connection and dialect, looked up once
     # per transaction (Session.connection() costs about as much as the statement).
     tx = session.get_transaction()
     held = session.info.get("rawsql")
     if tx is None or held is None or held[0] is not tx:
         conn = session.connection()
-        if session.info.get("one_writer"):
-            take_writer_lock(session)
         held = session.info["rawsql"] = (session.get_transaction(), conn, conn.connection.dbapi_connection,
                                          conn.dialect)
     _, conn, dbapi, dialect = held
+    if not stmt.is_select and session.info.get("one_writer"):
+        take_writer_lock(session)  # (once a transaction; a read takes nothing, as through the session)
     many = isinstance(params, list)
     first = params[0] if many else params
     text, order, procs, renamed, literals = _compiled(stmt, dialect, tuple(first))
