@@ -8,7 +8,8 @@ lines of the common record types in their canonical shape (JOB_NEW, the
 dispatch, start, execute and status records: what a busy log is made of)
 are taken by readers of its own (:meth:`ChronicleStream._taker`) -- decoded
 only in the fields the history builder reads, and handed straight to the
-builder's code for that type, without the general reading's layers; every
+builder's code for that type (for the types that add one change, TOLD_AS,
+the change is added here), without the general reading's layers; every
 other line goes the general way (:func:`~lsfemu.events.log.read_events`,
 which decodes it, reports its problems and feeds the builder). Both paths
 end in the same builder methods and the same rendering, so the output is
