@@ -20,7 +20,7 @@ def test_keys_lsfemu_does_not_act_on_are_named_and_the_daemon_still_runs(lsf_clu
     files = {
         f"{LSB}/lsb.params": base[f"{LSB}/lsb.params"].replace("End Parameters", "CHUNK_JOB_DURATION = 10\nEnd Parameters"),
         f"{LSB}/lsb.queues": base[f"{LSB}/lsb.queues"].replace("NICE         = 20", "NICE = 20\nPRE_EXEC = /bin/true"),
-        f"{LSB}/lsb.hosts": base[f"{LSB}/lsb.hosts"].replace("hostA      4     ()", "hostA      4     1"),
+        f"{LSB}/lsb.hosts": base[f"{LSB}/lsb.hosts"].replace("JL/U\n", "JL/U  MIG\n").replace("()\n", "()    1\n"),
         f"lsf.cluster.{CLUSTER}": base[f"lsf.cluster.{CLUSTER}"] + "\nBegin Parameters\nEXINTERVAL = 15\nEnd Parameters\n",
     }
     c = lsf_cluster_factory(files=files)
@@ -32,7 +32,7 @@ def test_keys_lsfemu_does_not_act_on_are_named_and_the_daemon_still_runs(lsf_clu
     for where, line, message in (
         ("lsb.params", 8, "parameter CHUNK_JOB_DURATION is not supported by lsfemu; ignored"),
         ("lsb.queues", 5, "parameter PRE_EXEC is not supported by lsfemu; ignored"),
-        ("lsb.hosts", 3, "column JL/U is not supported by lsfemu; its values are ignored"),
+        ("lsb.hosts", 3, "column MIG is not supported by lsfemu; its values are ignored"),
         (f"lsf.cluster.{CLUSTER}", 16, "parameter EXINTERVAL is not supported by lsfemu; ignored"),
     ):
         assert f"{where}({line}): {message}" in r.text, r.text
