@@ -258,35 +258,17 @@ def encode(record: Record) -> str:
         return line
     values = record.__dict__
     parts = [quote(cls.TYPE), quote(record.version), _fmt_int(record.event_time)]
-    append = parts.append
-    for name, kind, when, spec in _PLANS.get(cls) or _plan(cls):
-        value = values[name]
-        if when is not None and not when(values):
-            if value != _default(cls, name):
+    for spec in cls._SCHEMA:
+        value = values[spec.name]
+        if spec.when is not None and not spec.when(values):
+            if value != _default(cls, spec.name):
                 raise ValueError(
-                    f"{cls.TYPE}.{name} is set but its option bit is not: {value!r}"
+                    f"{cls.TYPE}.{spec.name} is set but its option bit is not: {value!r}"
                 )
             continue
-        # An int or a string written here as _encode_field would write it (issue 23: a
-        # JOB_NEW has ~70 fields, one per submission); anything else goes through it.
-        if kind == "i" and type(value) is int and -_INT_LIMIT < value < _INT_LIMIT:
-            append(str(value))
-        elif kind == "s" and type(value) is str:
-            append(quote(value))
-        else:
-            parts.extend(_encode_field(spec, value, cls.TYPE))
+        parts.extend(_encode_field(spec, value, cls.TYPE))
     parts.extend(record.extra)
     return " ".join(parts)
-
-
-_INT_LIMIT = 10**30  # (_fmt_int's)
-#: record class -> its schema as (name, kind, when, spec) tuples, made at its first encode
-_PLANS: dict[type, tuple] = {}
-
-
-def _plan(cls) -> tuple:
-    plan = _PLANS[cls] = tuple((spec.name, spec.kind, spec.when, spec) for spec in cls._SCHEMA)
-    return plan
 
 
 def _encode_field(spec: _F, value: Any, etype: str) -> list[str]:

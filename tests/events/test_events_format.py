@@ -390,9 +390,9 @@ def test_skim_reads_the_event_time_of_unused_types_and_accepts_what_decode_accep
 @given(user=st.text(max_size=20), name=st.text(max_size=20), n=st.integers(-(2**40), 2**40),
        big=st.sampled_from([0, 10**29, -(10**29)]), hosts=st.lists(st.text(max_size=5), max_size=3))
 def test_encode_plan_is_the_field_by_field_encoding(user, name, n, big, hosts):
-    """encode's ints and strings written in place (issue 23: a JOB_NEW per
-    submission) are what _encode_field writes for each field of the schema;
-    a value of the wrong type still fails as there."""
+    """encode writes what _encode_field writes for each field of the schema
+    (the fast path for lsb.events is lsfemu.events.fastencode, held to encode
+    by tests/events/test_fastencode.py); a value of the wrong type fails."""
     rec = JobNew(event_time=1, job_id=max(n, 1), user_name=user, job_name=name, user_id=big,
                  asked_hosts=tuple(hosts), num_processors=2)
     values = rec.__dict__
