@@ -95,7 +95,7 @@ def daemon_template() -> str | None:
 def _stop_template() -> None:
     proc = _template.get("proc")
     if proc is not None and _template.get("pid") == os.getpid():
-        proc.terminate()  # the daemons it forked are on their own (each its session)
+        proc.terminate()  # the daemons it forked are told SIGTERM as it ends (forkserver._end_with_template)
         try:
             proc.wait(10)
         except subprocess.TimeoutExpired:

@@ -135,6 +135,7 @@ def serve(path: str) -> int:
     process that started it has gone."""
     # The daemon and all its commands, imported once here, before any fork
     # (the point of the template; nothing else in this module needs them).
+    import ctypes  # noqa: F401  (for the children: _end_with_template)
     import gc
 
     from lsfemu.cli import registry
@@ -246,6 +247,7 @@ def _take_over(request: dict, fds: list[int], own_session: bool) -> None:
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     if own_session:
         os.setsid()
+        _end_with_template()
     env = request["env"]
     high = [os.dup2(fd, _HIGH_FD + i) for i, fd in enumerate(fds)]
     for fd in fds:
@@ -263,6 +265,23 @@ def _take_over(request: dict, fds: list[int], own_session: bool) -> None:
     os.environ.update(env)
     time.tzset()
     random.seed()
+
+
+def _end_with_template() -> None:
+    """A forked daemon is told SIGTERM (its orderly stop) when the template
+    ends, as the template ends when the test process that started it has gone:
+    a test run that is killed (SIGKILL, a timeout) leaves no daemons behind.
+    Without it they lived on, each holding its store (one killed run left 90,
+    4.2 GB). Linux's prctl(PR_SET_PDEATHSIG); elsewhere nothing changes."""
+    try:
+        import ctypes  # (imported by serve before the fork: no cost here)
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() == 1:  # the template ended before the prctl: no signal will come
+        os.kill(os.getpid(), signal.SIGTERM)
 
 
 def _run_daemon() -> int:

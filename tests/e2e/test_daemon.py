@@ -134,6 +134,43 @@ def test_daemon_forked_from_the_template(lsf_cluster):
         assert s.makefile("r").readline() == "refused\n"
 
 
+def test_forked_daemon_ends_with_its_template(lsf_cluster):
+    """A daemon forked by a template is stopped (SIGTERM, its orderly stop) when
+    the template ends -- as the template ends when its test process has gone, a
+    killed test run leaves no daemons behind. Here a template of the test's own
+    is killed outright (SIGKILL) under a daemon it forked."""
+    c = lsf_cluster
+    root = Path(c.root) / "tpl"
+    root.mkdir()
+    path = str(root / "t.sock")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LSF", "LSB_"))}
+    env["PYTHONPATH"] = str(ROOT)
+    tpl = subprocess.Popen([sys.executable, "-m", "lsfemu.daemon.forkserver", path], env=env, cwd="/",
+                           stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while not os.path.exists(path):
+            assert time.monotonic() < deadline and tpl.poll() is None, "the template did not start"
+            time.sleep(0.05)
+        assert c.run("bsub -J mine sleep 100", user="user1", env={"LSFEMU_FORKSERVER": path}).rc == 0
+        pid = _daemon_pid(c)
+        parent = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1]
+        assert int(parent) == tpl.pid  # forked by this template, not the suite's
+    finally:
+        tpl.kill()
+        tpl.wait()
+    deadline = time.monotonic() + 30
+    while Path(f"/proc/{pid}").exists() and Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+        assert time.monotonic() < deadline, "the daemon outlived its template"
+        time.sleep(0.05)
+    # an orderly stop: mbatchd's exit (MBD_DIE, exit code 15: SIGTERM) is recorded in lsb.events
+    events = [p.read_text() for p in Path(c.root).rglob("lsb.events")]
+    assert any(line.startswith('"MBD_DIE" ') and line.split()[-2] == "15" for text in events
+               for line in text.splitlines()), events
+    # The job acknowledged before is kept: the next command starts a daemon of its own
+    assert c.run("bjobs -noheader -o 'job_name stat' -u user1").out == "mine PEND\n"
+
+
 def test_inprocess_mode_gives_the_same_answers(lsf_cluster_factory):
     script = [
         ("bsub -q normal -n 2 -J hello sleep 600", "user1"),
