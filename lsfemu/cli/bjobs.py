@@ -27,7 +27,7 @@ from typing import Optional
 
 from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, parse_job_refs, run_command
 from lsfemu.errors import LsfError
-from lsfemu.jobstate import FINISHED, PENDING
+from lsfemu.jobstate import FINISHED
 from lsfemu.ops import permissions
 from lsfemu.ops.history import normal_factor
 from lsfemu.ops import query as ops
@@ -234,8 +234,7 @@ def bjobs(
     listing = None
     if aps:
         # Pending jobs in the order they are considered for dispatch, with their APS values.
-        row_of = cl.row
-        listing = cl.aps_listing.order([(j, r) for j in jobs if (r := row_of(j)).status in PENDING], now)
+        listing = cl.aps_listing.order(cl.aps_listing.pending(jobs), now)
         jobs = [j for j, _system, _value in listing]
         views = []
         if not lean:  # (a table is made of kept lines: _aps_text)
@@ -419,7 +418,7 @@ def _aps_text(c: Ctx, listing: list, *, enh: bool, wide: bool, width: int, year:
     (lsfemu.engine.listing), and made again with the same row when its
     value changed."""
     kept = c.cluster.aps_listing.lines((wide, width, year, enh, os.environ.get("TZ")))  # (TZ: the caller's)
-    line, cell = R.aps_line, R.aps_cell_text
+    line = R.aps_value_line
     lines = []
     append = lines.append
     for job, system, value in listing:
@@ -434,7 +433,7 @@ def _aps_text(c: Ctx, listing: list, *, enh: bool, wide: bool, width: int, year:
             if enh:
                 _enh_id(v)
             row = R.aps_row(v, wide=wide, jobid_width=width, year=year)
-        text = line(row, cell(system, value))
+        text = line(row, system, value)
         kept[job] = (row, system, value, text)
         append(text)
     return R.aps_lines_text(lines, jobid_width=width, year=year, header=header)

@@ -38,11 +38,13 @@ from __future__ import annotations
 
 import weakref
 from functools import partial
+from operator import itemgetter
 from typing import Iterable, NamedTuple
 
+from lsfemu.jobstate import PENDING
 from lsfemu.sched import aps
 from lsfemu.sched.aps_rank import ApsRanker
-from lsfemu.sched.priority import escalation
+from lsfemu.sched.priority import INT_MAX, escalates
 from lsfemu.store.models import Job
 from lsfemu.store.rowcache import on_job_change, on_store_write
 
@@ -65,8 +67,9 @@ class ApsListing:
         self.generation = 0  # changes with any job, and with any write to the store (events below)
         self._last: tuple | None = None  # (generation, configuration, instant, key, text) of the last table
         self._start = 0  # the generation the table being made started from
-        self._entries: dict[Job, tuple] = {}  # job -> (its row, its entry, its FS input) in the last listing (order)
-        self._entries_at: tuple = (None, None)  # (instant, configuration) of those entries
+        self._made: dict[tuple, list] = {}  # the entries of the last listing (order), per block head
+        self._made_at: tuple = (None, None)  # (instant, configuration) of those entries
+        self._fs_used: dict = {}  # (user, queue) -> the FS input the last listing used
         _listings.add(self)
 
     def kept_text(self, key: tuple, now: float) -> str | None:
@@ -126,12 +129,34 @@ class ApsListing:
             self._format = fmt
         return self._lines
 
+    def pending(self, jobs: Iterable[Job]) -> list[tuple[Job, object]]:
+        """(job, its passrows.Row) of the pending jobs among *jobs* (what
+        order takes), the rows read where the pass keeps them."""
+        passes = self.cl.passes
+        rows = passes.cache.rows
+        out = []
+        append = out.append
+        for job in jobs:
+            row = rows.get(job)
+            if row is None:
+                row = passes.row(job)
+            if row.status in PENDING:
+                append((job, row))
+        return out
+
     def order(self, pending: Iterable[tuple[Job, object]], now: float) -> list[Listed]:
         """*pending* ((job, its passrows.Row) of pending jobs) in the order
         they are considered for dispatch at *now*, with their APS values."""
+        # One pass over the jobs, everything in locals (10,000 pending jobs at a
+        # new instant: each is escalated and ranked anew): the job priority
+        # escalated inline (priority.escalation's formula, held equal by
+        # tests/unit/test_aps_listing.py), each queue's block head looked up
+        # once, and the jobs sorted per block head, heads in order, with the
+        # rest of listing_key as the key (the head is the same in a block).
         cl = self.cl
         plan = aps.plan_queues(cl.config.queues)
-        escalate = escalation(cl.config.params.job_priority_over_time)
+        over = cl.config.params.job_priority_over_time
+        step, increment = (over[1] * 60, over[0]) if escalates(over) else (0, 0)
         queues: dict[str, tuple] = {}
         rankers: dict[str, ApsRanker] = {}  # APS unit -> its ranker at *now*
         live = None  # the fairshare state at *now*, once a job needs it
@@ -147,46 +172,82 @@ class ApsListing:
                 v = fs_ins[(user, queue)] = live.priority(user, queue)
             return v
 
-        keyed = []
-        append = keyed.append
         # A job's entry depends on its row, the instant, the configuration and,
         # where FS counts, its user's dynamic priority (other jobs' runs): an
         # entry is kept for the next listing at the same instant, and used
-        # while the row is the same object and that priority the same value.
-        last = self._entries if self._entries_at[0] == now and self._entries_at[1] is cl.config else {}
-        entries = {}
+        # while the row is the same object and that priority the same value
+        # (the value the last listing used for its (user, queue): self._fs_used).
+        # An entry: (its sort key after the block head, job, system value,
+        # calculated value, row, does FS count, block head); the last listing's
+        # are looked up by job only when a listing at the same instant asks.
+        last = None
+        if self._made_at[0] == now and self._made_at[1] is cl.config:
+            last = {e[1]: e for made in self._made.values() for e in made}
+        used = self._fs_used
+        blocks: dict[tuple, list] = {}  # block head -> its entries
         to_rank: dict[ApsRanker, list] = {}  # the jobs of each APS block whose entry is made anew
+        heads: dict[ApsRanker, tuple] = {}  # (an APS block's queues share its head)
+        qname = None
         for job, row in pending:
-            entry = last.get(job)
-            if entry is not None and entry[0] is row and (entry[2] is _NO_FS
-                                                          or entry[2] == fs_input(row.user, row.queue)):
-                entries[job] = entry
-                append(entry[1])
-                continue
-            qinfo = queues.get(row.queue)
-            if qinfo is None:
-                qinfo = queues[row.queue] = self._queue(row.queue, plan, rankers, now, fs_input)
-            head, ranker, fs_counts = qinfo
-            jprio = row.priority  # Cluster.effective_priority
-            jprio = escalate(jprio, now - row.base_time) if jprio is not None else 0
-            position = row.position - (1e12 if row.migrated else 0.0)
+            if last is not None:
+                entry = last.get(job)
+                if entry is not None and entry[4] is row and (
+                        not entry[5] or fs_input(row.user, row.queue) == used.get((row.user, row.queue), used)):
+                    block = blocks.get(entry[6])
+                    if block is None:
+                        block = blocks[entry[6]] = []
+                    block.append(entry)
+                    qname = None  # (*block* is no longer the queue's)
+                    continue
+            if row.queue != qname:  # (jobs come grouped by queue more often than not)
+                qname = row.queue
+                qinfo = queues.get(qname)
+                if qinfo is None:
+                    qinfo = queues[qname] = self._queue(qname, plan, rankers, now, fs_input)
+                head, ranker, fs_counts = qinfo
+                if ranker is None:
+                    block = blocks.get(head)
+                    if block is None:
+                        block = blocks[head] = []
+                else:
+                    heads[ranker] = head
+                    ranks = to_rank.get(ranker)
+                    if ranks is None:
+                        ranks = to_rank[ranker] = []
+            jprio = row.priority  # Cluster.effective_priority, escalated (priority.escalation)
+            if jprio is None:
+                jprio = 0
+            else:
+                if step:
+                    pend = now - row.base_time
+                    if pend > 0:
+                        jprio += int(pend // step) * increment
+                if jprio >= INT_MAX:
+                    jprio = INT_MAX
+            position = row.position - 1e12 if row.migrated else row.position
             if ranker is None:  # outside APS blocks
-                entry = (aps.listing_key(head, None, jprio, position, row.job_id, row.index), job, None, None)
-                entries[job] = (row, entry, _NO_FS)
-                append(entry)
-                continue
-            to_rank.setdefault(ranker, []).append(_new_pending((row, jprio, job, position, head, fs_counts)))
+                key = row.key
+                block.append(((0, 0.0, -jprio, position, key[0], key[1]), job, None, None, row, False, head))
+            else:
+                ranks.append(_new_pending((row, jprio, job, position, fs_counts)))
         for ranker, jobs in to_rank.items():
-            for (row, jprio, job, position, head, fs_counts), (cls, value_key, system, value) in zip(
+            head = heads[ranker]
+            block = blocks.get(head)
+            if block is None:
+                block = blocks[head] = []
+            append = block.append
+            for (row, _jprio, job, position, fs_counts), (cls, value_key, system, value) in zip(
                     jobs, ranker.ranked(jobs)):
-                entry = (aps.listing_key(head, (cls, value_key), jprio, position, row.job_id, row.index), job,
-                         system, value)
-                entries[job] = (row, entry, fs_input(row.user, row.queue) if fs_counts and system is None
-                                else _NO_FS)
-                append(entry)
-        self._entries, self._entries_at = entries, (now, cl.config)
-        keyed.sort()  # (the keys differ: they end with the job's ID and index)
-        return [(job, system, value) for _key, job, system, value in keyed]
+                key = row.key
+                append(((cls, value_key, 0, position, key[0], key[1]), job, system, value, row,
+                        fs_counts and system is None, head))
+        self._made, self._made_at, self._fs_used = blocks, (now, cl.config), fs_ins
+        out = []
+        for head in sorted(blocks):
+            block = blocks[head]
+            block.sort(key=_sort_key)  # (the keys differ: they end with the job's ID and index)
+            out += [(job, system, value) for _key, job, system, value, _row, _fs, _head in block]
+        return out
 
     def _queue(self, name: str, plan: dict, rankers: dict, now: float, fs_input) -> tuple:
         """(block head, the ranker of its APS block or None, does the FS
@@ -212,12 +273,11 @@ class _Pending(NamedTuple):
     priority: int
     job: Job
     position: float
-    head: tuple
     fs_counts: bool
 
 
+_sort_key = itemgetter(0)  # (an entry's later items are not comparable)
 _new_pending = partial(tuple.__new__, _Pending)  # _Pending(...) without the named tuple's Python-level __new__
-_NO_FS = object()  # a kept entry's FS input where FS does not count
 _listings: "weakref.WeakSet[ApsListing]" = weakref.WeakSet()
 
 

@@ -232,6 +232,14 @@ def aps_line(row: str, cell: str) -> str:
     return f"{row} {cell:>6}"
 
 
+def aps_value_line(row: str, system: float | None, value: float | None) -> str:
+    """``aps_line(row, aps_cell_text(system, value))``, a calculated value
+    formatted at once (a listing makes one for each of its pending jobs)."""
+    if system is None and value is not None:
+        return f"{row} {value:>6.2f}"
+    return f"{row} {aps_cell_text(system, value):>6}"
+
+
 def aps_table(
     jobs: Iterable[JobView],
     *,
