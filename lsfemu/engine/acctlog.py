@@ -34,8 +34,9 @@ from pathlib import Path
 from lsfemu.engine import eligibility
 from lsfemu.engine.cpulimit import cpu_factor
 from lsfemu.engine.eventlog import StagedLog, uid_of
-from lsfemu.events.acct import AcctRecord, format_record
+from lsfemu.events.acct import AcctRecord
 from lsfemu.events.acctemit import job_finish
+from lsfemu.events.fastencode import encode_acct
 from lsfemu.sched import simulate
 from lsfemu.sched.fairshare.tree import build_tree
 
@@ -121,8 +122,8 @@ class AcctLog(StagedLog):
         started = job.start_time is not None
         run = simulate.work_at(job.work_done, job.segment_start, t) if started else 0.0
         hosts = job.exec_hosts.split()
-        try:
-            usage = json.loads(job.usage_json or "{}")
+        try:  # (a simulated job has none: no parse)
+            usage = json.loads(job.usage_json) if job.usage_json else {}
         except ValueError:
             usage = {}
         self.staged.append(job_finish(
@@ -134,7 +135,8 @@ class AcctLog(StagedLog):
                                   if cl.config.params.track_eligible_pendinfo else -1)))
 
     def _append(self, records: list[AcctRecord]) -> None:
-        self._fh.write(b"".join(format_record(r).encode("utf-8", "surrogateescape") + b"\n" for r in records))
+        # (the generated encoder: lsfemu.events.acct.format_record's line, issue 23 part 4)
+        self._fh.write("".join([encode_acct(r) + "\n" for r in records]).encode("utf-8", "surrogateescape"))
         self._fh.flush()
         if self.first_time is None:
             self.first_time = float(records[0].event_time)

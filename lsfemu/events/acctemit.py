@@ -43,6 +43,23 @@ from lsfemu.events.emit import _get, _t, job_new
 #: what lsfemu writes for LSF 10.1's schedulingOverhead key (milliseconds)
 SCHEDULING_OVERHEAD = "0.00"
 
+# Every field's default: a record per finished job is made from these and its
+# values without the frozen dataclass's __init__ (a setattr through object per
+# field, and ninety keywords matched to its parameters: four times the cost;
+# issue 23, part 4). tests/events/test_fastencode.py holds the result equal to
+# the constructor's.
+_RECORD_DEFAULTS = dict(AcctRecord(job_id=0).__dict__)
+_RUSAGE_DEFAULTS = dict(Rusage().__dict__)
+
+
+def _made(cls: type, defaults: dict, **values: Any) -> Any:
+    """A *cls* (a frozen dataclass) of *values* over *defaults*, its __init__ skipped."""
+    rec = object.__new__(cls)
+    d = rec.__dict__
+    d.update(defaults)
+    d.update(values)
+    return rec
+
 
 def _kb(value: Any) -> int:
     try:
@@ -66,8 +83,8 @@ def job_finish(job: Any, time: float, data: dict, *, uid_of: Callable[[str], int
     code = data.get("exit_code")
     usage = usage or {}
     if started:
-        rusage = Rusage(ru_utime=round(max(0.0, float(cpu_time or 0.0)), 6), ru_stime=0.0,
-                        ru_maxrss=_kb(usage.get("max_mem_kb")) or -1)
+        rusage = _made(Rusage, _RUSAGE_DEFAULTS, ru_utime=round(max(0.0, float(cpu_time or 0.0)), 6), ru_stime=0.0,
+                       ru_maxrss=_kb(usage.get("max_mem_kb")) or -1)
     else:
         rusage = Rusage()
     name = _get(job, "name")
@@ -76,8 +93,8 @@ def job_finish(job: Any, time: float, data: dict, *, uid_of: Callable[[str], int
     start = _t(_get(job, "start_time", 0)) if started else 0
     run_limit = _get(job, "run_limit_min")
     estimate = _get(job, "est_runtime_min")
-    return AcctRecord(
-        job_id=job.id, event_time=_t(time), user_id=new.user_id, options=new.options,
+    return _made(
+        AcctRecord, _RECORD_DEFAULTS, job_id=job.id, event_time=_t(time), user_id=new.user_id, options=new.options,
         num_processors=new.num_processors, submit_time=new.submit_time, begin_time=new.begin_time,
         term_time=new.term_time, start_time=start, user_name=new.user_name, queue=_get(job, "queue", ""),
         res_req=new.res_req, depend_cond=new.depend_cond, pre_exec_cmd=new.pre_exec_cmd, from_host=new.from_host,

@@ -14,6 +14,11 @@ prints a digest of the store's jobs, history and usage rows and of lsb.events
 and lsb.acct, times relative to the first start (for an A/B run whose clock
 origins differ): two trees that must write the same give the same digest.
 
+``--profile PATH``: cProfile (its own timer: one on the process's CPU clock
+costs a system call a function call and swamps what it measures) of exactly the
+measured requests, written to PATH as pstats text (top functions by their
+own time, then the stages by cumulative time).
+
 ``--whatif N``: ``lsfemu replay FILE --what-if CONF`` (its own process) of a
 synthetic lsb.events of N jobs (lsfemu.events.synth) under a configuration
 of 1,000 slots: wall and CPU time (wait4) and jobs per CPU second.
@@ -22,8 +27,11 @@ of 1,000 slots: wall and CPU time (wait4) and jobs per CPU second.
 from __future__ import annotations
 
 import argparse
+import cProfile
 import hashlib
+import io
 import os
+import pstats
 import re
 import resource
 import shutil
@@ -69,7 +77,7 @@ def digest(cl, root: Path) -> str:
     return h.hexdigest()[:16]
 
 
-def steady(jobs: int, span: float, step: float, with_digest: bool) -> dict:
+def steady(jobs: int, span: float, step: float, with_digest: bool, profile: Path | None = None) -> dict:
     root = Path(tempfile.mkdtemp(prefix="lsfemu-bench-clock-"))
     env = cluster_env(root, "clock", clock_files(10, 100))
     mean = 7 * 86400 * 1000 / jobs
@@ -89,25 +97,52 @@ def steady(jobs: int, span: float, step: float, with_digest: bool) -> dict:
         cl.run_until(cl.now() + 3600)
         cl.commit()
         before = finished()
+        prof = cProfile.Profile() if profile else None
         c0, w0 = time.process_time(), time.perf_counter()
+        if prof:
+            prof.enable()
         end = cl.now() + span
         requests = 0
         while cl.now() < end:
             cl.run_until(min(end, cl.now() + step))
             cl.commit()
             requests += 1
+        if prof:
+            prof.disable()
         cpu, wall = time.process_time() - c0, time.perf_counter() - w0
         out = {"jobs": jobs, "span_s": span, "step_s": step, "requests": requests, "finished": finished() - before,
                "cpu_s": cpu, "wall_s": wall}
         out["jobs_per_cpu_s"] = out["finished"] / cpu if cpu else 0.0
         if with_digest:
             out["digest"] = digest(cl, root)
+        if prof:
+            write_profile(prof, profile, out)
         cl.close()
     finally:
         os.environ.clear()
         os.environ.update(saved)
         shutil.rmtree(root, ignore_errors=True)
     return out
+
+
+def write_profile(prof: cProfile.Profile, path: Path, out: dict) -> None:
+    """The measured requests' profile as pstats text: the top functions by
+    their own time, then the top-level stages (the clock's run and its
+    commit, and what they call) by cumulative time. cProfile's per-call cost
+    inflates small functions called often; the figure of the run itself
+    (printed first) is taken with the profiler on, so it is below the
+    unprofiled figure."""
+    buf = io.StringIO()
+    buf.write(f"# measured with the profiler on: {out['finished']} jobs finished, {out['cpu_s']:.2f} s CPU, "
+              f"{out['finished'] / out['cpu_s']:.0f} jobs per CPU second ({out['requests']} requests)\n\n")
+    st = pstats.Stats(prof, stream=buf)
+    st.sort_stats("tottime").print_stats(30)
+    st.sort_stats("cumulative").print_stats(r"cluster\.py.*\((run_until|commit)\)|loop\.py|jobs\.py|passes\.py"
+                                            r"|eventlog\.py|acctlog\.py|changedrows\.py|passdelta\.py", 40)
+    text = re.sub(r"\s*\n\s*\n\s*\n+", "\n\n", buf.getvalue())
+    path.write_text(text.replace(str(ROOT) + "/", ""))
+    if os.environ.get("CLOCK_PROFILE_RAW"):  # (the raw stats too, for pstats' callers/callees)
+        prof.dump_stats(os.environ["CLOCK_PROFILE_RAW"])
 
 
 def whatif(jobs: int) -> dict:
@@ -140,9 +175,10 @@ def main() -> int:
     ap.add_argument("--step", type=float, default=1800.0, help="simulated seconds per request")
     ap.add_argument("--digest", action="store_true", help="print a digest of what the clock wrote")
     ap.add_argument("--whatif", type=int, default=0, help="jobs of the what-if replay (0: none)")
+    ap.add_argument("--profile", type=Path, help="write cProfile's pstats text of the measured requests here")
     args = ap.parse_args()
     if args.jobs:
-        r = steady(args.jobs, args.span, args.step, args.digest)
+        r = steady(args.jobs, args.span, args.step, args.digest, args.profile)
         print(f"clock, {r['jobs']} jobs / 1000 slots, {r['span_s']:.0f} s simulated in {r['requests']} requests: "
               f"{r['finished']} finished, {r['cpu_s']:.2f} s CPU ({r['wall_s']:.2f} s wall), "
               f"{r['jobs_per_cpu_s']:.0f} jobs per CPU second" + (f", digest {r['digest']}" if args.digest else ""))
