@@ -79,6 +79,7 @@ class Accounts:
         # at the next charge -- a query, and the autoflush before it, for
         # every job end (issue 23: most of a virtual clock's job end).
         self.rows: dict[tuple[str, str], object] = {}
+        self._factors: tuple[object, dict] = (None, {})  # (the configuration, (key, queue) -> its factors)
 
     def configure(self, cfg) -> None:
         """The scopes, trees and plug-in of a (new) configuration."""
@@ -117,9 +118,16 @@ class Accounts:
 
     def scope_factors(self, key: str, queue: str) -> fs.Factors:
         """The factors of a usage row: its queue's (a queue with FAIRSHARE),
-        else lsb.params' (a host partition)."""
-        scope = self.by_queue.get(queue) if key == queue else None
-        return fs.effective_factors(self.cl.config.params, scope.queue if scope else None)[0]
+        else lsb.params' (a host partition). Kept per configuration (asked
+        at every job end: issue 23, part 4)."""
+        cfg = self.cl.config
+        if self._factors[0] is not cfg:
+            self._factors = (cfg, {})
+        kept = self._factors[1].get((key, queue))
+        if kept is None:
+            scope = self.by_queue.get(queue) if key == queue else None
+            kept = self._factors[1][(key, queue)] = fs.effective_factors(cfg.params, scope.queue if scope else None)[0]
+        return kept
 
     def run_usage(self, job, factors: fs.Factors, now: float, end: float | None = None) -> fs.Usage:
         """What a started job's run counts for at *now* (*end*: the instant it

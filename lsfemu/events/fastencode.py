@@ -109,74 +109,109 @@ def encode_acct(record: AcctRecord) -> str:
     return _ACCT[0](record)
 
 
-def _str_list(items: Any) -> str:
+def _str_list(items: Any) -> str | None:
     """A list of strings (exec hosts, alloc slots): count and quoted items;
     None when it is no tuple or an item no plain string (the reference writes it)."""
     if items.__class__ is not tuple:
         return None
-    for x in items:
-        if x.__class__ is not str or _acct_plain(x) is None:
+    if not items:
+        return "0"
+    if set(map(type, items)) != _STR or _acct_plain("".join(items)) is None:
+        return None
+    return str(len(items)) + ' "' + '" "'.join(items) + '"'
+
+
+def _any_list(spec: Any) -> Callable[[Any], str | None]:
+    """A list of another shape: its text by the reference's own item code;
+    None for anything that code refuses (the reference raises it)."""
+    shape, name = spec.shape, spec.name
+
+    def text(items: Any) -> str | None:
+        if items.__class__ is tuple and not items:
+            return "0"
+        try:
+            out = [str(len(items))]
+            for y in items:
+                _acct_item(shape, y, name, out)
+        except Exception:  # noqa: BLE001 -- the reference raises it, in its order
             return None
-    return " ".join([str(len(items))] + ['"' + x + '"' for x in items]) if items else "0"
+        return " ".join(out)
+
+    return text
+
+
+_INT = {int}
+_STR = {str}
 
 
 def _compile_acct() -> Callable[[AcctRecord], str]:
-    """The record's fields inline, in SCHEMA's order, each one's common case
-    (an int that is an int, a plain string, a finite float, a list of plain
-    strings); anything else, and a record of another version or length than
-    lsfemu writes, goes to the reference, which writes it or raises."""
-    env: dict[str, Any] = {"_slow": format_record, "_plain": _acct_plain, "_fmt_float": _fmt_float,
-                           "_item": _acct_item, "_strs": _str_list, "_V": ACCT_VERSION, "_N": len(ACCT_SCHEMA)}
-    lines = ["def enc(r):",
-             "    v = r.__dict__",
-             "    if r.version != _V or r.fields_present != _N or r.version.__class__ is not str: return _slow(r)",
-             "    x = r.event_time",
-             "    if x.__class__ is not int: return _slow(r)",
-             f"    p = [{quote(ACCT_EVENT_TYPE)!r}, {quote(ACCT_VERSION)!r}, str(x)]",
-             "    a = p.append"]
+    """One format string for the whole line, filled from the record's values
+    checked in bulk: every integer field an int (the set of their types),
+    every string a str and the strings together plain (a plain text joined
+    to a plain text is plain), each float finite, each list of the common
+    shape. Anything else -- and a record of another version or length than
+    lsfemu writes -- goes to the reference, which writes it or raises: this
+    code raises nothing of its own."""
+    env: dict[str, Any] = {"_slow": format_record, "_plain": _acct_plain, "_strs": _str_list, "_V": ACCT_VERSION,
+                           "_N": len(ACCT_SCHEMA), "_INT": _INT, "_STR": _STR, "_Rusage": Rusage}
+    ints: list[str] = ["r.event_time"]
+    strs: list[str] = []
+    body: list[str] = []
+    fmt: list[str] = [quote(ACCT_EVENT_TYPE), quote(ACCT_VERSION), "%d"]
+    args: list[str] = ["I[0]"]
 
-    def num(expr: str, fmt: str) -> None:
-        lines.append(f"    x = {expr}")
-        lines.append("    if x.__class__ is float and x - x == 0.0:")
-        lines.append(f"        x = {fmt!r} % x")
-        lines.append("        a(x if x[0] != '-' or float(x) != 0 else '0' + x[2:])")
-        lines.append("    else:")
-        lines.append(f"        a(_fmt_float(x, {fmt!r}))")
+    def num(expr: str, spec_fmt: str) -> None:
+        n = len(args)
+        body.append(f"    x = {expr}")
+        body.append("    if x.__class__ is not float or x - x != 0.0: return _slow(r)")
+        body.append(f"    f{n} = {spec_fmt!r} % x")
+        body.append(f"    if f{n}[0] == '-' and float(f{n}) == 0: f{n} = '0' + f{n}[2:]")
+        fmt.append("%s")
+        args.append(f"f{n}")
 
     for i, spec in enumerate(ACCT_SCHEMA):
         name, k = spec.name, spec.kind
         if k == "i":
-            lines.append(f"    x = v[{name!r}]")
-            lines.append("    if x.__class__ is not int: return _slow(r)")
-            lines.append("    a(str(x))")
+            fmt.append("%d")
+            args.append(f"I[{len(ints)}]")
+            ints.append(f"v[{name!r}]")
         elif k in ("s", "qs"):
-            lines.append(f"    x = v[{name!r}]")
-            lines.append("    if x.__class__ is not str or _plain(x) is None: return _slow(r)")
-            lines.append("    a('\"' + x + '\"')")
+            fmt.append('"%s"')
+            args.append(f"S[{len(strs)}]")
+            strs.append(f"v[{name!r}]")
         elif k == "f":
             num(f"v[{name!r}]", spec.fmt)
         elif k == "ru":
-            lines.append(f"    u = v[{name!r}]")
-            lines.append("    if u.__class__ is not _Rusage: return _slow(r)")
-            lines.append("    u = u.__dict__")
+            body.append(f"    u = v[{name!r}]")
+            body.append("    if u.__class__ is not _Rusage: return _slow(r)")
+            body.append("    u = u.__dict__")
             num("u['ru_utime']", "%f")
             num("u['ru_stime']", "%f")
             for n in _RUSAGE_FIELDS[2:]:
-                lines.append(f"    x = u[{n!r}]")
-                lines.append("    if x.__class__ is not int: return _slow(r)")
-                lines.append("    a(str(x))")
-            env["_Rusage"] = Rusage
-        elif spec.shape == ("s",):
-            lines.append(f"    x = _strs(v[{name!r}])")
-            lines.append("    if x is None: return _slow(r)")
-            lines.append("    a(x)")
-        else:  # (other lists: the reference's own item code, its errors too)
-            env[f"_s{i}"] = spec
-            lines.append(f"    x = v[{name!r}]")
-            lines.append("    a(str(len(x)))")
-            lines.append("    for y in x:")
-            lines.append(f"        _item(_s{i}.shape, y, {name!r}, p)")
-    lines.append("    p.extend(r.extra)")
-    lines.append("    return ' '.join(p)")
+                fmt.append("%d")
+                args.append(f"I[{len(ints)}]")
+                ints.append(f"u[{n!r}]")
+        else:
+            n = len(args)
+            fn = "_strs" if spec.shape == ("s",) else f"_l{i}"
+            if fn != "_strs":
+                env[fn] = _any_list(spec)
+            body.append(f"    f{n} = {fn}(v[{name!r}])")
+            body.append(f"    if f{n} is None: return _slow(r)")
+            fmt.append("%s")
+            args.append(f"f{n}")
+    env["_FMT"] = " ".join(fmt)
+    lines = ["def enc(r):",
+             "    v = r.__dict__",
+             "    if r.version.__class__ is not str or r.version != _V or r.fields_present != _N: return _slow(r)",
+             *body[:0]]
+    # (the rusage's ints are read after its class is checked: the scalar checks come last)
+    lines += body
+    lines += [f"    I = ({', '.join(ints)},)",
+              "    if set(map(type, I)) != _INT: return _slow(r)",
+              f"    S = ({', '.join(strs)},)",
+              "    if set(map(type, S)) != _STR or _plain(''.join(S)) is None: return _slow(r)",
+              f"    line = _FMT % ({', '.join(args)},)",
+              "    return line + ' ' + ' '.join(r.extra) if r.extra else line"]
     exec(compile("\n".join(lines), "<encoder JOB_FINISH>", "exec"), env)  # noqa: S102 -- our own schema's code
     return env["enc"]
