@@ -327,6 +327,8 @@ def bhist(
                 selected.append(h)
     else:
         users = None if every_user else history.users(c.cluster, c.user, user)
+        # (bhist -u all tests every job of the log: the windows' tests only when asked)
+        w_complete, w_submit, w_dispatch = windows["C"], windows["S"], windows["D"]
         for h in histories:
             if users is not None and h.user not in users:
                 continue
@@ -348,11 +350,11 @@ def bhist(
                 continue
             if states is not None and h.status not in states:
                 continue
-            if not history.in_window(h.finish_time if h.finished else None, windows["C"]):
+            if w_complete is not None and not history.in_window(h.finish_time if h.finished else None, w_complete):
                 continue
-            if not history.in_window(h.submit_time, windows["S"]):
+            if w_submit is not None and not history.in_window(h.submit_time, w_submit):
                 continue
-            if not history.in_window(history.dispatch_time(h), windows["D"]):
+            if w_dispatch is not None and not history.in_window(history.dispatch_time(h), w_dispatch):
                 continue
             selected.append(h)
 
@@ -375,7 +377,7 @@ def bhist(
         c.out.append(R.NOT_FOUND)
         c.rc = 255
         return
-    for h in selected:
+    for h in selected if long or brief else ():  # (the limits' lines: -l and -b print them, the summary not)
         if not h.limit_lines:
             sub = next((ch.data for ch in h.changes if ch.kind == "SUBMIT"), {})
             h.limit_lines = R.runlimit_lines(sub.get("run_limit_min"), sub.get("cpu_limit_min"))

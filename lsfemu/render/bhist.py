@@ -56,6 +56,7 @@ Nothing here reads the clock.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Callable, Iterable, Sequence
 
 from lsfemu.events.history import STATES, Change, JobHistory
@@ -99,6 +100,9 @@ def _name(h: JobHistory, wide: bool) -> str:
 # values as 0, as _secs): one format per job, not seven (bhist -u all prints every job)
 _SUMMARY_STATES = (*STATES, "TOTAL")
 _SUMMARY_CELLS = "%-8.0f" * len(STATES) + "%-10.0f\n"
+# the cells' values, in order: JobHistory.state_times counts no negative span, so
+# none is below 0 (what _secs' max(0.0, ...) guards against elsewhere)
+_summary_cells = itemgetter(*_SUMMARY_STATES)
 
 
 def summary_table(histories: Iterable[JobHistory], *, now: float, wide: bool = False) -> str:
@@ -111,7 +115,7 @@ def summary_table(histories: Iterable[JobHistory], *, now: float, wide: bool = F
             head = f"{h.display_id:<7} {h.user:<7} {_name(h, True):<9} "
         else:
             head = f"{h.display_id[:7]:<7} {h.user[:7]:<7} {_name(h, False)[:9]:<9} "
-        rows.append(head + _SUMMARY_CELLS % tuple(max(0.0, t[s]) for s in _SUMMARY_STATES))
+        rows.append(head + _SUMMARY_CELLS % _summary_cells(t))
     if not rows:
         return ""
     return f"{SUMMARY_TITLE}\n{SUMMARY_HEADER}\n" + "".join(rows)
