@@ -43,6 +43,7 @@ class Passes:
         self.waiting_on: set[Job] = set()  # pending jobs with a bsub -w condition, likewise
         self.early: list[tuple[int, int]] = []  # jobs the last pass decided before its last start
         self.in_pass = False
+        self.built_all = False  # this pass built every job's row (the first after a start or a reset)
         self.last_state: passdelta.EndState | None = None  # the state the last pass ended with (None: unknown)
         self.settled = False  # no pending job could start in that state (dispatch.PassResult.settled)
         self.slot_pools: dict = {}
@@ -147,6 +148,7 @@ class Passes:
         escalate = escalation(self.cl.config.params.job_priority_over_time)
         if not rows and not made:  # the first pass after a start (or a reset): every job's row at once
             passrows.build_all(self.cl, cache, self.cl.jobs)
+            self.built_all = True
         make = pendmake.Maker(self.cl).make  # (the PendingJobs made this pass: their rules once per kind)
         append = pending.append
         reqs = self.cl.requirements
@@ -471,6 +473,14 @@ class Passes:
             if not quiet:
                 self.settled = result.settled
         finally:
+            if self.built_all:
+                # The rows and PendingJobs of every job, made by the first pass
+                # after a start, live as long as their jobs wait, like the jobs
+                # Cluster._load_jobs froze: frozen too, or the first collection
+                # after the pass would walk them all (issue 23, part 5: 8% of
+                # that pass at 100k), and the next ones again as they age.
+                self.built_all = False
+                gc.freeze()
             if collecting:
                 gc.enable()
         self.cl.clock_state.last_pass = t

@@ -20,7 +20,10 @@ two). Every pass and the floor are timed REPEATS (5) times and reported as
 medians; the warm passes interleaved with the floor; the first pass's
 commit is timed apart and shown.
 Wall times, and CPU times (less noisy on a shared machine). Prints a table
-and writes bench-sched.json (or --json PATH). 1M jobs take minutes and
+and writes bench-sched.json (or --json PATH). ``--profile PATH``: one more
+first pass after loading, under cProfile (not counted in the figures), its
+profile written to PATH as text (`write_profile`: the functions by own time,
+then the pass's stages by cumulative time). 1M jobs take minutes and
 gigabytes (filling and loading the store): only with --big (adds 1000000
 to the sizes). `run(sizes)` is the entry point for tests/bench/all.py.
 """
@@ -28,9 +31,12 @@ to the sizes). `run(sizes)` is the entry point for tests/bench/all.py.
 from __future__ import annotations
 
 import argparse
+import cProfile
 import gc
+import io
 import json
 import os
+import pstats
 import random
 import shutil
 import statistics
@@ -136,7 +142,26 @@ def _finish_running(cl, t: float, limit: int | None = None) -> int:
     return len(running)
 
 
-def measure(n: int, root: Path, maxmem: str | None = None, repeats: int = REPEATS) -> dict:
+#: the first pass's stages, as the profile's second table shows them (cumulative time)
+STAGES = (r"passes\.py:\d+\((scheduling_pass|full_input|pass_input|run_pass|write_reasons|order_for)\)"
+          r"|passrows\.py:\d+\(build_all\)|dispatch\.py:\d+\(schedule_pass\)|pendmake\.py:\d+\(make\)"
+          r"|apsrank\.py:\d+\(entries\)|jobs\.py:\d+\((replace|write)_pend_reasons\)")
+
+
+def write_profile(prof: cProfile.Profile, path: str, header: str) -> None:
+    """*prof* as text in *path*: *header*, the 30 functions with the most own
+    time, then the pass's stages (STAGES) by cumulative time."""
+    out = io.StringIO()
+    st = pstats.Stats(prof, stream=out)
+    st.sort_stats("tottime").print_stats(30)
+    out.write("\n--- the pass's stages, cumulative ---\n")
+    st.sort_stats("cumulative").print_stats(STAGES)
+    text = out.getvalue().replace(str(ROOT) + "/", "")
+    Path(path).write_text(header.rstrip("\n") + "\n\n" + text)
+
+
+def measure(n: int, root: Path, maxmem: str | None = None, repeats: int = REPEATS,
+            profile: cProfile.Profile | None = None) -> dict:
     from lsfemu.config.sample import write_cluster
     from lsfemu.engine.cluster import Cluster
     from lsfemu.engine.jobs import SubmitSpec
@@ -151,16 +176,22 @@ def measure(n: int, root: Path, maxmem: str | None = None, repeats: int = REPEAT
     # loaded from the same store, its pass, then the pass's writes rolled back
     # (its lsb.events records are only staged until a commit) -- but the last
     # time, when its commit is timed and kept.
+    # (*profile*: one more time, profiled, not counted)
     loads, cold, cold_cpu = [], [], []
-    for k in range(repeats):
+    last = repeats if profile is not None else repeats - 1
+    for k in range(last + 1):
         t0 = time.perf_counter()
         cl = Cluster(str(envdir), str(home))
-        loads.append(time.perf_counter() - t0)
+        if k < repeats:
+            loads.append(time.perf_counter() - t0)
         now = cl.now()
-        w, c = _timed(lambda: cl.scheduling_pass(now))
-        cold.append(w)
-        cold_cpu.append(c)
-        if k == repeats - 1:
+        if k == repeats:
+            profile.runcall(cl.scheduling_pass, now)
+        else:
+            w, c = _timed(lambda: cl.scheduling_pass(now))
+            cold.append(w)
+            cold_cpu.append(c)
+        if k == last:
             break
         cl.session.rollback()
         cl.close()
@@ -233,14 +264,16 @@ def measure(n: int, root: Path, maxmem: str | None = None, repeats: int = REPEAT
             "warm_started": warm_started, "warm_ratio": wm / fl, "warm_ratio_cpu": wm_cpu / fl_cpu}
 
 
-def run(sizes=(10_000, 100_000), maxmem: str | None = None, repeats: int = REPEATS) -> list[dict]:
+def run(sizes=(10_000, 100_000), maxmem: str | None = None, repeats: int = REPEATS,
+        profile: cProfile.Profile | None = None) -> list[dict]:
     """Measure each size (in a fresh cluster): one dict of figures per size
-    (what tests/bench/all.py, the project's benchmark command, calls)."""
+    (what tests/bench/all.py, the project's benchmark command, calls).
+    *profile*: the largest size's extra first pass profiled into it."""
     root = Path(tempfile.mkdtemp(prefix="lsfemu-bench-sched-"))
     results = []
     try:
         for n in sizes:
-            results.append(measure(n, root, maxmem, repeats))
+            results.append(measure(n, root, maxmem, repeats, profile if n == max(sizes) else None))
             gc.collect()  # the last size's cluster, before the next one is filled
             print(f"sched: {n} pending done", file=sys.stderr)
     finally:
@@ -289,12 +322,23 @@ def main() -> int:
     ap.add_argument("--maxmem", default=None, metavar="SIZE",
                     help="every host's memory (e.g. 1000G: requirements evaluated, memory never short); "
                          "default: this machine's")
+    ap.add_argument("--profile", metavar="PATH",
+                    help="profile one more first pass after loading (the largest size) into PATH")
+    ap.add_argument("--repeats", type=int, default=REPEATS, help="timed runs of each pass (medians)")
     args = ap.parse_args()
     sizes = [int(x) for x in args.sizes.split(",") if x]
     if args.big and 1_000_000 not in sizes:
         sizes.append(1_000_000)
-    figures = summary(run(sizes, args.maxmem))
+    prof = cProfile.Profile() if args.profile else None
+    figures = summary(run(sizes, args.maxmem, args.repeats, prof))
     print(table(figures))
+    if prof is not None:
+        r = figures["results"][-1]
+        write_profile(prof, args.profile, (
+            f"# tests/bench/sched.py {' '.join(sys.argv[1:])}\n"
+            f"# the first pass after loading, {r['pending']} pending jobs, one more run under cProfile\n"
+            f"# unprofiled: {r['full_pass_cpu_s']:.3f} s CPU, {r['ratio_cpu']:.1f} x sorted() (CPU)\n"
+            f"# load average (1 min) at the end: {os.getloadavg()[0]:.2f}"))
     Path(args.json).write_text(json.dumps(figures, indent=1) + "\n")
     return 0
 
