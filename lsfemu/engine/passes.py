@@ -533,14 +533,21 @@ class Passes:
         # share both: the group is looked up again only when either changes.
         groups: dict[tuple[str, str], list] = {}
         flips: dict[tuple[str, str], dict] = {}  # the same -> status -> (new side,) if TRACK_ELIGIBLE's side changes
+        # Each distinct text is one object (`texts`): jobs refused for one
+        # reason under different (queue, user, slots) have lists of their own
+        # but the same text, and their groups are not looked up again.
+        texts: dict[str, str] = {}
         last, text, last_old, group, flip, last_status, side = None, "", None, None, None, None, ()
         for key, why in reasons.items():
             if why is not last:  # (consecutive jobs often share one list)
                 last = why
-                text = joined.get(id(why))
-                if text is None:
-                    text = joined[id(why)] = "\n".join(why)
-                last_old = None
+                new = joined.get(id(why))
+                if new is None:
+                    new = "\n".join(why)
+                    new = joined[id(why)] = texts.setdefault(new, new)
+                if new is not text:
+                    text = new
+                    last_old = None
             job = jobs[key]
             # (as stored: a record's slot, or an ORM object's loaded value; no
             # copy kept per job beside it -- issue 23, part 3)

@@ -187,15 +187,7 @@ def schedule_pass(inp: PassInput, unit_of: dict[str, str] | None = None, order_f
         select). Never for a pass with -m or host-limited jobs (their answer
         is not kept per shape)."""
         if not kinds:
-            s: set | None = set()
-            for j, shape in zip(inp.jobs, shapes.shapes_of(inp.jobs)):
-                if j.blocked is not None:
-                    continue
-                if shape is None:
-                    s = None
-                    break
-                s.add(shape)
-            kinds.append(s)
+            kinds.append(shapes.kinds(inp.jobs))
         s = kinds[0]
         return s is not None and len(no_room) >= len(s) and all(k in no_room for k in s)
 

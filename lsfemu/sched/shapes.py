@@ -59,6 +59,29 @@ def shapes_of(jobs: Iterable[Any]) -> list[tuple | None]:
     return out
 
 
+def kinds(jobs: Iterable[Any]) -> set[tuple] | None:
+    """The distinct shapes of *jobs* not blocked (None: one of them is judged
+    by more than its shape): what `shapes_of` gives them, in one loop that
+    keeps no list (the pass asks it of every pending job)."""
+    memo: dict[str, Any] = {}  # PendingJob.fit -> its req (its shape is in *out*)
+    out: set[tuple] = set()
+    for job in jobs:
+        if job.blocked is not None:
+            continue
+        if job.place is None and job.limits is None:
+            req = job.req
+            if memo.get(job.fit, memo) is req:
+                continue
+            memo[job.fit] = req
+            out.add(shape_of(job))
+            continue
+        shape = shape_of(job)
+        if shape is None:
+            return None
+        out.add(shape)
+    return out
+
+
 class Lasting:
     """Which refusals last for the rest of a pass over *hosts* (the pass's
     HostInfos: what they have to reserve is what a start may take)."""

@@ -163,3 +163,23 @@ def test_shapes_of_gives_each_jobs_shape_looked_up_by_its_fit():
     got = shapes.shapes_of(jobs)
     assert got == [shapes.shape_of(j) for j in jobs]
     assert got[0] is got[1] and got[3] is None and got[4] != got[2] and got[5] == got[2]
+
+
+def test_kinds_are_the_distinct_shapes_of_the_jobs_not_blocked():
+    """shapes.kinds (what the pass's stuck() test reads) is the set of
+    shapes_of the unblocked jobs, a job of another requirement under the
+    same fit counted; None as soon as one of them is judged by more than its
+    shape (-m), unless that job is blocked."""
+    a, b, c = _job(1, 2, "rusage[mem=100]"), _job(2, 2), _job(3, 1)
+    e = _job(5, 2)
+    e.req = _req("rusage[mem=200]")  # (its fit is b's)
+    blocked = _job(6, 4)
+    blocked.blocked = D.DEPEND
+    jobs = [a, b, c, e, blocked]
+    assert shapes.kinds(jobs) == {s for j, s in zip(jobs, shapes.shapes_of(jobs)) if j.blocked is None}
+    assert len(shapes.kinds(jobs)) == 4
+    d = _job(4, 2)
+    d.place = hostpick.Placement(("hA",), False)
+    assert shapes.kinds(jobs + [d]) is None
+    d.blocked = D.DEPEND
+    assert shapes.kinds(jobs + [d]) == shapes.kinds(jobs)
