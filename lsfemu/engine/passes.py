@@ -201,7 +201,7 @@ class Passes:
             append(pj)
         reqs.finish(hosts, held)
         if self.slot_pools:
-            self.apply_slot_pools(queues, hosts, [pj for pj in pending if not pj.blocked])
+            fs.apply_slot_pools(self.slot_pools, queues, hosts, [pj for pj in pending if not pj.blocked])
         # MAX_JOBS of each user with a pending job (none configured: no user has one)
         limits = {u: self.cl.user_limit(u) for u in {j.user for j in pending}} if self.cl.config.user_limits else {}
         inp = dispatch.PassInput(pending, queues, hosts, limits, user_used, array_started)
@@ -361,24 +361,6 @@ class Passes:
     def shape(self, job: Job, pj: dispatch.PendingJob) -> None:
         """Give a pending job its placement rules: -m/-x, and its resource requirement."""
         pendmake.shape(self.cl, job, pj)
-
-    def apply_slot_pools(self, queues: dict, hosts: dict, pending: list) -> None:
-        """Queue-based fairshare (SLOT_POOL / SLOT_SHARE): while queues of a pool
-        compete, each may use its share of the pool's slots; a queue alone may
-        use them all. Applied as a queue slot limit for this pass."""
-        for pool, members in self.slot_pools.items():
-            pool_hosts = {h for name, _ in members if name in queues for h in queues[name].hosts}
-            if any(hosts[h].max_slots is None for h in pool_hosts if h in hosts):
-                continue  # unlimited hosts: nothing to share
-            total = sum(hosts[h].max_slots for h in pool_hosts if h in hosts)
-            demand = {name: queues[name].used for name, _ in members if name in queues}
-            for pj in pending:
-                if pj.queue in demand:
-                    demand[pj.queue] += pj.slots
-            alloc = fs.slot_pool_allocation([(n, share, demand.get(n, 0)) for n, share in members if n in queues], total)
-            for name, n in alloc.items():
-                q = queues[name]
-                q.qjob_limit = n if q.qjob_limit is None else min(q.qjob_limit, n)
 
     def committed_h(self, pj) -> float:
         limit = self.cl.effective_run_limit(self.cl.jobs[(pj.job_id, pj.array_index)])

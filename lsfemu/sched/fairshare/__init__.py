@@ -28,14 +28,16 @@ from lsfemu.sched.fairshare.factors import (
     DEFAULTS, FACTOR_KEYS, MIN_DENOMINATOR, Factors, History, Term, Usage, accrued, decay_factor, decayed,
     denominator, dynamic_priority, effective_factors, job_usage, priority_terms,
 )
-from lsfemu.sched.fairshare.pools import parse_slot_pools, partition_hosts, partition_user_shares, slot_pool_allocation
+from lsfemu.sched.fairshare.pools import (apply_slot_pools, parse_slot_pools, partition_hosts, partition_user_shares,
+                                          slot_pool_allocation)
 from lsfemu.sched.fairshare.state import Explanation, FairshareState, LevelInfo, ShareRow, fairshare_order
 from lsfemu.sched.fairshare.tree import ALL, GROUP, OTHERS, ROOT, SUBTREE, USER, ShareNode, ShareTree, build_tree
 
 __all__ = [
     "ALL", "DEFAULTS", "FACTOR_KEYS", "GROUP", "MIN_DENOMINATOR", "OTHERS", "ROOT", "SUBTREE", "USER",
     "Explanation", "Factors", "FairshareState", "LevelInfo", "ShareNode", "ShareRow",
-    "History", "ShareTree", "Term", "Usage", "accrued", "build_tree", "decay_factor", "decayed", "denominator",
+    "History", "ShareTree", "Term", "Usage", "accrued", "apply_slot_pools", "build_tree", "decay_factor",
+    "decayed", "denominator",
     "dynamic_priority", "effective_factors", "fairshare_order", "job_usage", "parse_slot_pools",
     "partition_hosts", "partition_user_shares", "priority_terms", "slot_pool_allocation",
 ]

@@ -83,6 +83,26 @@ def slot_pool_allocation(queues: Sequence[tuple[str, float, int]], total_slots: 
     return out
 
 
+def apply_slot_pools(pools: dict[str, list[tuple[str, float]]], queues: dict, hosts: dict, pending: list) -> None:
+    """A pass's slot pools (*pools*: parse_slot_pools): while queues of a pool
+    compete, each may use its share of the pool's slots; a queue alone may use
+    them all. Applied as a queue slot limit of the pass's QueueInfos (*queues*),
+    over its HostInfos (*hosts*), for its unblocked PendingJobs (*pending*)."""
+    for members in pools.values():
+        pool_hosts = {h for name, _ in members if name in queues for h in queues[name].hosts}
+        if any(hosts[h].max_slots is None for h in pool_hosts if h in hosts):
+            continue  # unlimited hosts: nothing to share
+        total = sum(hosts[h].max_slots for h in pool_hosts if h in hosts)
+        demand = {name: queues[name].used for name, _ in members if name in queues}
+        for pj in pending:
+            if pj.queue in demand:
+                demand[pj.queue] += pj.slots
+        alloc = slot_pool_allocation([(n, share, demand.get(n, 0)) for n, share in members if n in queues], total)
+        for name, n in alloc.items():
+            q = queues[name]
+            q.qjob_limit = n if q.qjob_limit is None else min(q.qjob_limit, n)
+
+
 def partition_user_shares(partition: dict[str, str]) -> str | None:
     """The USER_SHARES text of a raw HostPartition section (ClusterConfig.host_partitions[name])."""
     for k, v in partition.items():
