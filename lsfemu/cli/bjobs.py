@@ -414,29 +414,20 @@ def _plain_text(c: Ctx, jobs: list, *, enh: bool, wide: bool, width: int, year: 
 
 def _aps_text(c: Ctx, listing: list, *, enh: bool, wide: bool, width: int, year: bool, header: bool) -> str:
     """The bjobs -aps table of *listing* (Cluster.aps_listing.order): each
-    job's line is kept by the cluster until the job or the format changes
-    (lsfemu.engine.listing), and made again with the same row when its
-    value changed."""
+    job's line before its value is kept by the cluster until the job or the
+    format changes (lsfemu.engine.listing); the values are put after them."""
     kept = c.cluster.aps_listing.lines((wide, width, year, enh, os.environ.get("TZ")))  # (TZ: the caller's)
-    line = R.aps_value_line
-    lines = []
-    append = lines.append
-    for job, system, value in listing:
-        k = kept.get(job)  # (row, system, value, line)
-        if k is not None and k[1] is system and k[2] is value:  # the same value objects: a kept listing entry
-            append(k[3])
-            continue
-        if k is not None:
-            row = k[0]
-        else:
+    rows = []
+    append = rows.append
+    for job, _system, _value in listing:
+        row = kept.get(job)
+        if row is None:
             v = table_view(job)
             if enh:
                 _enh_id(v)
-            row = R.aps_row(v, wide=wide, jobid_width=width, year=year)
-        text = line(row, system, value)
-        kept[job] = (row, system, value, text)
-        append(text)
-    return R.aps_lines_text(lines, jobid_width=width, year=year, header=header)
+            row = kept[job] = R.aps_row(v, wide=wide, jobid_width=width, year=year)
+        append(row)
+    return R.aps_lines_text(R.aps_value_lines(rows, listing), jobid_width=width, year=year, header=header)
 
 
 def _array_summary(c: Ctx, jobs: list, missing: list[str], *, wide: bool, header: bool, nothing: str) -> None:

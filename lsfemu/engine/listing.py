@@ -61,7 +61,7 @@ class ApsListing:
 
     def __init__(self, cluster):
         self.cl = cluster
-        self._lines: dict[Job, tuple] = {}  # job -> its kept lines in self._format (see lines)
+        self._lines: dict[Job, str] = {}  # job -> its kept line in self._format (see lines)
         self._format: tuple | None = None
         self._tables: dict[tuple, tuple] = {}  # format -> (configuration, job -> its plain table entry)
         self.generation = 0  # changes with any job, and with any write to the store (events below)
@@ -120,10 +120,9 @@ class ApsListing:
             del self._tables[next(iter(self._tables))]
         return made[1]
 
-    def lines(self, fmt: tuple) -> dict[Job, tuple]:
-        """The kept lines of the table format *fmt*: job -> (its line before
-        the APS value, the system and calculated values of its last line,
-        that line); the caller adds the lines it makes."""
+    def lines(self, fmt: tuple) -> dict[Job, str]:
+        """The kept lines of the table format *fmt*: job -> its line before
+        the APS value; the caller adds the lines it makes."""
         if fmt != self._format:
             self._lines = {}
             self._format = fmt

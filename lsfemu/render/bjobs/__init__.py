@@ -49,13 +49,13 @@ from lsfemu.render.bjobs.fields import pendstate
 from lsfemu.render.bjobs.long import long
 from lsfemu.render.bjobs.summary import psum_text, sum_table, w_table
 from lsfemu.render.bjobs.table import (
-    ARRAY_HEADER, ESTIMATE_FIELDS, aps_cell_text, aps_line, aps_lines_text, aps_row, aps_table, aps_value_line,
+    ARRAY_HEADER, ESTIMATE_FIELDS, aps_cell_text, aps_line, aps_lines_text, aps_row, aps_table, aps_value_lines,
     aps_value_text, array_table, pend_table, prio_table, table, table_job_text, table_lines_text,
 )
 
 __all__ = [
     "ARRAY_HEADER", "ESTIMATE_FIELDS", "FIELDS", "LOAD_TABLE", "RUNLIMIT_TITLE", "FieldSpec", "Format", "FormatError",
-    "aps_cell_text", "aps_line", "aps_lines_text", "aps_row", "aps_table", "aps_value_line", "aps_value_text",
+    "aps_cell_text", "aps_line", "aps_lines_text", "aps_row", "aps_table", "aps_value_lines", "aps_value_text",
     "array_table", "custom", "home_relative", "json_out", "json_string", "long", "mem_text", "parse_format", "pend_table",
     "pendstate", "prio_table", "psum_text", "sum_table", "table", "table_job_text",
     "table_lines_text", "w_table",

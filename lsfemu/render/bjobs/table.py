@@ -232,12 +232,13 @@ def aps_line(row: str, cell: str) -> str:
     return f"{row} {cell:>6}"
 
 
-def aps_value_line(row: str, system: float | None, value: float | None) -> str:
-    """``aps_line(row, aps_cell_text(system, value))``, a calculated value
-    formatted at once (a listing makes one for each of its pending jobs)."""
-    if system is None and value is not None:
-        return f"{row} {value:>6.2f}"
-    return f"{row} {aps_cell_text(system, value):>6}"
+def aps_value_lines(rows: list[str], listing: Iterable[tuple]) -> list[str]:
+    """Each job's ``aps_line(row, aps_cell_text(system, value))``: *rows* its
+    line before the value (:func:`aps_row`), *listing* its ``(job, system
+    value, calculated value)``; a calculated value formatted with the line (a
+    listing makes one for each of its pending jobs)."""
+    return [f"{row} {value:>6.2f}" if system is None and value is not None
+            else f"{row} {aps_cell_text(system, value):>6}" for row, (_job, system, value) in zip(rows, listing)]
 
 
 def aps_table(
