@@ -36,33 +36,11 @@ def shape_of(job: Any) -> tuple | None:
     return (job.queue, job.slots, req.key if req is not None else None)
 
 
-def shapes_of(jobs: Iterable[Any]) -> list[tuple | None]:
-    """`shape_of` of each of *jobs*, in order; one tuple per distinct shape. A
-    job's `fit` names its queue, user, slots and requirement (the pass's
-    refusals are kept by it): the shape is looked up by it, the requirement
-    checked the same object, instead of made anew for every job -- the pass
-    asks for every pending job's shape (issue 23, part 5)."""
-    memo: dict[str, tuple] = {}  # PendingJob.fit -> (its req, its shape)
-    out: list[tuple | None] = []
-    append = out.append
-    for job in jobs:
-        if job.place is None and job.limits is None:
-            got = memo.get(job.fit)
-            if got is not None and got[0] is job.req:
-                append(got[1])
-                continue
-            shape = shape_of(job)
-            memo[job.fit] = (job.req, shape)
-            append(shape)
-        else:
-            append(shape_of(job))
-    return out
-
-
 def kinds(jobs: Iterable[Any]) -> set[tuple] | None:
     """The distinct shapes of *jobs* not blocked (None: one of them is judged
-    by more than its shape): what `shapes_of` gives them, in one loop that
-    keeps no list (the pass asks it of every pending job)."""
+    by more than its shape). A job's `fit` names its queue, user, slots and
+    requirement: a job whose fit and requirement were seen is not looked at
+    again (the pass asks this of every pending job; issue 23, part 5)."""
     memo: dict[str, Any] = {}  # PendingJob.fit -> its req (its shape is in *out*)
     out: set[tuple] = set()
     for job in jobs:
@@ -110,87 +88,43 @@ class ShapeHeap:
     """Heap entries -- tuples, no two equal, the job last -- given out
     smallest first; after :meth:`skip` the entries of a shape are left out.
 
-    One heap until the first skip (most passes never skip: the cost is then
-    a plain heap's), then one heap per shape, merged through a heap of their
-    smallest entries (``(entry, shape)``; an item is stale, and dropped when
-    it comes up, once its entry is no longer its shape's smallest)."""
+    One heap throughout: an entry of a skipped shape is put aside when it
+    comes to the top (kept for :meth:`left`), not given out. A pass stops
+    taking entries once the hosts are full, so it puts aside only the
+    skipped entries ranked above its last start -- each a pop -- where one
+    heap per shape cost every entry's shape and a heap of its own at the
+    first skip (issue 23, part 5: 5% of the first pass at 100k)."""
 
-    __slots__ = ("_one", "_shards", "_heads", "_dead")
+    __slots__ = ("_one", "_aside", "_dead")
 
     def __init__(self, entries: list):
         heapq.heapify(entries)  # (linear: a pass usually takes a few entries off the top)
         self._one: list = entries
-        self._shards: dict | None = None  # shape -> its heap, after the first skip
-        self._heads: list | None = None
+        self._aside: list = []  # entries of skipped shapes taken off the heap
         self._dead: set = set()
 
     def __iter__(self) -> Iterator[tuple]:
         """The entries smallest first, as they are then (pushes and skips
         made meanwhile count)."""
         pop = heapq.heappop
-        while True:
-            if self._heads is None:
-                one = self._one
-                if not one:
-                    return
-                yield pop(one)
+        one, dead = self._one, self._dead
+        while one:
+            entry = pop(one)
+            if dead and shape_of(entry[-1]) in dead:
+                self._aside.append(entry)
                 continue
-            entry = self._pop_shard()
-            if entry is None:
-                return
             yield entry
-
-    def _pop_shard(self) -> tuple | None:
-        heads, shards, dead = self._heads, self._shards, self._dead
-        pop = heapq.heappop
-        while heads:
-            entry, shape = heads[0]
-            h = shards[shape]
-            if shape in dead or not h or h[0] is not entry:
-                pop(heads)  # a stale head, or a skipped shape's
-                continue
-            pop(h)
-            if h:
-                heapq.heapreplace(heads, (h[0], shape))
-            else:
-                pop(heads)
-            return entry
-        return None
 
     def push(self, entry: tuple) -> None:
         """Add an entry (dropped if its shape is skipped: it would never be given out)."""
-        if self._heads is None:
-            heapq.heappush(self._one, entry)
+        if self._dead and shape_of(entry[-1]) in self._dead:
             return
-        shape = shape_of(entry[-1])
-        if shape in self._dead:
-            return
-        h = self._shards.get(shape)
-        if h is None:
-            h = self._shards[shape] = []
-        heapq.heappush(h, entry)
-        if h[0] is entry:
-            heapq.heappush(self._heads, (entry, shape))
+        heapq.heappush(self._one, entry)
 
     def skip(self, shape: tuple) -> None:
         """Give out no more entries of *shape* (their jobs stay in :meth:`left`)."""
-        if self._heads is None:
-            shards: dict = {}
-            for entry, key in zip(self._one, shapes_of([entry[-1] for entry in self._one])):
-                h = shards.get(key)
-                if h is None:
-                    shards[key] = [entry]
-                else:
-                    h.append(entry)
-            for h in shards.values():
-                heapq.heapify(h)
-            self._heads = [(h[0], key) for key, h in shards.items()]
-            heapq.heapify(self._heads)
-            self._shards, self._one = shards, []
         self._dead.add(shape)
 
     def left(self) -> list[tuple]:
         """The entries not given out, skipped ones included (in no particular order)."""
-        if self._shards is None:
-            return list(self._one)
-        return [entry for h in self._shards.values() for entry in h]
+        return self._one + self._aside if self._aside else list(self._one)

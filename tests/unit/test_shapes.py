@@ -147,36 +147,22 @@ def test_a_requirement_a_start_may_satisfy_is_not_left_out():
     assert res.reasons[(1, 0)] == ["Job's resource requirements not satisfied: 1 host"]
 
 
-def test_shapes_of_gives_each_jobs_shape_looked_up_by_its_fit():
-    """shapes_of (the pass's shapes of every job, found by the job's fit) is
-    shape_of job by job: jobs of one fit share a shape; a job whose fit names
-    no requirement although it has one (set without require()) and a job with
-    -m are not taken for another of the same fit."""
+def test_kinds_are_the_distinct_shapes_of_the_jobs_not_blocked():
+    """shapes.kinds (what the pass's stuck() test reads, found by the jobs'
+    fit) is the set of shape_of of the unblocked jobs: jobs of one fit share
+    a shape; a job whose fit names no requirement although it has one (set
+    without require()) is not taken for another of the same fit; None as
+    soon as one of them is judged by more than its shape (-m), unless that
+    job is blocked."""
     a, b = _job(1, 2, "rusage[mem=100]"), _job(2, 2)
     b.require(a.req)  # (one compiled requirement for the jobs that share it, as the engine gives them)
-    c = _job(3, 2)
-    d = _job(4, 2)
-    d.place = hostpick.Placement(("hA",), False)
+    c, g = _job(3, 2), _job(6, 2)
     e = _job(5, 2)
     e.req = _req("rusage[mem=200]")  # (its fit is c's)
-    jobs = [a, b, c, d, e, _job(6, 2)]
-    got = shapes.shapes_of(jobs)
-    assert got == [shapes.shape_of(j) for j in jobs]
-    assert got[0] is got[1] and got[3] is None and got[4] != got[2] and got[5] == got[2]
-
-
-def test_kinds_are_the_distinct_shapes_of_the_jobs_not_blocked():
-    """shapes.kinds (what the pass's stuck() test reads) is the set of
-    shapes_of the unblocked jobs, a job of another requirement under the
-    same fit counted; None as soon as one of them is judged by more than its
-    shape (-m), unless that job is blocked."""
-    a, b, c = _job(1, 2, "rusage[mem=100]"), _job(2, 2), _job(3, 1)
-    e = _job(5, 2)
-    e.req = _req("rusage[mem=200]")  # (its fit is b's)
-    blocked = _job(6, 4)
+    blocked = _job(7, 4)
     blocked.blocked = D.DEPEND
-    jobs = [a, b, c, e, blocked]
-    assert shapes.kinds(jobs) == {s for j, s in zip(jobs, shapes.shapes_of(jobs)) if j.blocked is None}
+    jobs = [a, b, c, e, g, blocked, _job(8, 1)]
+    assert shapes.kinds(jobs) == {shapes.shape_of(j) for j in jobs if j.blocked is None}
     assert len(shapes.kinds(jobs)) == 4
     d = _job(4, 2)
     d.place = hostpick.Placement(("hA",), False)
