@@ -72,7 +72,7 @@ from lsfemu.store.counters import HeldCounters, Takes, ensure_counters, take_wri
 from lsfemu.store.changedrows import ChangedRows
 from lsfemu.store.newrows import NewRows
 from lsfemu.store.records import Records, is_record
-from lsfemu.store.db import default_url, one_writer_at_a_time, open_store
+from lsfemu.store.db import default_url, held_session, one_writer_at_a_time, open_store
 from lsfemu.store.models import ClockState, Job, JobEvent
 
 
@@ -114,7 +114,7 @@ class Cluster:
         self._derive()
         self.db_url = db_url or default_url(home)
         self.engine, self.Session = open_store(self.db_url)
-        self.session = self.Session()
+        self.session = held_session(self.engine, self.Session)  # one connection, kept (not a checkout per transaction)
         one_writer_at_a_time(self.session)  # PostgreSQL: writing transactions take turns, as on SQLite
         watch_writes(self.session)  # writes through this session make bjobs -aps tables old
         self.events = EventLog(self.logdir)

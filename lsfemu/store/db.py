@@ -105,14 +105,15 @@ def one_writer_at_a_time(session: Session) -> None:
             take_writer_lock(state.session)
 
 
-def take_writer_lock(sess: Session) -> None:
+def take_writer_lock(sess: Session, conn: Connection | None = None) -> None:
     """The writer lock of one_writer_at_a_time for *sess*'s transaction, taken
     once (a statement run outside the session's listeners, lsfemu.store.rawsql,
-    takes it itself)."""
+    takes it itself, handing over the transaction's *conn* it looked up)."""
     tx = sess.get_transaction()
     if tx is None or sess.info.get("_writer_lock_tx") is tx:
         return
-    conn = sess.connection()
+    if conn is None:
+        conn = sess.connection()
     if conn.dialect.name == "postgresql":
         conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({WRITER_LOCK_KEY})")
     sess.info["_writer_lock_tx"] = tx
@@ -215,6 +216,32 @@ def open_store(url: str) -> tuple[Engine, sessionmaker[Session]]:
     engine = make_engine(url)
     upgrade(engine)
     return engine, sessionmaker(engine, expire_on_commit=False)
+
+
+def held_session(engine: Engine, maker: sessionmaker[Session]) -> Session:
+    """A session of *maker* that keeps one connection of *engine* for all its
+    transactions (a cluster's: issue 23, the submission path). Through the pool
+    each transaction checked a connection out at its first statement and back
+    in at its end (and the pool reset it): some 8% of a lone submission's CPU.
+    The session begins and ends its transactions on the connection as before
+    (commit, rollback: the same statements); between them the connection is in
+    none, so it holds no lock (SQLite begins a transaction at the first write,
+    PostgreSQL's writer lock is the transaction's). A connection the server
+    cut is invalidated at its next statement (that request fails) and made
+    again after the rollback, as a pooled one was at its next checkout. The
+    connection is closed when the engine is disposed (every caller's way of
+    letting a cluster go), not given back to the pool dispose replaced."""
+    conn = engine.connect()
+
+    @event.listens_for(engine, "engine_disposed")
+    def _close(_engine) -> None:  # noqa: ANN001
+        try:
+            conn.invalidate()  # (closes the driver's connection now)
+            conn.close()
+        except Exception:  # already closed or cut: nothing to let go of
+            pass
+
+    return maker(bind=conn)
 
 
 def secondary_indexes(conn: Connection, table: str) -> list[tuple[str, str]]:
