@@ -50,6 +50,8 @@ class Grammar:
         self.cmd, self.opts, self.args_dest, self.args_usage = cmd, opts, args_dest, args_usage
         self.interspersed, self.alternatives = interspersed, alternatives
         self.by_flag = {o.flag: o for o in opts}
+        # every implemented option's value when not given (parse copies it: a bsub -pack parses each line)
+        self.unset = {o.dest: (False if o.value is None else None) for o in opts if o.dest}
 
     def implemented(self) -> list[Opt]:
         return [o for o in self.opts if o.dest is not None]
@@ -81,7 +83,7 @@ def parse(g: Grammar, argv: list[str]) -> tuple[dict, list[str]]:
     """(values by parameter name, the other words) of argv read with g. Every
     implemented option has a value: None or False when not given, a list for
     options given many times."""
-    values: dict = {o.dest: (False if o.value is None else None) for o in g.opts if o.dest}
+    values: dict = dict(g.unset)
     args: list[str] = []
     by_flag = g.by_flag
     i = 0

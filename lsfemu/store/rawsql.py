@@ -21,6 +21,7 @@ listing's table shows. A driver error is raised as SQLAlchemy's
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from sqlalchemy.exc import DBAPIError
@@ -29,8 +30,8 @@ from sqlalchemy.orm import Session
 from lsfemu.store.db import take_writer_lock
 
 # (statement, dialect name, keys) -> (SQL text, parameter order or None, processors, renamed,
-# the values of the statement's own literals)
-_COMPILED: dict[tuple, tuple[str, tuple[str, ...] | None, tuple, tuple]] = {}
+# the values of the statement's own literals, positional: a row's values getter and the processors by position)
+_COMPILED: dict[tuple, tuple] = {}
 
 
 def _compiled(stmt, dialect, keys: tuple[str, ...]):
@@ -48,7 +49,11 @@ def _compiled(stmt, dialect, keys: tuple[str, ...]):
             names = tuple(c.bind_names.values())
         found = _COMPILED[key] = (c.string, order, tuple((n, procs[n]) for n in names if n in procs),
                                   tuple((n, escaped[n]) for n in names if escaped.get(n, n) != n),
-                                  {n: b.effective_value for n, b in c.binds.items() if n not in keys})
+                                  {n: b.effective_value for n, b in c.binds.items() if n not in keys},
+                                  # positional: a row's values in one C call, the processors by position
+                                  None if order is None else itemgetter(*order) if len(order) > 1
+                                  else (lambda r, n=order[0]: (r[n],)) if order else (lambda r: ()),
+                                  tuple((i, procs[n]) for i, n in enumerate(order) if n in procs) if order else ())
         if len(_COMPILED) > 256:  # (statements are module constants: a handful; a bound all the same)
             _COMPILED.pop(next(iter(_COMPILED)))
     return found
@@ -69,23 +74,28 @@ def run(session: Session, stmt, params: dict[str, Any] | list[dict[str, Any]]):
                                          conn.dialect)
     _, conn, dbapi, dialect = held
     if not stmt.is_select and session.info.get("one_writer"):
-        take_writer_lock(session)  # (once a transaction; a read takes nothing, as through the session)
+        take_writer_lock(session, conn)  # (once a transaction; a read takes nothing, as through the session)
     many = isinstance(params, list)
     first = params[0] if many else params
-    text, order, procs, renamed, literals = _compiled(stmt, dialect, tuple(first))
+    text, order, procs, renamed, literals, values, at = _compiled(stmt, dialect, tuple(first))
     rows = params if many else [params]
     if literals:
         rows = [{**literals, **r} for r in rows]
-    if procs:
-        rows = [dict(r) for r in rows] if not literals else rows
-        for r in rows:
-            for name, proc in procs:
-                v = r.get(name)
+    if order is not None:  # (SQLite's ?: a row's values in order, processed in place -- a bsub -pack's thousands)
+        args = [list(values(r)) for r in rows] if at else [values(r) for r in rows]
+        for a in args if at else ():
+            for i, proc in at:
+                v = a[i]
                 if v is not None:
-                    r[name] = proc(v)
-    if order is not None:
-        args = [tuple(r[n] for n in order) for r in rows]
+                    a[i] = proc(v)
     else:
+        if procs:
+            rows = [dict(r) for r in rows] if not literals else rows
+            for r in rows:
+                for name, proc in procs:
+                    v = r.get(name)
+                    if v is not None:
+                        r[name] = proc(v)
         args = rows if not renamed else [{**r, **{e: r[n] for n, e in renamed}} for r in rows]
     cursor = dbapi.cursor()
     if conn._has_events or conn.engine._has_events:  # (an engine's statement listeners, as tests have, hear it)
