@@ -153,7 +153,9 @@ class AcctLog(StagedLog):
     def archive_if_due(self, params, now: float) -> bool:
         """Archive the current file when lsb.params says so (see archive_due);
         the caller commits the new length, 0."""
-        if not archive_due(params, self.first_time, self.size(), now):
+        # (the file's size read only where a size limit is set: a commit's stat saved)
+        size = self.size() if params.acct_archive_size is not None and self.first_time is not None else 0
+        if not archive_due(params, self.first_time, size, now):
             return False
         self.archive(params.max_acct_archive_file)
         return True

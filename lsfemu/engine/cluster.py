@@ -258,16 +258,19 @@ class Cluster:
             self._set_counter("events_offset", after)
             finished_total = (self._counter("events_finished") or 0) + finished
             self._set_counter("events_finished", finished_total)
-        acct_before = self.acct.size()
+        # lsb.acct only when a job ended (its size read otherwise too: three stats a submission)
+        acct_before = self.acct.size() if self.acct.staged else None
         try:
-            acct_before, acct_after = self.acct.write_staged()
-            if acct_after != acct_before:
-                self._set_counter("acct_offset", acct_after)
+            if acct_before is not None:
+                acct_before, acct_after = self.acct.write_staged()
+                if acct_after != acct_before:
+                    self._set_counter("acct_offset", acct_after)
             self.session.commit()
         except Exception:
             if after != before:
                 self.events.undo(before)
-            self.acct.undo(acct_before)
+            if acct_before is not None:
+                self.acct.undo(acct_before)
             raise
         self.runner.after_commit(self)  # jobs started in this commit begin to run now
         if self.acct.archive_if_due(self.config.params, self.now()):  # lsb.params ACCT_ARCHIVE_*

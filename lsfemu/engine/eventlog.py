@@ -64,15 +64,16 @@ class StagedLog:
     def write_staged(self) -> tuple[int, int]:
         """Append the staged records; (offset before, offset after)."""
         before = self.size()
-        if self.staged:
-            try:
-                self._append(self.staged)
-            except BaseException:
-                # Disk full, read-only: part of the records may be in the file, the rest
-                # in the writer's buffer (to be flushed by a later write). Drop both.
-                self.undo(before)
-                raise
-            self.staged = []
+        if not self.staged:
+            return before, before  # (nothing appended: no second stat)
+        try:
+            self._append(self.staged)
+        except BaseException:
+            # Disk full, read-only: part of the records may be in the file, the rest
+            # in the writer's buffer (to be flushed by a later write). Drop both.
+            self.undo(before)
+            raise
+        self.staged = []
         return before, self.size()
 
     def size(self) -> int:
