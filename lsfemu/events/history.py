@@ -72,6 +72,11 @@ class Change(NamedTuple):
     data: dict[str, Any]
 
 
+def display_id(job_id: int, array_index: int) -> str:
+    """A job's ID as bhist prints it: ``123``, ``123[4]`` for an array element."""
+    return f"{job_id}[{array_index}]" if array_index else str(job_id)
+
+
 @dataclass
 class JobHistory:
     """Everything bhist needs about one job (or one array element)."""
@@ -146,7 +151,7 @@ class JobHistory:
     # -- queries ------------------------------------------------------------
     @property
     def display_id(self) -> str:
-        return f"{self.job_id}[{self.array_index}]" if self.array_index else str(self.job_id)
+        return display_id(self.job_id, self.array_index)
 
     @property
     def display_name(self) -> str:
@@ -333,28 +338,11 @@ class HistoryBuilder:
         spec = array_spec_of(rec)
         if spec is not None:
             h.name = spec.name
-        rlimits, o, o2 = rec.rlimits, rec.options, rec.options2
+        data = submit_data(rec)
+        rlimits = rec.rlimits
         run = rlimits[lsbatch.RLIMIT_RUN] if len(rlimits) > lsbatch.RLIMIT_RUN else -1
-        # a dict display, not keywords: the same data at a fraction of the cost (every JOB_NEW of a log)
-        data = {
-            "from_host": rec.from_host, "queue": rec.queue, "cwd": rec.cwd, "home": rec.sub_home_dir,
-            "output_file": rec.out_file or None, "error_file": rec.err_file or None,
-            "output_overwrite": bool(o2 & lsbatch.SUB2_OVERWRITE_OUT_FILE),
-            "error_overwrite": bool(o2 & lsbatch.SUB2_OVERWRITE_ERR_FILE),
-            "num_processors": rec.num_processors, "max_processors": rec.max_num_processors,
-            "res_req": rec.res_req or None, "dependency": rec.depend_cond or None,
-            "user_priority": rec.user_priority if o2 & lsbatch.SUB2_JOB_PRIORITY else None,
-            "hold": bool(o2 & lsbatch.SUB2_HOLD),
-            "run_limit_min": run / 60 if run >= 0 else None,
-            "cpu_limit_min": rlimits[lsbatch.RLIMIT_CPU] / 60 if rlimits and rlimits[0] >= 0 else None,
-            "begin_time": rec.begin_time or None, "term_time": rec.term_time or None,
-            "rerunnable": bool(o & lsbatch.SUB_RERUNNABLE),
-            "input_file": rec.in_file or None, "input_spooled": bool(o2 & lsbatch.SUB2_IN_FILE_SPOOL),
-            "login_shell": rec.login_shell or None, "exclusive": bool(o & lsbatch.SUB_EXCLUSIVE),
-            "asked_hosts": hostfile.from_log_words(rec.asked_hosts),
-            "notify_begin": bool(o & lsbatch.SUB_NOTIFY_BEGIN),
-            "notify_end": bool(o & lsbatch.SUB_NOTIFY_END),
-        }
+        data["run_limit_min"] = run / 60 if run >= 0 else None
+        data["cpu_limit_min"] = rlimits[lsbatch.RLIMIT_CPU] / 60 if rlimits and rlimits[0] >= 0 else None
         data.update(tail_columns(rec))
         submit = h.append(rec.submit_time or t, "SUBMIT", data)
         if spec is None:
@@ -427,13 +415,7 @@ class HistoryBuilder:
         if name in FINISHED:
             if h.finished and h.status == name:
                 return  # a repeated finish record
-            exit_code = lsbatch.exit_code_of(rec.exit_status) if name == "EXIT" else 0
-            # (a dict display, not _add's keywords: a finish is a third of a busy log's records)
-            self._told(h, h.append(rec.end_time or t, "FINISH", {
-                "status": name, "exit_code": exit_code if name == "EXIT" and h.started else None,
-                "cpu_time": rec.cpu_time,
-                "exit_reason": lsbatch.TERM_REASONS.get(rec.exit_info) if name == "EXIT" else None,
-            }))
+            self._told(h, h.append(rec.end_time or t, "FINISH", finish_data(rec, name, h.started)))
             if code & (lsbatch.JOB_STAT_PDONE | lsbatch.JOB_STAT_PERR):
                 self._told(h, h.append(t, "POST", {"ok": not code & lsbatch.JOB_STAT_PERR}))
         elif name in STATES:
@@ -510,13 +492,62 @@ BUILDER_FIELDS: dict[str, frozenset[str]] = {
 #: the record types of which feed reads nothing but the event time (no job ID: nothing to look up)
 BUILDER_UNUSED = frozenset(("MBD_START", "MBD_DIE", "QUEUE_CTRL", "HOST_CTRL"))
 
+def submit_data(rec: JobNew) -> dict[str, Any]:
+    """The part of a SUBMIT change's data that its bhist texts show (and
+    whether it starts held), from JOB_NEW: what :meth:`HistoryBuilder.job_new`
+    starts from, and all that bhist -t's stream reads of the record for its
+    text (ops.chronicle: the fields read here are the key of its texts)."""
+    o, o2 = rec.options, rec.options2
+    # a dict display, not keywords: the same data at a fraction of the cost (every JOB_NEW of a log)
+    return {
+        "from_host": rec.from_host, "queue": rec.queue, "cwd": rec.cwd, "home": rec.sub_home_dir,
+        "output_file": rec.out_file or None, "error_file": rec.err_file or None,
+        "output_overwrite": bool(o2 & lsbatch.SUB2_OVERWRITE_OUT_FILE),
+        "error_overwrite": bool(o2 & lsbatch.SUB2_OVERWRITE_ERR_FILE),
+        "num_processors": rec.num_processors, "max_processors": rec.max_num_processors,
+        "res_req": rec.res_req or None, "dependency": rec.depend_cond or None,
+        "user_priority": rec.user_priority if o2 & lsbatch.SUB2_JOB_PRIORITY else None,
+        "hold": bool(o2 & lsbatch.SUB2_HOLD),
+        "begin_time": rec.begin_time or None, "term_time": rec.term_time or None,
+        "rerunnable": bool(o & lsbatch.SUB_RERUNNABLE),
+        "input_file": rec.in_file or None, "input_spooled": bool(o2 & lsbatch.SUB2_IN_FILE_SPOOL),
+        "login_shell": rec.login_shell or None, "exclusive": bool(o & lsbatch.SUB_EXCLUSIVE),
+        "asked_hosts": hostfile.from_log_words(rec.asked_hosts),
+        "notify_begin": bool(o & lsbatch.SUB_NOTIFY_BEGIN),
+        "notify_end": bool(o & lsbatch.SUB_NOTIFY_END),
+        "specified_cwd": _specified_cwd(rec),
+    }
+
+
+def _specified_cwd(rec: JobNew) -> str | None:
+    return rec.subcwd or None if rec.options3 & lsbatch.SUB3_CWD else None
+
+
+#: the fields of JOB_NEW that :func:`submit_data` reads
+SUBMIT_FIELDS = ("from_host", "queue", "cwd", "sub_home_dir", "out_file", "err_file", "options", "options2",
+                 "options3", "num_processors", "max_num_processors", "res_req", "depend_cond", "user_priority",
+                 "begin_time", "term_time", "in_file", "login_shell", "asked_hosts", "subcwd")
+
+
+def finish_data(rec: JobStatus, name: str, started: bool) -> dict[str, Any]:
+    """The data of the FINISH change of a JOB_STATUS record of state *name*
+    (DONE or EXIT) for a job dispatched since its submission or last requeue
+    (*started*) or not."""
+    exit_code = lsbatch.exit_code_of(rec.exit_status) if name == "EXIT" else 0
+    return {
+        "status": name, "exit_code": exit_code if name == "EXIT" and started else None,
+        "cpu_time": rec.cpu_time,
+        "exit_reason": lsbatch.TERM_REASONS.get(rec.exit_info) if name == "EXIT" else None,
+    }
+
+
 def tail_columns(rec: JobNew) -> dict[str, Any]:
     """What JOB_NEW's LSF 9/10 tail says bsub was given (issue 21), None for
     what was not, named as the store's job columns (a SUBMIT change's data,
     a replayed job's row)."""
     est = rec.runtime_estimation if rec.options3 & lsbatch.SUB3_RUNTIME_EST and rec.runtime_estimation >= 0 else None
     return {
-        "specified_cwd": rec.subcwd or None if rec.options3 & lsbatch.SUB3_CWD else None,
+        "specified_cwd": _specified_cwd(rec),
         "description": rec.job_description or None, "job_group": rec.job_group or None,
         "app_profile": rec.app or None, "post_exec": rec.post_exec_cmd or None, "outdir": rec.outdir or None,
         "est_runtime_min": None if est is None else est / 60,
