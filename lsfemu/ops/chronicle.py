@@ -20,6 +20,7 @@ straightforward one).
 from __future__ import annotations
 
 import bisect
+import itertools
 import math
 import operator
 from pathlib import Path
@@ -120,36 +121,40 @@ class ChronicleStream:
         self.year = year
         self.window = window  # -T: the events in it
         self.buffer: list[tuple[float, int, int, str]] = []  # (time, job order, sequence, line)
-        self.seq = 0
+        self.seq = itertools.count()
         self.written: tuple[float, int, int] | None = None  # the key of the last line written
         self.lines = 0
         self.peak = 0  # the most lines waiting at once
         self.stamps = RecordStamps(year)
         self.builder = HistoryBuilder(stream=self.change)
         self.lean = _Lean(self)
-        self._count = 0  # records read since the last flush
+        self.count = [0]  # records read since the last flush (a list: the lean takers count in it too)
 
     def _tick(self, t: int) -> None:
         """Before a record of time *t* is fed: every EVERY records, write
         the lines older than the slack and forget the jobs finished then."""
-        self._count += 1
-        if self._count == self.EVERY:
-            self._count = 0
-            before = t - self.SLACK
-            self.flush(before)
-            self.builder.forget_finished(before)
-            self.lean.forget_finished(before)
+        count = self.count
+        count[0] += 1
+        if count[0] == self.EVERY:
+            self.due(t)
+
+    def due(self, t: int) -> None:
+        """:meth:`_tick`'s work, every EVERY records."""
+        self.count[0] = 0
+        before = t - self.SLACK
+        self.flush(before)
+        self.builder.forget_finished(before)
+        self.lean.forget_finished(before)
 
     def put(self, t: float, order: int, lines: list[str]) -> None:
         """Buffer *lines* (complete) of the job of *order* at time *t*."""
         written, seq = self.written, self.seq
         append = self.buffer.append
         for line in lines:
-            if written is not None and t <= written[0] and (t, order, seq) < written:
+            n = next(seq)
+            if written is not None and t <= written[0] and (t, order, n) < written:
                 raise CannotStream(f"a line at {t} after one at {written[0]} was written")
-            append((t, order, seq, line))
-            seq += 1
-        self.seq = seq
+            append((t, order, n, line))
 
     def change(self, h: JobHistory, ch: Change) -> None:
         if self.users is not None and h.user not in self.users:
@@ -259,15 +264,20 @@ class _Lean:
         stream = self.stream
         builder, jobs, finished = stream.builder, self.jobs, self._finished
         histories, gone = builder.histories, builder._gone
-        tick, put, stamps = stream._tick, stream.put, stream.stamps
-        users, window = stream.users, stream.window
+        count, every, due, stamps = stream.count, stream.EVERY, stream.due, stream.stamps
+        users, window, seq, append = stream.users, stream.window, stream.seq, stream.buffer.append
         stub = JobHistory(job_id=0)  # the texts read the change's data, not the history
         memo = self.MEMO
 
-        def emit(st: list, t: float, tails: list[str]) -> None:
+        def emit(st: list, t: float, tails: list[str]) -> None:  # ChronicleStream.put of the job's lines
             if st[_SHOWN] and (window is None or window[0] <= t <= window[1]):
                 head = stamps[t] + st[_HEAD]
-                put(t, st[_ORDER], [head + tail for tail in tails])
+                order, written = st[_ORDER], stream.written
+                for tail in tails:
+                    n = next(seq)
+                    if written is not None and t <= written[0] and (t, order, n) < written:
+                        raise CannotStream(f"a line at {t} after one at {written[0]} was written")
+                    append((t, order, n, head + tail))
 
         submits: dict[tuple, tuple[list[str], str]] = {}
         submit_key = operator.attrgetter(*SUBMIT_FIELDS)
@@ -282,7 +292,9 @@ class _Lean:
             if key in jobs or key in histories or key in gone:
                 raise CannotStream(f"job <{key[0]}> submitted again")
             t = rec.event_time
-            tick(t)
+            count[0] += 1
+            if count[0] == every:
+                due(t)
             k = submit_key(rec)
             made = submits.get(k)
             if made is None:
@@ -309,7 +321,9 @@ class _Lean:
             if st is None:
                 return False
             t = rec.event_time
-            tick(t)
+            count[0] += 1
+            if count[0] == every:
+                due(t)
             k = (rec.exec_hosts, rec.effective_res_req)  # what the text reads
             tails = dispatches.get(k)
             if tails is None:
@@ -332,7 +346,9 @@ class _Lean:
                 if st is None:
                     return False
                 t = rec.event_time
-                tick(t)
+                count[0] += 1
+                if count[0] == every:
+                    due(t)
                 if st[_SHOWN]:
                     emit(st, t, _tails(texts(stub, data(rec), "auto", st[_STARTED])))
                 return True
@@ -353,13 +369,17 @@ class _Lean:
             done = status in FINISHED
             t = rec.event_time
             if code & _POST_BITS and done:
-                tick(t)
+                count[0] += 1
+                if count[0] == every:
+                    due(t)
                 emit(st, t, post_tails[not code & lsbatch.JOB_STAT_PERR])
                 return True
             name = lsbatch.status_name(code)
             if name not in FINISHED:
                 return False  # a state of the accounting: the builder's
-            tick(t)
+            count[0] += 1
+            if count[0] == every:
+                due(t)
             if done and status == name:
                 return True  # a repeated finish record
             started = st[_STARTED]

@@ -13,6 +13,16 @@ Generates synthetic lsb.events files (lsfemu.events.synth) of a tenth of
 The memory peak must be flat in the file's length (issue 5): the table
 shows both sizes, and the JSON (bench-replay.json, or --json PATH) has every
 figure.
+
+``--base DIR --pairs N`` (an A/B): the same commands of this checkout and of
+the checkout DIR (``git worktree add --detach /tmp/base main``) on the larger
+file only, in N interleaved pairs (the pair's order alternating); printed:
+the median CPU of each, and their ratio. ``--profile PATH``: instead of the
+table, each of the two commands run once on the larger file under cProfile
+(this checkout, its own process as measured, on the process's CPU clock),
+written to PATH with ``-bhist`` / ``-replay`` before the suffix: the
+functions by their own time (top 30), then the top-level stages by
+cumulative time.
 """
 
 from __future__ import annotations
@@ -21,6 +31,8 @@ import argparse
 import json
 import os
 import shutil
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -62,14 +74,89 @@ def least_render(path: Path) -> float:
     return time.perf_counter() - t0
 
 
+def _commands(checkout: Path, path: Path, into: Path, no_bhist: bool) -> dict[str, list[str]]:
+    """The measured commands of *checkout* on *path* (the replay into *into*)."""
+    out = {"replay": [sys.executable, str(checkout / "bin" / "lsfemu"), "replay", str(path), "--into", str(into),
+                      "--no-progress"]}
+    if not no_bhist:
+        out["bhist"] = [sys.executable, str(checkout / "bin" / "bhist"), "-t", "-a", "-u", "all", "-f", str(path)]
+    return out
+
+
+_PROFILE = """
+import cProfile, io, os, pstats, runpy, sys, time
+out, script = sys.argv[1], sys.argv[2]
+sys.argv = sys.argv[2:]
+prof = cProfile.Profile(time.process_time)
+stdout = sys.stdout
+sys.stdout = open(os.devnull, "w")
+try:
+    prof.runcall(runpy.run_path, script, run_name="__main__")
+except SystemExit:
+    pass
+sys.stdout = stdout
+text = io.StringIO()
+st = pstats.Stats(prof, stream=text)
+st.sort_stats("tottime").print_stats(30)
+st.sort_stats("cumulative").print_stats(25)
+open(out, "w").write(text.getvalue())
+"""
+
+
+def ab_or_profile(args: argparse.Namespace, write_events) -> int:
+    """--base (A/B pairs) or --profile on a file of --events records."""
+    root = Path(tempfile.mkdtemp(prefix="lsfemu-bench-replay-"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LSF", "LSB_"))}
+    env["TZ"] = "UTC"
+    try:
+        path = root / "lsb.events"
+        write_events(path, args.events)
+        base_cpu = min(floor(path, time.process_time) for _ in range(3))
+        print(f"{args.events} events, floor {base_cpu:.2f} s CPU")
+        if args.profile:
+            for name, argv in _commands(ROOT, path, root / "into", args.no_bhist).items():
+                target = Path(args.profile)
+                target = target.with_name(f"{target.stem}-{name}{target.suffix}")
+                t0 = time.perf_counter()
+                subprocess.run([sys.executable, "-c", _PROFILE, str(target), *argv[1:]], env=env, check=True)
+                print(f"{name}: profile in {target} ({time.perf_counter() - t0:.1f} s wall)")
+                shutil.rmtree(root / "into", ignore_errors=True)
+            return 0
+        sides = {"new": ROOT, "base": Path(args.base).resolve()}
+        cpu: dict[tuple[str, str], list[float]] = {}
+        for i in range(args.pairs):
+            for side in (("new", "base") if i % 2 == 0 else ("base", "new")):
+                for name, argv in _commands(sides[side], path, root / "into", args.no_bhist).items():
+                    _dt, _rss, c = run_measured(argv, env)
+                    cpu.setdefault((name, side), []).append(c)
+                    shutil.rmtree(root / "into", ignore_errors=True)
+            print(f"pair {i + 1} done", file=sys.stderr)
+        for name in ("bhist", "replay"):
+            if (name, "new") not in cpu:
+                continue
+            new, base = statistics.median(cpu[name, "new"]), statistics.median(cpu[name, "base"])
+            print(f"{name:>7}: base {base:6.2f} s CPU ({base / base_cpu:5.1f}x floor)  new {new:6.2f} s CPU "
+                  f"({new / base_cpu:5.1f}x floor)  new/base {new / base:.3f}   "
+                  f"(new {[round(c, 2) for c in cpu[name, 'new']]}, base {[round(c, 2) for c in cpu[name, 'base']]})")
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--events", type=int, default=1_000_000, help="records in the larger file")
     ap.add_argument("--json", default=str(ROOT / "bench-replay.json"))
     ap.add_argument("--no-bhist", action="store_true", help="measure only lsfemu replay")
+    ap.add_argument("--base", help="another checkout: interleaved A/B pairs against it (see the docstring)")
+    ap.add_argument("--pairs", type=int, default=5, help="A/B pairs (with --base)")
+    ap.add_argument("--profile", help="cProfile each command once on the larger file into PATH (see the docstring)")
     args = ap.parse_args()
 
     from lsfemu.events.synth import write_events
+
+    if args.base or args.profile:
+        return ab_or_profile(args, write_events)
 
     root = Path(tempfile.mkdtemp(prefix="lsfemu-bench-replay-"))
     env = {k: v for k, v in os.environ.items() if not k.startswith(("LSF", "LSB_"))}

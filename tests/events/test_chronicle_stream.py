@@ -176,7 +176,7 @@ def test_synthetic_log_streams_in_bounded_memory(tmp_path, monkeypatch):
     assert stream.read([path], lambda w: None) == want.count("\n")
     assert out.getvalue() == want
     # the jobs finished long before the end were forgotten, the lines written
-    assert len(stream.builder.histories) < jobs / 5
+    assert len(stream.builder.histories) + len(stream.lean.jobs) < jobs / 5
     assert len(stream.buffer) == 0 and stream.peak < len(want.splitlines()) / 5
 
 
