@@ -74,10 +74,12 @@ def least_render(path: Path) -> float:
     return time.perf_counter() - t0
 
 
-def _commands(checkout: Path, path: Path, into: Path, no_bhist: bool) -> dict[str, list[str]]:
+def _commands(checkout: Path, path: Path, into: Path, no_bhist: bool, no_replay: bool = False) -> dict[str, list[str]]:
     """The measured commands of *checkout* on *path* (the replay into *into*)."""
-    out = {"replay": [sys.executable, str(checkout / "bin" / "lsfemu"), "replay", str(path), "--into", str(into),
-                      "--no-progress"]}
+    out = {}
+    if not no_replay:
+        out["replay"] = [sys.executable, str(checkout / "bin" / "lsfemu"), "replay", str(path), "--into", str(into),
+                         "--no-progress"]
     if not no_bhist:
         out["bhist"] = [sys.executable, str(checkout / "bin" / "bhist"), "-t", "-a", "-u", "all", "-f", str(path)]
     return out
@@ -114,7 +116,7 @@ def ab_or_profile(args: argparse.Namespace, write_events) -> int:
         base_cpu = min(floor(path, time.process_time) for _ in range(3))
         print(f"{args.events} events, floor {base_cpu:.2f} s CPU")
         if args.profile:
-            for name, argv in _commands(ROOT, path, root / "into", args.no_bhist).items():
+            for name, argv in _commands(ROOT, path, root / "into", args.no_bhist, args.no_replay).items():
                 target = Path(args.profile)
                 target = target.with_name(f"{target.stem}-{name}{target.suffix}")
                 t0 = time.perf_counter()
@@ -126,7 +128,7 @@ def ab_or_profile(args: argparse.Namespace, write_events) -> int:
         cpu: dict[tuple[str, str], list[float]] = {}
         for i in range(args.pairs):
             for side in (("new", "base") if i % 2 == 0 else ("base", "new")):
-                for name, argv in _commands(sides[side], path, root / "into", args.no_bhist).items():
+                for name, argv in _commands(sides[side], path, root / "into", args.no_bhist, args.no_replay).items():
                     _dt, _rss, c = run_measured(argv, env)
                     cpu.setdefault((name, side), []).append(c)
                     shutil.rmtree(root / "into", ignore_errors=True)
@@ -148,6 +150,7 @@ def main() -> int:
     ap.add_argument("--events", type=int, default=1_000_000, help="records in the larger file")
     ap.add_argument("--json", default=str(ROOT / "bench-replay.json"))
     ap.add_argument("--no-bhist", action="store_true", help="measure only lsfemu replay")
+    ap.add_argument("--no-replay", action="store_true", help="with --base or --profile: only bhist -t")
     ap.add_argument("--base", help="another checkout: interleaved A/B pairs against it (see the docstring)")
     ap.add_argument("--pairs", type=int, default=5, help="A/B pairs (with --base)")
     ap.add_argument("--profile", help="cProfile each command once on the larger file into PATH (see the docstring)")

@@ -11,10 +11,12 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 
 from lsfemu.cli import bhist as B
 from lsfemu.cli.base import Ctx
-from lsfemu.events import lsbatch
+from lsfemu.events import codec, lsbatch
 from lsfemu.events.bmodrecord import job_modify
 from lsfemu.events.records import (
     HostCtrl, JobClean, JobExecute, JobMove, JobNew, JobRequeue, JobSignal, JobStart, JobStartAccept, JobStatus,
@@ -24,7 +26,7 @@ from lsfemu.events.history import CannotStream
 from lsfemu.events.log import EventWriter
 from lsfemu.events.synth import write_events
 
-pytestmark = pytest.mark.slow(24)  # seconds, quiet machine: scheduled early (tests/conftest.py)
+pytestmark = pytest.mark.slow(27)  # seconds, quiet machine: scheduled early (tests/conftest.py)
 
 T0 = calendar.timegm((2024, 3, 5, 9, 0, 0))
 USERS = ("alice", "bob", "carol")
@@ -239,3 +241,65 @@ def test_nothing_selected(tmp_path):
     path = tmp_path / "lsb.events"
     _log(path, [_new(1, T0)])
     assert run_bhist(path, "-t", "-u", "nobody", stdout=io.StringIO()) == ("No matching job/event found\n", "", 255)
+
+
+# -- the lean path (ops.chronicle._Lean) against the straightforward one, on generated streams ---------------
+
+_SYNTH_START = 1767603600  # events.synth's first instant
+
+
+def _damage(line: str, kind: str) -> list[str]:
+    """*line* (a synthetic record) and what *kind* puts after it or instead: lines the lean path
+    leaves to the general reading (a corrupt line, an unknown type, a line not in its canonical
+    shape) and records of the same job it hands to the builder (a signal, a state of the
+    accounting, a requeue, a finish said again)."""
+    f = line.split()
+    t, jid = int(f[2]), int(f[3])
+    if kind == "corrupt":
+        return [line, f'"JOB_START" "10.1" {t} {jid} 4 0 0 1.0 2 "h1']
+    if kind == "unknown":
+        return [line, f'"LOAD_INDEX" "10.1" {t} 0']
+    if kind == "spaced":
+        return [line.replace(" ", "  ", 1)]
+    if kind == "again":
+        return [line, line] if not line.startswith('"JOB_NEW"') else [line]
+    rec = {
+        "signal": JobSignal(event_time=t, job_id=jid, user_name="root", signal_symbol="KILL"),
+        "suspend": JobStatus(event_time=t, job_id=jid, status=lsbatch.JOB_STAT_USUSP),
+        "pend": JobStatus(event_time=t, job_id=jid, status=lsbatch.JOB_STAT_PEND, reason=lsbatch.PEND_JOB_NEW),
+        "requeue": JobRequeue(event_time=t, job_id=jid),
+        "switch": JobSwitch(event_time=t, job_id=jid, queue="short", user_name="root"),
+    }[kind]
+    return [line, codec.encode(rec)]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10_000), events=st.integers(7, 160),
+       damage=st.lists(st.tuples(st.integers(1, 10_000), st.sampled_from(
+           ("corrupt", "unknown", "spaced", "again", "signal", "suspend", "pend", "requeue", "switch"))), max_size=6),
+       users=st.sampled_from((None, {"user001"}, {"user000", "user002", "user003"})),
+       window=st.one_of(st.none(), st.tuples(st.integers(0, 600), st.integers(0, 1200))),
+       every=st.sampled_from((1, 7, 4096)))
+def test_lean_stream_is_the_straightforward_chronicle(tmp_path_factory, seed, events, damage, users, window, every):
+    path = tmp_path_factory.mktemp("lean") / "lsb.events"
+    write_events(path, events, users=4, seed=seed)
+    head, *lines = path.read_text().splitlines()
+    for at, kind in sorted(damage, reverse=True):  # from the end: the positions stay those drawn
+        i = at % len(lines)
+        if i:  # (not MBD_START)
+            lines[i:i + 1] = _damage(lines[i], kind)
+    path.write_text("\n".join([head, *lines]) + "\n")
+    span = None if window is None else (float(_SYNTH_START + window[0]), float(_SYNTH_START + window[0] + window[1]))
+    c = Ctx(cluster=None, cmd="bhist", argv=[], user="alice", uid=0, cwd="/", env={})
+    histories, _ = B._read(c, [path], None)
+    want = B.chronicle([h for h in histories if users is None or h.user in users], window=span)
+    out = io.StringIO()
+    stream = B.ChronicleStream(out, users, False, span)
+    stream.EVERY = every
+    try:
+        stream.read([path], lambda w: None)
+    except CannotStream:
+        event("read again")
+        return  # (the command reads it again the straightforward way: test_what_streaming_cannot_follow...)
+    event("streamed")
+    assert out.getvalue() == want
