@@ -311,36 +311,10 @@ class _Lean:
             emit(st, rec.submit_time or t, made[0])
             return True
 
-        dispatches: dict[tuple, list[str]] = {}
-        dispatch_texts, dispatch_data = _TEXTS["DISPATCH"], TOLD_AS["JOB_START"][1]
-        read_start = shape_reader("JOB_START", BUILDER_FIELDS["JOB_START"])
-
-        def job_start(line: str) -> bool:
-            rec = read_start(line)
-            st = None if rec is None else jobs.get((rec.job_id, rec.idx))
-            if st is None:
-                return False
-            t = rec.event_time
-            count[0] += 1
-            if count[0] == every:
-                due(t)
-            k = (rec.exec_hosts, rec.effective_res_req)  # what the text reads
-            tails = dispatches.get(k)
-            if tails is None:
-                if len(dispatches) >= memo:
-                    dispatches.clear()
-                tails = dispatches[k] = _tails(dispatch_texts(stub, dispatch_data(rec), "auto", True))
-            st[_STATUS] = "RUN"
-            st[_STARTED] = True
-            emit(st, t, tails)
-            return True
-
-        def told_as(etype: str) -> Callable[[str], bool]:
+        def job_record(etype: str, tails_of: Callable[[list, Any], list[str]]) -> Callable[[str], bool]:
             read = shape_reader(etype, BUILDER_FIELDS[etype])
-            kind, data = TOLD_AS[etype]
-            texts = _TEXTS[kind]
 
-            def take(line: str) -> bool:  # a change of no state: its texts
+            def take(line: str) -> bool:
                 rec = read(line)
                 st = None if rec is None else jobs.get((rec.job_id, rec.idx))
                 if st is None:
@@ -349,10 +323,31 @@ class _Lean:
                 count[0] += 1
                 if count[0] == every:
                     due(t)
-                if st[_SHOWN]:
-                    emit(st, t, _tails(texts(stub, data(rec), "auto", st[_STARTED])))
+                emit(st, t, tails_of(st, rec))
                 return True
             return take
+
+        dispatches: dict[tuple, list[str]] = {}
+        dispatch_texts, dispatch_data = _TEXTS["DISPATCH"], TOLD_AS["JOB_START"][1]
+
+        def dispatch(st: list, rec: Any) -> list[str]:  # JOB_START
+            st[_STATUS] = "RUN"
+            st[_STARTED] = True
+            k = (rec.exec_hosts, rec.effective_res_req)  # what the text reads
+            tails = dispatches.get(k)
+            if tails is None:
+                if len(dispatches) >= memo:
+                    dispatches.clear()
+                tails = dispatches[k] = _tails(dispatch_texts(stub, dispatch_data(rec), "auto", True))
+            return tails
+
+        def told_as(etype: str) -> Callable[[list, Any], list[str]]:
+            kind, data = TOLD_AS[etype]
+            texts = _TEXTS[kind]
+
+            def tails(st: list, rec: Any) -> list[str]:  # a change of no state: its texts
+                return _tails(texts(stub, data(rec), "auto", st[_STARTED])) if st[_SHOWN] else []
+            return tails
 
         finish_texts = _TEXTS["FINISH"]
         post_tails = {ok: _tails(_TEXTS["POST"](stub, {"ok": ok}, "auto", False)) for ok in (True, False)}
@@ -392,6 +387,6 @@ class _Lean:
                 emit(st, t, post_tails[not code & lsbatch.JOB_STAT_PERR])
             return True
 
-        takers = {"JOB_NEW": job_new, "JOB_START": job_start, "JOB_STATUS": job_status,
-                  "JOB_START_ACCEPT": told_as("JOB_START_ACCEPT"), "JOB_EXECUTE": told_as("JOB_EXECUTE")}
-        return takers
+        return {"JOB_NEW": job_new, "JOB_START": job_record("JOB_START", dispatch), "JOB_STATUS": job_status,
+                "JOB_START_ACCEPT": job_record("JOB_START_ACCEPT", told_as("JOB_START_ACCEPT")),
+                "JOB_EXECUTE": job_record("JOB_EXECUTE", told_as("JOB_EXECUTE"))}

@@ -17,11 +17,12 @@ figure.
 ``--base DIR --pairs N`` (an A/B): the same commands of this checkout and of
 the checkout DIR (``git worktree add --detach /tmp/base main``) on the larger
 file only, in N interleaved pairs (the pair's order alternating); printed:
-the median CPU of each, and their ratio. ``--profile PATH``: instead of the
+the median CPU of each, and their ratio. ``--profile DIR``: instead of the
 table, each of the two commands run once on the larger file under cProfile
 (this checkout, its own process as measured, on the process's CPU clock),
-written to PATH with ``-bhist`` / ``-replay`` before the suffix: the
-functions by their own time (top 30), then the top-level stages by
+written to DIR/bhist-t-f.txt and DIR/replay.txt (docs/profiles/): a header
+(the command, the commit, the machine's load, the CPU time against the
+floor's), the functions by their own time (top 30), then the stages by
 cumulative time.
 """
 
@@ -87,21 +88,24 @@ def _commands(checkout: Path, path: Path, into: Path, no_bhist: bool, no_replay:
 
 _PROFILE = """
 import cProfile, io, os, pstats, runpy, sys, time
-out, script = sys.argv[1], sys.argv[2]
-sys.argv = sys.argv[2:]
+out, head, script = sys.argv[1], sys.argv[2], sys.argv[3]
+sys.argv = sys.argv[3:]
 prof = cProfile.Profile(time.process_time)
 stdout = sys.stdout
 sys.stdout = open(os.devnull, "w")
+t0 = time.process_time()
 try:
     prof.runcall(runpy.run_path, script, run_name="__main__")
 except SystemExit:
     pass
+cpu = time.process_time() - t0
 sys.stdout = stdout
 text = io.StringIO()
 st = pstats.Stats(prof, stream=text)
 st.sort_stats("tottime").print_stats(30)
-st.sort_stats("cumulative").print_stats(25)
-open(out, "w").write(text.getvalue())
+st.sort_stats("cumulative").print_stats(30)
+load = open("/proc/loadavg").read().split()[:3]
+open(out, "w").write(head.format(cpu=cpu, load=" ".join(load)) + text.getvalue())
 """
 
 
@@ -116,11 +120,18 @@ def ab_or_profile(args: argparse.Namespace, write_events) -> int:
         base_cpu = min(floor(path, time.process_time) for _ in range(3))
         print(f"{args.events} events, floor {base_cpu:.2f} s CPU")
         if args.profile:
+            commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
+                                    text=True).stdout.strip()
             for name, argv in _commands(ROOT, path, root / "into", args.no_bhist, args.no_replay).items():
-                target = Path(args.profile)
-                target = target.with_name(f"{target.stem}-{name}{target.suffix}")
+                target = Path(args.profile) / ("bhist-t-f.txt" if name == "bhist" else "replay.txt")
+                shown = " ".join(a.replace(str(root), "$TMP").replace(str(ROOT) + "/", "") for a in argv[1:])
+                head = (f"# `{shown}` under cProfile (its own process, the process's CPU clock)\n"
+                        f"# written by: python tests/bench/replay.py --events {args.events} --profile {args.profile}\n"
+                        f"# commit {commit}; synthetic lsb.events of {args.events} records (events.synth);"
+                        f" load average at the end {{load}}\n"
+                        f"# CPU {{cpu:.1f}} s under the profiler; the floor (read + split) {base_cpu:.2f} s CPU\n#\n")
                 t0 = time.perf_counter()
-                subprocess.run([sys.executable, "-c", _PROFILE, str(target), *argv[1:]], env=env, check=True)
+                subprocess.run([sys.executable, "-c", _PROFILE, str(target), head, *argv[1:]], env=env, check=True)
                 print(f"{name}: profile in {target} ({time.perf_counter() - t0:.1f} s wall)")
                 shutil.rmtree(root / "into", ignore_errors=True)
             return 0
