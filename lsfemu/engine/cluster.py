@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import gc
 import json
+from json.encoder import c_make_encoder as _c_encoder, encode_basestring_ascii
 import os
 import time
 from operator import attrgetter
@@ -74,6 +75,15 @@ from lsfemu.store.newrows import NewRows
 from lsfemu.store.records import Records, is_record
 from lsfemu.store.db import default_url, held_session, one_writer_at_a_time, open_store
 from lsfemu.store.models import ClockState, Job, JobEvent
+
+# json.dumps's encoder, made once (dumps makes one per call; a simulated job logs two history rows)
+_JSON = _c_encoder(None, json.JSONEncoder().default, encode_basestring_ascii, None, ": ", ", ", False, False,
+                   True) if _c_encoder is not None else None
+
+
+def _to_json(data: dict) -> str:
+    """json.dumps(data) (tests/unit/test_history_json.py holds them equal)."""
+    return "".join(_JSON(data, 0)) if _JSON is not None else json.dumps(data)
 
 
 JobKey = tuple[int, int]
@@ -374,7 +384,7 @@ class Cluster:
         (made now, from the job as it is at this change)."""
         # (its row written with the others in one INSERT before the next statement, flush or
         # commit: lsfemu.store.newrows; no ORM object per change)
-        self.new_rows.history(job.id, job.array_index, t, kind, actor, json.dumps(data))
+        self.new_rows.history(job.id, job.array_index, t, kind, actor, _to_json(data))
         self.events.stage_job(job, kind, t, actor, data)
         if kind == "FINISH":  # DONE or EXIT: its JOB_FINISH in lsb.acct
             self.acct.stage_finish(self, job, t, data)

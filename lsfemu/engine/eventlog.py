@@ -24,6 +24,7 @@ from pathlib import Path
 from lsfemu.events import emit
 from lsfemu.events import lsbatch
 from lsfemu.events.fastdecode import reader
+from lsfemu.events.fastencode import encode
 from lsfemu.events.records import RECORD_TYPES, JobStatus
 from lsfemu.events.log import EventWriter, read_events
 from lsfemu.jobstate import UNFINISHED
@@ -93,26 +94,71 @@ class StagedLog:
         self._reopen()
 
 
+class _Line:
+    """What the switch reads of a line this log appended: its job key and time."""
+
+    __slots__ = ("job_key", "event_time")
+
+    def __init__(self, job_key, event_time: int) -> None:
+        self.job_key, self.event_time = job_key, event_time
+
+
+#: lines whose keys a log keeps between switches at most (a bound on memory: past it,
+#: the switch reads the rest, as it reads lines another process wrote)
+KNOWN_MAX = 50_000
+
+
 class EventLog(StagedLog):
     def __init__(self, logdir: str):
         super().__init__(Path(logdir) / "lsb.events")
         self.writer: EventWriter | None = None
+        # The lines appended since the last switch, by byte offset (the switch's keep test
+        # reads a line's job key: issue 23, part 4, a tenth of a simulated job's CPU), valid
+        # while the file is the one they were appended to (inode) and ends where they end.
+        self.known: dict[int, _Line] = {}
+        self.known_end: tuple[int, int] | None = None  # (inode, offset after the last line known)
 
     def _append(self, records: list) -> None:
-        self.writer.write_many(records)
+        lines = [encode(r).encode("utf-8", "surrogateescape") + b"\n" for r in records]
+        try:
+            st = os.stat(self.path)
+            at = (st.st_ino, st.st_size)
+        except OSError:
+            at = None
+        self.writer.write_encoded(b"".join(lines))
+        if at is None or at != self.known_end:
+            self.known = {}  # (another writer, an undo, a new file: what was known no longer holds)
+        known = self.known
+        offset = at[1] if at is not None else 0
+        if len(known) < KNOWN_MAX:
+            for r, line in zip(records, lines):
+                known[offset] = _Line(r.job_key, r.event_time)
+                offset += len(line)
+        else:
+            offset += sum(map(len, lines))
+        self.known_end = (at[0], offset) if at is not None else None
+
+    def _known(self):
+        """The switch's look-up of the lines known, None when they may not hold."""
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        return self.known.get if self.known_end == (st.st_ino, st.st_size) else None
 
     def _close(self) -> None:
         self.writer.close()
 
     def _reopen(self) -> None:
         self.writer = EventWriter(self.path)
+        self.known, self.known_end = {}, None
 
     # -- start ---------------------------------------------------------------
     def recover(self, committed_offset: int | None) -> None:
         """Cut records past the committed length (written, never acknowledged)."""
         if committed_offset is not None and self.path.exists() and self.path.stat().st_size > committed_offset:
             os.truncate(self.path, committed_offset)
-        self.writer = EventWriter(self.path)
+        self._reopen()
 
     # -- a request -------------------------------------------------------------
     def stage_job(self, job, kind: str, t: float, actor: str | None, data: dict) -> None:
@@ -136,7 +182,7 @@ class EventLog(StagedLog):
             w.write_many(records)
         self.writer.close()
         os.replace(new, self.path)
-        self.writer = EventWriter(self.path)
+        self._reopen()
 
     # -- switching -------------------------------------------------------------
     def finished_in_staged(self) -> int:
@@ -145,7 +191,9 @@ class EventLog(StagedLog):
                    if isinstance(r, JobStatus) and r.status in (lsbatch.JOB_STAT_DONE, lsbatch.JOB_STAT_EXIT))
 
     def switch(self, max_files: int | None, live: "LiveJobs") -> None:
-        self.writer.rotate(max_files, keep=lambda r: getattr(r, "job_key", None) in live, read=_key_reader())
+        self.writer.rotate(max_files, keep=lambda r: getattr(r, "job_key", None) in live, read=_key_reader(),
+                           known=self._known())
+        self.known, self.known_end = {}, None
 
     def close(self) -> None:
         if self.writer is not None:

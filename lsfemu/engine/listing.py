@@ -283,9 +283,11 @@ _listings: "weakref.WeakSet[ApsListing]" = weakref.WeakSet()
 def _changed(target, *_args) -> None:
     if not _listings:  # (no listing made yet: a WeakSet's iteration alone costs, on every job's start and end)
         return
-    for listing in _listings:
-        listing.forget(target)
-        listing.generation += 1
+    for ref in tuple(_listings.data):  # (its weak references: the WeakSet's own iteration guards itself, a cost)
+        listing = ref()
+        if listing is not None:
+            listing.forget(target)
+            listing.generation += 1
 
 
 def _written() -> None:

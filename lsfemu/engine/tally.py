@@ -129,8 +129,10 @@ CHANGED_RECOUNT = 50_000
 
 
 def _changed(target, *_args) -> None:
-    for t in _tallies:
-        if t.jobs is not None:  # (before its first look it goes over every job anyway)
+    # (the set's weak references: a WeakSet's own iteration guards itself, a cost on every job's start and end)
+    for ref in tuple(_tallies.data):
+        t = ref()
+        if t is not None and t.jobs is not None:  # (before its first look it goes over every job anyway)
             t.changed[target] = None
             if len(t.changed) > len(t.counted) + CHANGED_RECOUNT:
                 t.forget()

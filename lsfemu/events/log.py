@@ -135,9 +135,12 @@ class EventWriter:
         self.write_many([record])
 
     def write_many(self, records: Iterable[Record]) -> None:
-        data = b"".join(
+        self.write_encoded(b"".join(
             encode(r).encode("utf-8", "surrogateescape") + b"\n" for r in records
-        )
+        ))
+
+    def write_encoded(self, data: bytes) -> None:
+        """Append lines already encoded (each ending in a newline)."""
         with self._lock:
             if self._fh is None:
                 raise ValueError("event writer is closed")
@@ -148,7 +151,7 @@ class EventWriter:
 
     def rotate(
         self, max_files: int | None = None, keep: Callable[[Record], bool] | None = None,
-        read: Callable[[str], Record] = decode,
+        read: Callable[[str], Record] = decode, known: Callable[[int], Record | None] | None = None,
     ) -> Path | None:
         """Switch the file this writer appends to (see :func:`rotate`)."""
         with self._lock:
@@ -156,7 +159,7 @@ class EventWriter:
                 self._fh.close()
                 self._fh = None
             try:
-                return rotate(self.path.parent, max_files, keep=keep, name=self.path.name, read=read)
+                return rotate(self.path.parent, max_files, keep=keep, name=self.path.name, read=read, known=known)
             finally:
                 self._open()
 
@@ -381,6 +384,7 @@ def rotate(
     keep: Callable[[Record], bool] | None = None,
     name: str = CURRENT,
     read: Callable[[str], Record] = decode,
+    known: Callable[[int], Record | None] | None = None,
 ) -> Path | None:
     """LSF's event log switch in *logdir*.
 
@@ -396,7 +400,10 @@ def rotate(
     Corrupt lines are dropped from the new head (they stay in the archive).
     *read* decodes a line: :func:`~lsfemu.events.fastdecode.decode`, or a
     :func:`~lsfemu.events.fastdecode.reader` of the fields *keep* looks at
-    (the same lines accepted, the same errors).
+    (the same lines accepted, the same errors). *known*: the record of the
+    line at a byte offset of the current file when the caller knows it
+    (it wrote the line: lsfemu.engine.eventlog), else None -- the line is
+    then read.
     Returns the new archive's path, or None when there was no current file
     (an empty one is then created). Not safe against a concurrent writer:
     use :meth:`EventWriter.rotate` for a file a writer holds open."""
@@ -436,13 +443,14 @@ def rotate(
             if not raw.endswith(b"\n"):
                 raw += b"\n"
             in_head = seek is not None and start < seek
-            text = raw.decode("utf-8", "surrogateescape")
-            record = None
-            if text.strip() and not text.lstrip().startswith("#"):
-                try:
-                    record = read(text)
-                except EventSyntaxError:
-                    record = None
+            record = known(start) if known is not None else None
+            if record is None:
+                text = raw.decode("utf-8", "surrogateescape")
+                if text.strip() and not text.lstrip().startswith("#"):
+                    try:
+                        record = read(text)
+                    except EventSyntaxError:
+                        record = None
             if not in_head:
                 arch.write(raw)
                 if record is not None:

@@ -260,3 +260,53 @@ def test_switch_reads_job_keys_only_and_keeps_the_live_jobs(tmp_path):
     assert dirs[0] == dirs[1]
     head = dirs[1]["lsb.events"].decode().splitlines()[1:]
     assert [line.split()[3] for line in head] == ["2", "2", "5", "5"]
+
+
+def test_switch_takes_the_keys_of_the_lines_it_appended(tmp_path):
+    """EventLog keeps the job key of each line it appends: its switch reads
+    only the lines it did not write (the kept head, another writer's) and
+    gives the files a full decode gives; a line another process appended,
+    an undo or a new file make it read every line again."""
+    jobs = {(1, 0): SimpleNamespace(status="DONE"), (2, 0): SimpleNamespace(status="RUN"),
+            (3, 0): SimpleNamespace(status="RUN")}
+    live = LiveJobs(jobs)
+    dirs = []
+    for full in (True, False):
+        logdir = tmp_path / f"full{full}"
+        log = EventLog(str(logdir))
+        log.recover(None)
+        for batch in (_job(1, 100), _job(2, 110) + [_done(1, 120)], _job(3, 130)):
+            log.staged = list(batch)
+            log.write_staged()
+        reads = []
+        read = L.decode
+
+        def counting(text, read=read):
+            reads.append(text)
+            return read(text)
+
+        if full:
+            log.writer.rotate(None, keep=lambda r: getattr(r, "job_key", None) in live, read=counting)
+        else:
+            assert log._known() is not None and len(log.known) == 7
+            log.writer.rotate(None, keep=lambda r: getattr(r, "job_key", None) in live, read=counting,
+                              known=log._known())
+        assert len(reads) == (7 if full else 0)
+        log.close()
+        dirs.append({p.name: p.read_bytes() for p in logdir.iterdir()})
+    assert dirs[0] == dirs[1]
+    # another writer's line, an undo: what was known is not used, and is dropped
+    log = EventLog(str(tmp_path / "other"))
+    log.recover(None)
+    log.staged = _job(1, 100)
+    log.write_staged()
+    assert log._known() is not None
+    with open(log.path, "ab") as fh:
+        fh.write((codec.encode(_done(1, 101)) + "\n").encode())
+    assert log._known() is None
+    log.staged = [_done(1, 102)]
+    before, _ = log.write_staged()
+    assert list(log.known) == [before] and log._known() is not None
+    log.undo(before)
+    assert log.known == {} and log._known() is None
+    log.close()
