@@ -12,7 +12,7 @@ goes, per command at the group's size:
   ``lsfemu.daemon.dispatch.handle`` as the daemon runs it, in *runs* rounds
   with the virtual clock moving a minute between rounds, as in the timed
   rounds; its CPU (median, no profiler), and for each command over its
-  target a cProfile of as many calls (each round, after the timed ones and
+  target (and each listing of every job) a cProfile of as many calls (each round, after the timed ones and
   another minute of the clock): the top functions by own time and the
   top-level stages by cumulative time.
 
