@@ -38,7 +38,7 @@ from typing import Any, Callable
 
 from lsfemu.events import lsbatch
 from lsfemu.events.acct import JOB_STAT_DONE, JOB_STAT_EXIT, AcctRecord, Rusage
-from lsfemu.events.emit import _get, _t, job_new
+from lsfemu.events.emit import _get, _t, job_new_values
 
 #: what lsfemu writes for LSF 10.1's schedulingOverhead key (milliseconds)
 SCHEDULING_OVERHEAD = "0.00"
@@ -76,7 +76,7 @@ def job_finish(job: Any, time: float, data: dict, *, uid_of: Callable[[str], int
     and *run_time* are its CPU and running seconds; *usage* a really run job's
     measured usage (``max_mem_kb``, ``avg_mem_kb``, ``max_swap_kb``); *ineligible_pend_time* the
     seconds it pended ineligible (TRACK_ELIGIBLE_PENDINFO; -1 not tracked)."""
-    new = job_new(job, time, uid_of=uid_of)
+    new = job_new_values(job, time, uid_of=uid_of)
     started = _get(job, "start_time") is not None
     hosts = tuple(_get(job, "exec_hosts", "").split()) if started else ()
     done = data.get("status") == "DONE"
@@ -94,21 +94,23 @@ def job_finish(job: Any, time: float, data: dict, *, uid_of: Callable[[str], int
     run_limit = _get(job, "run_limit_min")
     estimate = _get(job, "est_runtime_min")
     return _made(
-        AcctRecord, _RECORD_DEFAULTS, job_id=job.id, event_time=_t(time), user_id=new.user_id, options=new.options,
-        num_processors=new.num_processors, submit_time=new.submit_time, begin_time=new.begin_time,
-        term_time=new.term_time, start_time=start, user_name=new.user_name, queue=_get(job, "queue", ""),
-        res_req=new.res_req, depend_cond=new.depend_cond, pre_exec_cmd=new.pre_exec_cmd, from_host=new.from_host,
-        cwd=new.cwd, in_file=new.in_file, out_file=new.out_file, err_file=new.err_file, job_file=new.job_file,
-        asked_hosts=new.asked_hosts, exec_hosts=hosts, j_status=JOB_STAT_DONE if done else JOB_STAT_EXIT,
-        host_factor=float(host_factor) if hosts else 1.0, job_name=name or "", command=new.command,
-        lsf_rusage=rusage, mail_user=new.mail_user, project_name=new.project_name,
+        AcctRecord, _RECORD_DEFAULTS, job_id=job.id, event_time=_t(time), user_id=new["user_id"],
+        options=new["options"],
+        num_processors=new["num_processors"], submit_time=new["submit_time"], begin_time=new["begin_time"],
+        term_time=new["term_time"], start_time=start, user_name=new["user_name"], queue=_get(job, "queue", ""),
+        res_req=new["res_req"], depend_cond=new["depend_cond"], pre_exec_cmd=new["pre_exec_cmd"],
+        from_host=new["from_host"], cwd=new["cwd"], in_file=new["in_file"], out_file=new["out_file"],
+        err_file=new["err_file"], job_file=new["job_file"],
+        asked_hosts=new["asked_hosts"], exec_hosts=hosts, j_status=JOB_STAT_DONE if done else JOB_STAT_EXIT,
+        host_factor=float(host_factor) if hosts else 1.0, job_name=name or "", command=new["command"],
+        lsf_rusage=rusage, mail_user=new["mail_user"], project_name=new["project_name"],
         exit_status=lsbatch.wait_status(int(code)) if started and code and not done else 0,
-        max_num_processors=new.max_num_processors, login_shell=new.login_shell, idx=new.idx,
+        max_num_processors=new["max_num_processors"], login_shell=new["login_shell"], idx=new["idx"],
         max_r_mem=_kb(usage.get("max_mem_kb")), max_r_swap=_kb(usage.get("max_swap_kb")),
         exit_info=0 if done else lsbatch.term_code(data.get("reason")), charged_saap=charged_saap,
         app=_get(job, "app_profile", ""), post_exec_cmd=_get(job, "post_exec", ""),
         runtime_estimation=int(round(float(estimate) * 60)) if estimate is not None else -1,
-        job_group_name=_get(job, "job_group", ""), options2=new.options2, last_resize_time=start,
+        job_group_name=_get(job, "job_group", ""), options2=new["options2"], last_resize_time=start,
         job_description=_get(job, "description", ""),
         run_limit=int(round(float(run_limit) * 60)) if run_limit is not None else -1,
         avg_mem=_kb(usage.get("avg_mem_kb")), effective_res_req=effective_res_req if started else "",

@@ -145,6 +145,13 @@ def job_new(job: Any, time: float, *, uid_of: Callable[[str], int], queue: str |
             hold: bool = False) -> JobNew:
     """The JOB_NEW record of *job* (a ``Job`` row or any object with its
     attributes); *hold*: submitted with bsub -H (SUB2_HOLD)."""
+    return JobNew(**job_new_values(job, time, uid_of=uid_of, queue=queue, hold=hold))
+
+
+def job_new_values(job: Any, time: float, *, uid_of: Callable[[str], int], queue: str | None = None,
+                   hold: bool = False) -> dict[str, Any]:
+    """:func:`job_new`'s fields, as a dict (lsb.acct's JOB_FINISH borrows
+    some: no JOB_NEW made per finished job, issue 23 part 4)."""
     options = lsbatch.SUB_QUEUE if not _get(job, "default_queue_used", False) else 0
     options2 = lsbatch.SUB2_HOLD if hold else 0
     name = _get(job, "name")
@@ -226,7 +233,7 @@ def job_new(job: Any, time: float, *, uid_of: Callable[[str], int], queue: str |
     tail = _job_new_tail(job)
     options |= tail.pop("options")
     options2 |= tail.pop("options2")
-    return JobNew(
+    return dict(
         event_time=_t(time), job_id=job.id, user_id=uid_of(job.user), options=options,
         num_processors=nproc, submit_time=submit, sig_value=NO_SIG_VALUE,
         user_name=job.user, rlimits=tuple(rlimits), queue=queue or job.queue,
