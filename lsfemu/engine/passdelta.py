@@ -12,11 +12,16 @@ removed job's entry is dead and dropped when the order comes to it. A
 PendingJob made since is filed at the next delta pass (a few: one insertion
 each; many, after a full pass over new jobs: the order is sorted anew).
 
-Only for configurations whose order is fixed between passes and whose
-reasons read no per-user count the pass input leaves out: no APS, no
-fairshare, no JOB_PRIORITY_OVER_TIME, no MAX_JOBS in lsb.users, no
-lsb.resources limits, no preemption, and what the quiet pass needs
-(Passes.quiet_ok). Anything else is a full pass, as before.
+A fairshare queue (outside APS) keeps one order per user instead: its
+users' dynamic priorities move with time, their own jobs' order does not;
+the pass merges them as the full pass does (lsfemu.sched.delta.FairWalk),
+with the priorities of its instant.
+
+Only for configurations whose order is fixed between passes (per user in
+a fairshare queue) and whose reasons read no per-user count the pass input
+leaves out: no APS, no JOB_PRIORITY_OVER_TIME, no MAX_JOBS in lsb.users, no
+lsb.resources limits, no preemption, and what the held state needs
+(Passes.held_ok). Anything else is a full pass, as before.
 """
 
 from __future__ import annotations
@@ -51,7 +56,9 @@ class KeptOrder:
     """Each queue's kept PendingJobs in fcfs_key order (the module docstring)."""
 
     def __init__(self):
-        self.units: dict[str, list[tuple]] = {}
+        self.fair: frozenset[str] = frozenset()  # fairshare queues: an order per (queue, user) (see slot)
+        self.units: dict = {}  # slot -> entries
+        self.users: dict[str, set[str]] = {}  # fairshare queue -> the users with an order in it
         self.fresh: list[dispatch.PendingJob] = []  # made since the last filing
         self.stale = True  # sort everything anew from the row cache at the next filing
         self.with_req: list[dispatch.PendingJob] = []  # filed jobs with a resource requirement (some dead)
@@ -59,8 +66,14 @@ class KeptOrder:
         # keep (not in the store yet): not in the order, so the next delta pass looks at them
         self.unkept: list = []
 
+    def slot(self, pj: dispatch.PendingJob):
+        """Where a job is filed: its queue, or (queue, user) in a fairshare
+        queue (migrated and rerun jobs go first there, in the queue's own order)."""
+        return (pj.queue, pj.user) if pj.queue in self.fair and not pj.first else pj.queue
+
     def clear(self) -> None:
         self.units.clear()
+        self.users.clear()
         self.fresh.clear()
         self.with_req.clear()
         self.unkept.clear()
@@ -79,18 +92,30 @@ class KeptOrder:
         filed = sum(len(entries) for entries in self.units.values()) + len(self.fresh)
         if filed > 2 * len(kept) + 1024 or len(self.with_req) > 2 * len(kept) + 1024:
             self.stale = True  # (mostly dead entries of jobs changed far down the order: sorted anew)
+        slot, fair = self.slot, self.fair
         if self.stale:
-            units: dict[str, list[tuple]] = {}
+            units: dict = {}
             self.with_req = [pj for pj in kept.values() if pj.req is not None]
-            for pj in kept.values():
-                units.setdefault(pj.queue, []).append(_entry(pj))
+            if fair:
+                for pj in kept.values():
+                    units.setdefault(slot(pj), []).append(_entry(pj))
+            else:
+                for pj in kept.values():
+                    units.setdefault(pj.queue, []).append(_entry(pj))
             for entries in units.values():
                 entries.sort()
             self.units = units
+            self.users = {}
+            for s in units:
+                if s.__class__ is tuple:
+                    self.users.setdefault(s[0], set()).add(s[1])
             self.stale = False
         else:
             for pj in self.fresh:
-                bisect.insort(self.units.setdefault(pj.queue, []), _entry(pj))
+                s = slot(pj)
+                bisect.insort(self.units.setdefault(s, []), _entry(pj))
+                if s.__class__ is tuple:
+                    self.users.setdefault(s[0], set()).add(s[1])
                 if pj.req is not None:
                     self.with_req.append(pj)
         self.fresh.clear()
@@ -105,9 +130,9 @@ class KeptOrder:
             reqs.pop()
         return False
 
-    def jobs(self, unit: str, live):
-        """The live PendingJobs of *unit*, in order; dead entries are dropped on the way."""
-        entries = self.units.get(unit)
+    def jobs(self, slot, live):
+        """The live PendingJobs of *slot*, in order; dead entries are dropped on the way."""
+        entries = self.units.get(slot)
         i = 0
         while entries is not None and i < len(entries):
             pj = entries[i][-1]
@@ -118,28 +143,34 @@ class KeptOrder:
                 del entries[i]  # (a pointer move per later entry: cheap beside a full pass)
 
 
-def possible(passes) -> bool:
-    """Whether the configuration allows a delta pass (see the module docstring)."""
+def configure(passes) -> bool:
+    """Whether the configuration allows a delta pass (see the module
+    docstring); the kept order is told the fairshare queues."""
     cl = passes.cl
     cfg = cl.config
-    return (passes.quiet_ok and not cl.aps_cfg and not cfg.user_limits and passes.limits is None
-            and not escalates(cfg.params.job_priority_over_time)
-            and all(cl.accounts.by_queue.get(q.name) is None for q in cfg.queues))
+    passes.kept.fair = frozenset(q.name for q in cfg.queues if cl.accounts.by_queue.get(q.name) is not None)
+    return (passes.held_ok and not cl.aps_cfg and not cfg.user_limits and passes.limits is None
+            and not escalates(cfg.params.job_priority_over_time))
 
 
 def key(inp: dispatch.PassInput, users: bool) -> tuple:
     """What the reasons of a job the pass does not look at depend on, besides
     the job: the hosts (slots, status), their load and what they have left
     to reserve (second: read only by jobs with a requirement), the queues'
-    counts, the array elements started, and the per-user counts when *users*
-    (a queue limits them: UJOB_LIMIT)."""
+    counts that a limit of theirs reads (QJOB_LIMIT: the slots in use;
+    HJOB_LIMIT, PJOB_LIMIT: per host; UJOB_LIMIT: per user, when *users*),
+    the array elements started. (Not the users' counts over all queues:
+    only MAX_JOBS in lsb.users reads them, and it rules the delta pass out.)"""
     return (tuple((n, h.used, h.open, h.accepting, h.failed, h.max_slots, h.exclusive, h.busy)
                   for n, h in inp.hosts.items()),
             tuple((tuple(h.avail.items()), tuple(h.load.items())) for h in inp.hosts.values()),
-            tuple((n, q.used, q.active, q.qjob_limit, q.ujob_limit, q.hjob_limit, q.pjob_limit,
-                   tuple(sorted(q.used_on_host.items())), tuple(sorted(q.used_by_user.items())) if users else None)
+            tuple((n, q.used if q.qjob_limit is not None else None, q.active, q.qjob_limit, q.ujob_limit,
+                   q.hjob_limit, q.pjob_limit,
+                   tuple(sorted(q.used_on_host.items())) if q.hjob_limit is not None or q.pjob_limit is not None
+                   else None,
+                   tuple(sorted(q.used_by_user.items())) if users and q.ujob_limit is not None else None)
                   for n, q in inp.queues.items()),
-            tuple(sorted(inp.array_started.items())), tuple(sorted(inp.user_used.items())) if users else None)
+            tuple(sorted(inp.array_started.items())))
 
 
 def per_user(inp: dispatch.PassInput) -> bool:
@@ -168,9 +199,11 @@ def run(passes, inp: dispatch.PassInput, touched: list, t: float) -> dispatch.Pa
     look.update(dict.fromkeys(order.unkept))
     unkept = []
     later: list = []  # every job looked at: reasons in the end state unless reached in order
-    extra: dict[str, list] = {}  # looked-at jobs the order does not keep, that may start
+    extra: dict = {}  # looked-at jobs the order does not keep, that may start, by slot
     depends = passes.conditioned = []
     memo: dict = {}
+    fair = order.fair
+    states = _States(cl, t) if fair else None
     for job in look:
         row = rows.get(job)
         if row is None:
@@ -180,37 +213,75 @@ def run(passes, inp: dispatch.PassInput, touched: list, t: float) -> dispatch.Pa
         pj = passes.pending_job(job, row, t, memo)
         if row.depend_json is not None:
             depends.append(pj.key)
-        later.append(pj)
         if pj.blocked is None and kept.get(job) is not pj:
-            extra.setdefault(pj.queue, []).append(pj)
+            extra.setdefault(order.slot(pj), []).append(pj)
             unkept.append(job)
+        if pj.queue in fair and not pj.first and states.state(pj.queue).tree.account_path(pj.user) is None:
+            continue  # (no share account: never given out, the full pass gives it no reason either)
+        later.append(pj)
     order.file(kept)  # (with the PendingJobs just made)
     queues = inp.queues
-    units = set(order.units) | set(extra)
+    slots = set(order.units) | set(extra)
+    units: set[str] = set()
+    for s in slots:
+        units.add(s[0] if s.__class__ is tuple else s)
     if any(u not in queues for u in units):
         return None  # (a queue gone from the configuration: a full pass)
     def live(pj) -> bool:
         job = jobs.get(pj.key)
         return job is not None and kept.get(job) is pj
 
+    def merged(s):
+        mine = order.jobs(s, live)
+        if s in extra:
+            mine = heapq.merge(mine, sorted(extra[s], key=order_key), key=order_key)
+        return mine
+
     ranks = dispatch.unit_ranks(queues)
     orders = []
     for unit in sorted(units, key=ranks.__getitem__):
-        mine = order.jobs(unit, live)
-        if unit in extra:
-            mine = heapq.merge(mine, sorted(extra[unit], key=order_key), key=order_key)
-        orders.append(mine)
-    got = delta.delta_pass(inp, orders, later, LIMIT)
+        orders.append(merged(unit))  # (in a fairshare queue: its migrated and rerun jobs, first)
+        if unit in fair:
+            users = order.users.get(unit, set()) | {s[1] for s in extra if s.__class__ is tuple and s[0] == unit}
+            orders.append(delta.FairWalk({u: merged((unit, u)) for u in users},
+                                         lambda unit=unit: states.state(unit), passes.committed_h))
+    passes.in_pass = True  # (the fairshare states count the started jobs of the held set)
+    try:
+        got = delta.delta_pass(inp, orders, later, LIMIT)
+    finally:
+        passes.in_pass = False
     if got is None:
         return None
     result, everything = got
     if not everything:
         now = key(inp, per_user(inp))
-        if now[0] != last[0] or now[2:] != last[2:] or (now[1] != last[1] and order.requiring(live)):
+        # (the hosts' load and what they have left to reserve: read only by a job
+        # with a requirement, and only on a host with free slots)
+        if now[0] != last[0] or now[2:] != last[2:] or (now[1] != last[1] and order.requiring(live)
+                                                        and not dispatch.all_full(inp.hosts)):
             return None
     inp.jobs.extend(later)
     order.unkept = unkept
     return result
+
+
+class _States:
+    """The fairshare states of the pass's instant, made when first asked
+    (a pass whose hosts are full and whose changed jobs are in plain queues needs none)."""
+
+    def __init__(self, cl, t: float):
+        self.cl, self.t = cl, t
+        self.live = None
+
+    def state(self, queue: str):
+        if self.live is None:
+            self.live = self.cl.fairshare(self.t)
+        passes = self.cl.passes
+        was, passes.in_pass = passes.in_pass, True  # (a state counts the started jobs: the held set)
+        try:
+            return self.live.state(queue)
+        finally:
+            passes.in_pass = was
 
 
 class EndState:

@@ -48,6 +48,7 @@ class Passes:
         self.settled = False  # no pending job could start in that state (dispatch.PassResult.settled)
         self.slot_pools: dict = {}
         self.quiet_ok = False
+        self.held_ok = False  # the held state of quiet and delta passes may be made (held_input)
         self.limits = None  # lsb.resources: sched.limits.Limits (None: no Limit section)
         self.reserve = Reservations(cluster)  # SLOT_RESERVE / RESOURCE_RESERVE / BACKFILL
         self.kept = passdelta.KeptOrder()  # each queue's order, kept for the delta passes
@@ -66,9 +67,10 @@ class Passes:
         self.reserve.configure(cfg)
         by_queue = self.cl.accounts.by_queue
         # (reservations change between passes without a job changing: no quiet pass with them)
-        self.quiet_ok = (interval <= 0 and not self.slot_pools and not self.reserve.active
-                         and all(q.name in self.cl.aps_unit or by_queue.get(q.name) is None for q in cfg.queues))
-        self.delta_ok = passdelta.possible(self)
+        self.held_ok = interval <= 0 and not self.slot_pools and not self.reserve.active  # (held_input)
+        self.quiet_ok = self.held_ok and all(q.name in self.cl.aps_unit or by_queue.get(q.name) is None
+                                             for q in cfg.queues)
+        self.delta_ok = passdelta.configure(self)
 
     def reset(self) -> None:
         """Forget every row and the last pass's state (reconfiguration, reload after a rollback)."""
@@ -226,7 +228,7 @@ class Passes:
         the started jobs counted, no pending job yet; and the jobs changed
         since the last pass (of *dirty*, those the cluster holds). None when
         a full pass is needed."""
-        if (self.last_state is None or not self.quiet_ok or self.cache.overflow_seen
+        if (self.last_state is None or not (self.quiet_ok or self.delta_ok) or self.cache.overflow_seen
                 or self.cl.job_groups.limits()):
             return None  # (job group limits: a full pass, jobgroups.pass_input)
         jobs = self.cl.jobs
@@ -422,7 +424,7 @@ class Passes:
         try:
             dirty = self.cache.take_dirty()
             held = self.held_input(dirty, t)
-            inp = self.quiet_input(*held, t) if held is not None else None
+            inp = self.quiet_input(*held, t) if held is not None and self.quiet_ok else None
             quiet = inp is not None
             result = None
             if inp is None and held is not None and self.delta_ok:

@@ -15,8 +15,15 @@ give it. If the state differs the caller runs a full pass instead; if the
 orders run out first, every job has been considered and the outcome is a
 full pass's as it is.
 
+A fairshare unit's order moves with time (its users' dynamic priorities
+do) but each user's own jobs keep theirs (job priority, then submission,
+without escalation): `FairWalk` takes the users' kept orders and merges
+them as the full pass's fairshare Order does, with the dynamic priorities
+of the pass's instant, told of each start.
+
 `delta_pass` gets the units' orders as iterables in the order units are
-served (the caller merges the jobs changed since the last pass into them),
+served (the caller merges the jobs changed since the last pass into them;
+an order with a `started` method is told of each of its starts),
 and apart from them the jobs it must look at (`later`: those changed
 since the last pass, those it decided before its last start, those waiting
 on a dependency), which, unless reached in order, get the reasons of the
@@ -26,7 +33,7 @@ state the pass ends in. It gives up (None) after
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Callable, Iterable, Iterator
 
 from lsfemu.sched import dispatch
 
@@ -45,6 +52,7 @@ def delta_pass(inp: dispatch.PassInput, orders: Iterable[Iterable[dispatch.Pendi
     full = dispatch.all_full(inp.hosts)
     looked = 0
     for order in () if full else orders:
+        on_start = getattr(order, "started", None)
         for job in order:
             looked += 1
             if looked > limit:
@@ -61,6 +69,8 @@ def delta_pass(inp: dispatch.PassInput, orders: Iterable[Iterable[dispatch.Pendi
                     refused[job.fit] = reasons[job.key]
                 continue
             started.append((job, alloc))
+            if on_start is not None:
+                on_start(job)
             refused.clear()
             no_room.clear()
             early = len(reasons)
@@ -82,3 +92,52 @@ def delta_pass(inp: dispatch.PassInput, orders: Iterable[Iterable[dispatch.Pendi
         elif plain:
             refused[job.fit] = reasons[job.key]
     return dispatch.PassResult(started, reasons, early, full), not full
+
+
+class FairWalk:
+    """A fairshare unit's order in a delta pass: the order
+    lsfemu.engine.fairshare.FairshareOrder gives -- the user the share tree
+    chooses among those with jobs left (offered in name order), then that
+    user's next job; a start charges the user before the next choice --
+    from each user's own order (*heads*: user -> its jobs in fcfs order,
+    as iterators). *state_of()* gives the unit's FairshareState at the
+    pass's instant, asked when the walk begins (a pass whose hosts are full
+    never walks). The choice is made again only after a start or when the
+    chosen user has no job left: a refusal changes neither the state nor the
+    candidates, so the share tree would choose the same user again."""
+
+    def __init__(self, heads: dict[str, Iterator[dispatch.PendingJob]], state_of: Callable,
+                 committed_h: Callable[[dispatch.PendingJob], float]):
+        self._heads = heads
+        self._state_of = state_of
+        self._committed_h = committed_h
+        self._state = None
+        self._user: str | None = None  # the user chosen, until a start or the end of their jobs
+
+    def __iter__(self):
+        state = self._state = self._state_of()
+        nexts: dict[str, tuple] = {}
+        for user, jobs in self._heads.items():
+            job = next(jobs, None)
+            if job is not None:
+                nexts[user] = (job, jobs)
+        names = sorted(nexts)
+        while nexts:
+            user = self._user
+            if user is None:
+                user = self._user = state.choose(names)
+                if user is None:  # users without a share account never run here
+                    return
+            job, jobs = nexts[user]
+            following = next(jobs, None)
+            if following is None:
+                del nexts[user]
+                names.remove(user)
+                self._user = None
+            else:
+                nexts[user] = (following, jobs)
+            yield job
+
+    def started(self, job: dispatch.PendingJob) -> None:
+        self._state.job_started(job.user, job.slots, self._committed_h(job))
+        self._user = None

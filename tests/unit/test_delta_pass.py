@@ -46,15 +46,49 @@ End Parameters
 """
 
 
-def _cluster(root: Path, mxj: list[int]):
+#: the fairshare cluster: a share tree with a subtree (high), a group account
+#: whose members compete first come first served and a user with no account
+#: (low: ud never runs there), a plain queue; RUN_TIME_FACTOR and the decay
+#: of the history move the users' dynamic priorities between passes
+FAIR_QUEUES = """Begin Queue
+QUEUE_NAME = high
+PRIORITY = 50
+UJOB_LIMIT = 3
+FAIRSHARE = USER_SHARES[[top, 1]]
+End Queue
+
+Begin Queue
+QUEUE_NAME = low
+PRIORITY = 30
+HJOB_LIMIT = 2
+FAIRSHARE = USER_SHARES[[ua, 3] [grp, 2]]
+End Queue
+
+Begin Queue
+QUEUE_NAME = plain
+PRIORITY = 20
+End Queue
+"""
+
+FAIR_USERS = """Begin UserGroup
+GROUP_NAME GROUP_MEMBER USER_SHARES
+sub (uc ud) ([uc, 1] [ud, 2])
+top (ua ub sub) ([ua, 3] [ub, 1] [sub, 2])
+grp (ub uc) ()
+End UserGroup
+"""
+
+
+def _cluster(root: Path, mxj: list[int], fair: bool = False):
     from lsfemu.config.sample import write_cluster
     from lsfemu.engine.cluster import Cluster
 
     envdir = Path(write_cluster(str(root / "conf"), force=True))
     lsb = envdir / "lsbatch/cluster1/configdir"
     hosts, cluster = _hosts(mxj)
-    (lsb / "lsb.queues").write_text(QUEUES)
-    (lsb / "lsb.users").write_text("Begin UserGroup\nGROUP_NAME GROUP_MEMBER\nEnd UserGroup\n")  # no MAX_JOBS
+    (lsb / "lsb.queues").write_text(FAIR_QUEUES if fair else QUEUES)
+    # (no MAX_JOBS)
+    (lsb / "lsb.users").write_text(FAIR_USERS if fair else "Begin UserGroup\nGROUP_NAME GROUP_MEMBER\nEnd UserGroup\n")
     (lsb / "lsb.params").write_text(PARAMS)
     (lsb / "lsb.hosts").write_text(hosts)
     (envdir / "lsf.cluster.cluster1").write_text(cluster)
@@ -103,7 +137,32 @@ def _count_delta_passes(monkeypatch) -> list[bool]:
 @given(mxj=st.lists(st.integers(1, 4), min_size=1, max_size=3), first=st.lists(job_st, min_size=1, max_size=30),
        steps=st.lists(step_st, max_size=8))
 def test_the_delta_pass_equals_the_straightforward_pass(tmp_path_factory, mxj, first, steps):
-    cl = _cluster(tmp_path_factory.mktemp("d"), mxj)
+    _run(_cluster(tmp_path_factory.mktemp("d"), mxj), first, steps)
+
+
+fair_job_st = st.tuples(st.sampled_from(["ua", "ub", "uc", "ud"]), st.sampled_from(["high", "low", "plain"]),
+                        st.sampled_from([1, 1, 1, 2]), st.one_of(st.none(), st.integers(1, 100)),
+                        st.sampled_from([None, None, 1000]), st.integers(30, 600))
+fair_step_st = st.one_of(
+    st.tuples(st.just("submit"), st.lists(fair_job_st, min_size=1, max_size=6)),
+    st.tuples(st.sampled_from(["kill", "stop", "resume", "switch"]), st.integers(0, 10_000)),
+    st.tuples(st.just("advance"), st.integers(1, 900)),
+    st.tuples(st.just("sp"), st.integers(0, 10_000), st.integers(1, 100)),
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(mxj=st.lists(st.integers(1, 4), min_size=1, max_size=3), first=st.lists(fair_job_st, min_size=1, max_size=30),
+       steps=st.lists(fair_step_st, max_size=8))
+def test_the_fairshare_delta_pass_equals_the_straightforward_pass(tmp_path_factory, mxj, first, steps):
+    """The same on fairshare queues: each user's order kept, the users
+    merged by their dynamic priorities of the pass's instant."""
+    _run(_cluster(tmp_path_factory.mktemp("f"), mxj, fair=True), first, steps)
+
+
+def _run(cl, first, steps) -> None:
+    """Submit *first*, then each step, every pass checked against the straightforward pass."""
     assert cl.passes.delta_ok
     try:
         for j in first:
@@ -199,3 +258,33 @@ def test_the_job_ends_of_one_instant_make_one_pass(tmp_path, monkeypatch, interv
         assert sum(j.status == "RUN" for j in cl.jobs.values()) == 3
     finally:
         cl.close()
+
+
+def test_a_job_end_in_a_fairshare_queue_is_a_delta_pass(tmp_path, monkeypatch):
+    """Two slots of a fairshare queue (ua 3 shares, ub and uc sharing grp's
+    2): each job end is followed by a delta pass that starts the next job of
+    the user with the highest dynamic priority now -- ua's run time counts
+    against it, so grp's users get their turns -- as the straightforward
+    pass does; ud (no account in the queue) never runs and gets no reason."""
+    ran = _count_delta_passes(monkeypatch)
+    cl = _cluster(tmp_path, [2], fair=True)
+    try:
+        for user in ("ua", "ua", "ua", "ua", "ub", "uc", "ud"):
+            cl.submit(_spec(user, "low", 1, None, None, 300))
+        _check_pass(cl, cl.now())
+        assert sorted(cl.jobs[k].user for k, j in cl.jobs.items() if j.status == "RUN") == ["ua", "ub"]
+        for _ in range(4):
+            fin = cl.next_finish()
+            if fin is None:
+                break
+            end = _end(cl, fin)
+            _check_pass(cl, max(end, cl.next_pass()))
+        assert ran and all(ran)
+        users = [j.user for j in sorted(cl.jobs.values(), key=lambda j: (j.start_time or 1e18, j.id))
+                 if j.start_time is not None]
+        assert users[:2] == ["ua", "ub"] and "uc" in users and "ud" not in users
+        assert cl.jobs[(7, 0)].status == "PEND"
+        assert cl.jobs[(7, 0)].pend_reasons == "New job is waiting for scheduling"  # (as submitted)
+    finally:
+        cl.session.close()
+        cl.engine.dispose()
