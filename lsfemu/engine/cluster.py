@@ -32,6 +32,7 @@ component's bound method itself (`_part`), no call in between.
 from __future__ import annotations
 
 import gc
+import itertools
 import json
 from json.encoder import c_make_encoder as _c_encoder, encode_basestring_ascii
 import os
@@ -492,9 +493,17 @@ class Cluster:
         """The users of the jobs in memory (a job's user never changes: kept
         until a job is added or leaves; not to be changed by the caller)."""
         key = (self.jobs_gen, len(self.jobs))  # (jobs only leave: an addition moves the count)
-        if self._users_of is not None and self._users_of[0] == key:
-            return self._users_of[1]
-        users = self._job_users()
+        kept = self._users_of
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        added = len(self.jobs) - kept[0][1] if kept is not None else 0
+        if 0 < added == self.jobs_gen - kept[0][0]:
+            # Only additions since (each moves both the generation and the count by one; a job
+            # leaving moves the generation only): the new jobs are the last ones of the dict.
+            new = {job.user for job in itertools.islice(reversed(self.jobs.values()), added)}
+            users = kept[1] if new <= kept[1] else kept[1] | new
+        else:
+            users = self._job_users()
         self._users_of = (key, users)
         return users
 

@@ -261,6 +261,13 @@ class FairshareOrder:
     def started(self, job) -> None:
         self.state.job_started(job.user, job.slots, self.committed_h(job))
 
+    def rest(self) -> list:
+        """The jobs not given out yet that the order would give out (those of
+        users with a share account), in no particular order: once no job can
+        start, the pass needs their reasons only (lsfemu.sched.dispatch)."""
+        path = self.state.tree.account_path
+        return [j for user, queue in self.by_user.items() if path(user) is not None for j in queue]
+
 
 class ApsWithFairshare:
     """An APS unit whose queues feed the FS factor: starts update the fairshare

@@ -179,11 +179,12 @@ class FairshareState:
         cands = _ordered(candidates)
         live: list[tuple[str, list[ShareNode]]] = []
         below: set[int] = set()
+        path_of = self.tree.account_path
         for u in cands:
-            p = self.tree.account_path(u)
+            p = path_of(u)
             if p:
                 live.append((u, p))
-                below.update(id(n) for n in p)
+                below.update(map(id, p))
         if not live:
             return None
         node = self.tree.root
