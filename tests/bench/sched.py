@@ -1,4 +1,5 @@
-"""Scheduling-pass benchmark: `python tests/bench/sched.py [--sizes 10000,100000] [--big] [--json OUT]`.
+"""Scheduling-pass benchmark: `python tests/bench/sched.py [--sizes 10000,100000] [--big] [--json OUT]
+[--cluster aps|fairshare] [--profile PATH] [--profile-after PATH]`.
 
 A cluster with N pending jobs from 1,000 users in a three-level share tree
 (10 groups x 10 subgroups x 10 users), two APS queues in a QUEUE_GROUP
@@ -23,9 +24,14 @@ Wall times, and CPU times (less noisy on a shared machine). Prints a table
 and writes bench-sched.json (or --json PATH). ``--profile PATH``: one more
 first pass after loading, under cProfile (not counted in the figures), its
 profile written to PATH as text (`write_profile`: the functions by own time,
-then the pass's stages by cumulative time). 1M jobs take minutes and
-gigabytes (filling and loading the store): only with --big (adds 1000000
-to the sizes). `run(sizes)` is the entry point for tests/bench/all.py.
+then the pass's stages by cumulative time); ``--profile-after PATH``: the
+measured passes after one submission of the largest size under cProfile
+(the figures of such a run are the profiled ones: take them from a run
+without it), written likewise. 1M jobs take
+minutes and gigabytes (filling and loading the store): only with --big
+(adds 1000000 to the sizes). ``--cluster fairshare``: the same share tree
+and queues as plain fairshare queues (no APS, no escalation: where the
+delta pass runs; the issue's figures are the APS cluster's). `run(sizes)` is the entry point for tests/bench/all.py.
 """
 
 from __future__ import annotations
@@ -51,10 +57,12 @@ sys.path.insert(0, str(ROOT))
 START = 1767603600.0
 
 
-def config_files(maxmem: str | None = None) -> dict[str, str]:
+def config_files(maxmem: str | None = None, cluster: str = "aps") -> dict[str, str]:
     """The benchmark's cluster. *maxmem* (e.g. "1000G"): every host's memory
     (lsfemu's maxmem column); None: this machine's, as for an lsf.cluster
-    that leaves the column out."""
+    that leaves the column out. *cluster* "fairshare": the same share tree
+    and queues without APS and without JOB_PRIORITY_OVER_TIME (two
+    fairshare queues: what the delta pass covers)."""
     groups = []
     top_members = []
     for g in range(10):
@@ -70,15 +78,16 @@ def config_files(maxmem: str | None = None) -> dict[str, str]:
     shares = " ".join(f"[{n}, {10 - i}]" for i, n in enumerate(top_members))
     groups.append(f"top  ({' '.join(top_members)})  ({shares})")
     users = "Begin UserGroup\nGROUP_NAME GROUP_MEMBER USER_SHARES\n" + "\n".join(groups) + "\nEnd UserGroup\n"
-    aps = "APS_PRIORITY = WEIGHT[[FS, 100] [JPRIORITY, 1] [QPRIORITY, 10] [MEM, 1] [PROC, 1]]"
+    aps = ("APS_PRIORITY = WEIGHT[[FS, 100] [JPRIORITY, 1] [QPRIORITY, 10] [MEM, 1] [PROC, 1]]\nQUEUE_GROUP = low\n"
+           if cluster == "aps" else "")
     queues = (
-        f"Begin Queue\nQUEUE_NAME = high\nPRIORITY = 50\nFAIRSHARE = USER_SHARES[[top, 1]]\n{aps}\n"
-        "QUEUE_GROUP = low\nEnd Queue\n\n"
+        f"Begin Queue\nQUEUE_NAME = high\nPRIORITY = 50\nFAIRSHARE = USER_SHARES[[top, 1]]\n{aps}"
+        "End Queue\n\n"
         "Begin Queue\nQUEUE_NAME = low\nPRIORITY = 30\nFAIRSHARE = USER_SHARES[[top, 1]]\nEnd Queue\n"
     )
     # MAX_JOBID above the default 999999: with 1M jobs in the store the default leaves no free ID
     params = ("Begin Parameters\nDEFAULT_QUEUE = low\nMBD_SLEEP_TIME = 10\nMAX_USER_PRIORITY = 100\nMAX_JOBID = 99999999\n"
-              "JOB_PRIORITY_OVER_TIME = 1/10\nEnd Parameters\n")
+              + ("JOB_PRIORITY_OVER_TIME = 1/10\n" if cluster == "aps" else "") + "End Parameters\n")
     hosts = "Begin Host\nHOST_NAME MXJ JL/U\n" + "".join(f"host{i} 10 ()\n" for i in range(10)) + "End Host\n"
     cluster = ("Begin ClusterAdmins\nAdministrators = lsfadmin\nEnd ClusterAdmins\n\nBegin Host\n"
                "HOSTNAME model type server r1m mem swp maxmem RESOURCES\n"
@@ -148,26 +157,35 @@ STAGES = (r"passes\.py:\d+\((scheduling_pass|full_input|pass_input|run_pass|writ
           r"|apsrank\.py:\d+\(entries\)|jobs\.py:\d+\((replace|write)_pend_reasons\)")
 
 
-def write_profile(prof: cProfile.Profile, path: str, header: str) -> None:
+#: the stages of a pass after one submission (a delta pass where one may run, else a full pass)
+AFTER_STAGES = (STAGES + r"|passes\.py:\d+\(held_input\)|passdelta\.py:\d+\(run\)|delta\.py:\d+\((delta_pass|__iter__)\)"
+                r"|fairshare\.py:\d+\((_build|choose_account|scope_usage)\)|passes\.py:\d+\(_start\)")
+
+
+def write_profile(prof: cProfile.Profile, path: str, header: str, stages: str = STAGES) -> None:
     """*prof* as text in *path*: *header*, the 30 functions with the most own
-    time, then the pass's stages (STAGES) by cumulative time."""
+    time, then the pass's *stages* by cumulative time."""
     out = io.StringIO()
     st = pstats.Stats(prof, stream=out)
     st.sort_stats("tottime").print_stats(30)
     out.write("\n--- the pass's stages, cumulative ---\n")
-    st.sort_stats("cumulative").print_stats(STAGES)
+    st.sort_stats("cumulative").print_stats(stages)
     text = out.getvalue().replace(str(ROOT) + "/", "")
     Path(path).write_text(header.rstrip("\n") + "\n\n" + text)
 
 
 def measure(n: int, root: Path, maxmem: str | None = None, repeats: int = REPEATS,
-            profile: cProfile.Profile | None = None) -> dict:
+            profile: cProfile.Profile | None = None, cluster: str = "aps",
+            profile_after: cProfile.Profile | None = None) -> dict:
+    """The figures of one size (the module docstring). *profile*: one more
+    first pass profiled into it; *profile_after*: the measured passes after
+    one submission profiled into it (all *repeats*)."""
     from lsfemu.config.sample import write_cluster
     from lsfemu.engine.cluster import Cluster
     from lsfemu.engine.jobs import SubmitSpec
 
     envdir = Path(write_cluster(str(root / f"conf{n}"), force=True))
-    for rel, text in config_files(maxmem).items():
+    for rel, text in config_files(maxmem, cluster).items():
         (envdir / rel).write_text(text)
     home = root / f"home{n}"
     os.environ["LSFEMU_CLOCK_START"] = str(int(START))
@@ -213,6 +231,7 @@ def measure(n: int, root: Path, maxmem: str | None = None, repeats: int = REPEAT
         t += 700
         _finish_running(cl, t)
         cl.session.commit()
+        cl.passes.last_delta = None  # a full pass (where a delta pass may run: it would take the head only)
         w, c = _timed(lambda: cl.scheduling_pass(t))
         warm.append(w)
         warm_cpu.append(c)
@@ -240,7 +259,11 @@ def measure(n: int, root: Path, maxmem: str | None = None, repeats: int = REPEAT
         ended = _finish_running(cl, t, limit=1)
         new_job = cl.submit(spec)
         before = sum(1 for j in cl.jobs.values() if j.status == "RUN")
+        if profile_after is not None:
+            profile_after.enable()
         w, c = _timed(lambda: cl.scheduling_pass(t))
+        if profile_after is not None:
+            profile_after.disable()
         assert ended == 1 and (new_job.status == "RUN" or new_job.pend_reasons), "the new job was looked at"
         started_after.append(sum(1 for j in cl.jobs.values() if j.status == "RUN") - before)
         again.append(w)
@@ -251,7 +274,7 @@ def measure(n: int, root: Path, maxmem: str | None = None, repeats: int = REPEAT
     med = statistics.median
     full, full_cpu, fl, fl_cpu = med(cold), med(cold_cpu), med(floor), med(floor_cpu)
     wm, wm_cpu, ag, ag_cpu = med(warm), med(warm_cpu), med(again), med(again_cpu)
-    return {"pending": n, "repeats": repeats, "load_s": med(loads), "full_pass_s": full, "full_pass_cpu_s": full_cpu,
+    return {"pending": n, "cluster": cluster, "repeats": repeats, "load_s": med(loads), "full_pass_s": full, "full_pass_cpu_s": full_cpu,
             "full_pass_samples_s": cold, "commit_s": commit,
             "started": started, "floor_sorted_s": fl, "floor_sorted_cpu_s": fl_cpu, "floor_samples_s": floor,
             "ratio": full / fl, "ratio_cpu": full_cpu / fl_cpu,
@@ -265,15 +288,19 @@ def measure(n: int, root: Path, maxmem: str | None = None, repeats: int = REPEAT
 
 
 def run(sizes=(10_000, 100_000), maxmem: str | None = None, repeats: int = REPEATS,
-        profile: cProfile.Profile | None = None) -> list[dict]:
+        profile: cProfile.Profile | None = None, cluster: str = "aps",
+        profile_after: cProfile.Profile | None = None) -> list[dict]:
     """Measure each size (in a fresh cluster): one dict of figures per size
     (what tests/bench/all.py, the project's benchmark command, calls).
-    *profile*: the largest size's extra first pass profiled into it."""
+    *profile*: the largest size's extra first pass profiled into it;
+    *profile_after*: the largest size's passes after one submission."""
     root = Path(tempfile.mkdtemp(prefix="lsfemu-bench-sched-"))
     results = []
     try:
         for n in sizes:
-            results.append(measure(n, root, maxmem, repeats, profile if n == max(sizes) else None))
+            big = n == max(sizes)
+            results.append(measure(n, root, maxmem, repeats, profile if big else None, cluster,
+                                   profile_after if big else None))
             gc.collect()  # the last size's cluster, before the next one is filled
             print(f"sched: {n} pending done", file=sys.stderr)
     finally:
@@ -294,7 +321,8 @@ def summary(results: list[dict]) -> dict:
 
 
 def table(figures: dict) -> str:
-    lines = ["first pass after loading (cold) | warm full pass (jobs ended, all re-ranked) | "
+    lines = [f"cluster: {figures['results'][0].get('cluster', 'aps') if figures['results'] else ''}",
+             "first pass after loading (cold) | warm full pass (jobs ended, all re-ranked) | "
              "pass after one new submission (a slot free) | the first pass's commit; wall s (cpu s), "
              "medians of REPEATS runs, x floor = / sorted() of as many tuples",
              f"{'pending':>9} {'load s':>7} {'sorted s':>13} {'cold pass s':>15} {'x floor':>11} "
@@ -324,14 +352,29 @@ def main() -> int:
                          "default: this machine's")
     ap.add_argument("--profile", metavar="PATH",
                     help="profile one more first pass after loading (the largest size) into PATH")
+    ap.add_argument("--profile-after", metavar="PATH",
+                    help="profile the passes after one submission (the largest size) into PATH")
+    ap.add_argument("--cluster", choices=("aps", "fairshare"), default="aps",
+                    help="aps: the share tree under two APS queues with escalation (the issue's figures); "
+                         "fairshare: the same two queues as plain fairshare queues, no APS, no escalation")
     ap.add_argument("--repeats", type=int, default=REPEATS, help="timed runs of each pass (medians)")
     args = ap.parse_args()
     sizes = [int(x) for x in args.sizes.split(",") if x]
     if args.big and 1_000_000 not in sizes:
         sizes.append(1_000_000)
     prof = cProfile.Profile() if args.profile else None
-    figures = summary(run(sizes, args.maxmem, args.repeats, prof))
+    after = cProfile.Profile() if args.profile_after else None
+    figures = summary(run(sizes, args.maxmem, args.repeats, prof, args.cluster, after))
     print(table(figures))
+    if after is not None:
+        r = figures["results"][-1]
+        write_profile(after, args.profile_after, (
+            f"# tests/bench/sched.py {' '.join(sys.argv[1:])}\n"
+            f"# the {r['repeats']} passes after one new submission (a slot free), {r['pending']} pending jobs, "
+            f"{args.cluster} cluster, under cProfile\n"
+            f"# profiled: median {r['pass_after_one_submit_cpu_s']:.4f} s CPU, {100 * r['incremental_share']:.1f}% of "
+            f"the running daemon's full pass ({r['warm_full_pass_cpu_s']:.3f} s CPU, not profiled)\n"
+            f"# load average (1 min) at the end: {os.getloadavg()[0]:.2f}"), AFTER_STAGES)
     if prof is not None:
         r = figures["results"][-1]
         write_profile(prof, args.profile, (
