@@ -98,6 +98,10 @@ signal.signal(signal.SIGUSR2, stop)
 sys.exit(server.main())
 """
 
+# bsub through lsfemu.client with no limit on the wait for its answer (a profiled pack)
+PATIENT_BSUB = ("import sys; sys.path.insert(0, sys.argv[1]); from lsfemu import client; "
+                "client.CONNECT_TIMEOUT = None; sys.exit(client.run('bsub', sys.argv[2:]))")
+
 # One client: N submissions through lsfemu.client, after a go signal on stdin.
 CLIENT = """
 import sys
@@ -202,8 +206,10 @@ def pack(env: dict[str, str], root: Path, jobs: int, prof: Profiling | None = No
     pid = daemon_pid(env)
     if prof is not None:
         prof.start()
+    # profiled, the pack takes longer than the client's 60 s wait for an answer: a patient client
+    argv = command("bsub") if prof is None else [sys.executable, "-c", PATIENT_BSUB, str(ROOT)]
     c0, t0 = cpu_s(pid), time.perf_counter()
-    out = run_ok(command("bsub") + ["-pack", str(f)], env)
+    out = run_ok(argv + ["-pack", str(f)], env)
     wall, cpu = time.perf_counter() - t0, cpu_s(pid) - c0
     if out.count("is submitted") != jobs:
         raise RuntimeError(f"bsub -pack submitted {out.count('is submitted')} of {jobs}")
