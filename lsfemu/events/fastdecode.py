@@ -110,11 +110,28 @@ def reading_table(unused: Collection[str] = (),
     key = (frozenset(unused), frozenset((t, frozenset(f)) for t, f in (fields or {}).items()))
     table = _TABLES.get(key)
     if table is None:
-        table = {t: _skimmer(RECORD_TYPES[t], or_decode=True) for t in key[0] if _SKIM.entry(t) is not None}
-        for etype, names in key[1]:
+        # each entry made at its type's first line (it puts itself in its place): compiling the
+        # shapes of every type named cost each bhist -f and replay ~20 ms, and a log holds a few
+        table: dict[str, Callable[[str], Record]] = {}
+
+        def skim(etype: str) -> Callable[[str], Record]:
+            return _skimmer(RECORD_TYPES[etype], or_decode=True) if _SKIM.entry(etype) is not None else decode
+
+        def part(etype: str, names: frozenset[str]) -> Callable[[str], Record]:
             shape = _compile_shape(RECORD_TYPES[etype], names, or_decode=True)
-            if shape is not None:
-                table[etype] = shape[2]
+            return shape[2] if shape is not None else decode
+
+        def first(etype: str, make: Callable[[], Callable[[str], Record]]) -> Callable[[str], Record]:
+            def read(line: str) -> Record:
+                fn = table[etype] = make()
+                return fn(line)
+            return read
+
+        for etype in key[0]:
+            table[etype] = first(etype, lambda etype=etype: skim(etype))
+        for etype, names in key[1]:
+            _needed(RECORD_TYPES[etype], names)  # (a field the type does not have: said now)
+            table[etype] = first(etype, lambda etype=etype, names=names: part(etype, names))
         _TABLES[key] = table
     return table
 
