@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import weakref
 from functools import partial
-from operator import itemgetter
 from typing import Iterable, NamedTuple
 
 from lsfemu.jobstate import PENDING
@@ -67,7 +66,7 @@ class ApsListing:
         self.generation = 0  # changes with any job, and with any write to the store (events below)
         self._last: tuple | None = None  # (generation, configuration, instant, key, text) of the last table
         self._start = 0  # the generation the table being made started from
-        self._made: dict[tuple, list] = {}  # the entries of the last listing (order), per block head
+        self._made: dict[tuple, tuple] = {}  # the entries of the last listing (order), per block head, as columns
         self._made_at: tuple = (None, None)  # (instant, configuration) of those entries
         self._fs_used: dict = {}  # (user, queue) -> the FS input the last listing used
         _listings.add(self)
@@ -176,12 +175,18 @@ class ApsListing:
         # entry is kept for the next listing at the same instant, and used
         # while the row is the same object and that priority the same value
         # (the value the last listing used for its (user, queue): self._fs_used).
-        # An entry: (its sort key after the block head, job, system value,
-        # calculated value, row, does FS count, block head); the last listing's
-        # are looked up by job only when a listing at the same instant asks.
+        # An entry: one tuple, its sort key after the block head (six items,
+        # the last two the job's ID and index: no two alike) followed by the
+        # job, its system and calculated values, its row, does FS count and its
+        # block head. The last listing's are kept as columns (the items of
+        # every entry of a block, one tuple each: a dozen objects, where a
+        # tuple per job would be 10,000 new objects for the cyclic collector's
+        # first look when bjobs turns it back on, ~10 ms at 10,000 jobs) and
+        # made into entries again, by job, only when a listing at the same
+        # instant asks.
         last = None
         if self._made_at[0] == now and self._made_at[1] is cl.config:
-            last = {e[1]: e for made in self._made.values() for e in made}
+            last = {e[6]: e for columns in self._made.values() for e in zip(*columns)}
         used = self._fs_used
         blocks: dict[tuple, list] = {}  # block head -> its entries
         to_rank: dict[ApsRanker, list] = {}  # the jobs of each APS block whose entry is made anew
@@ -190,11 +195,11 @@ class ApsListing:
         for job, row in pending:
             if last is not None:
                 entry = last.get(job)
-                if entry is not None and entry[4] is row and (
-                        not entry[5] or fs_input(row.user, row.queue) == used.get((row.user, row.queue), used)):
-                    block = blocks.get(entry[6])
+                if entry is not None and entry[9] is row and (
+                        not entry[10] or fs_input(row.user, row.queue) == used.get((row.user, row.queue), used)):
+                    block = blocks.get(entry[11])
                     if block is None:
-                        block = blocks[entry[6]] = []
+                        block = blocks[entry[11]] = []
                     block.append(entry)
                     qname = None  # (*block* is no longer the queue's)
                     continue
@@ -226,7 +231,7 @@ class ApsListing:
             position = row.position - 1e12 if row.migrated else row.position
             if ranker is None:  # outside APS blocks
                 key = row.key
-                block.append(((0, 0.0, -jprio, position, key[0], key[1]), job, None, None, row, False, head))
+                block.append((0, 0.0, -jprio, position, key[0], key[1], job, None, None, row, False, head))
             else:
                 ranks.append(_new_pending((row, jprio, job, position, fs_counts)))
         for ranker, jobs in to_rank.items():
@@ -238,14 +243,16 @@ class ApsListing:
             for (row, _jprio, job, position, fs_counts), (cls, value_key, system, value) in zip(
                     jobs, ranker.ranked(jobs)):
                 key = row.key
-                append(((cls, value_key, 0, position, key[0], key[1]), job, system, value, row,
+                append((cls, value_key, 0, position, key[0], key[1], job, system, value, row,
                         fs_counts and system is None, head))
-        self._made, self._made_at, self._fs_used = blocks, (now, cl.config), fs_ins
         out = []
+        made = {}
         for head in sorted(blocks):
             block = blocks[head]
-            block.sort(key=_sort_key)  # (the keys differ: they end with the job's ID and index)
-            out += [(job, system, value) for _key, job, system, value, _row, _fs, _head in block]
+            block.sort()  # (by the key: its last two items, the job's ID and index, differ)
+            out += [(e[6], e[7], e[8]) for e in block]
+            made[head] = tuple(zip(*block))
+        self._made, self._made_at, self._fs_used = made, (now, cl.config), fs_ins
         return out
 
     def _queue(self, name: str, plan: dict, rankers: dict, now: float, fs_input) -> tuple:
@@ -275,7 +282,6 @@ class _Pending(NamedTuple):
     fs_counts: bool
 
 
-_sort_key = itemgetter(0)  # (an entry's later items are not comparable)
 _new_pending = partial(tuple.__new__, _Pending)  # _Pending(...) without the named tuple's Python-level __new__
 _listings: "weakref.WeakSet[ApsListing]" = weakref.WeakSet()
 
