@@ -269,13 +269,11 @@ class Cluster:
             self._set_counter("events_offset", after)
             finished_total = (self._counter("events_finished") or 0) + finished
             self._set_counter("events_finished", finished_total)
-        # lsb.acct only when a job ended (its size read otherwise too: three stats a submission)
-        acct_before = self.acct.size() if self.acct.staged else None
+        acct_before = self.acct.size() if self.acct.staged else None  # (only when a job ended: 3 stats a bsub)
         try:
-            if acct_before is not None:
-                acct_before, acct_after = self.acct.write_staged()
-                if acct_after != acct_before:
-                    self._set_counter("acct_offset", acct_after)
+            acct_before, acct_after = self.acct.write_staged() if acct_before is not None else (None, None)
+            if acct_after != acct_before:
+                self._set_counter("acct_offset", acct_after)
             self.session.commit()
         except Exception:
             if after != before:
