@@ -366,22 +366,20 @@ def main() -> int:
     after = cProfile.Profile() if args.profile_after else None
     figures = summary(run(sizes, args.maxmem, args.repeats, prof, args.cluster, after))
     print(table(figures))
+    r = figures["results"][-1]
+    head = f"# tests/bench/sched.py {' '.join(sys.argv[1:])}\n"
+    load = f"# load average (1 min) at the end: {os.getloadavg()[0]:.2f}"
     if after is not None:
-        r = figures["results"][-1]
         write_profile(after, args.profile_after, (
-            f"# tests/bench/sched.py {' '.join(sys.argv[1:])}\n"
-            f"# the {r['repeats']} passes after one new submission (a slot free), {r['pending']} pending jobs, "
-            f"{args.cluster} cluster, under cProfile\n"
+            f"{head}# the {r['repeats']} passes after one new submission (a slot free), {r['pending']} pending "
+            f"jobs, {args.cluster} cluster, under cProfile\n"
             f"# profiled: median {r['pass_after_one_submit_cpu_s']:.4f} s CPU, {100 * r['incremental_share']:.1f}% of "
-            f"the running daemon's full pass ({r['warm_full_pass_cpu_s']:.3f} s CPU, not profiled)\n"
-            f"# load average (1 min) at the end: {os.getloadavg()[0]:.2f}"), AFTER_STAGES)
+            f"the running daemon's full pass ({r['warm_full_pass_cpu_s']:.3f} s CPU, not profiled)\n{load}"),
+            AFTER_STAGES)
     if prof is not None:
-        r = figures["results"][-1]
         write_profile(prof, args.profile, (
-            f"# tests/bench/sched.py {' '.join(sys.argv[1:])}\n"
-            f"# the first pass after loading, {r['pending']} pending jobs, one more run under cProfile\n"
-            f"# unprofiled: {r['full_pass_cpu_s']:.3f} s CPU, {r['ratio_cpu']:.1f} x sorted() (CPU)\n"
-            f"# load average (1 min) at the end: {os.getloadavg()[0]:.2f}"))
+            f"{head}# the first pass after loading, {r['pending']} pending jobs, one more run under cProfile\n"
+            f"# unprofiled: {r['full_pass_cpu_s']:.3f} s CPU, {r['ratio_cpu']:.1f} x sorted() (CPU)\n{load}"))
     Path(args.json).write_text(json.dumps(figures, indent=1) + "\n")
     return 0
 
