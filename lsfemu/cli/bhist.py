@@ -54,7 +54,6 @@ from __future__ import annotations
 
 import copy
 import fnmatch
-import gc
 import io
 import os
 import shutil
@@ -64,7 +63,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 
-from lsfemu.cli.base import Ctx, Result, UsageExit, ctx, parse_job_refs, run_command
+from lsfemu.cli.base import Ctx, Result, UsageExit, ctx, parse_job_refs, run_collector_paused, run_command
 from lsfemu.events.history import BUILDER_FIELDS, BUILDER_UNUSED, CannotStream, HistoryBuilder, JobHistory
 from lsfemu.events.log import CURRENT, EventWarning, JobFilter, archive_number, event_files, read_events
 from lsfemu.ops import histindex, history
@@ -393,14 +392,6 @@ def bhist(
 def run(c: Ctx) -> Result:
     if "-t" in c.argv:  # a stream (-t) leaves a cycle a record: the collector stays on, memory flat
         return run_command(c, bhist)
-    # The histories bhist prints are all held until it returns, and leave no
-    # cyclic garbage: the collector paused for the command, as for bjobs (at
-    # 10,000 jobs, bhist -u all set off ~100 collections, 3 of them full:
-    # ~40 ms of its ~600), and back on once they are gone.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        return run_command(c, bhist)
-    finally:
-        if collecting:
-            gc.enable()
+    # The histories bhist prints leave no cyclic garbage (at 10,000 jobs bhist
+    # -u all set off ~100 collections, 3 of them full: ~40 ms of its ~600)
+    return run_collector_paused(c, bhist)

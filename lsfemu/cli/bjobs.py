@@ -18,14 +18,13 @@ as it is now.
 from __future__ import annotations
 
 import dataclasses
-import gc
 import json
 import os
 from operator import attrgetter, itemgetter
 from typing import Optional
 
 
-from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, parse_job_refs, run_command
+from lsfemu.cli.base import Ctx, Result, UsageExit, bad_id_message, ctx, parse_job_refs, run_collector_paused
 from lsfemu.errors import LsfError
 from lsfemu.jobstate import FINISHED
 from lsfemu.ops import permissions
@@ -489,13 +488,4 @@ def _nothing_found(name, all_, done, pend, run, susp, aps, queue) -> str:
 
 
 def run(c: Ctx) -> Result:
-    # A listing makes a few objects per listed job, all freed when it ends:
-    # meanwhile the cyclic collector would only walk the store's objects again
-    # and again (with 10,000 jobs, most of a `bjobs -u all -aps`).
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        return run_command(c, bjobs)
-    finally:
-        if collecting:
-            gc.enable()
+    return run_collector_paused(c, bjobs)
