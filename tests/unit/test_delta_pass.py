@@ -1,7 +1,9 @@
 """The delta pass (issue 23, part 4: lsfemu.sched.delta, lsfemu.engine.passdelta)
 against the straightforward pass of tests/unit/test_pass_equivalence.py, on
 random clusters whose orders are fixed between passes (plain queues, one
-with UJOB_LIMIT, one with HJOB_LIMIT, no escalation) and random histories:
+with UJOB_LIMIT, one with HJOB_LIMIT, no escalation; and the same as
+fairshare queues, queue-level and under a host partition, where each
+user's order is fixed) and random histories:
 both start the same jobs on the same hosts and leave every pending job the
 same reasons; and, in a cluster made for it, the pass after a job end is a
 delta pass.
@@ -18,7 +20,7 @@ from hypothesis import strategies as st
 
 from test_pass_equivalence import _check_pass, _hosts, _spec  # (the reference pass and its check)
 
-pytestmark = pytest.mark.slow(8)  # seconds, quiet machine
+pytestmark = pytest.mark.slow(14)  # seconds, quiet machine
 
 QUEUES = """Begin Queue
 QUEUE_NAME = high
@@ -79,7 +81,18 @@ End UserGroup
 """
 
 
-def _cluster(root: Path, mxj: list[int], fair: bool = False):
+#: lsb.hosts' host partition for the fairshare runs that have one: the plain
+#: queue's hosts all lie in it, so that queue is host-partition fairshare
+HPART = """
+Begin HostPartition
+HPART_NAME = part1
+HOSTS = h0 h1 h2
+USER_SHARES = [ua, 2] [default, 1]
+End HostPartition
+"""
+
+
+def _cluster(root: Path, mxj: list[int], fair: bool = False, hpart: bool = False):
     from lsfemu.config.sample import write_cluster
     from lsfemu.engine.cluster import Cluster
 
@@ -90,7 +103,7 @@ def _cluster(root: Path, mxj: list[int], fair: bool = False):
     # (no MAX_JOBS)
     (lsb / "lsb.users").write_text(FAIR_USERS if fair else "Begin UserGroup\nGROUP_NAME GROUP_MEMBER\nEnd UserGroup\n")
     (lsb / "lsb.params").write_text(PARAMS)
-    (lsb / "lsb.hosts").write_text(hosts)
+    (lsb / "lsb.hosts").write_text(hosts + (HPART if hpart else ""))
     (envdir / "lsf.cluster.cluster1").write_text(cluster)
     os.environ["LSFEMU_CLOCK_START"] = "1767603600"
     return Cluster(str(envdir), str(root / "home"))
@@ -148,14 +161,17 @@ def test_the_delta_pass_equals_the_straightforward_pass(tmp_path_factory, mxj, f
 fair_job_st, fair_step_st = _jobs_and_steps(["ua", "ub", "uc", "ud"])  # (ud: no account in low)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                   HealthCheck.function_scoped_fixture])
 @given(mxj=st.lists(st.integers(1, 4), min_size=1, max_size=3), first=st.lists(fair_job_st, min_size=1, max_size=30),
-       steps=st.lists(fair_step_st, max_size=8))
-def test_the_fairshare_delta_pass_equals_the_straightforward_pass(tmp_path_factory, mxj, first, steps):
+       steps=st.lists(fair_step_st, max_size=8), hpart=st.booleans())
+def test_the_fairshare_delta_pass_equals_the_straightforward_pass(tmp_path_factory, mxj, first, steps, hpart):
     """The same on fairshare queues: each user's order kept, the users
-    merged by their dynamic priorities of the pass's instant."""
-    _run(_cluster(tmp_path_factory.mktemp("f"), mxj, fair=True), first, steps)
+    merged by their dynamic priorities of the pass's instant (with *hpart*
+    the plain queue too, under a host partition's share tree)."""
+    cl = _cluster(tmp_path_factory.mktemp("f"), mxj, fair=True, hpart=hpart)
+    assert ("plain" in cl.passes.kept.fair) == hpart
+    _run(cl, first, steps)
 
 
 def _run(cl, first, steps) -> None:
