@@ -112,9 +112,10 @@ class EventLog(StagedLog):
     def __init__(self, logdir: str):
         super().__init__(Path(logdir) / "lsb.events")
         self.writer: EventWriter | None = None
-        # The lines appended since the last switch, by byte offset (the switch's keep test
-        # reads a line's job key: issue 23, part 4, a tenth of a simulated job's CPU), valid
-        # while the file is the one they were appended to (inode) and ends where they end.
+        # The lines appended since the last switch and those it kept, by byte offset (the
+        # switch's keep test reads a line's job key: issue 23, part 4, a tenth of a simulated
+        # job's CPU), valid while the file is the one they were written to (inode) and ends
+        # where they end.
         self.known: dict[int, _Line] = {}
         self.known_end: tuple[int, int] | None = None  # (inode, offset after the last line known)
 
@@ -191,9 +192,19 @@ class EventLog(StagedLog):
                    if isinstance(r, JobStatus) and r.status in (lsbatch.JOB_STAT_DONE, lsbatch.JOB_STAT_EXIT))
 
     def switch(self, max_files: int | None, live: "LiveJobs") -> None:
+        head: dict[int, _Line] = {}  # (the new file's lines: known to the next switch as well)
+
+        def kept(at: int, r) -> None:
+            if len(head) < KNOWN_MAX:
+                head[at] = _Line(getattr(r, "job_key", None), r.event_time)
+
         self.writer.rotate(max_files, keep=lambda r: getattr(r, "job_key", None) in live, read=_key_reader(),
-                           known=self._known())
-        self.known, self.known_end = {}, None
+                           known=self._known(), kept=kept)
+        try:
+            st = os.stat(self.path)
+            self.known, self.known_end = head, (st.st_ino, st.st_size)
+        except OSError:
+            self.known, self.known_end = {}, None
 
     def close(self) -> None:
         if self.writer is not None:

@@ -152,6 +152,7 @@ class EventWriter:
     def rotate(
         self, max_files: int | None = None, keep: Callable[[Record], bool] | None = None,
         read: Callable[[str], Record] = decode, known: Callable[[int], Record | None] | None = None,
+        kept: Callable[[int, Record], None] | None = None,
     ) -> Path | None:
         """Switch the file this writer appends to (see :func:`rotate`)."""
         with self._lock:
@@ -159,7 +160,8 @@ class EventWriter:
                 self._fh.close()
                 self._fh = None
             try:
-                return rotate(self.path.parent, max_files, keep=keep, name=self.path.name, read=read, known=known)
+                return rotate(self.path.parent, max_files, keep=keep, name=self.path.name, read=read, known=known,
+                              kept=kept)
             finally:
                 self._open()
 
@@ -385,6 +387,7 @@ def rotate(
     name: str = CURRENT,
     read: Callable[[str], Record] = decode,
     known: Callable[[int], Record | None] | None = None,
+    kept: Callable[[int, Record], None] | None = None,
 ) -> Path | None:
     """LSF's event log switch in *logdir*.
 
@@ -403,7 +406,8 @@ def rotate(
     (the same lines accepted, the same errors). *known*: the record of the
     line at a byte offset of the current file when the caller knows it
     (it wrote the line: lsfemu.engine.eventlog), else None -- the line is
-    then read.
+    then read. *kept*: told the byte offset in the new file of each record
+    it keeps, and the record.
     Returns the new archive's path, or None when there was no current file
     (an empty one is then created). Not safe against a concurrent writer:
     use :meth:`EventWriter.rotate` for a file a writer holds open."""
@@ -456,6 +460,8 @@ def rotate(
                 if record is not None:
                     last_time = record.event_time
             if record is not None and keep is not None and keep(record):
+                if kept is not None:
+                    kept(new.tell(), record)
                 new.write(raw)
         pos = new.tell()
         arch.seek(0)

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lsfemu.engine import eventlog
 from lsfemu.engine.eventlog import EventLog, LiveJobs
 from lsfemu.events import codec, lsbatch
 from lsfemu.events.records import JobClean, JobNew, JobSignal, JobStart, JobStatus, MbdStart, Record
@@ -262,15 +263,22 @@ def test_switch_reads_job_keys_only_and_keeps_the_live_jobs(tmp_path):
     assert [line.split()[3] for line in head] == ["2", "2", "5", "5"]
 
 
-def test_switch_takes_the_keys_of_the_lines_it_appended(tmp_path):
-    """EventLog keeps the job key of each line it appends: its switch reads
-    only the lines it did not write (the kept head, another writer's) and
-    gives the files a full decode gives; a line another process appended,
-    an undo or a new file make it read every line again."""
+def test_switch_takes_the_keys_of_the_lines_it_appended(tmp_path, monkeypatch):
+    """EventLog keeps the job key of each line it appends and of each line
+    its switch keeps: the switch reads only the lines it did not write
+    (another writer's) and gives the files a full decode gives; a line another
+    process appended, an undo or a new file make it read every line again."""
     jobs = {(1, 0): SimpleNamespace(status="DONE"), (2, 0): SimpleNamespace(status="RUN"),
             (3, 0): SimpleNamespace(status="RUN")}
     live = LiveJobs(jobs)
-    dirs = []
+    reads = []
+
+    def counting(text):
+        reads.append(text)
+        return L.decode(text)
+
+    monkeypatch.setattr(eventlog, "_key_reader", lambda: counting)
+    dirs, logs = [], []
     for full in (True, False):
         logdir = tmp_path / f"full{full}"
         log = EventLog(str(logdir))
@@ -278,23 +286,24 @@ def test_switch_takes_the_keys_of_the_lines_it_appended(tmp_path):
         for batch in (_job(1, 100), _job(2, 110) + [_done(1, 120)], _job(3, 130)):
             log.staged = list(batch)
             log.write_staged()
-        reads = []
-        read = L.decode
-
-        def counting(text, read=read):
-            reads.append(text)
-            return read(text)
-
+        reads.clear()
         if full:
             log.writer.rotate(None, keep=lambda r: getattr(r, "job_key", None) in live, read=counting)
         else:
             assert log._known() is not None and len(log.known) == 7
-            log.writer.rotate(None, keep=lambda r: getattr(r, "job_key", None) in live, read=counting,
-                              known=log._known())
+            log.switch(None, live)
         assert len(reads) == (7 if full else 0)
-        log.close()
         dirs.append({p.name: p.read_bytes() for p in logdir.iterdir()})
+        logs.append(log)
     assert dirs[0] == dirs[1]
+    log = logs[1]  # its kept head is known too: a second switch reads nothing
+    assert len(log.known) == 4
+    log.staged = [_done(2, 140)]
+    log.write_staged()
+    log.switch(None, live)
+    assert reads == [] and b"JOB_NEW" in (tmp_path / "fullFalse" / "lsb.events").read_bytes()
+    for log in logs:
+        log.close()
     # another writer's line, an undo: what was known is not used, and is dropped
     log = EventLog(str(tmp_path / "other"))
     log.recover(None)
