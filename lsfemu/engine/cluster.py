@@ -33,8 +33,6 @@ from __future__ import annotations
 
 import gc
 import itertools
-import json
-from json.encoder import c_make_encoder as _c_encoder, encode_basestring_ascii
 import os
 import time
 from operator import attrgetter
@@ -51,6 +49,7 @@ from lsfemu.engine.apsrank import job_aps_result
 from lsfemu.engine.depends import Dependencies
 from lsfemu.engine.eventlog import EventLog, LiveJobs
 from lsfemu.engine.fairshare import Accounts, LiveFairshare
+from lsfemu.engine.historyjson import to_json
 from lsfemu.engine.jobgroups import JobGroups
 from lsfemu.engine.jobs import NoJobId, Transitions
 from lsfemu.engine.listing import ApsListing, watch_writes
@@ -76,16 +75,6 @@ from lsfemu.store.newrows import NewRows
 from lsfemu.store.records import Records, is_record
 from lsfemu.store.db import default_url, held_session, one_writer_at_a_time, open_store
 from lsfemu.store.models import ClockState, Job, JobEvent
-
-# json.dumps's encoder, made once (dumps makes one per call; a simulated job logs two history rows)
-_JSON = _c_encoder(None, json.JSONEncoder().default, encode_basestring_ascii, None, ": ", ", ", False, False,
-                   True) if _c_encoder is not None else None
-
-
-def _to_json(data: dict) -> str:
-    """json.dumps(data) (tests/unit/test_history_json.py holds them equal)."""
-    return "".join(_JSON(data, 0)) if _JSON is not None else json.dumps(data)
-
 
 JobKey = tuple[int, int]
 
@@ -383,7 +372,7 @@ class Cluster:
         (made now, from the job as it is at this change)."""
         # (its row written with the others in one INSERT before the next statement, flush or
         # commit: lsfemu.store.newrows; no ORM object per change)
-        self.new_rows.history(job.id, job.array_index, t, kind, actor, _to_json(data))
+        self.new_rows.history(job.id, job.array_index, t, kind, actor, to_json(data))
         self.events.stage_job(job, kind, t, actor, data)
         if kind == "FINISH":  # DONE or EXIT: its JOB_FINISH in lsb.acct
             self.acct.stage_finish(self, job, t, data)

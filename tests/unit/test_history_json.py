@@ -1,4 +1,4 @@
-"""A history row's data as the cluster writes it (lsfemu.engine.cluster._to_json,
+"""A history row's data as the cluster writes it (lsfemu.engine.historyjson.to_json,
 json.dumps's C encoder made once): the text json.dumps gives, the error it raises."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lsfemu.engine.cluster import _to_json
+from lsfemu.engine.historyjson import to_json
 
 pytestmark = pytest.mark.slow(1)
 
@@ -22,9 +22,9 @@ _values = st.recursive(_scalars, lambda inner: st.one_of(st.lists(inner, max_siz
 @settings(max_examples=100, deadline=None)
 @given(data=st.dictionaries(st.text(max_size=6), _values, max_size=4))
 def test_the_text_of_json_dumps(data):
-    assert _to_json(data) == json.dumps(data)
+    assert to_json(data) == json.dumps(data)
 
 
 def test_what_json_cannot_write_raises_as_dumps():
     with pytest.raises(TypeError, match="not JSON serializable"):
-        _to_json({"x": object()})
+        to_json({"x": object()})
