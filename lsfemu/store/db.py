@@ -230,7 +230,15 @@ def held_session(engine: Engine, maker: sessionmaker[Session]) -> Session:
     cut is invalidated at its next statement (that request fails) and made
     again after the rollback, as a pooled one was at its next checkout. The
     connection is closed when the engine is disposed (every caller's way of
-    letting a cluster go), not given back to the pool dispose replaced."""
+    letting a cluster go), not given back to the pool dispose replaced.
+
+    SQLite only: a PostgreSQL session takes a connection from the pool at each
+    transaction as before, so that the pool's check before each (pool_pre_ping)
+    replaces a connection the server cut -- a restart, an idle-session timeout
+    of the server or of a firewall between -- without failing the request that
+    finds it (docs/semantics.md, "One connection kept")."""
+    if engine.dialect.name != "sqlite":
+        return maker()
     conn = engine.connect()
 
     @event.listens_for(engine, "engine_disposed")

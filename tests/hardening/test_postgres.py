@@ -126,6 +126,30 @@ def test_daemon_survives_its_connection_cut(lsf_cluster, lsfemu_postgres):
     lsfemu_postgres.drop_database(c.db_url)
 
 
+def test_a_cut_idle_connection_fails_no_request(lsf_cluster, lsfemu_postgres):
+    """The daemon's store connection, cut by the server while the daemon was
+    idle (a restart, an idle-session timeout), is replaced before the next
+    transaction's first statement (the pool's check): the request that comes
+    after the cut does not fail (docs/semantics.md, "One connection kept")."""
+    from sqlalchemy import text
+
+    from lsfemu.engine.cluster import Cluster
+
+    c = lsf_cluster
+    url = lsfemu_postgres.new_database()
+    cl = Cluster(str(c.envdir), str(c.home / "pg"), db_url=url)
+    try:
+        assert cl.session.execute(text("SELECT pg_backend_pid()")).scalar() > 0
+        cl.session.commit()
+        lsfemu_postgres._admin("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                               f"WHERE datname = '{url.rsplit('/', 1)[1]}' AND pid <> pg_backend_pid()")
+        assert cl.session.execute(text("SELECT count(*) FROM jobs")).scalar() == 0  # no OperationalError
+        cl.session.commit()
+    finally:
+        cl.close()
+    lsfemu_postgres.drop_database(url)
+
+
 @pytest.mark.lsfemu_stores
 def test_inprocess_commands_at_once_allocate_ids_without_race(lsf_cluster_factory):
     """Three processes in in-process mode (no daemon) submit 3 jobs each at once to
