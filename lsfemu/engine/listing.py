@@ -43,7 +43,7 @@ from typing import Iterable, NamedTuple
 from lsfemu.jobstate import PENDING
 from lsfemu.sched import aps
 from lsfemu.sched.aps_rank import ApsRanker
-from lsfemu.sched.priority import INT_MAX, escalates
+from lsfemu.sched.priority import escalation
 from lsfemu.store.models import Job
 from lsfemu.store.rowcache import on_job_change, on_store_write
 
@@ -146,15 +146,14 @@ class ApsListing:
         """*pending* ((job, its passrows.Row) of pending jobs) in the order
         they are considered for dispatch at *now*, with their APS values."""
         # One pass over the jobs, everything in locals (10,000 pending jobs at a
-        # new instant: each is escalated and ranked anew): the job priority
-        # escalated inline (priority.escalation's formula, held equal by
-        # tests/unit/test_aps_listing.py), each queue's block head looked up
-        # once, and the jobs sorted per block head, heads in order, with the
-        # rest of listing_key as the key (the head is the same in a block).
+        # new instant: each is escalated and ranked anew): each queue's block
+        # head looked up once, and the jobs sorted per block head, heads in
+        # order, with aps.block_key as the key (listing_key after the head: the
+        # head is the same in a block).
         cl = self.cl
         plan = aps.plan_queues(cl.config.queues)
-        over = cl.config.params.job_priority_over_time
-        step, increment = (over[1] * 60, over[0]) if escalates(over) else (0, 0)
+        escalate = escalation(cl.config.params.job_priority_over_time)
+        block_key = aps.block_key
         queues: dict[str, tuple] = {}
         rankers: dict[str, ApsRanker] = {}  # APS unit -> its ranker at *now*
         live = None  # the fairshare state at *now*, once a job needs it
@@ -218,20 +217,12 @@ class ApsListing:
                     ranks = to_rank.get(ranker)
                     if ranks is None:
                         ranks = to_rank[ranker] = []
-            jprio = row.priority  # Cluster.effective_priority, escalated (priority.escalation)
-            if jprio is None:
-                jprio = 0
-            else:
-                if step:
-                    pend = now - row.base_time
-                    if pend > 0:
-                        jprio += int(pend // step) * increment
-                if jprio >= INT_MAX:
-                    jprio = INT_MAX
+            jprio = row.priority  # Cluster.effective_priority
+            jprio = escalate(jprio, now - row.base_time) if jprio is not None else 0
             position = row.position - 1e12 if row.migrated else row.position
             if ranker is None:  # outside APS blocks
                 key = row.key
-                block.append((0, 0.0, -jprio, position, key[0], key[1], job, None, None, row, False, head))
+                block.append(block_key(None, jprio, position, key[0], key[1]) + (job, None, None, row, False, head))
             else:
                 ranks.append(_new_pending((row, jprio, job, position, fs_counts)))
         for ranker, jobs in to_rank.items():
@@ -243,8 +234,8 @@ class ApsListing:
             for (row, _jprio, job, position, fs_counts), (cls, value_key, system, value) in zip(
                     jobs, ranker.ranked(jobs)):
                 key = row.key
-                append((cls, value_key, 0, position, key[0], key[1], job, system, value, row,
-                        fs_counts and system is None, head))
+                append(block_key((cls, value_key), 0, position, key[0], key[1])
+                       + (job, system, value, row, fs_counts and system is None, head))
         out = []
         made = {}
         for head in sorted(blocks):

@@ -151,9 +151,16 @@ def listing_key(head: tuple, rank: tuple[int, float] | None, job_priority: int, 
     """The sort key of the -aps / dispatch order (see module doc): *head*
     from :func:`block_head`, *rank* the job's rank (lsfemu.sched.aps_rank) when its queue
     is in an APS block (None outside APS blocks)."""
+    return head + block_key(rank, job_priority, position, job_id, array_index)
+
+
+def block_key(rank: tuple[int, float] | None, job_priority: int, position: float, job_id: int,
+              array_index: int) -> tuple:
+    """A job's sort key within its block: :func:`listing_key` after the block
+    head (six items, the last two the job's ID and index: no two jobs alike)."""
     if rank is not None:
-        return head + rank + (0, position, job_id, array_index)
-    return head + (0, 0.0, -job_priority, position, job_id, array_index)
+        return rank + (0, position, job_id, array_index)
+    return (0, 0.0, -job_priority, position, job_id, array_index)
 
 
 def sort_key(job: ListedJob, plan: Mapping[str, QueueSlot]) -> tuple:
